@@ -1,0 +1,3 @@
+import { Health, api } from "@sealwork/core";
+
+export const handler = api("GET /api/health", () => Health.check());

@@ -1,0 +1,64 @@
+import { contracts, splitRouteKey, type HttpMethod, type RouteKey } from "@sealwork/contracts";
+
+/**
+ * THE route table: every endpoint of the API and the Lambda handler that serves it. The SST Api
+ * stack and the local runtime both read it. Typed against the contracts, so a route without a
+ * handler (or a handler without a contract) does not compile.
+ */
+export const routes: Record<RouteKey, string> = {
+  "GET /api/health": "functions/api/health.handler",
+  "GET /api/instance": "functions/api/instance/info.handler",
+  "POST /api/instance/setup": "functions/api/instance/setup.handler",
+  "GET /api/instance/users": "functions/api/instance/users.handler",
+  "GET /api/users": "functions/api/users/lookup.handler",
+  "POST /api/verification/register": "functions/api/verification/register.handler",
+  "POST /api/users/register": "functions/api/users/register.handler",
+  "POST /api/users/{id}/login": "functions/api/users/login.handler",
+  "GET /api/users/{id}": "functions/api/users/get.handler",
+  "PATCH /api/users/{id}": "functions/api/users/update.handler",
+};
+
+/** SQS consumers: queue name → worker handler. */
+export const workers = {
+  jobs: "functions/workers/jobs.handler",
+} as const;
+
+export interface ServedRoute {
+  key: RouteKey;
+  method: HttpMethod;
+  path: string;
+  handler: string;
+}
+
+/**
+ * The routes as served: each contract's own method, plus "POST path" for routes that accept
+ * the `_method` override, since API Gateway and the local router match on the real method.
+ */
+export function servedRoutes(): ServedRoute[] {
+  const served: ServedRoute[] = [];
+  const keys = new Set<string>();
+  for (const key of Object.keys(routes) as RouteKey[]) {
+    const { method, path } = splitRouteKey(key);
+    served.push({ key, method, path, handler: routes[key] });
+    keys.add(`${method} ${path}`);
+  }
+  const overrides = new Map<string, string>();
+  for (const key of Object.keys(routes) as RouteKey[]) {
+    const contract = contracts[key] as { methodOverride?: boolean };
+    if (!contract.methodOverride) continue;
+    const { path } = splitRouteKey(key);
+    const handler = routes[key];
+    if (keys.has(`POST ${path}`)) throw new Error(`${key}: POST ${path} exists, so _method cannot be routed to it`);
+    const earlier = overrides.get(path);
+    if (earlier === undefined) served.push({ key, method: "POST", path, handler });
+    else if (earlier !== handler) throw new Error(`${key}: overridable methods of ${path} must share one handler`);
+    overrides.set(path, handler);
+  }
+  return served;
+}
+
+/** "functions/api/users/login.handler" → ["functions/api/users/login", "handler"]. */
+export function handlerModule(handler: string): { file: string; exportName: string } {
+  const dot = handler.lastIndexOf(".");
+  return { file: handler.slice(0, dot), exportName: handler.slice(dot + 1) };
+}

@@ -1,0 +1,9 @@
+import { Mail, worker } from "@sealwork/core";
+
+/** The jobs queue's consumer: one branch per message type. */
+export const handler = worker(async (job) => {
+  switch (job.type) {
+    case "mail":
+      return Mail.deliver(job);
+  }
+});

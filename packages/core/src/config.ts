@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .default("false")
+  .transform((v) => v === "true" || v === "1");
+
+/**
+ * Every setting the server reads, parsed once. On AWS the stacks set these on each function;
+ * locally packages/local sets them before loading a handler. A missing one fails loudly.
+ */
+const schema = z.object({
+  STAGE: z.string().min(1).default("local"),
+  AWS_REGION: z.string().min(1).default("eu-central-2"),
+  TABLE_NAME: z.string().min(1),
+  BUCKET_NAME: z.string().min(1),
+  JOBS_QUEUE_URL: z.string().min(1),
+  /** Set only locally, to reach the stand-ins. */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z.url().optional(),
+  SQS_ENDPOINT: z.url().optional(),
+  /** The ES256 private key (a JWK as JSON) that signs api tokens. An SST secret on AWS. */
+  JWT_PRIVATE_JWK: z.string().min(1),
+  JWT_ISSUER: z.string().min(1).default("sealwork"),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(12 * 3600),
+  /** Where the SPA is served; links in emails point here and CORS admits it. */
+  APP_URL: z.url(),
+  MAIL_TRANSPORT: z.enum(["outbox", "ses"]).default("ses"),
+  OUTBOX_DIR: z.string().optional(),
+  MAIL_FROM: z.string().min(3).default("no-reply@localhost"),
+  /** While the instance has no user, this token (from the one-time setup link) creates the first administrator. */
+  SETUP_TOKEN: z.string().optional(),
+  INSTANCE_TITLE: z.string().min(1).default("Sealwork"),
+  INSTANCE_NAME: z.string().min(1).default("local"),
+  INSTANCE_ENV: z.enum(["production", "staging"]).default("production"),
+  IDLE_TIMEOUT: z.coerce.number().int().min(0).default(0),
+  INDEX_CHARS: z.coerce.number().int().min(3).max(16).default(5),
+  DISABLE_SECURECODE: flag,
+  DISABLE_FEATURES: z.string().default(""),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
+  LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(60),
+});
+
+export type Config = z.infer<typeof schema>;
+
+let parsed: Config | undefined;
+
+export function config(): Config {
+  if (parsed) return parsed;
+  const result = schema.safeParse(process.env);
+  if (!result.success) {
+    const names = result.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    throw new Error(`Invalid or missing settings: ${names}`);
+  }
+  parsed = result.data;
+  return parsed;
+}
+
+/** Only for the local runtime and tests, which set the environment after import. */
+export function resetConfig(): void {
+  parsed = undefined;
+}

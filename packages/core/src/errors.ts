@@ -1,0 +1,55 @@
+/**
+ * The one error type. Each code has a stable name, an HTTP status and the user-facing text
+ * (the spec's wording where it gives one). The HTTP layer maps AppError to a response here and
+ * nowhere else; anything that is not an AppError becomes `internal` without its details.
+ */
+export const ERRORS = {
+  bad_request: { status: 400, text: "The request could not be read." },
+  validation: { status: 422, text: "Some of the details you entered are invalid." },
+  unauthenticated: { status: 401, text: "Please log in." },
+  forbidden: { status: 403, text: "You are not allowed to do this." },
+  not_found: { status: 404, text: "Requested content not found." },
+  method_not_allowed: { status: 405, text: "This method is not allowed here." },
+  payload_too_large: { status: 413, text: "The request is too large." },
+  too_many_attempts: {
+    status: 429,
+    text: "You are trying too many times - please wait one minute before submitting again.",
+  },
+  contact_unknown: { status: 404, text: "Sorry, we do not recognize your contact details..." },
+  password_incorrect: { status: 403, text: "Incorrect password" },
+  password_or_totp_incorrect: { status: 403, text: "Incorrect password or 2FA code" },
+  vericode_incorrect: { status: 403, text: "The verification code used was incorrect..." },
+  registration_invalid: { status: 422, text: "Your registration details are invalid..." },
+  already_registered: { status: 409, text: "This account is already registered - please log in." },
+  old_password_incorrect: { status: 403, text: "Your current password is incorrect." },
+  contact_taken: { status: 409, text: "This email address or phone number is already in use." },
+  setup_closed: { status: 403, text: "This instance has already been set up - please log in." },
+  setup_token_invalid: { status: 403, text: "This setup link is not valid." },
+  internal: { status: 500, text: "Something went wrong on our side. Please try again later." },
+} as const satisfies Record<string, { status: number; text: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fields?: FieldErrors;
+
+  constructor(code: ErrorCode, options: { message?: string; fields?: FieldErrors; cause?: unknown } = {}) {
+    super(options.message ?? ERRORS[code].text, { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.fields = options.fields;
+  }
+}
+
+export function fail(code: ErrorCode, options?: { message?: string; fields?: FieldErrors }): never {
+  throw new AppError(code, options);
+}
+
+/** The JSON body of an error response: never a stack, never the cause. */
+export function errorBody(error: AppError): { code: ErrorCode; message: string; fields?: FieldErrors } {
+  return error.fields ? { code: error.code, message: error.message, fields: error.fields } : { code: error.code, message: error.message };
+}

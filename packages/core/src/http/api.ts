@@ -1,0 +1,128 @@
+import middy from "@middy/core";
+import httpCors from "@middy/http-cors";
+import { contracts, splitRouteKey, type Body, type Params, type Query, type Response, type RouteKey } from "@sealwork/contracts";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import type { z } from "zod";
+import type { Caller } from "../caller";
+import { config } from "../config";
+import { AppError, errorBody, fail, type ErrorCode, type FieldErrors } from "../errors";
+import { authenticate } from "./authenticate";
+import { logger } from "./logger";
+import { loadBoundSecrets } from "./secrets";
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+/** JSON bodies are small; files go straight to the bucket with presigned URLs. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+
+export interface ApiRequest<K extends RouteKey> {
+  params: Params<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { params: z.ZodType }>["params"]>;
+  query: Query<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { query: z.ZodType }>["query"]>;
+  body: Body<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { body: z.ZodType }>["body"]>;
+  caller: Caller;
+  requestId: string;
+}
+
+export interface ApiOptions {
+  /** The error code for a body that fails validation (default `validation`, 422). */
+  invalid?: ErrorCode;
+}
+
+/**
+ * Wraps a route's domain call in the one middleware stack: CORS, request id, logging, the
+ * `_method` override, bearer authentication, the route's access rule, validation against its
+ * zod contract, and the mapping of errors to responses.
+ */
+export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => Promise<Response<K>>, options: ApiOptions = {}) {
+  const contract = contracts[key] as (typeof contracts)[RouteKey];
+  const { method } = splitRouteKey(key);
+
+  const core = async (event: Event): Promise<Result> => {
+    await loadBoundSecrets();
+    const requestId = event.requestContext.requestId;
+    const body = readBody(event);
+    if (event.requestContext.http.method.toUpperCase() !== method) {
+      // Reached as "POST path" through the route table's _method expansion.
+      const override = isRecord(body) && typeof body._method === "string" ? body._method.toUpperCase() : undefined;
+      if (override !== method) fail("method_not_allowed");
+    }
+    if (isRecord(body)) delete body._method;
+
+    const caller = await authenticate(event);
+    if (!contract.access.includes(caller.kind)) fail(caller.kind === "anonymous" ? "unauthenticated" : "forbidden");
+
+    const request = {
+      params: parse("params" in contract ? contract.params : undefined, event.pathParameters ?? {}, "validation"),
+      query: parse("query" in contract ? contract.query : undefined, event.queryStringParameters ?? {}, "validation"),
+      body: parse("body" in contract ? contract.body : undefined, body ?? {}, options.invalid ?? "validation"),
+      caller,
+      requestId,
+    } as ApiRequest<K>;
+    const result = await fn(request);
+    return json(200, result, requestId);
+  };
+
+  return middy<Event, Result>()
+    .use(httpCors({ getOrigin: () => new URL(config().APP_URL).origin, credentials: false, maxAge: 600 }))
+    .use({
+      before: (request) => {
+        (request.internal as Record<string, unknown>).started = Date.now();
+      },
+      after: (request) => log(key, request.event, request.response?.statusCode ?? 200, request.internal),
+      onError: (request) => {
+        const error = toAppError(request.error);
+        if (error.code === "internal") logger.error("unhandled error", { route: key, requestId: request.event.requestContext.requestId, error: request.error as Error });
+        request.response = json(error.status, errorBody(error), request.event.requestContext.requestId);
+        log(key, request.event, error.status, request.internal, error.code);
+      },
+    })
+    .handler(core);
+}
+
+function readBody(event: Event): unknown {
+  if (event.body === undefined || event.body === null || event.body === "") return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) fail("payload_too_large");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // The client's fault, and the parser's message would echo their bytes back.
+    return fail("bad_request", { message: "The request body is not valid JSON." });
+  }
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, code: ErrorCode): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const path = issue.path.join(".") || "_";
+    (fields[path] ??= []).push(issue.message);
+  }
+  return fail(code, { fields });
+}
+
+function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError("internal", { cause: error });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function json(status: number, body: unknown, requestId: string): Result {
+  return {
+    statusCode: status,
+    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, "cache-control": "no-store" },
+    body: JSON.stringify(body),
+  };
+}
+
+function log(route: string, event: Event, status: number, internal: Record<string, unknown>, code?: ErrorCode) {
+  const started = typeof internal.started === "number" ? internal.started : Date.now();
+  logger.info("request", { route, method: event.requestContext.http.method, status, code, ms: Date.now() - started, requestId: event.requestContext.requestId });
+}

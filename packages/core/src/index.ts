@@ -1,0 +1,12 @@
+export * from "./caller";
+export * from "./config";
+export * from "./errors";
+export { Health } from "./health";
+export { Instance } from "./instance";
+export { Mail } from "./mail";
+export { JobMessage, Queue } from "./queue";
+export { RateLimit } from "./rate-limit";
+export { User } from "./user";
+export { api } from "./http/api";
+export { worker } from "./http/worker";
+export { logger } from "./http/logger";

@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import { servedRoutes, type ServedRoute } from "../../../functions/routes";
+import { lambdaContext } from "./lambda-context";
+import { loadHandler } from "./paths";
+
+type ApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** API Gateway's own payload limit. */
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+interface CompiledRoute extends ServedRoute {
+  pattern: RegExp;
+  names: string[];
+}
+
+/**
+ * Serves the route table the way API Gateway's HTTP API does: match "METHOD /path/{param}",
+ * build a payload-v2 event, call the same handler Lambda would, write its result.
+ */
+export function createApiAdapter() {
+  const compiled: CompiledRoute[] = servedRoutes().map((route) => {
+    const names: string[] = [];
+    const segments = route.path.split("/").map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+      names.push(param[1]!);
+      return "([^/]+)";
+    });
+    return { ...route, names, pattern: new RegExp(`^${segments.join("/")}/?$`) };
+  });
+  const handlers = new Map<string, Promise<ApiHandler>>();
+  const handlerFor = (name: string) => {
+    if (!handlers.has(name)) handlers.set(name, loadHandler<ApiHandler>(name));
+    return handlers.get(name)!;
+  };
+
+  return async function serveApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = (req.method ?? "GET").toUpperCase();
+    const candidates = compiled.filter((r) => r.pattern.test(url.pathname));
+    const route = candidates.find((r) => r.method === method);
+    if (!route) {
+      const code = candidates.length ? "method_not_allowed" : "not_found";
+      const message = candidates.length ? "This method is not allowed here." : "Requested content not found.";
+      if (method === "OPTIONS" && candidates.length) return void res.writeHead(204, corsPreflight(req)).end();
+      return void res.writeHead(candidates.length ? 405 : 404, { "content-type": "application/json" }).end(JSON.stringify({ code, message }));
+    }
+
+    const body = await readBody(req);
+    if (body === "too-large") {
+      return void res.writeHead(413, { "content-type": "application/json" }).end(JSON.stringify({ code: "payload_too_large", message: "The request is too large." }));
+    }
+    const match = route.pattern.exec(url.pathname)!;
+    const pathParameters: Record<string, string> = {};
+    route.names.forEach((name, i) => {
+      pathParameters[name] = safeDecode(match[i + 1] ?? "");
+    });
+    const event = toEvent(req, url, route, body, pathParameters);
+    const result = await (await handlerFor(route.handler))(event, lambdaContext(route.key));
+    res.writeHead(result.statusCode ?? 200, (result.headers ?? {}) as Record<string, string>);
+    res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, "base64") : (result.body ?? ""));
+  };
+}
+
+function corsPreflight(req: IncomingMessage): Record<string, string> {
+  return {
+    "access-control-allow-origin": String(req.headers.origin ?? "*"),
+    "access-control-allow-methods": "GET,POST,PATCH,PUT,DELETE,OPTIONS",
+    "access-control-allow-headers": "authorization,content-type",
+    "access-control-max-age": "600",
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | "too-large"> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BYTES) return "too-large";
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    // A malformed escape is passed on as sent; the route's contract rejects it.
+    return value;
+  }
+}
+
+function toEvent(req: IncomingMessage, url: URL, route: ServedRoute, body: Buffer, pathParameters: Record<string, string>): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(",") : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const contentType = headers["content-type"] ?? "";
+  const textual = body.length === 0 || /json|text|urlencoded|xml/i.test(contentType) || !contentType;
+  const now = new Date();
+  return {
+    version: "2.0",
+    routeKey: `${route.method} ${route.path}`,
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ""),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
+    body: body.length ? (textual ? body.toString("utf8") : body.toString("base64")) : undefined,
+    isBase64Encoded: body.length > 0 && !textual,
+    requestContext: {
+      accountId: "local",
+      apiId: "local",
+      domainName: headers.host ?? "localhost",
+      domainPrefix: "localhost",
+      http: {
+        method: (req.method ?? "GET").toUpperCase(),
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "unknown",
+        userAgent: headers["user-agent"] ?? "",
+      },
+      requestId: randomUUID(),
+      routeKey: `${route.method} ${route.path}`,
+      stage: "$default",
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { mkdirSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { join, resolve } from "node:path";
+import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { workers } from "../../../functions/routes";
+import { createApiAdapter } from "./api-adapter";
+import { ensureQueues, ensureTable } from "./bootstrap";
+import { startDelivery } from "./deliver";
+import { startDynamo } from "./dynamodb";
+import { serveOutbox } from "./outbox";
+import { ROOT, loadHandler } from "./paths";
+import { freePort } from "./ports";
+import { startS3 } from "./s3";
+import { localSecrets } from "./secrets";
+import { SqsStandIn } from "./sqs";
+import { serveStatic } from "./static";
+
+export interface RuntimeOptions {
+  port: number;
+  dataDir: string;
+  /** Where the built SPA is; defaults to web/dist. */
+  webDir?: string;
+  adminEmail?: string;
+  adminPassword?: string;
+  adminName?: string;
+  log?: (line: string) => void;
+}
+
+export interface Runtime {
+  url: string;
+  setupUrl?: string;
+  stop: () => Promise<void>;
+}
+
+const TABLE_NAME = "sealwork";
+const BUCKET_NAME = "sealwork-files";
+
+/**
+ * The whole backend on one machine: DynamoDB Local, s3rver, the SQS stand-in with its worker
+ * delivery, the email outbox, the API from the route table and the built SPA on one port.
+ */
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch((error: unknown) => console.error("[runtime] stopping:", error));
+    stops.length = 0;
+  };
+
+  try {
+    const [dynamoPort, s3Port, sqsPort] = [await freePort(), await freePort(), await freePort()];
+    const dynamo = await startDynamo(dataDir, dynamoPort);
+    stops.push(dynamo.stop);
+    const s3 = await startS3(dataDir, s3Port, BUCKET_NAME);
+    stops.push(s3.stop);
+
+    const sqs = new SqsStandIn(join(dataDir, "sqs"), `http://127.0.0.1:${sqsPort}`);
+    const sqsServer = createServer((req, res) => void sqs.handle(req, res));
+    await listen(sqsServer, sqsPort, "127.0.0.1");
+    stops.push(async () => (await close(sqsServer), sqs.flush()));
+    const { jobsUrl } = ensureQueues(sqs);
+
+    const secrets = await localSecrets(dataDir);
+    const appUrl = `http://localhost:${options.port}`;
+    Object.assign(process.env, {
+      STAGE: "local",
+      AWS_REGION: "eu-central-2",
+      TABLE_NAME,
+      BUCKET_NAME,
+      JOBS_QUEUE_URL: jobsUrl,
+      DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
+      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      SQS_ENDPOINT: `http://127.0.0.1:${sqsPort}`,
+      JWT_PRIVATE_JWK: secrets.jwtPrivateJwk,
+      SETUP_TOKEN: secrets.setupToken,
+      APP_URL: process.env.APP_URL ?? appUrl,
+      MAIL_TRANSPORT: "outbox",
+      OUTBOX_DIR: join(dataDir, "outbox"),
+      AWS_ACCESS_KEY_ID: "S3RVER",
+      AWS_SECRET_ACCESS_KEY: "S3RVER",
+    });
+    // Loaded only now: the core reads its settings from the environment set just above.
+    const core = await import("@sealwork/core");
+    core.resetConfig();
+    const { dynamo: dynamoClient } = await import("@sealwork/core/db/client");
+    await ensureTable(dynamoClient(), TABLE_NAME);
+
+    for (const [queue, handler] of Object.entries(workers)) {
+      const delivery = startDelivery(sqs, queue, await loadHandler<(e: SQSEvent) => Promise<SQSBatchResponse>>(handler));
+      stops.push(delivery.stop);
+    }
+
+    let setupUrl: string | undefined;
+    if ((await core.User.count()) === 0) {
+      if (options.adminEmail && options.adminPassword) {
+        await core.Instance.createFirstAdmin({ name: options.adminName ?? "Administrator", email: options.adminEmail, password: options.adminPassword });
+        log(`[runtime] created the first administrator ${options.adminEmail}`);
+      } else {
+        setupUrl = `${appUrl}/setup#${secrets.setupToken}`;
+        log(`[runtime] This instance has no administrator yet. Open this one-time link to create one:\n\n    ${setupUrl}\n`);
+      }
+    }
+
+    const serveApi = createApiAdapter();
+    const webDir = resolve(options.webDir ?? join(ROOT, "web/dist"));
+    const outboxDir = join(dataDir, "outbox");
+    const server = createServer((req, res) => void handle(req, res));
+    async function handle(req: IncomingMessage, res: ServerResponse) {
+      try {
+        const url = new URL(req.url ?? "/", "http://localhost");
+        if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return await serveApi(req, res, url);
+        if (url.pathname === "/dev/outbox" || url.pathname === "/dev/outbox.json") return await serveOutbox(outboxDir, res, url.pathname.endsWith(".json"));
+        if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(405).end();
+        serveStatic(webDir, url.pathname, res);
+      } catch (error) {
+        console.error("[runtime] request failed:", error);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ code: "internal", message: "Something went wrong on our side. Please try again later." }));
+      }
+    }
+    await listen(server, options.port);
+    stops.push(() => close(server));
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : options.port;
+    return { url: `http://localhost:${port}`, setupUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number, host?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+}
+
+function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}

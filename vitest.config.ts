@@ -1,0 +1,34 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * unit: pure logic, crypto and the CDK stacks (offline).
+ * system: everything that talks to a running local runtime (integration over HTTP, the
+ * security harnesses and the browser tests). One runtime is started for the whole project by
+ * test/support/global-setup.ts, on a free port with a throwaway data folder.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["packages/*/src/**/*.test.ts", "test/unit/**/*.test.ts", "test/stacks/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "system",
+          include: ["test/integration/**/*.test.ts", "test/security/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/support/global-setup.ts"],
+          setupFiles: ["test/support/setup-env.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
