@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { ROOT } from "./paths";
 import { startRuntime } from "./runtime";
 
@@ -20,6 +21,9 @@ const runtime = await startRuntime({
   process.exit(1);
 });
 
+// Tests and benchmarks find the running instance here.
+const infoFile = join(dataDir, "runtime.json");
+writeFileSync(infoFile, JSON.stringify({ url: runtime.url, setupUrl: runtime.setupUrl, pid: process.pid, env: runtime.env }, null, 2));
 console.log(`[runtime] ready at ${runtime.url} (data in ${dataDir}, outbox at ${runtime.url}/dev/outbox)`);
 
 let stopping = false;
@@ -28,6 +32,7 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`[runtime] ${signal}: stopping`);
   await runtime.stop();
+  rmSync(infoFile, { force: true });
   process.exit(0);
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -29,6 +29,8 @@ export interface RuntimeOptions {
 export interface Runtime {
   url: string;
   setupUrl?: string;
+  /** The settings the handlers run with (endpoints of the stand-ins, table, bucket, queue). */
+  env: Record<string, string>;
   stop: () => Promise<void>;
 }
 
@@ -64,7 +66,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     const secrets = await localSecrets(dataDir);
     const appUrl = `http://localhost:${options.port}`;
-    Object.assign(process.env, {
+    const env: Record<string, string> = {
       STAGE: "local",
       AWS_REGION: "eu-central-2",
       TABLE_NAME,
@@ -80,7 +82,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       OUTBOX_DIR: join(dataDir, "outbox"),
       AWS_ACCESS_KEY_ID: "S3RVER",
       AWS_SECRET_ACCESS_KEY: "S3RVER",
-    });
+    };
+    Object.assign(process.env, env);
     // Loaded only now: the core reads its settings from the environment set just above.
     const core = await import("@sealwork/core");
     core.resetConfig();
@@ -124,7 +127,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     stops.push(() => close(server));
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
-    return { url: `http://localhost:${port}`, setupUrl, stop };
+    return { url: `http://localhost:${port}`, setupUrl, env, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -171,7 +171,7 @@ export class SqsStandIn {
       const type = error instanceof SqsError ? error.type : "InternalError";
       const status = error instanceof SqsError ? 400 : 500;
       res
-        .writeHead(status, { "content-type": "application/x-amz-json-1.0", "x-amzn-query-error": `AWS.SimpleQueueService.${type};Sender` })
+        .writeHead(status, { "content-type": "application/x-amz-json-1.0" })
         .end(JSON.stringify({ __type: `com.amazonaws.sqs#${type}`, message: (error as Error).message }));
     }
   }

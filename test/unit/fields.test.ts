@@ -1,0 +1,29 @@
+import { contact, normaliseContact, phone } from "@sealwork/contracts";
+import { hashPassword, verifyPassword } from "@sealwork/core/password";
+import { describe, expect, it } from "vitest";
+
+describe("contacts", () => {
+  it("normalises emails to lower case and phones without spaces", () => {
+    expect(normaliseContact("  Ada.Lovelace@Example.CH ")).toBe("ada.lovelace@example.ch");
+    expect(normaliseContact("+41 79 123 45 67")).toBe("+41791234567");
+  });
+
+  it("accepts phones as a plus followed by 6 to 30 digits or spaces", () => {
+    expect(phone.safeParse("+41 79 123 45 67").success).toBe(true);
+    expect(phone.safeParse("+12345").success).toBe(false);
+    expect(phone.safeParse("0791234567").success).toBe(false);
+    expect(phone.safeParse("+41-79-123").success).toBe(false);
+    expect(contact.safeParse("not an email").success).toBe(false);
+  });
+});
+
+describe("password hashes", () => {
+  it("are Argon2id, salted, and verify only the same password (Unicode normalised)", async () => {
+    const hash = await hashPassword("Grüezi mitenand 1");
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await hashPassword("Grüezi mitenand 1")).not.toBe(hash);
+    expect(await verifyPassword("Grüezi mitenand 1", hash)).toBe(true);
+    expect(await verifyPassword("Gru\u0308ezi mitenand 1", hash)).toBe(true);
+    expect(await verifyPassword("grüezi mitenand 1", hash)).toBe(false);
+  });
+});
