@@ -1,0 +1,49 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { ROOT, spawnRuntime } from "../support/runtime";
+
+/**
+ * `npm run bench`: latency and throughput of the local API, at 1, 10 and 50 concurrent
+ * clients, for a password login (Argon2id-bound) and an authenticated GET. Figures, not
+ * assertions: they go to bench/results.json. BENCH_SECONDS sets each run's length.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = [1, 10, 50];
+const ADMIN = { email: "bench@example.ch", password: "bench-password-1" };
+
+const runtime = await spawnRuntime({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, POWERTOOLS_LOG_LEVEL: "ERROR" } });
+try {
+  const { id } = (await (await fetch(`${runtime.url}/api/users?lookup=${encodeURIComponent(ADMIN.email)}`)).json()) as { id: number };
+  const loginBody = JSON.stringify({ password: ADMIN.password });
+  const { api_token } = (await (await fetch(`${runtime.url}/api/users/${id}/login`, { method: "POST", body: loginBody })).json()) as { api_token: string };
+
+  const scenarios = [
+    { name: "login", method: "POST" as const, path: `/api/users/${id}/login`, body: loginBody, headers: { "content-type": "application/json" } },
+    { name: "authenticated GET /api/users/{id}", method: "GET" as const, path: `/api/users/${id}`, headers: { authorization: `Bearer ${api_token}` } },
+  ];
+  const results = [];
+  for (const scenario of scenarios) {
+    for (const connections of CONCURRENCY) {
+      const result = await autocannon({ url: runtime.url + scenario.path, method: scenario.method, body: scenario.body, headers: scenario.headers, connections, duration: SECONDS, timeout: 60 });
+      const row = {
+        scenario: scenario.name,
+        clients: connections,
+        requests: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        rps: Math.round(result.requests.average * 10) / 10,
+        p50_ms: result.latency.p50,
+        p99_ms: result.latency.p99,
+      };
+      console.log(JSON.stringify(row));
+      results.push(row);
+    }
+  }
+  mkdirSync(join(ROOT, "bench"), { recursive: true });
+  const file = join(ROOT, "bench", "results.json");
+  writeFileSync(file, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpus: (await import("node:os")).cpus().length, secondsPerRun: SECONDS, results }, null, 2));
+  console.log(`written to ${file}`);
+} finally {
+  await runtime.stop();
+}
