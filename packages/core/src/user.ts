@@ -1,5 +1,5 @@
 import { normaliseContact, type PublicUser, type Session } from "@sealwork/contracts";
-import { isAdmin, type Caller, type MemberCaller } from "./caller";
+import { isAdmin, isMember, type Caller } from "./caller";
 import { config } from "./config";
 import { db, type UserItem } from "./db/entities";
 import { fail } from "./errors";
@@ -222,7 +222,8 @@ export namespace User {
   }
 
   /** Settings and administration. Returns reset when the caller must log in again. */
-  export async function update(caller: MemberCaller, id: number, changes: Changes): Promise<{ reset: boolean; user: PublicUser }> {
+  export async function update(caller: Caller, id: number, changes: Changes): Promise<{ reset: boolean; user: PublicUser }> {
+    if (!isMember(caller)) fail("forbidden");
     const self = caller.uid === id;
     if (!self && !isAdmin(caller)) fail("forbidden");
     const target = self ? caller.user : await get(id);
@@ -260,6 +261,13 @@ export namespace User {
       if (result.canceled) fail(set.email ? "contact_taken" : "internal");
     }
     return { reset: self && Boolean(changes.password), user: toPublic({ ...target, ...set }) };
+  }
+
+  /** One account's details, for its owner or an administrator. */
+  export async function view(caller: Caller, id: number): Promise<PublicUser> {
+    if (!("uid" in caller) || (caller.uid !== id && !isAdmin(caller))) fail("forbidden");
+    const user = await get(id);
+    return user ? toPublic(user) : fail("not_found");
   }
 
   export async function list(singleuser?: number): Promise<PublicUser[]> {

@@ -1,0 +1,23 @@
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { baseUrl } from "./api";
+
+const EXECUTABLE = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Debian's Chromium, with the flags this machine's closed network needs. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(EXECUTABLE)) throw new Error(`Chromium is missing at ${EXECUTABLE}: run npm test, which installs it, or set CHROMIUM_PATH.`);
+  return chromium.launch({
+    executablePath: EXECUTABLE,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** A fresh context (no storage) with the app's base URL, as a new visitor would come. */
+export async function newVisitor(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport, locale: "en-GB" });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}
