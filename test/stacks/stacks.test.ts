@@ -1,0 +1,362 @@
+/**
+ * The SST stacks, synthesised offline and checked with CDK Template assertions.
+ *
+ * How it stays offline and fast: sst.config.ts is loaded with initProject (as the CLI does) and
+ * its stacks run in a deploy-mode App with a dummy account. NODE_ENV=test (vitest) makes SST
+ * skip the bootstrap-bucket lookup. Only the Web stack is "active": in inactive stacks SST gives
+ * functions placeholder code instead of bundling them with esbuild, while every other resource
+ * (routes, permissions, environment, event sources) is synthesised as for a deploy. The Web stack
+ * must be active for the CloudFront distribution to exist; it uploads a tiny prebuilt folder
+ * (PREBUILT_WEB_CONTEXT) instead of running `npm run build`.
+ *
+ * STACKS_TEST_BUNDLE=1 makes every stack of the "test" stage active, so SST also bundles each
+ * handler with esbuild as `sst deploy` would (about 30 s more).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Match, Template } from "aws-cdk-lib/assertions";
+import { App, getStack, useFunctions, type FunctionProps, type Api as HttpApi } from "sst/constructs";
+import { initProject, useProject } from "sst/project.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handlerModule, servedRoutes, workers } from "../../functions/routes";
+import { TABLE, keyAttributes } from "../../packages/core/src/db/table";
+import config from "../../sst.config";
+import { Api, INSTANCE_SETTINGS } from "../../stacks/api";
+import { MAX_RECEIVE_COUNT, Queues, WORKER_TIMEOUT_SECONDS } from "../../stacks/queues";
+import { Storage } from "../../stacks/storage";
+import { PREBUILT_WEB_CONTEXT, Web } from "../../stacks/web";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const region = "eu-central-2";
+const account = "123456789012";
+
+interface Synthesised {
+  storage: Template;
+  queues: Template;
+  api: Template;
+  web: Template;
+  /** Route key → function props as registered with SST's function builder (what gets bundled). */
+  routeFunctions: Map<string, FunctionProps | undefined>;
+  worker: FunctionProps | undefined;
+}
+
+const bundle = process.env.STACKS_TEST_BUNDLE === "1";
+
+let scratch: string;
+
+/** Tenant settings the stacks read from the environment at synth time: none leak in from outside. */
+const SETTINGS = ["SITE_DOMAIN", "SITE_HOSTED_ZONE", ...INSTANCE_SETTINGS];
+
+async function synthesise(stage: string, settings: Record<string, string> = {}): Promise<Synthesised> {
+  for (const name of SETTINGS) delete process.env[name];
+  Object.assign(process.env, settings);
+  try {
+    return await synthesiseApp(stage);
+  } finally {
+    for (const name of SETTINGS) delete process.env[name];
+  }
+}
+
+async function synthesiseApp(stage: string): Promise<Synthesised> {
+  await initProject({ root, stage, region });
+  const app = new App(
+    {
+      mode: "deploy",
+      name: useProject().config.name,
+      stage,
+      region,
+      account,
+      // Bundling is the same for every stage: do it once, for the main "test" stage.
+      isActiveStack: (stackName) => (bundle && stage === "test") || stackName.endsWith("-Web"),
+    },
+    {
+      outdir: fs.mkdtempSync(path.join(scratch, "cdk-out-")),
+      context: { [PREBUILT_WEB_CONTEXT]: path.join(scratch, "web") },
+    },
+  );
+  await config.stacks(app);
+  await app.finish();
+
+  const apiStack = getStack(Api);
+  const api = apiStack.node.findChild("Api") as HttpApi;
+  const routeFunctions = new Map<string, FunctionProps | undefined>();
+  for (const key of api.routes) {
+    const fn = api.getFunction(key);
+    routeFunctions.set(key, fn ? useFunctions().fromID(fn.node.addr) : undefined);
+  }
+  const jobs = getStack(Queues).node.findChild("Jobs") as unknown as { consumerFunction?: { node: { addr: string } } };
+  const workerAddr = jobs.consumerFunction?.node.addr;
+
+  return {
+    storage: Template.fromStack(getStack(Storage)),
+    queues: Template.fromStack(getStack(Queues)),
+    api: Template.fromStack(apiStack),
+    web: Template.fromStack(getStack(Web)),
+    routeFunctions,
+    worker: workerAddr ? useFunctions().fromID(workerAddr) : undefined,
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- synthesised CloudFormation JSON
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+
+function resources(template: Template, type: string, props: object = {}): Array<[string, Resource]> {
+  return Object.entries(template.findResources(type, props)) as Array<[string, Resource]>;
+}
+
+function only(template: Template, type: string, props: object = {}): { logicalId: string; resource: Resource } {
+  const found = resources(template, type, props);
+  expect(found, `exactly one ${type}`).toHaveLength(1);
+  const [logicalId, resource] = found[0]!;
+  return { logicalId, resource };
+}
+
+/** Lambda functions of ours: not CDK/SST helpers (custom resources, log retention). */
+function appFunctions(template: Template): Resource[] {
+  return resources(template, "AWS::Lambda::Function", {
+    Properties: { Environment: { Variables: { TABLE_NAME: Match.anyValue() } } },
+  }).map(([, fn]) => fn);
+}
+
+function jobsQueue(template: Template): Resource {
+  return only(template, "AWS::SQS::Queue", { Properties: { RedrivePolicy: Match.anyValue() } }).resource;
+}
+
+let prod: Synthesised;
+let throwaway: Synthesised;
+let withDomain: Synthesised;
+
+beforeAll(async () => {
+  process.env.NODE_ENV = "test";
+  // Never reach AWS, even if the machine has credentials configured.
+  process.env.AWS_ACCESS_KEY_ID = "AKIAOFFLINETEST00000";
+  process.env.AWS_SECRET_ACCESS_KEY = "offline";
+  delete process.env.AWS_PROFILE;
+
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sealwork-stacks-"));
+  fs.mkdirSync(path.join(scratch, "web"));
+  fs.writeFileSync(path.join(scratch, "web", "index.html"), "<!doctype html><title>Sealwork</title>");
+
+  prod = await synthesise("test");
+  throwaway = await synthesise("pr-1");
+  withDomain = await synthesise("own-domain", { SITE_DOMAIN: "acme.example.com", SITE_HOSTED_ZONE: "example.com", INSTANCE_TITLE: "Acme" });
+}, 120_000);
+
+afterAll(() => {
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("Storage", () => {
+  it("has one table shaped by TABLE: pk/sk, both GSIs, TTL, PITR, on demand", () => {
+    const { resource } = only(prod.storage, "AWS::DynamoDB::Table");
+    const p = resource.Properties;
+    expect(p.KeySchema).toEqual([
+      { AttributeName: TABLE.partitionKey, KeyType: "HASH" },
+      { AttributeName: TABLE.sortKey, KeyType: "RANGE" },
+    ]);
+    expect(p.AttributeDefinitions).toEqual(
+      expect.arrayContaining(keyAttributes().map((name) => ({ AttributeName: name, AttributeType: "S" }))),
+    );
+    expect(p.AttributeDefinitions).toHaveLength(keyAttributes().length);
+    const indexes = p.GlobalSecondaryIndexes as Array<{ IndexName: string; KeySchema: unknown; Projection: unknown }>;
+    expect(indexes.map((i) => i.IndexName).sort()).toEqual(Object.keys(TABLE.indexes).sort());
+    for (const [name, index] of Object.entries(TABLE.indexes)) {
+      expect(indexes.find((i) => i.IndexName === name)).toMatchObject({
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: "HASH" },
+          { AttributeName: index.sortKey, KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "ALL" },
+      });
+    }
+    expect(p.TimeToLiveSpecification).toEqual({ AttributeName: TABLE.ttlAttribute, Enabled: true });
+    expect(p.PointInTimeRecoverySpecification).toMatchObject({ PointInTimeRecoveryEnabled: true });
+    expect(p.BillingMode).toBe("PAY_PER_REQUEST");
+  });
+
+  it("retains the table in a tenant stage and removes it in a throwaway stage", () => {
+    const kept = only(prod.storage, "AWS::DynamoDB::Table").resource;
+    expect(kept.DeletionPolicy).toBe("Retain");
+    expect(kept.Properties.DeletionProtectionEnabled).toBe(true);
+    const dropped = only(throwaway.storage, "AWS::DynamoDB::Table").resource;
+    expect(dropped.DeletionPolicy).toBe("Delete");
+    expect(dropped.Properties.DeletionProtectionEnabled).toBe(false);
+  });
+
+  it("has a private, encrypted files bucket with CORS for uploads and an abort rule for multipart uploads", () => {
+    const { logicalId, resource: bucket } = only(prod.storage, "AWS::S3::Bucket");
+    expect(bucket.DeletionPolicy).toBe("Retain");
+    const p = bucket.Properties;
+    expect(p.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(p.BucketEncryption).toEqual({
+      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+    });
+    const [cors] = p.CorsConfiguration.CorsRules;
+    expect([...cors.AllowedMethods].sort()).toEqual(["GET", "HEAD", "PUT"]);
+    expect(cors.AllowedOrigins).toEqual(["*"]);
+    expect(cors.ExposedHeaders).toContain("ETag");
+    expect(p.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: "Enabled" }),
+    );
+    // enforceSSL: the bucket policy denies any request made without TLS.
+    prod.storage.hasResourceProperties("AWS::S3::BucketPolicy", {
+      Bucket: { Ref: logicalId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe("Queues", () => {
+  it("has the jobs queue redriving to its dead-letter queue", () => {
+    prod.queues.resourceCountIs("AWS::SQS::Queue", 2);
+    const jobs = jobsQueue(prod.queues);
+    const dlqId = jobs.Properties.RedrivePolicy.deadLetterTargetArn["Fn::GetAtt"][0];
+    expect(jobs.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { "Fn::GetAtt": [dlqId, "Arn"] },
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+    });
+    expect(prod.queues.toJSON().Resources[dlqId].Type).toBe("AWS::SQS::Queue");
+  });
+
+  it("has the worker consume the jobs queue, with a timeout below the visibility timeout", () => {
+    const { resource: mapping } = only(prod.api, "AWS::Lambda::EventSourceMapping");
+    expect(mapping.Properties).toMatchObject({
+      BatchSize: 10,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+      EventSourceArn: { "Fn::ImportValue": expect.stringContaining("Jobs") },
+    });
+    const worker = prod.api.toJSON().Resources[mapping.Properties.FunctionName.Ref] as Resource;
+    expect(worker.Type).toBe("AWS::Lambda::Function");
+    expect(worker.Properties.Timeout).toBe(WORKER_TIMEOUT_SECONDS);
+    expect(jobsQueue(prod.queues).Properties.VisibilityTimeout).toBeGreaterThan(worker.Properties.Timeout);
+    expect(prod.worker?.handler).toBe(workers.jobs);
+  });
+});
+
+describe("Api", () => {
+  it("has exactly one HTTP API route per entry of the route table", () => {
+    only(prod.api, "AWS::ApiGatewayV2::Api", { Properties: { ProtocolType: "HTTP" } });
+    const routeKeys = resources(prod.api, "AWS::ApiGatewayV2::Route").map(([, route]) => route.Properties.RouteKey as string);
+    const expected = servedRoutes().map((route) => `${route.method} ${route.path}`);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(routeKeys.sort()).toEqual([...expected].sort());
+    prod.api.resourceCountIs("AWS::ApiGatewayV2::Integration", expected.length);
+  });
+
+  it("serves each route with the handler the route table names, on nodejs22.x", () => {
+    for (const route of servedRoutes()) {
+      const props = prod.routeFunctions.get(`${route.method} ${route.path}`);
+      expect(props?.handler, `${route.method} ${route.path}`).toBe(route.handler);
+      expect(props?.runtime).toBe("nodejs22.x");
+    }
+    expect(prod.worker?.runtime).toBe("nodejs22.x");
+  });
+
+  it("points at handler files that exist", () => {
+    for (const handler of [...servedRoutes().map((route) => route.handler), workers.jobs]) {
+      const { file } = handlerModule(handler);
+      expect(fs.existsSync(path.join(root, `${file}.ts`)), `${file}.ts`).toBe(true);
+    }
+  });
+
+  it("gives every function (routes and worker) its settings and secrets", () => {
+    const functions = appFunctions(prod.api);
+    expect(functions).toHaveLength(servedRoutes().length + 1);
+    for (const fn of functions) {
+      expect(fn.Properties.Runtime).toBe("nodejs22.x");
+      expect(fn.Properties.Architectures).toEqual(["arm64"]);
+      const env = fn.Properties.Environment.Variables;
+      expect(env).toMatchObject({
+        STAGE: "test",
+        INSTANCE_NAME: "test",
+        INSTANCE_ENV: "production",
+        MAIL_TRANSPORT: "ses",
+        JWT_ISSUER: "sealwork:test",
+        SST_Secret_value_JWT_PRIVATE_JWK: "__FETCH_FROM_SSM__",
+        SST_Secret_value_SETUP_TOKEN: "__FETCH_FROM_SSM__",
+        // No custom domain: the site's URL arrives through SST's site binding.
+        SST_StaticSite_url_Site: "__FETCH_FROM_SSM__",
+      });
+      expect(env.APP_URL).toBeUndefined();
+      for (const name of ["TABLE_NAME", "BUCKET_NAME", "JOBS_QUEUE_URL"]) expect(env[name], name).toBeDefined();
+    }
+  });
+
+  it("lets every function use the table and its indexes, the bucket, the queue and SES", () => {
+    const policies = resources(prod.api, "AWS::IAM::Policy").map(([, policy]) => policy.Properties);
+    for (const fn of appFunctions(prod.api)) {
+      const roleId = fn.Properties.Role["Fn::GetAtt"][0];
+      const statements: Array<{ Action: string | string[]; Resource: unknown }> = policies
+        .filter((policy) => policy.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
+        .flatMap((policy) => policy.PolicyDocument.Statement);
+      const allowing = (action: string) => statements.filter((s) => ([] as string[]).concat(s.Action).includes(action));
+      for (const action of ["dynamodb:PutItem", "dynamodb:Query", "s3:PutObject", "s3:GetObject", "sqs:SendMessage", "ses:SendEmail"]) {
+        expect(allowing(action).length, `${roleId} ${action}`).toBeGreaterThan(0);
+      }
+      expect(JSON.stringify(allowing("dynamodb:Query").map((s) => s.Resource))).toContain("/index/*");
+    }
+  });
+});
+
+describe("Web", () => {
+  it("serves the SPA from a private bucket through CloudFront, pointed at the API", () => {
+    const { resource } = only(prod.web, "AWS::CloudFront::Distribution");
+    expect(resource.Properties).toMatchObject({
+      DistributionConfig: {
+        DefaultRootObject: "index.html",
+        DefaultCacheBehavior: { ViewerProtocolPolicy: "redirect-to-https" },
+        CustomErrorResponses: expect.arrayContaining([expect.objectContaining({ ErrorCode: 404, ResponsePagePath: "/index.html" })]),
+      },
+    });
+    prod.web.hasResourceProperties("AWS::S3::Bucket", {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, RestrictPublicBuckets: true },
+    });
+    const { resource: uploader } = only(prod.web, "Custom::S3Uploader");
+    const replaced = JSON.stringify(uploader.Properties.replaceValues);
+    expect(replaced).toContain("{{ VITE_API_URL }}");
+    expect(replaced).toContain("Fn::ImportValue");
+  });
+
+  it("publishes the site URL for the functions' binding", () => {
+    prod.web.hasResourceProperties("AWS::SSM::Parameter", {
+      Name: "/sst/sealwork/test/StaticSite/Site/url",
+    });
+  });
+});
+
+describe("a tenant with its own domain", () => {
+  it("serves the site on the domain and gives the functions APP_URL and MAIL_FROM directly", () => {
+    only(withDomain.web, "AWS::CloudFront::Distribution", {
+      Properties: { DistributionConfig: { Aliases: ["acme.example.com"] } },
+    });
+    for (const fn of appFunctions(withDomain.api)) {
+      const env = fn.Properties.Environment.Variables;
+      expect(env).toMatchObject({
+        APP_URL: "https://acme.example.com",
+        MAIL_FROM: "no-reply@acme.example.com",
+        INSTANCE_TITLE: "Acme",
+        INSTANCE_NAME: "own-domain",
+      });
+      expect(env.SST_StaticSite_url_Site).toBeUndefined();
+    }
+  });
+
+  it("admits only the site's origin to the API and to browser uploads", () => {
+    only(withDomain.api, "AWS::ApiGatewayV2::Api", {
+      Properties: { CorsConfiguration: { AllowOrigins: ["https://acme.example.com"] } },
+    });
+    const { resource: bucket } = only(withDomain.storage, "AWS::S3::Bucket");
+    expect(bucket.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins).toEqual(["https://acme.example.com"]);
+  });
+});
