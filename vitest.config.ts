@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/src/**/*.test.ts", "test/unit/**/*.test.ts", "test/stacks/**/*.test.ts"],
+          include: ["packages/*/src/**/*.test.ts", "web/src/**/*.test.ts", "test/unit/**/*.test.ts", "test/stacks/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
         },

@@ -1,0 +1,140 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { http, outboxFor } from "../support/api";
+import { launchBrowser, newVisitor } from "../support/browser";
+import { ADMIN } from "../support/global-setup";
+import { PASSWORD, createUser } from "../support/users";
+import { errorDialogText, signIn, storedSession } from "./helpers";
+
+describe("login in the browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("first administrator signs in, sees the shell, changes name, logs out", async () => {
+    const { context, page } = await newVisitor(browser);
+    await page.goto("/");
+    await page.waitForURL("**/login");
+    await expect.poll(() => page.title()).toBe("Sealwork - Login");
+
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByRole("heading", { name: `Hello, ${ADMIN.name}!` }).waitFor();
+    await expect.poll(() => page.title()).toBe("Sealwork - Home");
+    const nav = page.getByRole("navigation", { name: "Main menu" });
+    await nav.getByText("Nothing recent!").waitFor();
+    await nav.getByRole("link", { name: "Administration" }).waitFor();
+    await page.getByText("No groups yet").waitFor();
+
+    await nav.getByRole("link", { name: "Settings" }).click();
+    await page.waitForURL("**/settings/");
+    await expect.poll(() => page.title()).toBe("Sealwork - Settings");
+    const name = page.getByLabel("Name", { exact: true });
+    await expect.poll(() => name.inputValue()).toBe(ADMIN.name);
+    await name.fill("Renamed Admin");
+    await page.getByRole("button", { name: "Save name" }).click();
+    await page.getByText("Your changes were saved.").waitFor();
+
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitem", { name: "Logout", exact: true }).click();
+    await page.waitForURL("**/login");
+    expect(await storedSession(page)).toBeUndefined();
+
+    // The new name was stored: it greets us after signing in again. Then restore it.
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Home" }).click();
+    await page.getByRole("heading", { name: "Hello, Renamed Admin!" }).waitFor();
+    const session = (await storedSession(page))!;
+    await http("PATCH", `/api/users/${session.id}`, { token: session.api_token, body: { name: ADMIN.name } });
+    await context.close();
+  });
+
+  it("says 'Incorrect password' for a wrong password, and 429's text after repeated tries", async () => {
+    const user = await createUser();
+    const { context, page } = await newVisitor(browser);
+    await signIn(page, user.email, "definitely-wrong");
+    expect(await errorDialogText(page)).toContain("Incorrect password");
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog", { name: "Error" }).waitFor({ state: "hidden" });
+
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel("Password", { exact: true }).fill(`wrong-${i}`);
+      await page.getByLabel("Password", { exact: true }).press("Enter");
+      await page.getByRole("dialog", { name: "Error" }).waitFor();
+      const text = await errorDialogText(page);
+      await page.getByRole("button", { name: "OK" }).click();
+      await page.getByRole("dialog", { name: "Error" }).waitFor({ state: "hidden" });
+      if (i === 4) expect(text).toContain("You are trying too many times - please wait one minute before submitting again.");
+    }
+    await context.close();
+  });
+
+  it("does not recognise an unknown contact", async () => {
+    const { context, page } = await newVisitor(browser);
+    await page.goto("/login");
+    await page.getByRole("radio", { name: "Email" }).check();
+    await page.getByLabel("Email address").fill("stranger@example.ch");
+    await page.getByRole("button", { name: "Continue" }).click();
+    expect(await errorDialogText(page)).toContain("Sorry, we do not recognize your contact details...");
+    await context.close();
+  });
+
+  it("signs in by phone number", async () => {
+    const phone = `+41 78 ${String(Date.now()).slice(-7)}`;
+    await createUser({ phone, name: "Phone Person" });
+    const { context, page } = await newVisitor(browser);
+    await page.goto("/login");
+    await page.getByRole("radio", { name: "Phone" }).check();
+    await page.getByLabel("Phone number").fill(phone);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("heading", { name: "Hello, Phone Person!" }).waitFor();
+    await context.close();
+  });
+
+  it("registers an invited account with the emailed code", async () => {
+    const invited = await createUser({ password: null });
+    const { context, page } = await newVisitor(browser);
+    await page.goto("/login");
+    await page.getByRole("radio", { name: "Email" }).check();
+    await page.getByLabel("Email address").fill(invited.email);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByText("Create your account").waitFor();
+    const [mail] = await outboxFor(invited.email);
+    const code = /\b(\d{6})\b/.exec(mail!.text)![1]!;
+
+    await page.getByLabel("Name", { exact: true }).fill("Invited Person");
+    await page.getByLabel("Password", { exact: true }).fill("invited-pw-123");
+    await page.getByLabel("Password verification").fill("invited-pw-124");
+    await page.getByLabel("Verification code").fill(code);
+    await page.getByRole("button", { name: "Register" }).click();
+    await page.getByText("The passwords do not match.").waitFor();
+
+    await page.getByLabel("Password verification").fill("invited-pw-123");
+    await page.getByLabel("Verification code").fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Register" }).click();
+    expect(await errorDialogText(page)).toContain("The verification code used was incorrect...");
+    await page.getByRole("button", { name: "OK" }).click();
+
+    await page.getByLabel("Verification code").fill(code);
+    await page.getByRole("button", { name: "Register" }).click();
+    await page.getByRole("heading", { name: "Hello, Invited Person!" }).waitFor();
+    await context.close();
+  });
+
+  it("formats a pickup code and reports an unknown one", async () => {
+    const { context, page } = await newVisitor(browser);
+    await page.goto("/login");
+    await page.getByRole("radio", { name: "Pickup" }).check();
+    const field = page.getByLabel("Pickup code");
+    await field.pressSequentially("abab a12121");
+    await expect.poll(() => field.inputValue()).toBe("ABABA-12121");
+    await page.getByRole("button", { name: "Continue" }).click();
+    expect(await errorDialogText(page)).toContain("This pickup code is incorrect or has expired...");
+    await context.close();
+  });
+});

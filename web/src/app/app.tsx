@@ -1,0 +1,31 @@
+import { MantineProvider } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { RouterProvider } from "react-router";
+import { createQueryClient } from "../lib/query-client";
+import { getSession, subscribeSession } from "../lib/session";
+import { router } from "./router";
+import { theme } from "./theme";
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+
+  // Whatever one account loaded must not show to the next; the instance's settings may stay.
+  useEffect(
+    () =>
+      subscribeSession(() => {
+        if (!getSession()) queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== "instance" });
+      }),
+    [queryClient],
+  );
+
+  return (
+    <MantineProvider theme={theme}>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

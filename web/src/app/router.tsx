@@ -1,0 +1,47 @@
+import { createBrowserRouter } from "react-router";
+import { AboutPage } from "../features/about/about-page";
+import { AdminPage } from "../features/admin/admin-page";
+import { HomePage } from "../features/home/home-page";
+import { LoginPage } from "../features/login/login-page";
+import { SettingsPage } from "../features/settings/settings-page";
+import { SetupPage } from "../features/setup/setup-page";
+import { RequireAdmin, RequireAuth } from "./guards";
+import { NotFoundPage } from "./not-found-page";
+import { RouteError } from "./route-error";
+import { AppLayout } from "./shell/app-layout";
+
+/**
+ * Routes of spec 000 §2 that exist so far. Conversations, pickups, groups, invites, reports and
+ * two-factor setup arrive with their features; until then they fall through to not-found.
+ */
+export const router = createBrowserRouter([
+  {
+    errorElement: <RouteError />,
+    children: [
+      { path: "/login", element: <LoginPage /> },
+      { path: "/setup", element: <SetupPage /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              { index: true, element: <HomePage /> },
+              { path: "settings", element: <SettingsPage /> },
+              {
+                path: "instanceadmin",
+                element: (
+                  <RequireAdmin>
+                    <AdminPage />
+                  </RequireAdmin>
+                ),
+              },
+              { path: "about", element: <AboutPage /> },
+              { path: "*", element: <NotFoundPage /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+]);

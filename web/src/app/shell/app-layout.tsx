@@ -1,0 +1,59 @@
+import { AppShell } from "@mantine/core";
+import { useDisclosure, useLocalStorage, useMediaQuery } from "@mantine/hooks";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { Outlet, useLocation } from "react-router";
+import { useInstance } from "../../lib/instance";
+import { PREFERENCE_PREFIX } from "../../lib/storage";
+import { BREAKPOINTS } from "../theme";
+import { LeftPanel } from "./left-panel";
+import { TopBar } from "./top-bar";
+import { useIdleLogout } from "./use-idle-logout";
+
+/** Spec 000 §2: side menu 70 px, 140 px maximised. */
+const MENU_WIDTH = 70;
+const MENU_WIDTH_MAXIMISED = 140;
+
+/** The signed-in shell: top bar, left panel (a drawer behind the burger on phones) and the page. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const { data: instance } = useInstance();
+  const [drawerOpen, drawer] = useDisclosure(false);
+  const [maximised, setMaximised] = useLocalStorage({
+    key: `${PREFERENCE_PREFIX}menu-maximised`,
+    defaultValue: true,
+    getInitialValueInEffect: false,
+  });
+  const isPhone = useMediaQuery(`(max-width: ${BREAKPOINTS.tablet - 0.02}px)`) ?? false;
+  useIdleLogout(instance?.idleTimeout ?? 0);
+
+  // Choosing a place in the drawer closes it.
+  const closeDrawer = drawer.close;
+  useEffect(() => closeDrawer(), [pathname, closeDrawer]);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{
+        width: maximised ? MENU_WIDTH_MAXIMISED : MENU_WIDTH,
+        breakpoint: "xs",
+        collapsed: { mobile: !drawerOpen },
+      }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <TopBar navigationOpen={drawerOpen} onToggleNavigation={drawer.toggle} />
+      </AppShell.Header>
+      <AppShell.Navbar component="nav" aria-label={t("shell.mainMenu")}>
+        <LeftPanel
+          maximised={maximised || isPhone}
+          onToggleMaximised={isPhone ? undefined : () => setMaximised((current) => !current)}
+        />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

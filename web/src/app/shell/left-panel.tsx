@@ -1,0 +1,73 @@
+import { ActionIcon, AppShell, Divider, Menu, ScrollArea, Stack } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { isInstanceAdmin, useRequiredSession } from "../../lib/session";
+import { ChevronsLeftIcon, ChevronsRightIcon, HomeIcon, LogoutIcon, SettingsIcon, ShieldIcon } from "../../lib/ui/icons";
+import { LogoutItems } from "./logout-items";
+import { NavButtonItem, NavLinkItem } from "./nav-item";
+import { RecentList } from "./recent-list";
+import { StatusSelect } from "./status-select";
+import { UserBlock } from "./user-block";
+
+export interface LeftPanelProps {
+  maximised: boolean;
+  /** Absent on phones, where the panel is a full-width drawer behind the burger. */
+  onToggleMaximised?: () => void;
+}
+
+/** Spec 000 §2: Home, the user block, status, Settings, Administration, Logout, Recently. */
+export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
+  const { t } = useTranslation();
+  const session = useRequiredSession();
+  const align = maximised ? "stretch" : "center";
+
+  return (
+    <>
+      <AppShell.Section py="xs" px={6}>
+        <Stack gap={4} align={align}>
+          {onToggleMaximised ? (
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              onClick={onToggleMaximised}
+              aria-label={t(maximised ? "shell.collapseMenu" : "shell.expandMenu")}
+              style={{ alignSelf: maximised ? "flex-end" : "center" }}
+            >
+              {maximised ? <ChevronsLeftIcon size={16} /> : <ChevronsRightIcon size={16} />}
+            </ActionIcon>
+          ) : null}
+          <NavLinkItem to="/" label={t("shell.home")} icon={<HomeIcon />} maximised={maximised} />
+        </Stack>
+      </AppShell.Section>
+      <Divider />
+      <AppShell.Section py="xs" px={6}>
+        <Stack gap="xs" align={align}>
+          <UserBlock maximised={maximised} />
+          {maximised ? <StatusSelect /> : null}
+        </Stack>
+      </AppShell.Section>
+      <Divider />
+      <AppShell.Section py="xs" px={6}>
+        <Stack gap={4} align={align}>
+          <NavLinkItem to="/settings/" label={t("shell.settings")} icon={<SettingsIcon />} maximised={maximised} />
+          {isInstanceAdmin(session) ? (
+            <NavLinkItem to="/instanceadmin/" label={t("shell.admin")} icon={<ShieldIcon />} maximised={maximised} />
+          ) : null}
+          <Menu position={maximised ? "bottom-start" : "right-start"} withinPortal>
+            <Menu.Target>
+              <NavButtonItem label={t("shell.logout")} icon={<LogoutIcon />} maximised={maximised} />
+            </Menu.Target>
+            <Menu.Dropdown>
+              <LogoutItems />
+            </Menu.Dropdown>
+          </Menu>
+        </Stack>
+      </AppShell.Section>
+      <Divider />
+      {maximised ? (
+        <AppShell.Section grow component={ScrollArea} p="xs">
+          <RecentList />
+        </AppShell.Section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { ActionIcon, Badge, Burger, Group, Text } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useInstance } from "../../lib/instance";
+import { HomeIcon, SettingsIcon } from "../../lib/ui/icons";
+import { UserMenu } from "./user-menu";
+
+export interface TopBarProps {
+  navigationOpen: boolean;
+  onToggleNavigation: () => void;
+}
+
+export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
+  const { t } = useTranslation();
+  const { title, data: instance } = useInstance();
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group gap="xs" wrap="nowrap" miw={0}>
+        <Burger
+          opened={navigationOpen}
+          onClick={onToggleNavigation}
+          hiddenFrom="xs"
+          size="sm"
+          aria-label={t(navigationOpen ? "shell.closeNavigation" : "shell.openNavigation")}
+        />
+        <ActionIcon component={Link} to="/" variant="subtle" size="lg" aria-label={t("shell.goHome")}>
+          <HomeIcon />
+        </ActionIcon>
+        <Text fw={700} truncate>
+          {title}
+        </Text>
+        {instance?.inEnv === "staging" ? (
+          <Badge color="orange" variant="light">
+            {t("shell.staging")}
+          </Badge>
+        ) : null}
+      </Group>
+      <Group gap="xs" wrap="nowrap">
+        <ActionIcon component={Link} to="/settings/" variant="subtle" size="lg" aria-label={t("shell.openSettings")}>
+          <SettingsIcon />
+        </ActionIcon>
+        <UserMenu />
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,31 @@
+import { Alert, Loader, Stack, Title } from "@mantine/core";
+import type { PublicUser } from "@sealwork/contracts";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { usePageTitle } from "../../lib/page-title";
+import { EditUserModal } from "./edit-user-modal";
+import { useInstanceUsers } from "./list-users";
+import { UsersTable } from "./users-table";
+
+/** /instanceadmin/: the instance's users; the router shows it to instance admins only. */
+export function AdminPage() {
+  const { t } = useTranslation();
+  const users = useInstanceUsers();
+  const [editing, setEditing] = useState<PublicUser | null>(null);
+  usePageTitle(t("titles.admin"));
+
+  return (
+    <Stack gap="lg">
+      <Title order={1} size="h2">
+        {t("admin.heading")}
+      </Title>
+      <Title order={2} size="h3">
+        {t("admin.users")}
+      </Title>
+      {users.isPending ? <Loader aria-label={t("common.loading")} /> : null}
+      {users.isError ? <Alert color="red">{t("admin.fetchFailed")}</Alert> : null}
+      {users.data ? <UsersTable users={users.data} onEdit={setEditing} /> : null}
+      <EditUserModal user={editing} onClose={() => setEditing(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,100 @@
+import { Alert, Button, Group, Modal, Stack, TextInput } from "@mantine/core";
+import { PasswordField } from "../../lib/ui/password-field";
+import type { PublicUser } from "@sealwork/contracts";
+import { notifications } from "@mantine/notifications";
+import { useState, type ChangeEvent, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { isApiError } from "../../lib/api";
+import { isValidEmail, isValidName, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
+import { useUpdateUser, type UserChanges } from "./update-user";
+
+type Field = "name" | "email" | "password";
+
+export interface EditUserModalProps {
+  /** The user being edited; the modal is open while it is set. */
+  user: PublicUser | null;
+  onClose: () => void;
+}
+
+export function EditUserModal({ user, onClose }: EditUserModalProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={user !== null} onClose={onClose} title={t("admin.editTitle")} centered>
+      {user ? <EditUserForm key={user.id} user={user} onDone={onClose} /> : null}
+    </Modal>
+  );
+}
+
+/** Save failures show inside the modal, so the edits stay for another try. */
+function EditUserForm({ user, onDone }: { user: PublicUser; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<Record<Field, string>>({ name: user.name, email: user.email ?? "", password: "" });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const update = useUpdateUser();
+
+  const changes: UserChanges = {};
+  if (values.name.trim() !== user.name) changes.name = values.name.trim();
+  if (values.email.trim().toLowerCase() !== (user.email ?? "")) changes.email = values.email.trim().toLowerCase();
+  if (values.password) changes.password = { new: values.password };
+  const changed = Object.keys(changes).length > 0;
+
+  const bind = (field: Field) => ({
+    value: values[field],
+    error: errors[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      setValues((current) => ({ ...current, [field]: value }));
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!changed || update.isPending) return;
+    const found: Partial<Record<Field, string>> = {};
+    if (changes.name !== undefined && !isValidName(changes.name)) found.name = t("validation.nameRequired");
+    if (changes.email !== undefined && !isValidEmail(changes.email)) found.email = t("validation.invalidEmail");
+    if (changes.password && !isValidPassword(values.password)) found.password = t("validation.passwordTooShort", { min: PASSWORD_MIN });
+    setErrors(found);
+    setFailure(null);
+    if (Object.keys(found).length > 0) return;
+    update.mutate(
+      { id: user.id, body: changes },
+      {
+        onSuccess: () => {
+          notifications.show({ color: "green", message: t("admin.saved") });
+          onDone();
+        },
+        onError: (error) => setFailure(isApiError(error) && error.status > 0 && error.message ? error.message : t("admin.saveFailed")),
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        {failure ? (
+          <Alert color="red" title={t("common.error")} role="alert">
+            {failure}
+          </Alert>
+        ) : null}
+        <TextInput label={t("admin.name")} autoComplete="off" data-autofocus {...bind("name")} />
+        <TextInput label={t("admin.email")} type="email" autoComplete="off" {...bind("email")} />
+        <PasswordField
+          label={t("admin.newPassword")}
+          description={t("admin.newPasswordHint")}
+          autoComplete="new-password"
+          {...bind("password")}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            {t("common.cancel")}
+          </Button>
+          <Button type="submit" disabled={!changed} loading={update.isPending}>
+            {t("common.save")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+import type { PublicUser } from "@sealwork/contracts";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { call, isApiError } from "../../lib/api";
+
+export const instanceUsersQuery = queryOptions({
+  queryKey: ["instance-users"],
+  queryFn: async ({ signal }): Promise<PublicUser[]> => {
+    try {
+      const { users } = await call("GET /api/instance/users", { signal });
+      return users;
+    } catch (error) {
+      // Spec 000 §6: a 403 on the user list is an empty list, not an error.
+      if (isApiError(error, 403)) return [];
+      throw error;
+    }
+  },
+});
+
+/** GET /api/instance/users: every account of the instance, for administrators. */
+export function useInstanceUsers() {
+  return useQuery(instanceUsersQuery);
+}

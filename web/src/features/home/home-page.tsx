@@ -1,0 +1,39 @@
+import { Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { usePageTitle } from "../../lib/page-title";
+import { useRequiredSession } from "../../lib/session";
+
+/** Home: groups and conversations. Both lists arrive with their features; until then, empty. */
+export function HomePage() {
+  const { t } = useTranslation();
+  const session = useRequiredSession();
+  usePageTitle(t("titles.home"));
+
+  return (
+    <Stack gap="lg">
+      <Title order={1} size="h2">
+        {t("home.greeting", { name: session.name })}
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <EmptyList title={t("home.groups")} empty={t("home.noGroups")} hint={t("home.noGroupsHint")} />
+        <EmptyList title={t("home.conversations")} empty={t("home.noConversations")} hint={t("home.noConversationsHint")} />
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function EmptyList({ title, empty, hint }: { title: string; empty: string; hint: string }) {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-label={title}>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        <Text fw={500}>{empty}</Text>
+        <Text size="sm" c="dimmed">
+          {hint}
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}

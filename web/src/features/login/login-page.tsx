@@ -1,0 +1,97 @@
+import { Alert, Center, Paper, SegmentedControl, Stack, Title } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, useLocation, useNavigate } from "react-router";
+import { useInstance } from "../../lib/instance";
+import { clearLoginNotice, loginTarget, peekLoginNotice, readLoginState } from "../../lib/login-state";
+import { usePageTitle } from "../../lib/page-title";
+import { useSession } from "../../lib/session";
+import { ErrorDialog } from "../../lib/ui/error-dialog";
+import { ContactForm } from "./contact-form";
+import type { Account } from "./lookup-contact";
+import { PasswordForm } from "./password-form";
+import { pickupCodeFromPaste } from "./pickup-code";
+import { PickupForm } from "./pickup-form";
+import { RegisterForm } from "./register-form";
+
+type Mode = "phone" | "email" | "pickup";
+type Step = { kind: "contact" } | { kind: "password" | "register"; account: Account; contact: string };
+
+/** Spec 000 §2 and §4: contact, then register (no password yet) or password (plus 2FA). */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const session = useSession();
+  const { title, data: instance } = useInstance();
+  const state = readLoginState(location.state);
+  // A pickup link (…/#ABABA12121x) that led here opens the pickup mode with its code.
+  const [linkedCode] = useState(() => {
+    const hash = location.hash || state.from?.hash || "";
+    return hash ? pickupCodeFromPaste(hash) : null;
+  });
+  const [mode, setMode] = useState<Mode>(linkedCode ? "pickup" : "email");
+  const [step, setStep] = useState<Step>({ kind: "contact" });
+  const [error, setError] = useState<string | null>(null);
+  const [notice] = useState(() => peekLoginNotice() ?? state.notice);
+  useEffect(clearLoginNotice, []);
+  // The link's code is used once; a reload of the login screen starts afresh.
+  useEffect(() => {
+    if (!linkedCode) return;
+    const from = state.from && { ...state.from, hash: "" };
+    void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: { ...state, from } });
+  }, []);
+  usePageTitle(t("titles.login"));
+
+  if (session) return <Navigate to={loginTarget(state)} replace />;
+
+  function changeMode(value: string) {
+    setMode(value as Mode);
+    setStep({ kind: "contact" });
+  }
+
+  function found(account: Account, contact: string) {
+    setStep({ kind: account.password_empty ? "register" : "password", account, contact });
+  }
+
+  const back = () => setStep({ kind: "contact" });
+
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+        <Stack>
+          <Title order={1} size="h2">
+            {t("login.heading", { title })}
+          </Title>
+          {notice === "passwordChanged" ? <Alert color="green">{t("login.passwordChanged")}</Alert> : null}
+          {instance?.needsSetup ? <Alert color="yellow">{t("login.notSetUp")}</Alert> : null}
+          <SegmentedControl
+            aria-label={t("login.method")}
+            fullWidth
+            // Mantine shrinks the radios to nothing, which no pointer (nor a browser test) can reach.
+            // A thin invisible strip along each segment's bottom edge keeps the radio clickable
+            // without covering the label text, which stays clickable too.
+            styles={{ input: { inset: "auto 0 0 0", width: "100%", height: 3, margin: 0, zIndex: 3, cursor: "pointer" } }}
+            value={mode}
+            onChange={changeMode}
+            data={[
+              { value: "phone", label: t("login.modePhone") },
+              { value: "email", label: t("login.modeEmail") },
+              { value: "pickup", label: t("login.modePickup") },
+            ]}
+          />
+          {mode === "pickup" ? (
+            <PickupForm initialCode={linkedCode ?? undefined} onError={setError} />
+          ) : step.kind === "contact" ? (
+            <ContactForm key={mode} mode={mode} onFound={found} onError={setError} />
+          ) : step.kind === "register" ? (
+            <RegisterForm account={step.account} contact={step.contact} onBack={back} onError={setError} />
+          ) : (
+            <PasswordForm account={step.account} onBack={back} onError={setError} />
+          )}
+        </Stack>
+      </Paper>
+      <ErrorDialog message={error} onClose={() => setError(null)} />
+    </Center>
+  );
+}

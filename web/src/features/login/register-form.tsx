@@ -1,0 +1,100 @@
+import { Button, Group, Stack, Text, TextInput } from "@mantine/core";
+import { PasswordField } from "../../lib/ui/password-field";
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { isApiError } from "../../lib/api";
+import { isSixDigits, isValidName, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
+import { registerErrorKey, sendVerificationErrorKey } from "./login-errors";
+import type { Account } from "./lookup-contact";
+import { useRegisterUser } from "./register-user";
+import { useSendVerification } from "./send-verification";
+
+export interface RegisterFormProps {
+  account: Account;
+  contact: string;
+  onBack: () => void;
+  onError: (message: string) => void;
+}
+
+type Field = "name" | "password" | "verification" | "code";
+
+/** An invited account without a password: a code is emailed, then name and password are set. */
+export function RegisterForm({ account, contact, onBack, onError }: RegisterFormProps) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<Record<Field, string>>({ name: "", password: "", verification: "", code: "" });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const send = useSendVerification();
+  const register = useRegisterUser();
+  const sent = useRef(false);
+
+  function sendCode() {
+    send.mutate({ uid: account.id, contact }, { onError: (error) => onError(t(sendVerificationErrorKey(error))) });
+  }
+
+  // Once per account; the ref keeps React's development double effects from sending two emails.
+  useEffect(() => {
+    if (sent.current) return;
+    sent.current = true;
+    sendCode();
+  });
+
+  const bind = (field: Field) => ({
+    value: values[field],
+    error: errors[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      setValues((current) => ({ ...current, [field]: field === "code" ? value.replace(/\D/g, "").slice(0, 6) : value }));
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: Partial<Record<Field, string>> = {};
+    if (!isValidName(values.name)) found.name = t("validation.nameRequired");
+    if (!isValidPassword(values.password)) found.password = t("validation.passwordTooShort", { min: PASSWORD_MIN });
+    if (values.verification !== values.password) found.verification = t("validation.passwordMismatch");
+    if (!isSixDigits(values.code)) found.code = t("validation.sixDigits");
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    register.mutate(
+      { name: values.name.trim(), password: values.password, contact, vericode: values.code },
+      // 409: already registered; the server's text says what to do.
+      { onError: (error) => onError(isApiError(error, 409) ? error.message : t(registerErrorKey(error))) },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Text fw={600}>{t("login.register.heading")}</Text>
+        <Text size="sm">{t("login.register.codeSent", { contact })}</Text>
+        <TextInput label={t("login.register.name")} autoComplete="name" autoFocus {...bind("name")} />
+        <PasswordField label={t("login.register.password")} autoComplete="new-password" {...bind("password")} />
+        <PasswordField
+          label={t("login.register.passwordVerification")}
+          autoComplete="new-password"
+          {...bind("verification")}
+        />
+        <TextInput
+          label={t("login.register.code")}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          {...bind("code")}
+        />
+        <Group justify="space-between">
+          <Button variant="subtle" onClick={onBack}>
+            {t("common.back")}
+          </Button>
+          <Group gap="xs">
+            <Button variant="default" onClick={sendCode} loading={send.isPending}>
+              {t("login.register.resend")}
+            </Button>
+            <Button type="submit" loading={register.isPending}>
+              {t("login.register.submit")}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import { Button, Group, Stack, Text, Title } from "@mantine/core";
+import { PasswordField } from "../../lib/ui/password-field";
+import { notifications } from "@mantine/notifications";
+import { useState, type ChangeEvent, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { isValidPassword, PASSWORD_MIN } from "../../lib/validation";
+import { useUpdateOwnUser } from "./update-own-user";
+
+type Field = "old" | "new" | "confirmation";
+
+export interface PasswordSectionProps {
+  userId: number;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Spec 000 §5: the new password has at least 8 characters and matches its confirmation, and the
+ * old one is given; until then Save stays disabled and Enter does nothing.
+ */
+export function PasswordSection({ userId, onError }: PasswordSectionProps) {
+  const { t } = useTranslation();
+  const empty = { old: "", new: "", confirmation: "" };
+  const [values, setValues] = useState<Record<Field, string>>(empty);
+  const update = useUpdateOwnUser(userId);
+  const ready = values.old.length > 0 && isValidPassword(values.new) && values.new === values.confirmation;
+
+  const bind = (field: Field) => ({
+    value: values[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      setValues((current) => ({ ...current, [field]: value }));
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!ready || update.isPending) return;
+    update.mutate(
+      { password: { old: values.old, new: values.new } },
+      {
+        onSuccess: ({ reset }) => {
+          // With reset the session is gone and the login screen says why.
+          if (reset) return;
+          setValues(empty);
+          notifications.show({ color: "green", message: t("common.saved") });
+        },
+        onError,
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Title order={2} size="h3">
+          {t("settings.password")}
+        </Title>
+        <PasswordField label={t("settings.oldPassword")} autoComplete="current-password" {...bind("old")} />
+        <PasswordField label={t("settings.newPassword")} autoComplete="new-password" {...bind("new")} />
+        <PasswordField label={t("settings.confirmPassword")} autoComplete="new-password" {...bind("confirmation")} />
+        <Text size="sm" c="dimmed">
+          {t("settings.passwordRules", { min: PASSWORD_MIN })}
+        </Text>
+        <Group>
+          <Button type="submit" disabled={!ready} loading={update.isPending}>
+            {t("settings.savePassword")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

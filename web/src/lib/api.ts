@@ -1,0 +1,120 @@
+import { splitRouteKey, type Body, type HttpMethod, type Params, type Query, type Response, type RouteKey } from "@sealwork/contracts";
+import { clearSession, getSession } from "./session";
+
+export const API_URL: string = import.meta.env.VITE_API_URL ?? "";
+
+/** The server's error body: `{ code, message, fields? }`. Network failures have status 0. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string[]>;
+
+  constructor(status: number, code: string, message: string, fields: Record<string, string[]> = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+export function isApiError(error: unknown, status?: number): error is ApiError {
+  return error instanceof ApiError && (status === undefined || error.status === status);
+}
+
+// A part whose contract has no schema must be left out; one whose fields are all optional may be.
+type Part<N extends string, T> = [T] extends [undefined]
+  ? { [P in N]?: never }
+  : object extends T
+    ? { [P in N]?: T }
+    : { [P in N]: T };
+
+export type CallOptions<K extends RouteKey> = Part<"params", Params<K>> &
+  Part<"query", Query<K>> &
+  Part<"body", Body<K>> & { signal?: AbortSignal };
+
+type CallArgs<K extends RouteKey> = object extends CallOptions<K> ? [options?: CallOptions<K>] : [options: CallOptions<K>];
+
+/** Calls one route of the contracts: `call("PATCH /api/users/{id}", { params: { id }, body })`. */
+export async function call<K extends RouteKey>(key: K, ...[options]: CallArgs<K>): Promise<Response<K>> {
+  const { method, path } = splitRouteKey(key);
+  const opts = (options ?? {}) as { params?: object; query?: object; body?: unknown; signal?: AbortSignal };
+  return request<Response<K>>(method, fillPath(path, opts.params), opts);
+}
+
+export interface RequestOptions {
+  query?: object;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/**
+ * The untyped layer under `call`, for routes that have no contract yet. Sends and accepts JSON
+ * and the bearer token of the session.
+ */
+export async function request<T>(method: HttpMethod, path: string, { query, body, signal }: RequestOptions = {}): Promise<T> {
+  const session = getSession();
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (session) headers.Authorization = `Bearer ${session.api_token}`;
+
+  let response: globalThis.Response;
+  try {
+    response = await fetch(API_URL + path + queryString(query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, "network", error instanceof Error ? error.message : "Network error");
+  }
+
+  if (!response.ok) {
+    // Only a token the server no longer accepts ends the session; a stale token sent by
+    // another tab's old session is the same case.
+    if (response.status === 401 && session && getSession()?.api_token === session.api_token) clearSession();
+    throw await toApiError(response);
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function fillPath(path: string, params: object | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = (params as Record<string, unknown> | undefined)?.[name];
+    if (value === undefined || value === null) throw new Error(`Missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+function queryString(query: object | undefined): string {
+  if (!query) return "";
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) search.append(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+async function toApiError(response: globalThis.Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON (a proxy's error page, for example): the status alone has to do.
+    body = undefined;
+  }
+  const data = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const code = typeof data.code === "string" ? data.code : `http_${response.status}`;
+  const message = typeof data.message === "string" ? data.message : response.statusText;
+  const fields = isFieldErrors(data.fields) ? data.fields : {};
+  return new ApiError(response.status, code, message, fields);
+}
+
+function isFieldErrors(value: unknown): value is Record<string, string[]> {
+  return typeof value === "object" && value !== null && Object.values(value).every((v) => Array.isArray(v));
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { formatDate, formatFileSize, formatRelative, fromSeconds } from "./format";
+
+describe("format (de-CH)", () => {
+  it("formats dates the Swiss German way", () => {
+    expect(formatDate(new Date(2024, 2, 5))).toBe("05.03.2024");
+    expect(fromSeconds(1).getTime()).toBe(1000);
+  });
+
+  it("says how long ago or ahead", () => {
+    const now = new Date(2024, 0, 10, 12, 0, 0);
+    expect(formatRelative(new Date(2024, 0, 10, 11, 55, 0), now)).toBe("vor 5 Minuten");
+    expect(formatRelative(new Date(2024, 0, 12, 12, 0, 0), now)).toBe("übermorgen");
+    expect(formatRelative(now, now)).toBe("jetzt");
+  });
+
+  it("shows MB above 1048576 bytes, else KB", () => {
+    expect(formatFileSize(2048)).toBe("2 KB");
+    expect(formatFileSize(3 * 1048576)).toBe("3 MB");
+  });
+});
