@@ -15,6 +15,7 @@ export default defineConfig({
           include: ["packages/*/src/**/*.test.ts", "web/src/**/*.test.ts", "test/unit/**/*.test.ts", "test/stacks/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -27,6 +28,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 2,
+          // After the unit project: different worker limits need their own group.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
