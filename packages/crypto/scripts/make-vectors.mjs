@@ -1,0 +1,217 @@
+// Writes src/vectors.json: the known-answer vectors of protocol version 1.
+//
+// Deliberately a second implementation: it follows docs/protocol.md with node:crypto (and
+// hash-wasm for Argon2id, which Node 20 lacks) instead of importing the package, so the
+// vectors check the package against the written protocol, not against itself. Run it only
+// when adding vectors; if an existing vector changes, the protocol changed and needs a new
+// version, not a regenerated file.
+//
+//   node packages/crypto/scripts/make-vectors.mjs
+import { createCipheriv, createHash, createPrivateKey, createPublicKey, diffieHellman, hkdfSync, sign } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { argon2id } from "hash-wasm";
+
+const hex = (bytes) => Buffer.from(bytes).toString("hex");
+const unhex = (text) => Buffer.from(text, "hex");
+const b64u = (bytes) => Buffer.from(bytes).toString("base64url");
+const text = (value) => ({ text: value, utf8: hex(Buffer.from(value, "utf8")) });
+const range = (start, length) => Buffer.from(Array.from({ length }, (_, i) => (start + i) & 0xff));
+
+// Sorted keys, no whitespace: the canonical JSON of docs/protocol.md.
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const PKCS8 = { X25519: "302e020100300506032b656e04220420", Ed25519: "302e020100300506032b657004220420" };
+function keyFromSeed(curve, seedHex) {
+  const privateKey = createPrivateKey({ key: Buffer.concat([unhex(PKCS8[curve]), unhex(seedHex)]), format: "der", type: "pkcs8" });
+  const publicKey = createPublicKey(privateKey);
+  const raw = Buffer.from(publicKey.export({ format: "jwk" }).x, "base64url");
+  return { privateKey, publicKey, raw };
+}
+
+function aesGcm(key, nonce, plaintext, aad) {
+  const cipher = createCipheriv("aes-256-gcm", key, nonce);
+  cipher.setAAD(aad);
+  return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+}
+
+const associatedData = (header, aad = Buffer.alloc(0)) => Buffer.from(canonical({ aad: b64u(aad), header }), "utf8");
+
+// Seeds: RFC 7748 section 6.1 (Alice, Bob), RFC 8032 section 7.1 test 1, RFC 7748 section 5.2.
+const seeds = {
+  accountX25519: "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a",
+  accountEd25519: "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+  recipientX25519: "5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb",
+  ephemeralX25519: "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
+};
+const account = { x: keyFromSeed("X25519", seeds.accountX25519), ed: keyFromSeed("Ed25519", seeds.accountEd25519) };
+const recipient = keyFromSeed("X25519", seeds.recipientX25519);
+const ephemeral = keyFromSeed("X25519", seeds.ephemeralX25519);
+
+async function secureCodeWrap(code, also, params, salt, nonce) {
+  const stretched = await argon2id({
+    password: Buffer.from(code.normalize("NFC"), "utf8"),
+    salt,
+    memorySize: params.memoryKiB,
+    iterations: params.iterations,
+    parallelism: params.parallelism,
+    hashLength: 32,
+    outputType: "binary",
+  });
+  const key = Buffer.from(hkdfSync("sha256", stretched, Buffer.alloc(0), Buffer.from("sealwork/v1/secure-code-wrap"), 32));
+  const header = {
+    v: 1,
+    kind: "secure-code-wrap",
+    alg: "argon2id-hkdf-sha256-aes256gcm",
+    ...params,
+    salt: b64u(salt),
+    nonce: b64u(nonce),
+    encryptPublic: b64u(account.x.raw),
+    signPublic: b64u(account.ed.raw),
+  };
+  const plaintext = Buffer.concat([unhex(seeds.accountX25519), unhex(seeds.accountEd25519)]);
+  const ct = aesGcm(key, nonce, plaintext, associatedData(header));
+  return {
+    secureCode: text(code),
+    alsoOpensWith: also.map(text),
+    params,
+    salt: hex(salt),
+    nonce: hex(nonce),
+    argon2idOutput: hex(stretched),
+    wrapKey: hex(key),
+    envelope: canonical({ ...header, ct: b64u(ct) }),
+  };
+}
+
+function sealed(context, plaintext, nonce) {
+  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: recipient.publicKey });
+  const key = Buffer.from(
+    hkdfSync("sha256", shared, Buffer.concat([ephemeral.raw, recipient.raw]), Buffer.from(`sealwork/v1/seal/${context}`), 32),
+  );
+  const header = { v: 1, kind: "sealed", alg: "x25519-hkdf-sha256-aes256gcm", epk: b64u(ephemeral.raw), nonce: b64u(nonce) };
+  const ct = aesGcm(key, nonce, plaintext, associatedData(header));
+  return { context, plaintext: hex(plaintext), nonce: hex(nonce), sharedSecret: hex(shared), sealKey: hex(key), envelope: canonical({ ...header, ct: b64u(ct) }) };
+}
+
+function aead(key, plaintext, aad, nonce) {
+  const header = { v: 1, kind: "aead", alg: "aes256gcm", nonce: b64u(nonce) };
+  const ct = aesGcm(key, nonce, plaintext, associatedData(header, Buffer.from(aad, "utf8")));
+  return { key: hex(key), plaintext: hex(plaintext), aad, nonce: hex(nonce), envelope: canonical({ ...header, ct: b64u(ct) }) };
+}
+
+const signature = (domain, message) => b64u(sign(null, Buffer.concat([Buffer.from(domain), message]), account.ed.privateKey));
+const digest = (name) => b64u(createHash("sha256").update(createHash("sha384").update(name.normalize("NFC"), "utf8").digest()).digest());
+const sha256hex = (data) => createHash("sha256").update(data).digest("hex");
+const groups = (h) => h.match(/.{4}/g).join(" ");
+
+const grueziNfc = "Grüezi 🔐 ß";
+const grueziNfd = grueziNfc.normalize("NFD");
+const record = {
+  type: "keypair",
+  encryptPublic: b64u(account.x.raw),
+  signPublic: b64u(account.ed.raw),
+  name: grueziNfc,
+  n: 1,
+  nested: { z: [1, "two", null, true], a: -0.5, "é": "key sorted by UTF-16 code unit", Z: "upper case sorts first" },
+};
+const accountPublic = { encryptPublic: b64u(account.x.raw), signPublic: b64u(account.ed.raw) };
+const small = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
+
+const vectors = {
+  about: "Known answers for protocol version 1, written by scripts/make-vectors.mjs from docs/protocol.md with node:crypto. Text inputs carry their UTF-8 bytes so an editor that normalises Unicode cannot silently change a vector.",
+  primitives: {
+    sha: {
+      source: "FIPS 180-2 appendix examples",
+      input: text("abc"),
+      sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+      sha384: "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    },
+    hkdf: {
+      source: "RFC 5869 appendix A.1",
+      ikm: "0b".repeat(22),
+      salt: "000102030405060708090a0b0c",
+      info: "f0f1f2f3f4f5f6f7f8f9",
+      length: 42,
+      okm: "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865",
+    },
+    aesGcm: [
+      { source: "GCM specification test case 13", key: "00".repeat(32), nonce: "00".repeat(12), plaintext: "", aad: "", ciphertextAndTag: "530f8afbc74536b9a963b4f1c4cb738b" },
+      { source: "GCM specification test case 14", key: "00".repeat(32), nonce: "00".repeat(12), plaintext: "00".repeat(16), aad: "", ciphertextAndTag: "cea7403d4d606b6e074ec5d3baf39d18d0d1c8a799996bf0265b98b5d48ab919" },
+      {
+        source: "GCM specification test case 16",
+        key: "feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308",
+        nonce: "cafebabefacedbaddecaf888",
+        plaintext: "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39",
+        aad: "feedfacedeadbeeffeedfacedeadbeefabaddad2",
+        ciphertextAndTag: "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f66276fc6ece0f4e1768cddf8853bb2d551b",
+      },
+    ],
+    x25519: {
+      source: "RFC 7748 section 6.1",
+      alicePrivate: seeds.accountX25519,
+      alicePublic: "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a",
+      bobPrivate: seeds.recipientX25519,
+      bobPublic: "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f",
+      shared: "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742",
+    },
+    ed25519: {
+      source: "RFC 8032 section 7.1 test 1",
+      secret: seeds.accountEd25519,
+      public: "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
+      message: "",
+      signature: "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
+    },
+    argon2id: [
+      { source: "phc-winner-argon2 src/test.c", password: text("password"), salt: text("somesalt"), memoryKiB: 256, iterations: 2, parallelism: 1, output: "9dfeb910e80bad0311fee20f9c0e2b12c17987b4cac90c2ef54d5b3021c68bfe" },
+      { source: "phc-winner-argon2 src/test.c", password: text("password"), salt: text("somesalt"), memoryKiB: 65536, iterations: 2, parallelism: 1, output: "09316115d5cf24ed5a15a31a3ba326e5cf32edc24702987c02b6566f61913cf7" },
+    ],
+  },
+  seeds,
+  publicKeys: {
+    accountX25519: hex(account.x.raw),
+    accountEd25519: hex(account.ed.raw),
+    recipientX25519: hex(recipient.raw),
+    ephemeralX25519: hex(ephemeral.raw),
+  },
+  secureCodeWrap: [
+    await secureCodeWrap(grueziNfc + " 42", [grueziNfd + " 42"], small, range(0x00, 16), range(0x10, 12)),
+    // U+212B ANGSTROM SIGN and A + U+030A both normalise to U+00C5.
+    await secureCodeWrap("Ångström 7", ["A\u030Angstro\u0308m 7", "\u212Bngstrom 7".replace("o", "ö")], small, range(0x40, 16), range(0x50, 12)),
+    await secureCodeWrap("correct horse 9", [], { memoryKiB: 65536, iterations: 3, parallelism: 1 }, range(0x60, 16), range(0x70, 12)),
+  ],
+  sealed: [
+    sealed("group-key:g-7f3a:1", range(0x00, 32), range(0x20, 12)),
+    sealed("conversation-key:c-42", Buffer.from(grueziNfc, "utf8"), range(0x80, 12)),
+  ],
+  aead: [
+    aead(range(0x00, 32), Buffer.from(grueziNfc, "utf8"), "mote:g-7f3a:m-1:1", range(0x30, 12)),
+    aead(range(0xa0, 32), Buffer.alloc(0), "", range(0xc0, 12)),
+  ],
+  signature: { data: text(grueziNfc), envelope: canonical({ v: 1, kind: "signature", alg: "ed25519", sig: signature("sealwork/v1/sign/bytes\n", Buffer.from(grueziNfc, "utf8")) }) },
+  recordSignature: {
+    record,
+    canonical: canonical(record),
+    envelope: canonical({ v: 1, kind: "record-signature", alg: "ed25519", sig: signature("sealwork/v1/sign/record\n", Buffer.from(canonical(record), "utf8")) }),
+  },
+  backupNameDigest: [
+    { name: text(""), digest: digest("") },
+    { name: text("abc"), digest: digest("abc") },
+    { name: text("backup/42/keypair"), digest: digest("backup/42/keypair") },
+    { name: text(grueziNfc), digest: digest(grueziNfc) },
+    { name: text(grueziNfd), digest: digest(grueziNfd) },
+  ],
+  fingerprint: {
+    accountX25519: groups(sha256hex(account.x.raw)),
+    accountEd25519: groups(sha256hex(account.ed.raw)),
+    account: { publicKeys: accountPublic, fingerprint: groups(sha256hex(Buffer.from(`sealwork/v1/account-fingerprint\n${canonical(accountPublic)}`, "utf8"))) },
+  },
+};
+
+const out = new URL("../src/vectors.json", import.meta.url);
+writeFileSync(out, `${JSON.stringify(vectors, null, 2)}\n`);
+console.log(`wrote ${out.pathname}`);

@@ -1,0 +1,75 @@
+/**
+ * @sealwork/crypto — the client-side protocol, version 1 (docs/protocol.md).
+ *
+ * Everything the app needs and nothing more: the rest of the code base never calls WebCrypto
+ * or hash-wasm directly. Runs unchanged in browsers and in Node 20+ (globalThis.crypto.subtle,
+ * crypto.getRandomValues, hash-wasm's Argon2id). Every failure is a CryptoError with a stable
+ * code; ciphertexts, wrapped keys and signatures are versioned envelopes.
+ */
+
+export { CRYPTO_ERROR_CODES, CryptoError, type CryptoErrorCode, isCryptoError } from "./errors";
+
+export {
+  type Bytes,
+  base64urlDecode,
+  base64urlEncode,
+  hexEncode,
+  utf8Decode,
+  utf8Encode,
+} from "./bytes";
+export { canonicalJson } from "./canonical-json";
+
+export {
+  ARGON2ID_LIMITS,
+  type AeadEnvelope,
+  type Envelope,
+  type EnvelopeKind,
+  type EnvelopeOf,
+  MAX_AEAD_PLAINTEXT,
+  MAX_SEALED_PLAINTEXT,
+  PROTOCOL_VERSION,
+  type RecordSignatureEnvelope,
+  type SealedEnvelope,
+  type SecureCodeWrapEnvelope,
+  type SignatureEnvelope,
+  parseEnvelope,
+  serializeEnvelope,
+} from "./envelope";
+
+export type { Key, KeyPair } from "./primitives";
+
+export {
+  type AccountKeys,
+  type AccountPublicKeys,
+  type OkpPublicJwk,
+  accountPublicKeys,
+  exportPublicKey,
+  generateAccountKeys,
+  importAccountPublicKeys,
+  importEncryptionPublicKey,
+  importSigningPublicKey,
+} from "./account-keys";
+
+export {
+  generatePickupSecurityCode,
+  isValidPickupSecurityCode,
+  isValidSecureCode,
+  normalizeSecureCode,
+} from "./secure-code";
+
+export { ARGON2ID_DEFAULTS, type Argon2idParams, unwrapAccountKeys, wrapAccountKeys } from "./secure-code-wrap";
+
+export { type SealOptions, openSealed, sealFor } from "./seal";
+
+export {
+  type AeadOptions,
+  decrypt,
+  encrypt,
+  exportSymmetricKey,
+  generateSymmetricKey,
+  importSymmetricKey,
+} from "./aead";
+
+export { sign, signRecord, verify, verifyRecord } from "./signatures";
+
+export { accountFingerprint, backupNameDigest, fingerprint } from "./digests";
