@@ -16,6 +16,18 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/users/{id}/login": "functions/api/users/login.handler",
   "GET /api/users/{id}": "functions/api/users/get.handler",
   "PATCH /api/users/{id}": "functions/api/users/update.handler",
+  // Two-factor login (TOTP)
+  "POST /api/verification/totpSetup": "functions/api/verification/totp-setup.handler",
+  "POST /api/verification/totpDestroy": "functions/api/verification/totp-destroy.handler",
+  "POST /api/verification/totpDestroyAdmin": "functions/api/verification/totp-destroy-admin.handler",
+  // Account keys and backups (the literal /target before /{id})
+  "GET /api/keypairs": "functions/api/keypairs/get.handler",
+  "POST /api/keypairs": "functions/api/keypairs/create.handler",
+  "GET /api/keypairs/target": "functions/api/keypairs/target.handler",
+  "GET /api/keypairs/{id}": "functions/api/keypairs/get-one.handler",
+  "POST /api/keypairs/{id}/recover": "functions/api/keypairs/recover.handler",
+  "POST /api/backup/save": "functions/api/backup/save.handler",
+  "POST /api/backup/load": "functions/api/backup/load.handler",
 };
 
 /** SQS consumers: queue name → worker handler. */

@@ -1,14 +1,65 @@
 import type { Page } from "playwright-core";
 
-/** The login screen's email path: contact, then password. */
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
+/**
+ * The login screen's email path: contact, then password; then, unless `secureCode` is null (a
+ * login that is meant to fail), the secure-key popup with that code (see passKeyPopup).
+ */
+export async function signIn(page: Page, email: string, password: string, secureCode: string | null = TEST_SECURE_CODE): Promise<void> {
   await page.goto("/login");
   await page.getByRole("radio", { name: "Email" }).check();
   await page.getByLabel("Email address").fill(email);
   await page.getByRole("button", { name: "Continue" }).click();
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Log in" }).click();
+  if (secureCode !== null) await passKeyPopup(page, secureCode);
 }
+
+// --- Account keys: the secure-key popup blocks the app after every login and page load -------
+
+/** The secure code the browser tests give every account unless a test chooses its own. */
+export const TEST_SECURE_CODE = "e2e-secure-code-1";
+
+export type KeyPopupState = "checking" | "fresh" | "unlock" | "missing" | "recovery" | "import" | "invalidated" | "error" | "loaded";
+
+/** Waits until the key popup shows one of `states`, and says which. */
+export async function keyPopupState(page: Page, states: KeyPopupState[]): Promise<KeyPopupState> {
+  const popup = page.locator(states.map((state) => `[data-key-state="${state}"]`).join(", ")).first();
+  await popup.waitFor();
+  return (await popup.getAttribute("data-key-state")) as KeyPopupState;
+}
+
+/**
+ * Gets past the key popup with `code`, whatever the account and this browser hold: creates the
+ * key (fresh), unlocks this device's copy (unlock), or recovers the server's backup (missing).
+ * Call it after anything that signs in or loads a page of the app afresh (page.goto, reload).
+ */
+export async function passKeyPopup(page: Page, code: string = TEST_SECURE_CODE): Promise<void> {
+  const state = await keyPopupState(page, ["fresh", "unlock", "missing", "error", "invalidated"]);
+  const dialog = page.getByRole("dialog", { name: "Secure key" });
+  if (state === "fresh") {
+    await dialog.getByLabel("Secure code", { exact: true }).fill(code);
+    await dialog.getByLabel("Repeat secure code").fill(code);
+    await dialog.getByRole("button", { name: "Create my key" }).click();
+  } else if (state === "unlock") {
+    await dialog.getByLabel("Secure code", { exact: true }).fill(code);
+    await dialog.getByRole("button", { name: "Unlock" }).click();
+  } else if (state === "missing") {
+    await dialog.getByRole("button", { name: "Recover from the server backup" }).click();
+    await dialog.getByLabel("Secure code", { exact: true }).fill(code);
+    await dialog.getByRole("button", { name: "Recover", exact: true }).click();
+  } else {
+    throw new Error(`The key popup is in state ${state}: ${await dialog.textContent()}`);
+  }
+  await page.locator("[data-key-state]").waitFor({ state: "detached", timeout: 30_000 });
+}
+
+/** page.goto for pages of the signed-in app: the reload asks for the secure code again. */
+export async function gotoApp(page: Page, path: string, code: string = TEST_SECURE_CODE): Promise<void> {
+  await page.goto(path);
+  await passKeyPopup(page, code);
+}
+
+// --- end of account keys ---------------------------------------------------------------------
 
 /** The text of the open "Error" dialog. */
 export async function errorDialogText(page: Page): Promise<string> {

@@ -4,7 +4,7 @@ import { http, outboxFor } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { ADMIN } from "../support/global-setup";
 import { PASSWORD, createUser } from "../support/users";
-import { errorDialogText, signIn, storedSession } from "./helpers";
+import { errorDialogText, passKeyPopup, signIn, storedSession } from "./helpers";
 
 describe("login in the browser", () => {
   let browser: Browser;
@@ -55,7 +55,7 @@ describe("login in the browser", () => {
   it("says 'Incorrect password' for a wrong password, and 429's text after repeated tries", async () => {
     const user = await createUser();
     const { context, page } = await newVisitor(browser);
-    await signIn(page, user.email, "definitely-wrong");
+    await signIn(page, user.email, "definitely-wrong", null);
     expect(await errorDialogText(page)).toContain("Incorrect password");
     await page.keyboard.press("Escape");
     await page.getByRole("dialog", { name: "Error" }).waitFor({ state: "hidden" });
@@ -92,6 +92,7 @@ describe("login in the browser", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Log in" }).click();
+    await passKeyPopup(page);
     await page.getByRole("heading", { name: "Hello, Phone Person!" }).waitFor();
     await context.close();
   });
@@ -122,6 +123,7 @@ describe("login in the browser", () => {
 
     await page.getByLabel("Verification code").fill(code);
     await page.getByRole("button", { name: "Register" }).click();
+    await passKeyPopup(page);
     await page.getByRole("heading", { name: "Hello, Invited Person!" }).waitFor();
     await context.close();
   });

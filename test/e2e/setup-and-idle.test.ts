@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
+import { passKeyPopup } from "./helpers";
 
 describe("a new instance in the browser", () => {
   let browser: Browser;
@@ -28,6 +29,7 @@ describe("a new instance in the browser", () => {
     await page.getByLabel("Password", { exact: true }).fill("founder-pw-123");
     await page.getByLabel("Password confirmation").fill("founder-pw-123");
     await page.getByRole("button", { name: "Create administrator" }).click();
+    await passKeyPopup(page);
     await page.getByRole("heading", { name: "Hello, Founding Admin!" }).waitFor();
     expect(await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Administration" }).count()).toBe(1);
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http, login } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { createSession, createUser } from "../support/users";
-import { signIn, storedEntries } from "./helpers";
+import { gotoApp, signIn, storedEntries } from "./helpers";
 
 describe("the app shell, settings and administration in the browser", () => {
   let browser: Browser;
@@ -19,7 +19,7 @@ describe("the app shell, settings and administration in the browser", () => {
     const { context, page } = await newVisitor(browser);
     await signIn(page, user.email, user.password!);
     await page.getByRole("heading", { name: /^Hello/ }).waitFor();
-    await page.goto("/no/such/page");
+    await gotoApp(page, "/no/such/page");
     await page.getByText("Requested content not found.").waitFor();
     await context.close();
   });
@@ -31,7 +31,7 @@ describe("the app shell, settings and administration in the browser", () => {
     const nav = page.getByRole("navigation", { name: "Main menu" });
     await nav.getByRole("link", { name: "Settings" }).waitFor();
     expect(await nav.getByRole("link", { name: "Administration" }).count()).toBe(0);
-    await page.goto("/instanceadmin/");
+    await gotoApp(page, "/instanceadmin/");
     await page.getByText("Requested content not found.").waitFor();
     await context.close();
   });
@@ -41,7 +41,7 @@ describe("the app shell, settings and administration in the browser", () => {
     const { context, page } = await newVisitor(browser);
     await signIn(page, user.email, user.password!);
     await page.getByRole("heading", { name: /^Hello/ }).waitFor();
-    await page.goto("/settings/");
+    await gotoApp(page, "/settings/");
     const save = page.getByRole("button", { name: "Save password" });
     await page.getByLabel("Current password").fill(user.password!);
     await page.getByLabel("New password", { exact: true }).fill("changed-pw-123");

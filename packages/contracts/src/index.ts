@@ -2,10 +2,14 @@ import { z } from "zod";
 import { ADMINS, ANYONE, MEMBERS } from "./access";
 import * as f from "./fields";
 import { route, type RouteContract } from "./route";
+import * as totp from "./totp";
+import * as keys from "./keypairs"; // account keys and backups
 
 export * from "./access";
 export * from "./fields";
 export * from "./route";
+export * from "./totp";
+export * from "./keypairs"; // account keys and backups
 
 const userId = z.object({ id: f.idParam });
 
@@ -114,6 +118,68 @@ export const contracts = {
       }),
     response: z.object({ reset: z.boolean(), user: publicUser }),
   }),
+
+  // --- Two-factor login (TOTP), spec 000 §4, §7 ---------------------------------------------
+  "POST /api/verification/totpSetup": route({
+    access: MEMBERS,
+    // {} starts a setup (a new pending secret); { totp_secret, totp_verify } finalizes it.
+    body: z
+      .object({ totp_secret: totp.totpSecret.optional(), totp_verify: f.sixDigits.optional() })
+      .refine((b) => (b.totp_secret === undefined) === (b.totp_verify === undefined), {
+        message: "Send totp_secret and totp_verify together to finalize, or neither to start.",
+      }),
+    response: z.union([z.object({ qr: z.string(), secret: z.string() }), z.object({ recovery: z.array(z.string()) })]),
+  }),
+  "POST /api/verification/totpDestroy": route({
+    access: MEMBERS,
+    body: z.object({ totp_auth: totp.totpAuth }),
+    response: z.object({ totp_enabled: z.boolean() }),
+  }),
+  "POST /api/verification/totpDestroyAdmin": route({
+    access: ADMINS,
+    body: z.object({ uid: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+    response: z.object({ totp_enabled: z.boolean() }),
+  }),
+  // --- end of two-factor login ----------------------------------------------------------------
+
+  // --- Account keys and backups, spec 000 §3, §5, §7 (packages/contracts/src/keypairs.ts) -----
+  "GET /api/keypairs": route({
+    access: MEMBERS,
+    // Without fetch_only: the caller's own key state. With fetch_only=1&uid=: another user's.
+    query: z
+      .object({ fetch_only: z.enum(["1", "0"]).optional(), uid: f.idParam.optional() })
+      .refine((q) => q.fetch_only !== "1" || q.uid !== undefined, { message: "fetch_only needs a uid.", path: ["uid"] }),
+    response: z.union([
+      z.object({
+        keypair: keys.keypairView.nullable(),
+        instance: instanceInfo.extend({ defaultSecurecode: z.string().nullable() }),
+        schemas: z.array(z.unknown()),
+        actions: z.array(z.unknown()),
+        series: z.array(z.unknown()),
+        now: z.number(),
+      }),
+      keys.keypairFetchOnly,
+    ]),
+  }),
+  "POST /api/keypairs": route({ access: MEMBERS, body: keys.newKeypair, response: keys.keypairView }),
+  "GET /api/keypairs/target": route({
+    access: MEMBERS,
+    query: z.object({ type: z.enum(["user", "group"]), id: f.idParam }),
+    response: z.array(keys.keypairTarget),
+  }),
+  "GET /api/keypairs/{id}": route({ access: MEMBERS, params: z.object({ id: f.idParam }), response: keys.keypairPublic }),
+  "POST /api/keypairs/{id}/recover": route({
+    access: MEMBERS,
+    params: z.object({ id: f.idParam }),
+    response: z.object({ id: z.number(), recover: keys.envelopeObject }),
+  }),
+  "POST /api/backup/save": route({
+    access: ANYONE,
+    body: keys.backupSave,
+    response: z.object({ filename: z.string(), expires: z.number() }),
+  }),
+  "POST /api/backup/load": route({ access: ANYONE, body: z.object({ filename: keys.backupFilename }), response: keys.backupEntry }),
+  // --- end of account keys and backups --------------------------------------------------------
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;

@@ -36,10 +36,16 @@ const schema = z.object({
   IDLE_TIMEOUT: z.coerce.number().int().min(0).default(0),
   INDEX_CHARS: z.coerce.number().int().min(3).max(16).default(5),
   DISABLE_SECURECODE: flag,
+  /** The secure code every account uses while DISABLE_SECURECODE is on (required then). */
+  DEFAULT_SECURECODE: z.string().max(1024).optional().transform((v) => v || undefined),
   DISABLE_FEATURES: z.string().default(""),
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(60),
+}).refine((c) => !c.DISABLE_SECURECODE || c.DEFAULT_SECURECODE !== undefined, {
+  // Without it a client could not create or unlock keys on an instance without secure codes.
+  message: "DEFAULT_SECURECODE is required when DISABLE_SECURECODE is on",
+  path: ["DEFAULT_SECURECODE"],
 });
 
 export type Config = z.infer<typeof schema>;

@@ -25,6 +25,21 @@ export const ERRORS = {
   contact_taken: { status: 409, text: "This email address or phone number is already in use." },
   setup_closed: { status: 403, text: "This instance has already been set up - please log in." },
   setup_token_invalid: { status: 403, text: "This setup link is not valid." },
+  // Two-factor login (TOTP)
+  totp_incorrect: { status: 403, text: "Incorrect code - please try again." },
+  totp_already_enabled: { status: 409, text: "Two-factor authentication is already enabled." },
+  totp_not_enabled: { status: 409, text: "Two-factor authentication is not enabled." },
+  totp_setup_expired: { status: 409, text: "This two-factor setup has expired - please start again." },
+  // Account keys and backups (packages/core/src/keypair.ts)
+  keypair_stale: { status: 409, text: "Your key was changed in another window - please reload and try again." },
+  keypair_invalid: { status: 422, text: "Invalid keypair on record for user" },
+  keypair_signature_invalid: { status: 422, text: "The signature of this key does not verify." },
+  backup_invalid: { status: 422, text: "The key backup is not a valid encrypted key." },
+  clock_skew: { status: 422, text: "Server and client time are too different!" },
+  keypair_not_found: { status: 404, text: "Error retrieving keypair data" },
+  backup_not_found: { status: 404, text: "This backup does not exist or has expired." },
+  backup_exists: { status: 409, text: "A backup with this name exists already." },
+  // end of account keys and backups
   internal: { status: 500, text: "Something went wrong on our side. Please try again later." },
 } as const satisfies Record<string, { status: number; text: string }>;
 

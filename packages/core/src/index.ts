@@ -7,6 +7,9 @@ export { Mail } from "./mail";
 export { JobMessage, Queue } from "./queue";
 export { RateLimit } from "./rate-limit";
 export { User } from "./user";
+export { Totp } from "./totp"; // two-factor login
+export { Keypair } from "./keypair"; // account keys
+export { Backup } from "./backup"; // account keys: backup store
 export { api } from "./http/api";
 export { worker } from "./http/worker";
 export { logger } from "./http/logger";

@@ -1,12 +1,14 @@
 import { normaliseContact, type PublicUser, type Session } from "@sealwork/contracts";
 import { isAdmin, isMember, type Caller } from "./caller";
 import { config } from "./config";
+import { currentId, nextId } from "./db/counter";
 import { db, type UserItem } from "./db/entities";
 import { fail } from "./errors";
 import { Mail } from "./mail";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password";
 import { RateLimit, isConditionFailure } from "./rate-limit";
 import { issueToken } from "./tokens";
+import { Totp } from "./totp";
 
 const VERIFICATION_SECONDS = 3600;
 const VERIFICATION_MAX_FAILURES = 5;
@@ -58,11 +60,8 @@ export namespace User {
   }
 
   async function allocateId(first: boolean): Promise<number> {
-    const counter = db().entities.counter;
     try {
-      const update = counter.update({ name: "user" }).add({ value: 1 });
-      const { data } = await (first ? update.where((attr, op) => op.notExists(attr.value)) : update).go({ response: "all_new" });
-      return data.value as number;
+      return await nextId("user", { onlyFirst: first });
     } catch (error) {
       if (first && isConditionFailure(error)) fail("setup_closed");
       throw error;
@@ -70,8 +69,7 @@ export namespace User {
   }
 
   export async function count(): Promise<number> {
-    const { data } = await db().entities.counter.get({ name: "user" }).go();
-    return data?.value ?? 0;
+    return currentId("user");
   }
 
   export async function get(id: number): Promise<UserItem | undefined> {
@@ -135,20 +133,24 @@ export namespace User {
     };
   }
 
-  export async function login(caller: Caller, id: number, password: string): Promise<Session> {
+  /** With 2FA on, the password and a second factor (a code or a recovery code) are both required. */
+  export async function login(caller: Caller, id: number, password: string, totpAuth?: string): Promise<Session> {
     const rules = loginRules();
     const userKey = String(id);
     await RateLimit.assertAllowed(rules.perUser, userKey);
     await RateLimit.assertAllowed(rules.perClient, caller.ip);
     const user = await get(id);
-    const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+    const passwordOk = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+    // Only behind a correct password is the second factor checked (and a code used up).
+    const second = passwordOk && user?.totpEnabled ? await Totp.consume(user, totpAuth) : null;
+    const ok = passwordOk && (!user?.totpEnabled || second !== null);
     if (!user || !ok) {
       await RateLimit.recordFailure(rules.perUser, userKey);
       await RateLimit.recordFailure(rules.perClient, caller.ip);
       fail(user?.totpEnabled ? "password_or_totp_incorrect" : "password_incorrect");
     }
     await RateLimit.clear(rules.perUser, userKey);
-    return session(user);
+    return session(user, { recoveryTOTP: second === "recovery" });
   }
 
   /** Emails (or texts) a 6-digit code to an invited account that has no password yet. */

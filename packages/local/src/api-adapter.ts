@@ -39,7 +39,8 @@ export function createApiAdapter() {
   return async function serveApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = (req.method ?? "GET").toUpperCase();
     const candidates = compiled.filter((r) => r.pattern.test(url.pathname));
-    const route = candidates.find((r) => r.method === method);
+    // As API Gateway does: a literal segment beats a {param} ("/api/keypairs/target" over "/{id}").
+    const route = candidates.filter((r) => r.method === method).sort((a, b) => a.names.length - b.names.length)[0];
     if (!route) {
       const code = candidates.length ? "method_not_allowed" : "not_found";
       const message = candidates.length ? "This method is not allowed here." : "Requested content not found.";

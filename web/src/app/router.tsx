@@ -5,14 +5,15 @@ import { HomePage } from "../features/home/home-page";
 import { LoginPage } from "../features/login/login-page";
 import { SettingsPage } from "../features/settings/settings-page";
 import { SetupPage } from "../features/setup/setup-page";
+import { TotpPage } from "../features/totp/totp-page";
 import { RequireAdmin, RequireAuth } from "./guards";
 import { NotFoundPage } from "./not-found-page";
 import { RouteError } from "./route-error";
 import { AppLayout } from "./shell/app-layout";
 
 /**
- * Routes of spec 000 §2 that exist so far. Conversations, pickups, groups, invites, reports and
- * two-factor setup arrive with their features; until then they fall through to not-found.
+ * Routes of spec 000 §2 that exist so far. Conversations, pickups, groups, invites and reports
+ * arrive with their features; until then they fall through to not-found.
  */
 export const router = createBrowserRouter([
   {
@@ -28,6 +29,8 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <HomePage /> },
               { path: "settings", element: <SettingsPage /> },
+              // Two-factor login: setup and disable (spec 000 §2).
+              { path: "settings/totp", element: <TotpPage /> },
               {
                 path: "instanceadmin",
                 element: (

@@ -29,6 +29,19 @@ export const UserEntity = new Entity({
     tokenVersion: { type: "number", required: true, default: 1 },
     totpEnabled: { type: "boolean", required: true, default: false },
     createdAt: { type: "number", required: true, default: now, readOnly: true },
+    // --- Two-factor login (packages/core/src/totp.ts). Server-side secrets: never logged, never
+    // returned after setup. ---
+    /** The active TOTP secret (base32, SHA-1, 6 digits, 30 s); set while totpEnabled. */
+    totpSecret: { type: "string" },
+    /** A secret handed out by a setup that has not been finalized yet, and when that was. */
+    totpPendingSecret: { type: "string" },
+    totpPendingAt: { type: "number" },
+    /** The last accepted time step (epoch seconds / 30): a code of this step or older is refused. */
+    totpLastStep: { type: "number" },
+    /** Salted SHA-256 of each unused recovery code; one is removed when it is used. */
+    totpRecoverySalt: { type: "string" },
+    totpRecovery: { type: "set", items: "string" },
+    // --- end of two-factor login ---
   },
   indexes: {
     byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
@@ -90,12 +103,77 @@ export const VerificationEntity = new Entity({
   },
 });
 
+// --- Account keys and backups (packages/core/src/keypair.ts) ------------------------------------
+
+/**
+ * One registered account key: public halves, the owner's signature over them and the
+ * secure-code-wrap backup (ciphertext; the server never has the code or the private keys).
+ * Envelopes are stored as their canonical JSON text. Whether a key is current is not stored
+ * here but in the owner's KeyHead, so replacing a key is one conditional write.
+ */
+export const KeypairEntity = new Entity({
+  model: { entity: "keypair", version: "1", service: SERVICE },
+  attributes: {
+    id: { type: "number", required: true },
+    userId: { type: "number", required: true },
+    type: { type: ["public", "temp"] as const, required: true, default: "public" },
+    /** Server time (seconds) when the key was registered. */
+    sentinel: { type: "number", required: true },
+    /** Client time (seconds) at creation, inside the signed record. */
+    timestamp: { type: "number", required: true },
+    encryptPublic: { type: "string", required: true },
+    signPublic: { type: "string", required: true },
+    signature: { type: "string", required: true },
+    backup: { type: "string" },
+  },
+  indexes: {
+    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+    byUser: { ...gsi1, pk: { ...gsi1.pk, composite: ["userId"] }, sk: { ...gsi1.sk, composite: ["id"] } },
+  },
+});
+
+/** Which key is a user's current one; the condition on keyId is what stops two tabs racing. */
+export const KeyHeadEntity = new Entity({
+  model: { entity: "keyhead", version: "1", service: SERVICE },
+  attributes: {
+    userId: { type: "number", required: true },
+    keyId: { type: "number", required: true },
+    /** False when the current key was invalidated (the owner must make a new one). */
+    valid: { type: "boolean", required: true, default: true },
+    updatedAt: { type: "number", required: true, default: now },
+  },
+  indexes: {
+    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+/** The unauthenticated backup store (pickups, invitations): found by a name digest, expiring. */
+export const BackupEntity = new Entity({
+  model: { entity: "backup", version: "1", service: SERVICE },
+  attributes: {
+    name: { type: "string", required: true },
+    contents: { type: "string", required: true },
+    signature: { type: "string" },
+    apiMessage: { type: "string" },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    expiresAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byName: { ...primary, pk: { ...primary.pk, composite: ["name"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+// --- end of account keys and backups ---------------------------------------------------------
+
 const entities = {
   user: UserEntity,
   contact: ContactEntity,
   counter: CounterEntity,
   attempt: AttemptEntity,
   verification: VerificationEntity,
+  keypair: KeypairEntity, // account keys
+  keyhead: KeyHeadEntity, // account keys
+  backup: BackupEntity, // account keys
 };
 
 let service: Service<typeof entities> | undefined;
@@ -108,3 +186,4 @@ export function db(): Service<typeof entities> {
 }
 
 export type UserItem = EntityItem<typeof UserEntity>;
+export type KeypairItem = EntityItem<typeof KeypairEntity>; // account keys

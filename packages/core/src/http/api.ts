@@ -56,7 +56,8 @@ export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => 
     const request = {
       params: parse("params" in contract ? contract.params : undefined, event.pathParameters ?? {}, "validation"),
       query: parse("query" in contract ? contract.query : undefined, event.queryStringParameters ?? {}, "validation"),
-      body: parse("body" in contract ? contract.body : undefined, body ?? {}, options.invalid ?? "validation"),
+      // Only a missing body reads as {}; a JSON null is a wrong body, not an empty one.
+      body: parse("body" in contract ? contract.body : undefined, body === undefined ? {} : body, options.invalid ?? "validation"),
       caller,
       requestId,
     } as ApiRequest<K>;

@@ -3,6 +3,7 @@ import { useDisclosure, useLocalStorage, useMediaQuery } from "@mantine/hooks";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
+import { KeyGate } from "../../features/keys/key-gate"; // account keys
 import { useInstance } from "../../lib/instance";
 import { PREFERENCE_PREFIX } from "../../lib/storage";
 import { BREAKPOINTS } from "../theme";
@@ -52,7 +53,10 @@ export function AppLayout() {
         />
       </AppShell.Navbar>
       <AppShell.Main>
-        <Outlet />
+        {/* Account keys: the secure-key popup blocks the page until the key is unlocked. */}
+        <KeyGate>
+          <Outlet />
+        </KeyGate>
       </AppShell.Main>
     </AppShell>
   );

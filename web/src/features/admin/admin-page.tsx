@@ -5,6 +5,8 @@ import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
 import { EditUserModal } from "./edit-user-modal";
 import { useInstanceUsers } from "./list-users";
+import { ErrorDialog } from "../../lib/ui/error-dialog";
+import { SwitchOffTotpModal } from "./switch-off-totp-modal";
 import { UsersTable } from "./users-table";
 
 /** /instanceadmin/: the instance's users; the router shows it to instance admins only. */
@@ -12,6 +14,9 @@ export function AdminPage() {
   const { t } = useTranslation();
   const users = useInstanceUsers();
   const [editing, setEditing] = useState<PublicUser | null>(null);
+  // Two-factor: the user whose 2FA is being switched off, and a failure to report.
+  const [switchingOff, setSwitchingOff] = useState<PublicUser | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   usePageTitle(t("titles.admin"));
 
   return (
@@ -24,8 +29,10 @@ export function AdminPage() {
       </Title>
       {users.isPending ? <Loader aria-label={t("common.loading")} /> : null}
       {users.isError ? <Alert color="red">{t("admin.fetchFailed")}</Alert> : null}
-      {users.data ? <UsersTable users={users.data} onEdit={setEditing} /> : null}
+      {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} /> : null}
       <EditUserModal user={editing} onClose={() => setEditing(null)} />
+      <SwitchOffTotpModal user={switchingOff} onClose={() => setSwitchingOff(null)} onError={setFailure} />
+      <ErrorDialog message={failure} onClose={() => setFailure(null)} />
     </Stack>
   );
 }

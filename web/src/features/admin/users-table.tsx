@@ -5,9 +5,11 @@ import { useTranslation } from "react-i18next";
 export interface UsersTableProps {
   users: PublicUser[];
   onEdit: (user: PublicUser) => void;
+  /** Offered for users with 2FA on. */
+  onSwitchOffTotp?: (user: PublicUser) => void;
 }
 
-export function UsersTable({ users, onEdit }: UsersTableProps) {
+export function UsersTable({ users, onEdit, onSwitchOffTotp }: UsersTableProps) {
   const { t } = useTranslation();
   if (users.length === 0) return <Text c="dimmed">{t("admin.noUsers")}</Text>;
 
@@ -37,9 +39,22 @@ export function UsersTable({ users, onEdit }: UsersTableProps) {
               </Table.Td>
               <Table.Td>{t(user.totp_enabled ? "admin.totpOn" : "admin.totpOff")}</Table.Td>
               <Table.Td>
-                <Button size="xs" variant="light" aria-label={t("admin.editUser", { name: user.name })} onClick={() => onEdit(user)}>
-                  {t("admin.edit")}
-                </Button>
+                <Group gap="xs" wrap="nowrap">
+                  <Button size="xs" variant="light" aria-label={t("admin.editUser", { name: user.name })} onClick={() => onEdit(user)}>
+                    {t("admin.edit")}
+                  </Button>
+                  {user.totp_enabled && onSwitchOffTotp ? (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      aria-label={t("totp.admin.switchOffUser", { name: user.name })}
+                      onClick={() => onSwitchOffTotp(user)}
+                    >
+                      {t("totp.admin.switchOff")}
+                    </Button>
+                  ) : null}
+                </Group>
               </Table.Td>
             </Table.Tr>
           ))}

@@ -1,4 +1,5 @@
-import { Button, Group, Stack, Text, TextInput } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Text, TextInput } from "@mantine/core";
+import { isRecoveryCode } from "@sealwork/contracts";
 import { PasswordField } from "../../lib/ui/password-field";
 import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -14,11 +15,15 @@ export interface PasswordFormProps {
   onError: (message: string) => void;
 }
 
-/** Password, plus the 2FA code when the account has it; a complete code submits by itself. */
+/**
+ * Password, plus the 2FA code when the account has it; a complete code submits by itself. A
+ * recovery code can stand in for the 2FA code (the server normalises look-alike characters).
+ */
 export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
   const { t } = useTranslation();
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
+  const [useRecovery, setUseRecovery] = useState(false);
   const [errors, setErrors] = useState<{ password?: string; code?: string }>({});
   const login = useLoginUser();
   const codeBox = useShake();
@@ -27,7 +32,8 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
   function attempt(currentCode: string) {
     const found: typeof errors = {};
     if (!password) found.password = t("validation.passwordRequired");
-    if (account.totp_enabled && !isSixDigits(currentCode)) found.code = t("validation.sixDigits");
+    if (account.totp_enabled && !useRecovery && !isSixDigits(currentCode)) found.code = t("validation.sixDigits");
+    if (account.totp_enabled && useRecovery && !isRecoveryCode(currentCode)) found.code = t("totp.login.recoveryInvalid");
     setErrors(found);
     if (found.password || found.code || login.isPending) return;
     login.mutate(
@@ -51,10 +57,22 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
   }
 
   function changeCode(value: string) {
+    if (useRecovery) {
+      // Left as typed (but upper-cased); a recovery code is sent with the button, not by itself.
+      setCode(value.toUpperCase().slice(0, 16));
+      return;
+    }
     const digits = value.replace(/\D/g, "").slice(0, 6);
     setCode(digits);
     // Spec 000 §5: the code is submitted as soon as it is complete.
     if (digits.length === 6 && password) attempt(digits);
+  }
+
+  function toggleRecovery() {
+    setUseRecovery((current) => !current);
+    setCode("");
+    setErrors((current) => ({ ...current, code: undefined }));
+    codeInput.current?.focus();
   }
 
   return (
@@ -70,17 +88,22 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
           autoFocus
         />
         {account.totp_enabled ? (
-          <TextInput
-            ref={codeInput}
-            className={codeBox.className}
-            label={t("login.totp")}
-            description={t("login.totpHint")}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(event) => changeCode(event.currentTarget.value)}
-            error={errors.code}
-          />
+          <Stack gap={4}>
+            <TextInput
+              ref={codeInput}
+              className={codeBox.className}
+              label={useRecovery ? t("totp.login.recovery") : t("login.totp")}
+              description={useRecovery ? t("totp.login.recoveryHint") : t("login.totpHint")}
+              inputMode={useRecovery ? "text" : "numeric"}
+              autoComplete={useRecovery ? "off" : "one-time-code"}
+              value={code}
+              onChange={(event) => changeCode(event.currentTarget.value)}
+              error={errors.code}
+            />
+            <Anchor component="button" type="button" size="sm" onClick={toggleRecovery} style={{ alignSelf: "flex-start" }}>
+              {useRecovery ? t("totp.login.useCode") : t("totp.login.useRecovery")}
+            </Anchor>
+          </Stack>
         ) : null}
         <Group justify="space-between">
           <Button variant="subtle" onClick={onBack}>

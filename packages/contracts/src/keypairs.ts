@@ -1,0 +1,126 @@
+import { z } from "zod";
+
+/**
+ * Account keys and the backup store (spec 000 §3, §5, §7, §9): shapes shared by the handlers and
+ * the web client. The server only ever sees public keys, signatures and the secure-code-wrap
+ * envelope (ciphertext); envelopes travel as JSON objects and are checked in depth by the domain
+ * with @sealwork/crypto.
+ */
+
+/** Spec 000 §9: the clocks of client and server may differ by this much for a remote key lookup. */
+export const KEY_LOOKUP_CLOCK_SKEW_SECONDS = 3600;
+/** Spec 000 §5, §9: the key state's server time must be within this of the local clock (SNTL). */
+export const SENTINEL_TOLERANCE_SECONDS = 24 * 3600;
+/** Backups in the unauthenticated store live this long unless the saver asks otherwise. */
+export const BACKUP_DEFAULT_DAYS = 30;
+/** The longest pickup expiry the spec offers (365 days). */
+export const BACKUP_MAX_DAYS = 365;
+export const BACKUP_MAX_CONTENTS = 32 * 1024;
+
+/**
+ * Base64url (unpadded) of exactly 32 bytes: 43 characters whose last one carries only 4 bits, so
+ * the unused low bits are zero and every value has one spelling (docs/protocol.md §1).
+ */
+const BASE64URL_32 = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+
+/** A raw X25519 or Ed25519 public key. */
+export const rawPublicKey = z.string().regex(BASE64URL_32, "Not a raw 32-byte public key (base64url).");
+/** `backupNameDigest(name)`: SHA-256 of SHA-384 of the name, base64url. Never the name itself. */
+export const backupFilename = z.string().regex(BASE64URL_32, "The filename must be a backup name digest (base64url of 32 bytes).");
+/** A versioned envelope as a JSON object; its kind, fields and lengths are checked by the domain. */
+export const envelopeObject = z.record(z.string().max(64), z.unknown());
+
+export const keypairType = z.enum(["public", "temp"]);
+
+/** What the server tells about a stored secure-code-wrap backup without handing it out. */
+export const backupMeta = z.object({
+  kind: z.literal("secure-code-wrap"),
+  alg: z.string(),
+  memoryKiB: z.number(),
+  iterations: z.number(),
+  parallelism: z.number(),
+});
+
+export const keypairView = z.object({
+  id: z.number(),
+  uid: z.number(),
+  type: keypairType,
+  /** False once another key replaced this one, or the key was invalidated. */
+  valid: z.boolean(),
+  /** Server time (seconds) when the key was registered. */
+  sentinel: z.number(),
+  /** Client time (seconds) at creation, inside the signed record. */
+  timestamp: z.number(),
+  encrypt_public: z.string(),
+  sign_public: z.string(),
+  /** record-signature envelope over `keypairRecord(...)` by sign_public. */
+  signature: envelopeObject,
+  backup: backupMeta.nullable(),
+});
+export type KeypairView = z.infer<typeof keypairView>;
+
+/** GET /api/keypairs?fetch_only=1&uid=…: enough to decide whether a user's key may be used. */
+export const keypairFetchOnly = z.object({
+  id: z.number().nullable(),
+  valid: z.boolean(),
+  sentinel: z.number().nullable(),
+  /** Server time (seconds) of this answer. */
+  now: z.number(),
+});
+export type KeypairFetchOnly = z.infer<typeof keypairFetchOnly>;
+
+export const keypairPublic = z.object({
+  encrypt_public: z.string(),
+  sign_public: z.string(),
+  signature: envelopeObject,
+  metadata: z.object({ uid: z.number(), type: keypairType, valid: z.boolean(), timestamp: z.number(), sentinel: z.number() }),
+});
+export type KeypairPublic = z.infer<typeof keypairPublic>;
+
+export const keypairTarget = z.object({
+  user_id: z.number(),
+  id: z.number(),
+  encrypt_public: z.string(),
+  sign_public: z.string(),
+  timestamp: z.number(),
+  signature: envelopeObject,
+});
+export type KeypairTarget = z.infer<typeof keypairTarget>;
+
+export const newKeypair = z.object({
+  encrypt_public: rawPublicKey,
+  sign_public: rawPublicKey,
+  timestamp: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  signature: envelopeObject,
+  backup: envelopeObject,
+  /** The id of the key this one replaces (the caller's current key), or null for the first. */
+  last_key: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable(),
+});
+export type NewKeypair = z.infer<typeof newKeypair>;
+
+export const backupSave = z.object({
+  filename: backupFilename,
+  /** Ciphertext made by the client (an envelope as text); the server cannot read it. */
+  contents: z.string().min(1).max(BACKUP_MAX_CONTENTS),
+  signature: z.string().max(4096).optional(),
+  api_message: z.string().max(4096).optional(),
+  expiredays: z.number().int().min(1).max(BACKUP_MAX_DAYS).optional(),
+});
+
+export const backupEntry = z.object({
+  filename: z.string(),
+  contents: z.string(),
+  signature: z.string().nullable(),
+  api_message: z.string().nullable(),
+  /** Seconds since the epoch after which the entry is gone. */
+  expires: z.number(),
+});
+
+/**
+ * The record a user signs when registering a key: its own type and subject, so that it cannot
+ * stand in for another kind of record or another user (docs/protocol.md §6). Client and server
+ * both build it here, so they sign and verify the same thing.
+ */
+export function keypairRecord(input: { uid: number; encryptPublic: string; signPublic: string; timestamp: number }) {
+  return { type: "keypair", uid: input.uid, encryptPublic: input.encryptPublic, signPublic: input.signPublic, timestamp: input.timestamp };
+}

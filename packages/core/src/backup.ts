@@ -1,0 +1,73 @@
+import { BACKUP_DEFAULT_DAYS } from "@sealwork/contracts";
+import type { Caller } from "./caller";
+import { config } from "./config";
+import { db } from "./db/entities";
+import { fail } from "./errors";
+import { RateLimit, isConditionFailure } from "./rate-limit";
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const DAY = 24 * 3600;
+
+/**
+ * The backup store for pickups and invitations (the spec's save.php and load.php): small
+ * client-encrypted blobs, reachable without a login by the digest of a name only the parties
+ * know (`backupNameDigest`, 256 bits). Entries are create-only, so a name cannot be taken over,
+ * and expire. Account-key backups are NOT kept here: those go only to their logged-in owner
+ * (POST /api/keypairs/{id}/recover).
+ */
+export namespace Backup {
+  /** Unauthenticated writes: at most this many per client address in a sliding hour. */
+  export const SAVES_PER_HOUR = 100;
+  const saveRule = { scope: "backup-save", max: SAVES_PER_HOUR, windowSeconds: 3600 };
+  /** Loads of names that do not exist count like failed logins from that address. */
+  const missRule = () => ({ scope: "backup-miss", max: config().LOGIN_MAX_FAILURES_PER_IP, windowSeconds: config().LOGIN_LOCK_SECONDS });
+
+  export interface Entry {
+    filename: string;
+    contents: string;
+    signature?: string;
+    api_message?: string;
+    expiredays?: number;
+  }
+
+  export async function save(caller: Caller, input: Entry): Promise<{ filename: string; expires: number }> {
+    await RateLimit.assertAllowed(saveRule, caller.ip);
+    await RateLimit.recordFailure(saveRule, caller.ip);
+    const now = nowSeconds();
+    const expires = now + (input.expiredays ?? BACKUP_DEFAULT_DAYS) * DAY;
+    try {
+      await db()
+        .entities.backup.put({
+          name: input.filename,
+          contents: input.contents,
+          signature: input.signature,
+          apiMessage: input.api_message,
+          createdAt: now,
+          expiresAt: expires,
+        })
+        // Create-only; an expired entry that TTL has not removed yet may be replaced.
+        .where((attr, op) => `${op.notExists(attr.name)} OR ${op.lt(attr.expiresAt, now)}`)
+        .go();
+    } catch (error) {
+      if (isConditionFailure(error)) fail("backup_exists");
+      throw error;
+    }
+    return { filename: input.filename, expires };
+  }
+
+  export async function load(caller: Caller, filename: string) {
+    await RateLimit.assertAllowed(missRule(), caller.ip);
+    const { data } = await db().entities.backup.get({ name: filename }).go();
+    if (!data || data.expiresAt <= nowSeconds()) {
+      await RateLimit.recordFailure(missRule(), caller.ip);
+      fail("backup_not_found");
+    }
+    return {
+      filename: data.name,
+      contents: data.contents,
+      signature: data.signature ?? null,
+      api_message: data.apiMessage ?? null,
+      expires: data.expiresAt,
+    };
+  }
+}

@@ -1,0 +1,234 @@
+import {
+  SENTINEL_TOLERANCE_SECONDS,
+  keypairRecord,
+  type InstanceInfo,
+  type KeypairFetchOnly,
+  type KeypairPublic,
+  type KeypairTarget,
+  type KeypairView,
+  type NewKeypair,
+} from "@sealwork/contracts";
+import {
+  type EnvelopeKind,
+  type EnvelopeOf,
+  importAccountPublicKeys,
+  isCryptoError,
+  parseEnvelope,
+  serializeEnvelope,
+  verifyRecord,
+} from "@sealwork/crypto";
+import { isMember, type Caller, type MemberCaller } from "./caller";
+import { config } from "./config";
+import { nextId } from "./db/counter";
+import { db, type KeypairItem } from "./db/entities";
+import { fail } from "./errors";
+import { Instance } from "./instance";
+import { User } from "./user";
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Account keys (spec 000 §3–§5, §7; docs/protocol.md §3). The server keeps each user's public
+ * keys, their signature over them and the secure-code-wrap backup; the private keys and the
+ * secure code never reach it. One key per user is current (KeyHead); registering a new one names
+ * the key it replaces, so two windows cannot both replace it.
+ *
+ * What the server checks, because it is cheap (well under a millisecond per key) and stops a
+ * buggy or hostile client from storing something no one could use: both envelopes parse as
+ * version 1 of their kind, the public keys are valid points, the backup carries the same public
+ * keys, and the signature verifies over the record of this user's keys. Clients verify the
+ * signature again when they use someone's key: the server is not trusted for it.
+ */
+export namespace Keypair {
+  export interface State {
+    keypair: KeypairView | null;
+    instance: InstanceInfo & { defaultSecurecode: string | null };
+    schemas: never[];
+    actions: never[];
+    series: never[];
+    now: number;
+  }
+
+  function member(caller: Caller): MemberCaller {
+    if (!isMember(caller)) fail("forbidden");
+    return caller;
+  }
+
+  /** GET /api/keypairs: the caller's current key (or null), the instance, and the server time. */
+  export async function state(caller: Caller): Promise<State> {
+    const { uid } = member(caller);
+    const [keypair, instance] = await Promise.all([current(uid), Instance.info()]);
+    const c = config();
+    return {
+      keypair: keypair ? view(keypair.item, keypair.valid) : null,
+      // The default code is for members only, and only where the instance has codes switched off.
+      instance: { ...instance, defaultSecurecode: c.DISABLE_SECURECODE ? (c.DEFAULT_SECURECODE ?? null) : null },
+      schemas: [],
+      actions: [],
+      series: [],
+      now: nowSeconds(),
+    };
+  }
+
+  /** GET /api/keypairs?fetch_only=1&uid=: whether another user's key may be used, and the time. */
+  export async function fetchOnly(caller: Caller, uid: number): Promise<KeypairFetchOnly> {
+    member(caller);
+    if (!(await User.get(uid))) fail("not_found", { message: "Error looking up user" });
+    const found = await current(uid);
+    return { id: found?.item.id ?? null, valid: found?.valid ?? false, sentinel: found?.item.sentinel ?? null, now: nowSeconds() };
+  }
+
+  /** POST /api/keypairs: registers the caller's new key in place of `last_key`. */
+  export async function register(caller: Caller, input: NewKeypair): Promise<KeypairView> {
+    const { uid } = member(caller);
+    const now = nowSeconds();
+    // The signed timestamp orders a user's keys; a client whose clock is this far off is refused.
+    if (Math.abs(input.timestamp - now) > SENTINEL_TOLERANCE_SECONDS) fail("clock_skew");
+
+    const backup = parse(input.backup, "secure-code-wrap", "backup_invalid");
+    if (backup.encryptPublic !== input.encrypt_public || backup.signPublic !== input.sign_public) {
+      fail("backup_invalid", { message: "The key backup holds other keys than the ones registered." });
+    }
+    const signature = parse(input.signature, "record-signature", "keypair_signature_invalid");
+    const keys = await importAccountPublicKeys({ encryptPublic: input.encrypt_public, signPublic: input.sign_public }).catch((error: unknown) => {
+      if (isCryptoError(error)) fail("keypair_invalid");
+      throw error;
+    });
+    const record = keypairRecord({ uid, encryptPublic: input.encrypt_public, signPublic: input.sign_public, timestamp: input.timestamp });
+    await verifyRecord(keys.sign, record, signature).catch((error: unknown) => {
+      if (isCryptoError(error)) fail("keypair_signature_invalid");
+      throw error;
+    });
+
+    const item: KeypairItem = {
+      id: await nextId("keypair"),
+      userId: uid,
+      type: "public",
+      sentinel: now,
+      timestamp: input.timestamp,
+      encryptPublic: input.encrypt_public,
+      signPublic: input.sign_public,
+      signature: serializeEnvelope(signature),
+      backup: serializeEnvelope(backup),
+    };
+    const result = await db()
+      .transaction.write(({ keypair, keyhead }) => [
+        keypair.create(item).commit(),
+        input.last_key === null
+          ? keyhead.create({ userId: uid, keyId: item.id, valid: true, updatedAt: now }).commit()
+          : keyhead
+              .patch({ userId: uid })
+              .set({ keyId: item.id, valid: true, updatedAt: now })
+              .where((attr, op) => op.eq(attr.keyId, input.last_key!))
+              .commit(),
+      ])
+      .go();
+    // The only condition that can fail is the head's: another window registered a key first.
+    if (result.canceled) fail("keypair_stale");
+    return view(item, true);
+  }
+
+  /** GET /api/keypairs/{id}: a key's public halves, signature and metadata (any member). */
+  export async function publicKey(caller: Caller, id: number): Promise<KeypairPublic> {
+    member(caller);
+    const item = await get(id);
+    const valid = await isCurrent(item);
+    return {
+      encrypt_public: item.encryptPublic,
+      sign_public: item.signPublic,
+      signature: JSON.parse(item.signature) as Record<string, unknown>,
+      metadata: { uid: item.userId, type: item.type, valid, timestamp: item.timestamp, sentinel: item.sentinel },
+    };
+  }
+
+  /**
+   * GET /api/keypairs/target: the keys to seal for. A user gives their current valid key (or
+   * nothing); groups have no members to list until groups exist, so they give none.
+   */
+  export async function targets(caller: Caller, type: "user" | "group", id: number): Promise<KeypairTarget[]> {
+    member(caller);
+    if (type === "group") return [];
+    const found = await current(id);
+    if (!found?.valid) return [];
+    const { item } = found;
+    return [
+      {
+        user_id: item.userId,
+        id: item.id,
+        encrypt_public: item.encryptPublic,
+        sign_public: item.signPublic,
+        timestamp: item.timestamp,
+        signature: JSON.parse(item.signature) as Record<string, unknown>,
+      },
+    ];
+  }
+
+  /** POST /api/keypairs/{id}/recover: the encrypted backup, for the key's owner only. */
+  export async function recover(caller: Caller, id: number): Promise<{ id: number; recover: Record<string, unknown> }> {
+    const { uid } = member(caller);
+    const item = await get(id);
+    // Anyone holding a backup can guess codes offline, so it goes to its owner and nobody else.
+    if (item.userId !== uid) fail("forbidden");
+    if (!item.backup) fail("backup_not_found");
+    return { id: item.id, recover: JSON.parse(item.backup) as Record<string, unknown> };
+  }
+
+  /**
+   * Marks a user's current key invalid: their clients show the *invalidated* state and ask for a
+   * new key. No route calls it yet (administration will); tests use it.
+   */
+  export async function invalidate(uid: number): Promise<void> {
+    await db().entities.keyhead.patch({ userId: uid }).set({ valid: false, updatedAt: nowSeconds() }).go();
+  }
+
+  async function current(uid: number): Promise<{ item: KeypairItem; valid: boolean } | undefined> {
+    const { data: head } = await db().entities.keyhead.get({ userId: uid }).go();
+    if (!head) return undefined;
+    const { data: item } = await db().entities.keypair.get({ id: head.keyId }).go();
+    if (!item) throw new Error(`key head of user ${uid} points at missing key ${head.keyId}`);
+    return { item, valid: head.valid };
+  }
+
+  async function get(id: number): Promise<KeypairItem> {
+    const { data } = await db().entities.keypair.get({ id }).go();
+    return data ?? fail("keypair_not_found");
+  }
+
+  async function isCurrent(item: KeypairItem): Promise<boolean> {
+    const { data: head } = await db().entities.keyhead.get({ userId: item.userId }).go();
+    return Boolean(head && head.keyId === item.id && head.valid);
+  }
+
+  function view(item: KeypairItem, valid: boolean): KeypairView {
+    const backup = item.backup ? (JSON.parse(item.backup) as Record<string, unknown>) : undefined;
+    return {
+      id: item.id,
+      uid: item.userId,
+      type: item.type,
+      valid,
+      sentinel: item.sentinel,
+      timestamp: item.timestamp,
+      encrypt_public: item.encryptPublic,
+      sign_public: item.signPublic,
+      signature: JSON.parse(item.signature) as Record<string, unknown>,
+      backup: backup
+        ? {
+            kind: "secure-code-wrap",
+            alg: String(backup.alg),
+            memoryKiB: Number(backup.memoryKiB),
+            iterations: Number(backup.iterations),
+            parallelism: Number(backup.parallelism),
+          }
+        : null,
+    };
+  }
+}
+
+function parse<K extends EnvelopeKind>(input: unknown, kind: K, code: "backup_invalid" | "keypair_signature_invalid"): EnvelopeOf<K> {
+  try {
+    return parseEnvelope(input, kind);
+  } catch (error) {
+    if (isCryptoError(error)) fail(code);
+    throw error;
+  }
+}

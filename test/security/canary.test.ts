@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { type AccountKeys, unwrapAccountKeys } from "@sealwork/crypto";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newVisitor } from "../support/browser";
+import { createUser } from "../support/users";
+import { passKeyPopup, signIn } from "../e2e/helpers";
+
+/**
+ * Nothing in the clear on the server (ARCHITECTURE §1): accounts whose login password and secure
+ * code are unique canary strings create their keys in the browser, recover them in a second
+ * browser and export them. Then every item of the table, every object of the bucket, every
+ * message of the outbox and every file under the runtime's data folder is searched for the
+ * codes and for the private key seeds (taken from the users' own envelopes, opened here with the
+ * codes), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
+ * the three byte alignments.
+ */
+const CANARIES = 2;
+
+interface Needle {
+  label: string;
+  /** Text forms, searched in text (items, objects, messages) and as bytes in files. */
+  texts: string[];
+  /** Raw bytes, searched in files. */
+  bytes: Buffer;
+}
+
+/** The base64 and base64url characters that depend on `bytes` alone, at each alignment. */
+function encodings(bytes: Buffer): string[] {
+  const forms = new Set([bytes.toString("hex"), bytes.toString("hex").toUpperCase()]);
+  for (let shift = 0; shift < 3; shift++) {
+    const padded = Buffer.concat([Buffer.alloc(shift), bytes]);
+    const first = Math.ceil((8 * shift) / 6);
+    const last = Math.floor((8 * (shift + bytes.length)) / 6);
+    for (const encoding of ["base64", "base64url"] as const) forms.add(padded.toString(encoding).slice(first, last));
+  }
+  return [...forms];
+}
+
+function needle(label: string, bytes: Buffer, asText?: string): Needle {
+  return { label, bytes, texts: [...(asText ? [asText] : []), ...encodings(bytes)] };
+}
+
+async function privateSeeds(keys: AccountKeys): Promise<Buffer[]> {
+  const seeds: Buffer[] = [];
+  for (const pair of [keys.encrypt, keys.sign]) {
+    const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
+    seeds.push(Buffer.from(jwk.d!, "base64url"));
+  }
+  return seeds;
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+describe("plaintext canary: the server stores no secure code and no private key", () => {
+  const runtime = inject("runtime");
+  let browser: Browser;
+  const needles: Needle[] = [];
+  const publicKeys: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    for (let i = 0; i < CANARIES; i++) {
+      const tag = randomBytes(6).toString("hex");
+      const code = `canary-code-${tag}-9`;
+      const password = `canary-password-${tag}-7`;
+      const user = await createUser({ name: `Canary ${i}`, password });
+      needles.push(needle(`secure code ${i}`, Buffer.from(code), code), needle(`password ${i}`, Buffer.from(password), password));
+
+      // Keys made in one browser, recovered from the backup in another, exported from settings.
+      const first = await newVisitor(browser);
+      await signIn(first.page, user.email, password, code);
+      await first.page.getByRole("heading", { name: `Hello, Canary ${i}!` }).waitFor();
+      const second = await newVisitor(browser);
+      await signIn(second.page, user.email, password, code);
+      await second.page.goto("/settings/");
+      await passKeyPopup(second.page, code);
+      const [download] = await Promise.all([second.page.waitForEvent("download"), second.page.getByRole("button", { name: "Export encrypted backup key" }).click()]);
+      const envelope = JSON.parse(await readFile(await download.path(), "utf8")) as { encryptPublic: string };
+      publicKeys.push(envelope.encryptPublic);
+      const [x25519, ed25519] = await privateSeeds(await unwrapAccountKeys(envelope as never, code));
+      needles.push(needle(`X25519 private key ${i}`, x25519!), needle(`Ed25519 private key ${i}`, ed25519!));
+      await first.context.close();
+      await second.context.close();
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  function findIn(text: string, where: string): string[] {
+    const found: string[] = [];
+    for (const n of needles) for (const form of n.texts) if (text.includes(form)) found.push(`${n.label} (as ${form.slice(0, 12)}…) in ${where}`);
+    return found;
+  }
+
+  it("finds none in the table, and does find what is meant to be there (the public keys)", async () => {
+    const dynamo = new DynamoDBClient({ region: "eu-central-2", endpoint: runtime.env.DYNAMODB_ENDPOINT, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    const items: string[] = [];
+    let start: Record<string, never> | undefined;
+    do {
+      const page = await dynamo.send(new ScanCommand({ TableName: runtime.env.TABLE_NAME, ExclusiveStartKey: start }));
+      for (const item of page.Items ?? []) {
+        items.push(JSON.stringify(item, (_key, value: unknown) => (value instanceof Uint8Array ? [Buffer.from(value).toString("base64"), Buffer.from(value).toString("latin1")] : value)));
+      }
+      start = page.LastEvaluatedKey as typeof start;
+    } while (start);
+    const all = items.join("\n");
+    for (const key of publicKeys) expect(all, "the scan reads the keypair items").toContain(key);
+    expect(all).toContain("secure-code-wrap");
+    expect(items.flatMap((item, i) => findIn(item, `item ${i}`))).toEqual([]);
+  });
+
+  it("finds none in the bucket or the outbox", async () => {
+    const s3 = new S3Client({ region: "eu-central-2", endpoint: runtime.env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    const found: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: runtime.env.BUCKET_NAME, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        const body = await (await s3.send(new GetObjectCommand({ Bucket: runtime.env.BUCKET_NAME, Key: object.Key }))).Body!.transformToByteArray();
+        found.push(...findIn(Buffer.from(body).toString("latin1"), `object ${object.Key}`));
+        for (const n of needles) if (Buffer.from(body).includes(n.bytes)) found.push(`${n.label} (raw) in object ${object.Key}`);
+      }
+      token = page.NextContinuationToken;
+    } while (token);
+
+    for (const file of await filesUnder(runtime.env.OUTBOX_DIR!).catch(() => [])) found.push(...findIn(await readFile(file, "utf8"), file));
+    expect(found).toEqual([]);
+  });
+
+  it("finds none in any file of the runtime's data folder (DynamoDB Local's database, s3rver, the queue, the outbox)", async () => {
+    const found: string[] = [];
+    const files = await filesUnder(runtime.dataDir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const bytes = await readFile(file);
+      for (const n of needles) {
+        if (bytes.includes(n.bytes)) found.push(`${n.label} (raw) in ${file}`);
+        for (const form of n.texts) if (bytes.includes(Buffer.from(form, "latin1"))) found.push(`${n.label} (as ${form.slice(0, 12)}…) in ${file}`);
+      }
+    }
+    // The search reads the stored data: the public keys (meant to be there) are found.
+    const all = await Promise.all(files.map((file) => readFile(file)));
+    for (const key of publicKeys) expect(all.some((bytes) => bytes.includes(Buffer.from(key)))).toBe(true);
+    expect(found).toEqual([]);
+  });
+});

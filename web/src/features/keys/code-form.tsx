@@ -1,0 +1,94 @@
+import { Alert, Button, Group, Stack, Text } from "@mantine/core";
+import { isValidSecureCode } from "@sealwork/crypto";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { PasswordField } from "../../lib/ui/password-field";
+import { useShake } from "../../lib/ui/use-shake";
+import type { KeyFlowNotice } from "./key-flow";
+
+export interface CodeFormProps {
+  submitLabel: string;
+  onSubmit: (code: string) => void;
+  busy: boolean;
+  notice: KeyFlowNotice | null;
+  /** fresh: a second field, and the spec's rule for the code (spec 000 §5). */
+  choose?: boolean;
+  /** Something to choose before the code can be entered (the key file). */
+  ready?: boolean;
+  children?: ReactNode;
+}
+
+/** The secure-code box of the popup: unlock, recovery and import ask once; fresh asks twice. */
+export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, ready = true, children }: CodeFormProps) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const box = useShake();
+  const { shake } = box;
+
+  // A wrong code shakes the box and empties it for the next try.
+  useEffect(() => {
+    if (!notice) return;
+    shake();
+    if (!choose) setCode("");
+  }, [notice, shake, choose]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy || !ready) return;
+    if (choose && !isValidSecureCode(code)) return setProblem(t("keys.rule"));
+    if (choose && code !== repeat) return setProblem(t("keys.mismatch"));
+    if (!code) return;
+    setProblem(null);
+    onSubmit(code);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        {children}
+        <div className={box.className}>
+          <PasswordField
+            label={t("keys.secureCode")}
+            autoComplete={choose ? "new-password" : "current-password"}
+            value={code}
+            onChange={(event) => setCode(event.currentTarget.value)}
+            disabled={busy || !ready}
+            data-autofocus
+          />
+        </div>
+        {choose ? (
+          <>
+            <PasswordField
+              label={t("keys.secureCodeRepeat")}
+              autoComplete="new-password"
+              value={repeat}
+              onChange={(event) => setRepeat(event.currentTarget.value)}
+              disabled={busy}
+            />
+            <Text size="sm" c="dimmed">
+              {t("keys.rule")}
+            </Text>
+          </>
+        ) : null}
+        {problem ? (
+          <Alert color="red" role="alert">
+            {problem}
+          </Alert>
+        ) : null}
+        {notice ? (
+          <Alert color="red" role="alert">
+            <Text size="sm">{notice.message}</Text>
+            {notice.detail ? <Text size="sm">{notice.detail}</Text> : null}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button type="submit" loading={busy} disabled={!ready}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The key popup's error codes (spec 000 §8). Each code says where the problem arose, so a user
+ * can quote it; the texts are in the i18n files under keys.codes.
+ *
+ * - NCRP the browser lacks WebCrypto (or X25519/Ed25519)
+ * - SNTL the system clock is more than 24 h from the server's
+ * - LINV the stored key is not a readable key envelope
+ * - KPM1 the stored key has the server key's id but other public keys
+ * - KPM2 the stored key decrypts to private keys that do not match its public keys
+ * - KPM3 the stored key is newer than the server's current key
+ * - KPM4 a key is stored here but the server has none for this user
+ * - BRCH an unexpected error while checking; BRCC the server's key record fails its signature check
+ * - UNSK no key storage; UNEK the store cannot be opened; UNIV unknown entry format; UNRD read failed
+ * - KGAC key generation failed; KGAE encrypting (wrapping or signing) failed; KGAS storing it here failed
+ * - SYNT the server cannot be reached; SYNA loading the key state failed; SYNB the server refused
+ *   the new key and its backup; SYNF another window replaced the key meanwhile (409)
+ * - RCFT fetching the backup failed; RCHS the server has no backup; RCCD the backup is damaged or
+ *   another key's; RCFO storing the recovered key here failed
+ */
+export const KEY_ERROR_CODES = [
+  "NCRP",
+  "SNTL",
+  "LINV",
+  "KPM1",
+  "KPM2",
+  "KPM3",
+  "KPM4",
+  "BRCH",
+  "BRCC",
+  "UNSK",
+  "UNEK",
+  "UNIV",
+  "UNRD",
+  "KGAC",
+  "KGAE",
+  "KGAS",
+  "SYNT",
+  "SYNA",
+  "SYNB",
+  "SYNF",
+  "RCFT",
+  "RCHS",
+  "RCCD",
+  "RCFO",
+] as const;
+
+export type KeyErrorCode = (typeof KEY_ERROR_CODES)[number];
+
+/** Codes about the key stored on this device: the popup offers to save (download) or clear it. */
+export const LOCAL_KEY_CODES: readonly KeyErrorCode[] = ["LINV", "KPM1", "KPM2", "KPM3", "KPM4"];
+
+/** Thrown inside the flow to leave for the error state with a code. */
+export class KeyFlowError extends Error {
+  readonly code: KeyErrorCode;
+  constructor(code: KeyErrorCode, options: { cause?: unknown } = {}) {
+    super(`key popup: ${code}`, options);
+    this.name = "KeyFlowError";
+    this.code = code;
+  }
+}
+
+/** Runs a step, turning any failure into the given code (a KeyFlowError already thrown keeps its own). */
+export async function step<T>(code: KeyErrorCode, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof KeyFlowError) throw error;
+    throw new KeyFlowError(code, { cause: error });
+  }
+}

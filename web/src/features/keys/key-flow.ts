@@ -1,0 +1,327 @@
+import { SENTINEL_TOLERANCE_SECONDS } from "@sealwork/contracts";
+import {
+  type AccountKeys,
+  type SecureCodeWrapEnvelope,
+  accountPublicKeys,
+  generateAccountKeys,
+  isCryptoError,
+  parseEnvelope,
+  unwrapAccountKeys,
+  wrapAccountKeys,
+} from "@sealwork/crypto";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { isApiError } from "../../lib/api";
+import { downloadBlob } from "../../lib/download";
+import { i18next } from "../../lib/i18n";
+import {
+  type KeyState,
+  type KeypairView,
+  envelopeMatches,
+  fetchBackup,
+  fetchKeyState,
+  readKeyFile,
+  registerKeypair,
+  verifyKeypair,
+} from "../../lib/keypairs";
+import { setUnlockedKeys } from "../../lib/unlocked-keys";
+import { VaultError, clearLocalKey, loadLocalKey, readRaw, saveLocalKey, type LocalKey } from "../../lib/vault";
+import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
+
+/**
+ * The secure-key popup's states (spec 000 §2, §4): checking, then fresh (no key anywhere),
+ * unlock (this device holds the server's current key), missing (it holds none or an older one:
+ * recovery from the server backup, or import of a key file), invalidated, error, and loaded,
+ * when the keys are unlocked in memory and the popup closes.
+ */
+export type KeyFlowState =
+  | { kind: "checking" }
+  | { kind: "fresh"; server: KeyState; lastKey: number | null }
+  | { kind: "unlock"; server: KeyState; keypair: KeypairView; local: LocalKey }
+  | { kind: "missing"; server: KeyState; keypair: KeypairView; older: boolean }
+  | { kind: "recovery"; server: KeyState; keypair: KeypairView }
+  | { kind: "import"; server: KeyState; keypair: KeypairView; envelope: SecureCodeWrapEnvelope | null }
+  | { kind: "invalidated"; server: KeyState; keypair: KeypairView }
+  | { kind: "error"; code: KeyErrorCode }
+  | { kind: "loaded" };
+
+export type KeyFlowBusy = "generating" | "unlocking" | "recovering" | null;
+
+/** A problem shown inside the current state (a wrong code), not a move to the error state. */
+export interface KeyFlowNotice {
+  message: string;
+  detail?: string;
+}
+
+const WRONG_CODE = "wrong-code" as const;
+
+export function useKeyFlow(uid: number) {
+  const [state, setState] = useState<KeyFlowState>({ kind: "checking" });
+  const [busy, setBusy] = useState<KeyFlowBusy>(null);
+  const [notice, setNotice] = useState<KeyFlowNotice | null>(null);
+  // Each run gets a number; a run that a newer one (or an unmount) overtook changes nothing.
+  const run = useRef(0);
+  const backup = useRef<SecureCodeWrapEnvelope | null>(null);
+
+  const go = useCallback((next: KeyFlowState) => {
+    setNotice(null);
+    setState(next);
+  }, []);
+
+  /** Runs one step of the flow: KeyFlowErrors lead to the error state, anything else to BRCH. */
+  const perform = useCallback(
+    async (work: (current: number) => Promise<void>, busyAs: KeyFlowBusy = null) => {
+      const current = ++run.current;
+      setBusy(busyAs);
+      setNotice(null);
+      try {
+        // Let the progress indicator paint before Argon2id takes the main thread.
+        if (busyAs) await new Promise((resolve) => window.setTimeout(resolve, 30));
+        await work(current);
+      } catch (error) {
+        if (current !== run.current) return;
+        const code = error instanceof KeyFlowError ? error.code : "BRCH";
+        console.error(`Key popup error ${code}`, error);
+        go({ kind: "error", code });
+      } finally {
+        if (current === run.current) setBusy(null);
+      }
+    },
+    [go],
+  );
+
+  const check = useCallback(
+    () =>
+      perform(async (current) => {
+        go({ kind: "checking" });
+        if (typeof globalThis.crypto?.subtle?.generateKey !== "function") throw new KeyFlowError("NCRP");
+        const server = await fetchKeyState().catch((error: unknown) => {
+          throw new KeyFlowError(isApiError(error, 0) ? "SYNT" : "SYNA", { cause: error });
+        });
+        const localNow = Date.now() / 1000;
+        const keypair = server.keypair;
+        // Spec 000 §5: the server's time must be within 24 h of ours, and a key cannot have been
+        // registered (sentinel) more than 24 h in our future.
+        if (Math.abs(server.now - localNow) > SENTINEL_TOLERANCE_SECONDS) throw new KeyFlowError("SNTL");
+        if (keypair && keypair.sentinel - localNow > SENTINEL_TOLERANCE_SECONDS) throw new KeyFlowError("SNTL");
+
+        const local = await loadLocalKey(uid).catch((error: unknown) => {
+          throw new KeyFlowError(error instanceof VaultError ? error.code : "UNRD", { cause: error });
+        });
+        if (current !== run.current) return;
+        if (!keypair) {
+          if (local.status !== "none") throw new KeyFlowError("KPM4");
+          return go({ kind: "fresh", server, lastKey: null });
+        }
+        await step("BRCC", () => verifyKeypair(keypair));
+        if (current !== run.current) return;
+        if (!keypair.valid) return go({ kind: "invalidated", server, keypair });
+        if (local.status === "none") return go({ kind: "missing", server, keypair, older: false });
+        if (local.status === "damaged") throw new KeyFlowError("LINV");
+        const { key } = local;
+        if (key.keyId < keypair.id) return go({ kind: "missing", server, keypair, older: true });
+        if (key.keyId > keypair.id) throw new KeyFlowError("KPM3");
+        if (!envelopeMatches(key.envelope, keypair)) throw new KeyFlowError("KPM1");
+        go({ kind: "unlock", server, keypair, local: key });
+      }),
+    [go, perform, uid],
+  );
+
+  useEffect(() => {
+    void check();
+    return () => {
+      run.current++;
+    };
+  }, [check]);
+
+  const finish = useCallback(
+    async (current: number, keyId: number, keys: AccountKeys) => {
+      const publicKeys = await accountPublicKeys(keys);
+      if (current !== run.current) return;
+      setUnlockedKeys({ uid, keyId, keys, publicKeys });
+      go({ kind: "loaded" });
+    },
+    [go, uid],
+  );
+
+  const wrongCode = useCallback(() => setNotice({ message: i18next.t("keys.wrongCode") }), []);
+
+  /** fresh: create the keys, wrap them under the code, register them, keep the envelope here. */
+  const create = useCallback(
+    (code: string) => {
+      if (state.kind !== "fresh") return;
+      const { lastKey } = state;
+      return perform(async (current) => {
+        const keys = await step("KGAC", async () => {
+          try {
+            return await generateAccountKeys();
+          } catch (error) {
+            if (isCryptoError(error, "crypto_unavailable")) throw new KeyFlowError("NCRP", { cause: error });
+            throw error;
+          }
+        });
+        const envelope = await step("KGAE", () => wrapAccountKeys(keys, code));
+        const view = await registerKeypair(uid, keys, envelope, lastKey).catch((error: unknown) => {
+          if (isCryptoError(error)) throw new KeyFlowError("KGAE", { cause: error });
+          const failure: KeyErrorCode = isApiError(error, 0) ? "SYNT" : isApiError(error, 409) ? "SYNF" : "SYNB";
+          throw new KeyFlowError(failure, { cause: error });
+        });
+        // Registered first: a key stored here that the server never accepted would be KPM4 later.
+        await step("KGAS", () => saveLocalKey(uid, view.id, envelope));
+        await finish(current, view.id, keys);
+      }, "generating");
+    },
+    [finish, perform, state, uid],
+  );
+
+  /** unlock: open this device's envelope with the code. */
+  const unlock = useCallback(
+    (code: string) => {
+      if (state.kind !== "unlock") return;
+      const { local } = state;
+      return perform(async (current) => {
+        const keys = await open(local.envelope, code, { damaged: "KPM2", malformed: "LINV" });
+        if (current !== run.current) return;
+        if (keys === WRONG_CODE) return wrongCode();
+        await finish(current, local.keyId, keys);
+      }, "unlocking");
+    },
+    [finish, perform, state, wrongCode],
+  );
+
+  /** recovery: fetch the server backup once, open it with the code, keep it on this device. */
+  const recover = useCallback(
+    (code: string) => {
+      if (state.kind !== "recovery" && state.kind !== "missing") return;
+      const { keypair } = state;
+      return perform(async (current) => {
+        if (!backup.current) {
+          const raw = await fetchBackup(keypair.id).catch((error: unknown) => {
+            throw new KeyFlowError(isApiError(error, 404) ? "RCHS" : "RCFT", { cause: error });
+          });
+          const envelope = await step("RCCD", async () => parseEnvelope(raw, "secure-code-wrap"));
+          if (!envelopeMatches(envelope, keypair)) throw new KeyFlowError("RCCD");
+          backup.current = envelope;
+        }
+        const envelope = backup.current;
+        const keys = await open(envelope, code, { damaged: "RCCD", malformed: "RCCD" });
+        if (current !== run.current) return;
+        if (keys === WRONG_CODE) return wrongCode();
+        await step("RCFO", () => saveLocalKey(uid, keypair.id, envelope));
+        await finish(current, keypair.id, keys);
+      }, "recovering");
+    },
+    [finish, perform, state, uid, wrongCode],
+  );
+
+  /** import: read a key file; it must hold the server's current key. */
+  const pickFile = useCallback(
+    async (file: File | null) => {
+      if (state.kind !== "import") return;
+      if (!file) return go({ ...state, envelope: null });
+      try {
+        const envelope = await readKeyFile(file);
+        if (!envelopeMatches(envelope, state.keypair)) {
+          setState({ ...state, envelope: null });
+          return setNotice({ message: i18next.t("keys.import.failed"), detail: i18next.t("keys.import.otherKey") });
+        }
+        go({ ...state, envelope });
+      } catch (error) {
+        console.warn("Not a key file", error);
+        setState({ ...state, envelope: null });
+        setNotice({ message: i18next.t("keys.import.failed") });
+      }
+    },
+    [go, state],
+  );
+
+  const importKey = useCallback(
+    (code: string) => {
+      if (state.kind !== "import" || !state.envelope) return;
+      const { envelope, keypair } = state;
+      return perform(async (current) => {
+        const keys = await open(envelope, code, { damaged: "KPM2", malformed: "LINV" });
+        if (current !== run.current) return;
+        if (keys === WRONG_CODE) return wrongCode();
+        await step("KGAS", () => saveLocalKey(uid, keypair.id, envelope));
+        await finish(current, keypair.id, keys);
+      }, "unlocking");
+    },
+    [finish, perform, state, uid, wrongCode],
+  );
+
+  const chooseRecovery = useCallback(() => {
+    if (state.kind === "missing") go({ kind: "recovery", server: state.server, keypair: state.keypair });
+  }, [go, state]);
+
+  const chooseImport = useCallback(() => {
+    if (state.kind === "missing") go({ kind: "import", server: state.server, keypair: state.keypair, envelope: null });
+  }, [go, state]);
+
+  const backToMissing = useCallback(() => {
+    if (state.kind === "recovery" || state.kind === "import") go({ kind: "missing", server: state.server, keypair: state.keypair, older: false });
+  }, [go, state]);
+
+  /** invalidated: make a new key in place of the invalid one. */
+  const renew = useCallback(() => {
+    if (state.kind === "invalidated") go({ kind: "fresh", server: state.server, lastKey: state.keypair.id });
+  }, [go, state]);
+
+  /** LINV, KPM…: download whatever is stored, as it is, before clearing it. */
+  const saveLocal = useCallback(async () => {
+    try {
+      const raw = await readRaw(uid);
+      const text = JSON.stringify(raw ?? null, null, 2);
+      downloadBlob(`sealwork-local-key-${uid}.json`, new Blob([text], { type: "application/json" }));
+    } catch (error) {
+      console.error("Could not read the local key", error);
+      setNotice({ message: i18next.t("keys.codes.UNRD") });
+    }
+  }, [uid]);
+
+  const clearLocal = useCallback(async () => {
+    try {
+      await clearLocalKey(uid);
+    } catch (error) {
+      console.error("Could not clear the local key", error);
+      return setNotice({ message: i18next.t("keys.codes.UNEK") });
+    }
+    await check();
+  }, [check, uid]);
+
+  return {
+    state,
+    busy,
+    notice,
+    retry: check,
+    create,
+    unlock,
+    recover,
+    pickFile,
+    importKey,
+    chooseRecovery,
+    chooseImport,
+    backToMissing,
+    renew,
+    saveLocal,
+    clearLocal,
+  };
+}
+
+export type KeyFlow = ReturnType<typeof useKeyFlow>;
+
+/** Opens an envelope; a wrong code is an answer, not an error. */
+async function open(
+  envelope: SecureCodeWrapEnvelope,
+  code: string,
+  codes: { damaged: KeyErrorCode; malformed: KeyErrorCode },
+): Promise<AccountKeys | typeof WRONG_CODE> {
+  try {
+    return await unwrapAccountKeys(envelope, code);
+  } catch (error) {
+    if (isCryptoError(error, "decrypt_failed") || isCryptoError(error, "invalid_input")) return WRONG_CODE;
+    if (isCryptoError(error, "invalid_key")) throw new KeyFlowError(codes.damaged, { cause: error });
+    if (isCryptoError(error, "crypto_unavailable")) throw new KeyFlowError("NCRP", { cause: error });
+    if (isCryptoError(error)) throw new KeyFlowError(codes.malformed, { cause: error });
+    throw error;
+  }
+}

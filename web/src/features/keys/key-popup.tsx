@@ -1,0 +1,200 @@
+import { Alert, Button, Code, FileInput, Group, Loader, Modal, Stack, Text, Title } from "@mantine/core";
+import { useEffect, useRef, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { logoutAndReload } from "../../lib/logout";
+import { CodeForm } from "./code-form";
+import { LOCAL_KEY_CODES } from "./key-errors";
+import { useKeyFlow, type KeyFlow } from "./key-flow";
+
+/**
+ * The secure-key popup (spec 000 §2, §4, §8): a modal over the app that only a loaded key or a
+ * logout ends. Its state is in `data-key-state` for tests and styling.
+ */
+export function KeyPopup({ uid }: { uid: number }) {
+  const { t } = useTranslation();
+  const flow = useKeyFlow(uid);
+  useDefaultCode(flow);
+  const { state, busy } = flow;
+
+  return (
+    <Modal
+      opened
+      onClose={() => undefined}
+      withCloseButton={false}
+      closeOnEscape={false}
+      closeOnClickOutside={false}
+      centered
+      size="lg"
+      title={t("keys.title")}
+    >
+      <Stack data-key-state={state.kind} gap="md">
+        <StateView flow={flow} />
+        {busy ? (
+          <Group gap="sm" role="status">
+            <Loader size="sm" />
+            <Text size="sm">{t(`keys.busy.${busy}`)}</Text>
+          </Group>
+        ) : null}
+        <Group justify="space-between">
+          <Text size="xs" c="dimmed">
+            {t("keys.memoryOnly")}
+          </Text>
+          <Button variant="subtle" color="gray" onClick={() => void logoutAndReload("logout")} disabled={busy !== null}>
+            {t("keys.logout")}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function StateView({ flow }: { flow: KeyFlow }) {
+  const { t } = useTranslation();
+  const { state, busy, notice } = flow;
+  const working = busy !== null;
+
+  switch (state.kind) {
+    case "checking":
+    case "loaded":
+      return (
+        <Group gap="sm">
+          <Loader size="sm" />
+          <Text>{t("keys.checking")}</Text>
+        </Group>
+      );
+    case "fresh":
+      return (
+        <StateSection heading={t(state.lastKey === null ? "keys.fresh.heading" : "keys.fresh.renewHeading")} intro={t("keys.fresh.intro")}>
+          {state.server.instance.disableSecurecode ? <Text size="sm">{t("keys.fresh.auto")}</Text> : null}
+          <CodeForm choose submitLabel={t("keys.fresh.submit")} onSubmit={(code) => void flow.create(code)} busy={working} notice={notice}>
+            <Text size="sm" c="dimmed">
+              {t("keys.fresh.hint")}
+            </Text>
+          </CodeForm>
+        </StateSection>
+      );
+    case "unlock":
+      return (
+        <StateSection heading={t("keys.unlock.heading")} intro={t("keys.unlock.intro")}>
+          <CodeForm submitLabel={t("keys.unlock.submit")} onSubmit={(code) => void flow.unlock(code)} busy={working} notice={notice} />
+        </StateSection>
+      );
+    case "missing":
+      return (
+        <StateSection heading={t("keys.missing.heading")} intro={t(state.older ? "keys.missing.older" : "keys.missing.absent")}>
+          {notice ? <Alert color="red">{notice.message}</Alert> : null}
+          <Group>
+            <Button onClick={flow.chooseRecovery} disabled={working}>
+              {t("keys.missing.recover")}
+            </Button>
+            <Button variant="default" onClick={flow.chooseImport} disabled={working}>
+              {t("keys.missing.import")}
+            </Button>
+          </Group>
+        </StateSection>
+      );
+    case "recovery":
+      return (
+        <StateSection heading={t("keys.recovery.heading")} intro={t("keys.recovery.intro")}>
+          <CodeForm submitLabel={t("keys.recovery.submit")} onSubmit={(code) => void flow.recover(code)} busy={working} notice={notice} />
+          <Group>
+            <Button variant="subtle" onClick={flow.backToMissing} disabled={working}>
+              {t("common.back")}
+            </Button>
+          </Group>
+        </StateSection>
+      );
+    case "import":
+      return (
+        <StateSection heading={t("keys.import.heading")} intro={t("keys.import.intro")}>
+          <CodeForm
+            submitLabel={t("keys.import.submit")}
+            onSubmit={(code) => void flow.importKey(code)}
+            busy={working}
+            notice={notice}
+            ready={state.envelope !== null}
+          >
+            <FileInput
+              label={t("keys.import.file")}
+              accept="application/json,.json"
+              clearable
+              onChange={(file) => void flow.pickFile(file)}
+              disabled={working}
+            />
+          </CodeForm>
+          <Group>
+            <Button variant="subtle" onClick={flow.backToMissing} disabled={working}>
+              {t("common.back")}
+            </Button>
+          </Group>
+        </StateSection>
+      );
+    case "invalidated":
+      return (
+        <StateSection heading={t("keys.invalidated.heading")} intro={t("keys.invalidated.text")}>
+          <Group>
+            <Button onClick={flow.renew}>{t("keys.invalidated.renew")}</Button>
+          </Group>
+        </StateSection>
+      );
+    case "error":
+      return (
+        <StateSection heading={t("keys.error.heading")}>
+          <Alert color="red" role="alert">
+            <Text size="sm">{t(`keys.codes.${state.code}`)}</Text>
+            <Text size="sm" mt="xs">
+              {t("keys.error.code")} <Code>{state.code}</Code>
+            </Text>
+          </Alert>
+          {notice ? <Alert color="red">{notice.message}</Alert> : null}
+          <Group>
+            <Button onClick={() => void flow.retry()}>{t("keys.error.retry")}</Button>
+            {LOCAL_KEY_CODES.includes(state.code) ? (
+              <>
+                <Button variant="default" onClick={() => void flow.saveLocal()}>
+                  {t("keys.error.save")}
+                </Button>
+                <Button variant="default" color="red" onClick={() => void flow.clearLocal()}>
+                  {t("keys.error.clear")}
+                </Button>
+              </>
+            ) : null}
+          </Group>
+        </StateSection>
+      );
+  }
+}
+
+/** Each state's heading, its explanation, and what the user can do there. */
+function StateSection({ heading, intro, children }: { heading: string; intro?: string; children: ReactNode }) {
+  return (
+    <Stack>
+      <Title order={2} size="h4">
+        {heading}
+      </Title>
+      {intro ? <Text size="sm">{intro}</Text> : null}
+      {children}
+    </Stack>
+  );
+}
+
+/**
+ * On an instance without secure codes (disableSecurecode) every account uses the instance's
+ * default code: the popup submits it by itself, once per state, and shows the form if it fails.
+ */
+function useDefaultCode(flow: KeyFlow) {
+  const { state, busy } = flow;
+  const tried = useRef(new Set<string>());
+  const server = "server" in state ? state.server : undefined;
+  const code = server?.instance.disableSecurecode ? server.instance.defaultSecurecode : null;
+  useEffect(() => {
+    // A retry starts over, default code included.
+    if (state.kind === "checking") tried.current.clear();
+    if (!code || busy || tried.current.has(state.kind)) return;
+    if (state.kind === "fresh") void flow.create(code);
+    else if (state.kind === "unlock") void flow.unlock(code);
+    else if (state.kind === "missing") void flow.recover(code);
+    else return;
+    tried.current.add(state.kind);
+  }, [code, busy, state.kind, flow]);
+}

@@ -1,0 +1,158 @@
+import { Alert, Button, FileButton, Group, Modal, Stack, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { type SecureCodeWrapEnvelope, isCryptoError, parseEnvelope, unwrapAccountKeys } from "@sealwork/crypto";
+import { useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { downloadBlob } from "../../lib/download";
+import { envelopeMatches, fetchBackup, keyFileBlob, keyFileName, keyStateQuery, readKeyFile } from "../../lib/keypairs";
+import { useRequiredSession } from "../../lib/session";
+import { ErrorDialog } from "../../lib/ui/error-dialog";
+import { PasswordField } from "../../lib/ui/password-field";
+import { setUnlockedKeys, useUnlockedKeys } from "../../lib/unlocked-keys";
+import { loadLocalKey, saveLocalKey } from "../../lib/vault";
+import { KeypairData } from "./keypair-data";
+
+/**
+ * Settings → Advanced, account key (spec 000 §2): export the encrypted backup as a file, import
+ * such a file (then unlock it with the secure code), and show the key's data and fingerprints.
+ */
+export function KeySection() {
+  const { t } = useTranslation();
+  const session = useRequiredSession();
+  const unlocked = useUnlockedKeys();
+  const keyState = useQuery(keyStateQuery);
+  const [showData, setShowData] = useState(false);
+  const [failure, setFailure] = useState<{ message: string; detail?: string } | null>(null);
+  const [imported, setImported] = useState<SecureCodeWrapEnvelope | null>(null);
+  const keypair = keyState.data?.keypair ?? null;
+
+  async function exportKey() {
+    if (!unlocked) return;
+    try {
+      // This device's copy when it is the unlocked key, else the server's backup: the same bytes.
+      const local = await loadLocalKey(session.id);
+      const envelope =
+        local.status === "ok" && local.key.keyId === unlocked.keyId
+          ? local.key.envelope
+          : parseEnvelope(await fetchBackup(unlocked.keyId), "secure-code-wrap");
+      downloadBlob(keyFileName(session.id, unlocked.keyId), keyFileBlob(envelope));
+    } catch (error) {
+      console.error("Export failed", error);
+      setFailure({ message: t("keys.settings.exportFailed") });
+    }
+  }
+
+  async function pickFile(file: File | null) {
+    if (!file) return;
+    try {
+      const envelope = await readKeyFile(file);
+      if (!keypair || !envelopeMatches(envelope, keypair)) {
+        return setFailure({ message: t("keys.import.failed"), detail: t("keys.import.otherKey") });
+      }
+      setImported(envelope);
+    } catch (error) {
+      console.warn("Not a key file", error);
+      setFailure({ message: t("keys.import.failed") });
+    }
+  }
+
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h4">
+        {t("keys.settings.heading")}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {t("keys.settings.exportHint")}
+      </Text>
+      <Group>
+        <Button variant="default" onClick={() => void exportKey()} disabled={!unlocked}>
+          {t("keys.settings.export")}
+        </Button>
+        <FileButton onChange={(file) => void pickFile(file)} accept="application/json,.json">
+          {(props) => (
+            <Button variant="default" {...props} disabled={!keypair}>
+              {t("keys.settings.import")}
+            </Button>
+          )}
+        </FileButton>
+        <Button variant="subtle" onClick={() => setShowData((shown) => !shown)} aria-expanded={showData}>
+          {t(showData ? "keys.settings.hide" : "keys.settings.show")}
+        </Button>
+      </Group>
+      {showData ? (
+        keyState.isError ? (
+          <Alert color="red">{t("keys.settings.loadFailed")}</Alert>
+        ) : keypair ? (
+          <KeypairData keypair={keypair} />
+        ) : (
+          <Text size="sm">{t("common.loading")}</Text>
+        )
+      ) : null}
+      {imported && keypair ? (
+        <ImportUnlock
+          envelope={imported}
+          onCancel={() => setImported(null)}
+          onUnlocked={async (keys) => {
+            await saveLocalKey(session.id, keypair.id, imported);
+            setUnlockedKeys({ uid: session.id, keyId: keypair.id, keys, publicKeys: { encryptPublic: imported.encryptPublic, signPublic: imported.signPublic } });
+            setImported(null);
+            notifications.show({ color: "green", message: t("keys.settings.imported") });
+          }}
+        />
+      ) : null}
+      <ErrorDialog message={failure?.message ?? null} detail={failure?.detail} onClose={() => setFailure(null)} />
+    </Stack>
+  );
+}
+
+type Keys = Awaited<ReturnType<typeof unwrapAccountKeys>>;
+
+/** Asks for the secure code of an imported key file and opens it. */
+function ImportUnlock({ envelope, onCancel, onUnlocked }: { envelope: SecureCodeWrapEnvelope; onCancel: () => void; onUnlocked: (keys: Keys) => Promise<void> }) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!code || busy) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      await new Promise((resolve) => window.setTimeout(resolve, 30));
+      await onUnlocked(await unwrapAccountKeys(envelope, code));
+    } catch (error) {
+      if (!isCryptoError(error, "decrypt_failed")) console.error("Import failed", error);
+      setProblem(t(isCryptoError(error, "decrypt_failed") ? "keys.wrongCode" : "keys.import.failed"));
+      setCode("");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal opened onClose={onCancel} title={t("keys.settings.importTitle")} centered>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack>
+          <PasswordField label={t("keys.secureCode")} value={code} onChange={(event) => setCode(event.currentTarget.value)} disabled={busy} data-autofocus />
+          {problem ? (
+            <Alert color="red" role="alert">
+              {problem}
+            </Alert>
+          ) : null}
+          {busy ? <Text size="sm">{t("keys.busy.unlocking")}</Text> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onCancel} disabled={busy}>
+              {t("common.cancel")}
+            </Button>
+            <Button type="submit" loading={busy}>
+              {t("keys.unlock.submit")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

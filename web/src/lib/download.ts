@@ -1,0 +1,13 @@
+/** Offers a blob to the user as a file download (the browser's own save dialog or folder). */
+export function downloadBlob(filename: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement("a");
+  anchor.href = url;
+  anchor.download = filename;
+  anchor.rel = "noopener";
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  // The download has started by the time the click returns; give slow browsers a moment.
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
