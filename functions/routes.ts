@@ -28,6 +28,10 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/keypairs/{id}/recover": "functions/api/keypairs/recover.handler",
   "POST /api/backup/save": "functions/api/backup/save.handler",
   "POST /api/backup/load": "functions/api/backup/load.handler",
+  // Invitations
+  "POST /api/instance/invite": "functions/api/instance/invite.handler",
+  "GET /api/instance/invites": "functions/api/instance/invites.handler",
+  "POST /api/instance/invites/{id}/resend": "functions/api/instance/resend-invite.handler",
 };
 
 /** SQS consumers: queue name → worker handler. */

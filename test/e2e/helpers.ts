@@ -19,7 +19,7 @@ export async function signIn(page: Page, email: string, password: string, secure
 /** The secure code the browser tests give every account unless a test chooses its own. */
 export const TEST_SECURE_CODE = "e2e-secure-code-1";
 
-export type KeyPopupState = "checking" | "fresh" | "unlock" | "missing" | "recovery" | "import" | "invalidated" | "error" | "loaded";
+export type KeyPopupState = "checking" | "fresh" | "unlock" | "missing" | "recovery" | "import" | "invalidated" | "temp" | "error" | "loaded";
 
 /** Waits until the key popup shows one of `states`, and says which. */
 export async function keyPopupState(page: Page, states: KeyPopupState[]): Promise<KeyPopupState> {

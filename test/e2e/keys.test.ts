@@ -11,6 +11,19 @@ import { gotoApp, keyPopupState, passKeyPopup, signIn } from "./helpers";
 const CODE = "keys-e2e-code-7";
 
 /** The vault entry of a user as IndexedDB holds it (evaluated in the page; DOM types stay there). */
+/** Makes the page's clock run `ms` ahead of the real one (and the server's). */
+async function shiftClock(context: BrowserContext, ms: number): Promise<void> {
+  await context.addInitScript(`(() => {
+    const shift = ${ms};
+    const RealDate = Date;
+    class ShiftedDate extends RealDate {
+      constructor(...args) { if (args.length === 0) super(RealDate.now() + shift); else super(...args); }
+      static now() { return RealDate.now() + shift; }
+    }
+    globalThis.Date = ShiftedDate;
+  })()`);
+}
+
 function readVault(page: Page, uid: number): Promise<unknown> {
   return page.evaluate(`(async () => {
     const names = (await indexedDB.databases()).map((d) => d.name);
@@ -165,15 +178,7 @@ describe("the secure-key popup in the browser", () => {
   it("refuses to go on with a clock two days off (SNTL)", async () => {
     const user = await createUser({ name: "Late Clock" });
     const { context, page } = await newVisitor(browser);
-    await context.addInitScript(`(() => {
-      const shift = 2 * 24 * 3600 * 1000;
-      const RealDate = Date;
-      class ShiftedDate extends RealDate {
-        constructor(...args) { if (args.length === 0) super(RealDate.now() + shift); else super(...args); }
-        static now() { return RealDate.now() + shift; }
-      }
-      globalThis.Date = ShiftedDate;
-    })()`);
+    await shiftClock(context, 2 * 24 * 3600 * 1000);
     await signIn(page, user.email, user.password!, null);
     expect(await keyPopupState(page, ["fresh", "unlock", "missing", "error"])).toBe("error");
     const dialog = dialogOf(page);
@@ -183,6 +188,19 @@ describe("the secure-key popup in the browser", () => {
     // The popup offers logging out, nothing else gets past it.
     await dialog.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/login");
+    await context.close();
+  });
+
+  it("refuses a remote key lookup with the clock two hours off, though the key itself loads", async () => {
+    const user = await createUser({ name: "Drifting Clock" });
+    const { context, page } = await newVisitor(browser);
+    // Within the sentinel's 24 hours, beyond the 3600 s that remote key lookups allow.
+    await shiftClock(context, 2 * 3600 * 1000);
+    await signIn(page, user.email, user.password!, CODE);
+    await gotoApp(page, "/settings/", CODE);
+    await page.getByRole("button", { name: "Display keypair data" }).click();
+    const table = page.getByRole("table", { name: "Your key" });
+    await table.getByRole("row", { name: /Signature/ }).getByText("Server and client time are too different!").waitFor();
     await context.close();
   });
 
@@ -246,6 +264,8 @@ describe("the secure-key popup in the browser", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Save the local key" }).click()]);
     expect(await readFile(await download.path(), "utf8")).toContain('\\"kind\\":\\"secure-code-wrap\\"');
     await dialog.getByRole("button", { name: "Clear the local key" }).click();
+    // Clearing is asynchronous: read the next state only once the error state has gone.
+    await page.locator('[data-key-state="error"]').waitFor({ state: "detached" });
     expect(await keyPopupState(page, ["missing", "error"])).toBe("missing");
     await passKeyPopup(page, CODE);
     await page.getByRole("heading", { name: "Hello, Damaged Key!" }).waitFor();

@@ -7,7 +7,9 @@ import { type AccountKeys, unwrapAccountKeys } from "@sealwork/crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newVisitor } from "../support/browser";
-import { createUser } from "../support/users";
+import { outboxFor } from "../support/api";
+import { invite } from "../support/invites";
+import { createSession, createUser } from "../support/users";
 import { passKeyPopup, signIn } from "../e2e/helpers";
 
 /**
@@ -16,7 +18,7 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * browser and export them. Then every item of the table, every object of the bucket, every
  * message of the outbox and every file under the runtime's data folder is searched for the
  * codes and for the private key seeds (taken from the users' own envelopes, opened here with the
- * codes), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
+ * codes), and for an invitation's code and temporary private keys, in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
 const CANARIES = 2;
@@ -90,6 +92,15 @@ describe("plaintext canary: the server stores no secure code and no private key"
       await first.context.close();
       await second.context.close();
     }
+
+    // An invitation: its code goes from the administrator to the invitee by another channel,
+    // and the invitee's temporary private keys travel only inside the code-wrapped transit.
+    const admin = await createSession({ admin: true });
+    const invited = await invite(admin.api_token);
+    needles.push(needle("invitation code", Buffer.from(invited.code), invited.code));
+    const [tempX25519, tempEd25519] = await privateSeeds(invited.keys);
+    needles.push(needle("invitee's temporary X25519 private key", tempX25519!), needle("invitee's temporary Ed25519 private key", tempEd25519!));
+    await outboxFor(invited.body.email);
   }, 120_000);
 
   afterAll(async () => {

@@ -4,12 +4,14 @@ import * as f from "./fields";
 import { route, type RouteContract } from "./route";
 import * as totp from "./totp";
 import * as keys from "./keypairs"; // account keys and backups
+import * as invites from "./invites"; // invitations
 
 export * from "./access";
 export * from "./fields";
 export * from "./route";
 export * from "./totp";
 export * from "./keypairs"; // account keys and backups
+export * from "./invites"; // invitations
 
 const userId = z.object({ id: f.idParam });
 
@@ -180,6 +182,23 @@ export const contracts = {
   }),
   "POST /api/backup/load": route({ access: ANYONE, body: z.object({ filename: keys.backupFilename }), response: keys.backupEntry }),
   // --- end of account keys and backups --------------------------------------------------------
+
+  // --- Invitations, spec 000 §2, §3, §4, §7 (packages/contracts/src/invites.ts) ---------------
+  "POST /api/instance/invite": route({
+    access: ADMINS,
+    body: invites.newInvite,
+    response: z.object({
+      account: publicUser,
+      keypair: z.object({ id: z.number(), type: keys.keypairType }),
+      /** The invite that holds the transit key's validity: its id and expiry (seconds). */
+      transit: z.object({ id: z.number(), expires_at: z.number() }),
+      /** Always null: registration sends its own verification code. */
+      vericode: z.null(),
+    }),
+  }),
+  "GET /api/instance/invites": route({ access: ADMINS, response: z.object({ invites: z.array(invites.inviteView) }) }),
+  "POST /api/instance/invites/{id}/resend": route({ access: ADMINS, params: z.object({ id: f.idParam }), response: invites.inviteView }),
+  // --- end of invitations ---------------------------------------------------------------------
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;

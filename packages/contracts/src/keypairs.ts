@@ -124,3 +124,13 @@ export const backupEntry = z.object({
 export function keypairRecord(input: { uid: number; encryptPublic: string; signPublic: string; timestamp: number }) {
   return { type: "keypair", uid: input.uid, encryptPublic: input.encryptPublic, signPublic: input.signPublic, timestamp: input.timestamp };
 }
+
+/**
+ * The record an administrator's browser signs for an invitee's temporary key (type "temp"). The
+ * invitee's account id does not exist yet when it is signed, so the record carries none; its own
+ * type keeps it from standing in for a normal key record, and the invitee replaces the temporary
+ * key by a normal, uid-bound record when taking it over (docs/protocol.md §13).
+ */
+export function tempKeypairRecord(input: { encryptPublic: string; signPublic: string; timestamp: number }) {
+  return { type: "temp-keypair", encryptPublic: input.encryptPublic, signPublic: input.signPublic, timestamp: input.timestamp };
+}

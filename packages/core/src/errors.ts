@@ -40,6 +40,10 @@ export const ERRORS = {
   backup_not_found: { status: 404, text: "This backup does not exist or has expired." },
   backup_exists: { status: 409, text: "A backup with this name exists already." },
   // end of account keys and backups
+  // Invitations (packages/core/src/invite.ts)
+  invite_expired: { status: 403, text: "This invitation has expired - please ask for a new one." },
+  invite_accepted: { status: 409, text: "This invitation has been accepted already." },
+  // end of invitations
   internal: { status: 500, text: "Something went wrong on our side. Please try again later." },
 } as const satisfies Record<string, { status: number; text: string }>;
 

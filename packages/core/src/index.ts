@@ -10,6 +10,7 @@ export { User } from "./user";
 export { Totp } from "./totp"; // two-factor login
 export { Keypair } from "./keypair"; // account keys
 export { Backup } from "./backup"; // account keys: backup store
+export { Invite } from "./invite"; // invitations
 export { api } from "./http/api";
 export { worker } from "./http/worker";
 export { logger } from "./http/logger";

@@ -75,42 +75,18 @@ export namespace Keypair {
     member(caller);
     if (!(await User.get(uid))) fail("not_found", { message: "Error looking up user" });
     const found = await current(uid);
-    return { id: found?.item.id ?? null, valid: found?.valid ?? false, sentinel: found?.item.sentinel ?? null, now: nowSeconds() };
+    // A temporary (invitation) key is not for sealing to: its owner has not taken it over yet.
+    const usable = Boolean(found?.valid && found.item.type === "public");
+    return { id: found?.item.id ?? null, valid: usable, sentinel: found?.item.sentinel ?? null, now: nowSeconds() };
   }
 
   /** POST /api/keypairs: registers the caller's new key in place of `last_key`. */
   export async function register(caller: Caller, input: NewKeypair): Promise<KeypairView> {
     const { uid } = member(caller);
     const now = nowSeconds();
-    // The signed timestamp orders a user's keys; a client whose clock is this far off is refused.
-    if (Math.abs(input.timestamp - now) > SENTINEL_TOLERANCE_SECONDS) fail("clock_skew");
-
-    const backup = parse(input.backup, "secure-code-wrap", "backup_invalid");
-    if (backup.encryptPublic !== input.encrypt_public || backup.signPublic !== input.sign_public) {
-      fail("backup_invalid", { message: "The key backup holds other keys than the ones registered." });
-    }
-    const signature = parse(input.signature, "record-signature", "keypair_signature_invalid");
-    const keys = await importAccountPublicKeys({ encryptPublic: input.encrypt_public, signPublic: input.sign_public }).catch((error: unknown) => {
-      if (isCryptoError(error)) fail("keypair_invalid");
-      throw error;
-    });
     const record = keypairRecord({ uid, encryptPublic: input.encrypt_public, signPublic: input.sign_public, timestamp: input.timestamp });
-    await verifyRecord(keys.sign, record, signature).catch((error: unknown) => {
-      if (isCryptoError(error)) fail("keypair_signature_invalid");
-      throw error;
-    });
-
-    const item: KeypairItem = {
-      id: await nextId("keypair"),
-      userId: uid,
-      type: "public",
-      sentinel: now,
-      timestamp: input.timestamp,
-      encryptPublic: input.encrypt_public,
-      signPublic: input.sign_public,
-      signature: serializeEnvelope(signature),
-      backup: serializeEnvelope(backup),
-    };
+    const checked = await checkNew(input, record, now);
+    const item: KeypairItem = { id: await nextId("keypair"), userId: uid, type: "public", sentinel: now, ...checked };
     const result = await db()
       .transaction.write(({ keypair, keyhead }) => [
         keypair.create(item).commit(),
@@ -126,6 +102,45 @@ export namespace Keypair {
     // The only condition that can fail is the head's: another window registered a key first.
     if (result.canceled) fail("keypair_stale");
     return view(item, true);
+  }
+
+  export interface NewKeyInput {
+    encrypt_public: string;
+    sign_public: string;
+    timestamp: number;
+    signature: unknown;
+    backup: unknown;
+  }
+
+  /**
+   * The checks of a key about to be stored (see above), with the signature verified over
+   * `record` (a normal key's record, or an invitation's temporary-key record). Returns the stored
+   * fields; the caller adds id, owner, type and sentinel.
+   */
+  export async function checkNew(input: NewKeyInput, record: unknown, now = nowSeconds()) {
+    // The signed timestamp orders a user's keys; a client whose clock is this far off is refused.
+    if (Math.abs(input.timestamp - now) > SENTINEL_TOLERANCE_SECONDS) fail("clock_skew");
+
+    const backup = parse(input.backup, "secure-code-wrap", "backup_invalid");
+    if (backup.encryptPublic !== input.encrypt_public || backup.signPublic !== input.sign_public) {
+      fail("backup_invalid", { message: "The key backup holds other keys than the ones registered." });
+    }
+    const signature = parse(input.signature, "record-signature", "keypair_signature_invalid");
+    const keys = await importAccountPublicKeys({ encryptPublic: input.encrypt_public, signPublic: input.sign_public }).catch((error: unknown) => {
+      if (isCryptoError(error)) fail("keypair_invalid");
+      throw error;
+    });
+    await verifyRecord(keys.sign, record, signature).catch((error: unknown) => {
+      if (isCryptoError(error)) fail("keypair_signature_invalid");
+      throw error;
+    });
+    return {
+      timestamp: input.timestamp,
+      encryptPublic: input.encrypt_public,
+      signPublic: input.sign_public,
+      signature: serializeEnvelope(signature),
+      backup: serializeEnvelope(backup),
+    };
   }
 
   /** GET /api/keypairs/{id}: a key's public halves, signature and metadata (any member). */
@@ -149,7 +164,7 @@ export namespace Keypair {
     member(caller);
     if (type === "group") return [];
     const found = await current(id);
-    if (!found?.valid) return [];
+    if (!found?.valid || found.item.type !== "public") return [];
     const { item } = found;
     return [
       {

@@ -2,7 +2,7 @@ import { normaliseContact, type PublicUser, type Session } from "@sealwork/contr
 import { isAdmin, isMember, type Caller } from "./caller";
 import { config } from "./config";
 import { currentId, nextId } from "./db/counter";
-import { db, type UserItem } from "./db/entities";
+import { db, type InviteItem, type UserItem } from "./db/entities";
 import { fail } from "./errors";
 import { Mail } from "./mail";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password";
@@ -34,6 +34,22 @@ export namespace User {
   /** Creates an account; without a password it waits for registration (password_empty). */
   export async function create(input: NewUser, options: { first?: boolean } = {}): Promise<UserItem> {
     const id = await allocateId(options.first ?? false);
+    const { user, contacts } = await prepare(id, input);
+    const result = await db()
+      .transaction.write(({ user: users, contact }) => [
+        users.create(user).commit(),
+        ...contacts.map((c) => contact.create({ contact: c, userId: id }).commit()),
+      ])
+      .go();
+    if (result.canceled) fail("contact_taken");
+    return user;
+  }
+
+  /**
+   * The account item and its contacts (each must be written create-only, which keeps contacts
+   * unique), for writers that put an account into a larger transaction (invitations).
+   */
+  export async function prepare(id: number, input: NewUser & { invited?: boolean }): Promise<{ user: UserItem; contacts: string[] }> {
     const email = input.email ? normaliseContact(input.email) : undefined;
     const phone = input.phone ? normaliseContact(input.phone) : undefined;
     const user: UserItem = {
@@ -47,16 +63,13 @@ export namespace User {
       tokenVersion: 1,
       totpEnabled: false,
       createdAt: Math.floor(Date.now() / 1000),
+      ...(input.invited ? { invited: true } : {}),
     };
-    const contacts = [email, phone].filter((c): c is string => Boolean(c));
-    const result = await db()
-      .transaction.write(({ user: users, contact }) => [
-        users.create(user).commit(),
-        ...contacts.map((c) => contact.create({ contact: c, userId: id }).commit()),
-      ])
-      .go();
-    if (result.canceled) fail("contact_taken");
-    return user;
+    return { user, contacts: [email, phone].filter((c): c is string => Boolean(c)) };
+  }
+
+  export function allocateUserId(): Promise<number> {
+    return allocateId(false);
   }
 
   async function allocateId(first: boolean): Promise<number> {
@@ -163,6 +176,7 @@ export namespace User {
       fail("contact_unknown");
     }
     if (user.passwordHash) fail("already_registered");
+    await assertInviteOpen(user);
     const code = String(crypto.getRandomValues(new Uint32Array(1))[0]! % 1_000_000).padStart(6, "0");
     await db()
       .entities.verification.put({
@@ -191,6 +205,7 @@ export namespace User {
     const user = await byContact(input.contact);
     if (!user) fail("registration_invalid");
     if (user.passwordHash) fail("already_registered");
+    const invite = await assertInviteOpen(user);
     const { data: pending } = await db().entities.verification.get({ userId: user.id, purpose: "register" }).go();
     const live = pending && (pending.expiresAt ?? 0) > Date.now() / 1000 && pending.contact === normaliseContact(input.contact);
     if (!live || pending.codeHash !== (await codeHash(user.id, input.vericode))) {
@@ -204,13 +219,14 @@ export namespace User {
     }
     const passwordHash = await hashPassword(input.password);
     const result = await db()
-      .transaction.write(({ user: users, verification }) => [
+      .transaction.write(({ user: users, verification, invite: invites }) => [
         users
           .patch({ id: user.id })
           .set({ name: input.name.trim(), passwordHash })
           .where((attr, op) => op.notExists(attr.passwordHash))
           .commit(),
         verification.delete({ userId: user.id, purpose: "register" }).commit(),
+        ...(invite ? [invites.patch({ userId: user.id }).set({ acceptedAt: Math.floor(Date.now() / 1000) }).commit()] : []),
       ])
       .go();
     if (result.canceled) fail("already_registered");
@@ -280,6 +296,17 @@ export namespace User {
     const { data } = await db().entities.user.query.all({}).go({ pages: "all" });
     return data.map(toPublic);
   }
+}
+
+/**
+ * An invited account registers only while its invitation is valid (an expired one, or one whose
+ * item the TTL has removed, is refused). Accounts made otherwise (setup, tests) have none.
+ */
+async function assertInviteOpen(user: UserItem): Promise<InviteItem | undefined> {
+  const { data: invite } = await db().entities.invite.get({ userId: user.id }).go();
+  if (!invite) return user.invited ? fail("invite_expired") : undefined;
+  if (invite.validUntil <= Date.now() / 1000) fail("invite_expired");
+  return invite;
 }
 
 function maskContact(contact: string): string {

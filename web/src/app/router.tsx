@@ -2,6 +2,7 @@ import { createBrowserRouter } from "react-router";
 import { AboutPage } from "../features/about/about-page";
 import { AdminPage } from "../features/admin/admin-page";
 import { HomePage } from "../features/home/home-page";
+import { InvitePage } from "../features/invite/invite-page";
 import { LoginPage } from "../features/login/login-page";
 import { SettingsPage } from "../features/settings/settings-page";
 import { SetupPage } from "../features/setup/setup-page";
@@ -12,7 +13,7 @@ import { RouteError } from "./route-error";
 import { AppLayout } from "./shell/app-layout";
 
 /**
- * Routes of spec 000 §2 that exist so far. Conversations, pickups, groups, invites and reports
+ * Routes of spec 000 §2 that exist so far. Conversations, pickups, groups and reports
  * arrive with their features; until then they fall through to not-found.
  */
 export const router = createBrowserRouter([
@@ -36,6 +37,14 @@ export const router = createBrowserRouter([
                 element: (
                   <RequireAdmin>
                     <AdminPage />
+                  </RequireAdmin>
+                ),
+              },
+              {
+                path: "invite",
+                element: (
+                  <RequireAdmin>
+                    <InvitePage />
                   </RequireAdmin>
                 ),
               },

@@ -1,4 +1,4 @@
-import { KEY_LOOKUP_CLOCK_SKEW_SECONDS, keypairRecord, type KeypairView, type Response } from "@sealwork/contracts";
+import { KEY_LOOKUP_CLOCK_SKEW_SECONDS, keypairRecord, tempKeypairRecord, type KeypairView, type Response } from "@sealwork/contracts";
 import {
   type AccountKeys,
   type SecureCodeWrapEnvelope,
@@ -33,23 +33,24 @@ export const keyStateQuery = queryOptions({
 });
 
 /**
+ * The public halves of `keys` with their signature: over `keypairRecord` for the user's own key,
+ * or over `tempKeypairRecord` (no uid yet) for an invitee's temporary key (docs/protocol.md §13).
+ */
+export async function signedPublicKey(keys: AccountKeys, subject: { uid: number } | "temp") {
+  const pub = await accountPublicKeys(keys);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const record = subject === "temp" ? tempKeypairRecord({ ...pub, timestamp }) : keypairRecord({ uid: subject.uid, ...pub, timestamp });
+  const signature = await signRecord(keys.sign.privateKey, record);
+  return { encrypt_public: pub.encryptPublic, sign_public: pub.signPublic, timestamp, signature: { ...signature } };
+}
+
+/**
  * Signs the record of the new public keys and registers them with their backup in place of
  * `lastKey` (null for the first key). The server answers 409 when another window was faster.
  */
 export async function registerKeypair(uid: number, keys: AccountKeys, backup: SecureCodeWrapEnvelope, lastKey: number | null): Promise<KeypairView> {
-  const pub = await accountPublicKeys(keys);
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = await signRecord(keys.sign.privateKey, keypairRecord({ uid, ...pub, timestamp }));
-  return call("POST /api/keypairs", {
-    body: {
-      encrypt_public: pub.encryptPublic,
-      sign_public: pub.signPublic,
-      timestamp,
-      signature: { ...signature },
-      backup: { ...backup },
-      last_key: lastKey,
-    },
-  });
+  const signed = await signedPublicKey(keys, { uid });
+  return call("POST /api/keypairs", { body: { ...signed, backup: { ...backup }, last_key: lastKey } });
 }
 
 /** POST /api/keypairs/{id}/recover: one's own encrypted backup, checked to be one. */
@@ -63,10 +64,21 @@ export function envelopeMatches(envelope: SecureCodeWrapEnvelope, keypair: Pick<
   return envelope.encryptPublic === keypair.encrypt_public && envelope.signPublic === keypair.sign_public;
 }
 
-/** Rejects unless the key record carries its owner's valid signature over these public keys. */
-export async function verifyKeypair(record: { uid: number; encrypt_public: string; sign_public: string; timestamp: number; signature: unknown }): Promise<void> {
+/**
+ * Rejects unless the key record carries its owner's valid signature over these public keys: the
+ * uid-bound record for a normal key, the invitation's record for a temporary one.
+ */
+export async function verifyKeypair(record: {
+  uid: number;
+  type?: KeypairView["type"];
+  encrypt_public: string;
+  sign_public: string;
+  timestamp: number;
+  signature: unknown;
+}): Promise<void> {
   const keys = await importAccountPublicKeys({ encryptPublic: record.encrypt_public, signPublic: record.sign_public });
-  const signed = keypairRecord({ uid: record.uid, encryptPublic: record.encrypt_public, signPublic: record.sign_public, timestamp: record.timestamp });
+  const fields = { encryptPublic: record.encrypt_public, signPublic: record.sign_public, timestamp: record.timestamp };
+  const signed = record.type === "temp" ? tempKeypairRecord(fields) : keypairRecord({ uid: record.uid, ...fields });
   await verifyRecord(keys.sign, signed, record.signature as never);
 }
 

@@ -29,6 +29,8 @@ export const UserEntity = new Entity({
     tokenVersion: { type: "number", required: true, default: 1 },
     totpEnabled: { type: "boolean", required: true, default: false },
     createdAt: { type: "number", required: true, default: now, readOnly: true },
+    /** Created by an invitation: registering needs that invitation to be still valid. */
+    invited: { type: "boolean" },
     // --- Two-factor login (packages/core/src/totp.ts). Server-side secrets: never logged, never
     // returned after setup. ---
     /** The active TOTP secret (base32, SHA-1, 6 digits, 30 s); set while totpEnabled. */
@@ -165,6 +167,30 @@ export const BackupEntity = new Entity({
 
 // --- end of account keys and backups ---------------------------------------------------------
 
+/**
+ * An invitation (packages/core/src/invite.ts): one per invited account, keyed by the account.
+ * `validUntil` is the 30-day validity that resending renews; the TTL (`purgeAt`) removes the item
+ * 90 days after that, so expired invitations stay listable and resendable for a while.
+ */
+export const InviteEntity = new Entity({
+  model: { entity: "invite", version: "1", service: SERVICE },
+  attributes: {
+    id: { type: "number", required: true },
+    userId: { type: "number", required: true },
+    invitedBy: { type: "number", required: true },
+    createdAt: { type: "number", required: true, default: now },
+    validUntil: { type: "number", required: true },
+    acceptedAt: { type: "number" },
+    /** The administrator's note to the invitee, as typed (sent in the email). */
+    message: { type: "string" },
+    purgeAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: [] } },
+    all: { ...gsi1, pk: { ...gsi1.pk, composite: [] }, sk: { ...gsi1.sk, composite: ["id"] } },
+  },
+});
+
 const entities = {
   user: UserEntity,
   contact: ContactEntity,
@@ -174,6 +200,7 @@ const entities = {
   keypair: KeypairEntity, // account keys
   keyhead: KeyHeadEntity, // account keys
   backup: BackupEntity, // account keys
+  invite: InviteEntity, // invitations
 };
 
 let service: Service<typeof entities> | undefined;
@@ -187,3 +214,4 @@ export function db(): Service<typeof entities> {
 
 export type UserItem = EntityItem<typeof UserEntity>;
 export type KeypairItem = EntityItem<typeof KeypairEntity>; // account keys
+export type InviteItem = EntityItem<typeof InviteEntity>; // invitations

@@ -1,7 +1,7 @@
 import { ActionIcon, AppShell, Divider, Menu, ScrollArea, Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { isInstanceAdmin, useRequiredSession } from "../../lib/session";
-import { ChevronsLeftIcon, ChevronsRightIcon, HomeIcon, LogoutIcon, SettingsIcon, ShieldIcon } from "../../lib/ui/icons";
+import { ChevronsLeftIcon, ChevronsRightIcon, HomeIcon, InviteIcon, LogoutIcon, SettingsIcon, ShieldIcon } from "../../lib/ui/icons";
 import { LogoutItems } from "./logout-items";
 import { NavButtonItem, NavLinkItem } from "./nav-item";
 import { RecentList } from "./recent-list";
@@ -14,7 +14,7 @@ export interface LeftPanelProps {
   onToggleMaximised?: () => void;
 }
 
-/** Spec 000 §2: Home, the user block, status, Settings, Administration, Logout, Recently. */
+/** Spec 000 §2: Home, the user block, status, Settings, Administration, Invite, Logout, Recently. */
 export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
   const { t } = useTranslation();
   const session = useRequiredSession();
@@ -50,7 +50,10 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
         <Stack gap={4} align={align}>
           <NavLinkItem to="/settings/" label={t("shell.settings")} icon={<SettingsIcon />} maximised={maximised} />
           {isInstanceAdmin(session) ? (
-            <NavLinkItem to="/instanceadmin/" label={t("shell.admin")} icon={<ShieldIcon />} maximised={maximised} />
+            <>
+              <NavLinkItem to="/instanceadmin/" label={t("shell.admin")} icon={<ShieldIcon />} maximised={maximised} />
+              <NavLinkItem to="/invite/" label={t("shell.invite")} icon={<InviteIcon />} maximised={maximised} />
+            </>
           ) : null}
           <Menu position={maximised ? "bottom-start" : "right-start"} withinPortal>
             <Menu.Target>

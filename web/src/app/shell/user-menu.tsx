@@ -2,10 +2,10 @@ import { Avatar, Menu, UnstyledButton } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { isInstanceAdmin, useRequiredSession } from "../../lib/session";
-import { ShieldIcon } from "../../lib/ui/icons";
+import { InviteIcon, ShieldIcon } from "../../lib/ui/icons";
 import { LogoutItems } from "./logout-items";
 
-/** The top bar's user popover: status, Administration for instance admins, the logout choices. */
+/** The top bar's user popover: status, Administration and Invite for instance admins, the logout choices. */
 export function UserMenu() {
   const { t } = useTranslation();
   const session = useRequiredSession();
@@ -24,6 +24,9 @@ export function UserMenu() {
             <Menu.Divider />
             <Menu.Item component={Link} to="/instanceadmin/" leftSection={<ShieldIcon size={16} />}>
               {t("shell.admin")}
+            </Menu.Item>
+            <Menu.Item component={Link} to="/invite/" leftSection={<InviteIcon size={16} />}>
+              {t("shell.invite")}
             </Menu.Item>
           </>
         ) : null}

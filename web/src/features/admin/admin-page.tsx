@@ -4,6 +4,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
 import { EditUserModal } from "./edit-user-modal";
+import { InvitesTable } from "./invites-table";
+import { useInstanceInvites } from "./list-invites";
+import { useResendInvite } from "./resend-invite";
 import { useInstanceUsers } from "./list-users";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { SwitchOffTotpModal } from "./switch-off-totp-modal";
@@ -17,6 +20,8 @@ export function AdminPage() {
   // Two-factor: the user whose 2FA is being switched off, and a failure to report.
   const [switchingOff, setSwitchingOff] = useState<PublicUser | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const invites = useInstanceInvites();
+  const resend = useResendInvite();
   usePageTitle(t("titles.admin"));
 
   return (
@@ -30,6 +35,18 @@ export function AdminPage() {
       {users.isPending ? <Loader aria-label={t("common.loading")} /> : null}
       {users.isError ? <Alert color="red">{t("admin.fetchFailed")}</Alert> : null}
       {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} /> : null}
+      <Title order={2} size="h3">
+        {t("admin.invites.heading")}
+      </Title>
+      {invites.isPending ? <Loader aria-label={t("common.loading")} /> : null}
+      {invites.isError ? <Alert color="red">{t("admin.invites.fetchFailed")}</Alert> : null}
+      {invites.data ? (
+        <InvitesTable
+          invites={invites.data}
+          resending={resend.isPending ? (resend.variables ?? null) : null}
+          onResend={(invite) => resend.mutate(invite.id, { onError: (error) => setFailure(error.message || t("admin.invites.resendFailed")) })}
+        />
+      ) : null}
       <EditUserModal user={editing} onClose={() => setEditing(null)} />
       <SwitchOffTotpModal user={switchingOff} onClose={() => setSwitchingOff(null)} onError={setFailure} />
       <ErrorDialog message={failure} onClose={() => setFailure(null)} />

@@ -16,6 +16,9 @@
  *   the new key and its backup; SYNF another window replaced the key meanwhile (409)
  * - RCFT fetching the backup failed; RCHS the server has no backup; RCCD the backup is damaged or
  *   another key's; RCFO storing the recovered key here failed
+ * - TTFT fetching the invitation's temporary key (transit envelope) failed; TTHS handing the key
+ *   over to the server (registering it as the user's own) failed; TTCD the invitation code does
+ *   not open it; TTFO the temporary key's envelope is not valid or holds other keys
  */
 export const KEY_ERROR_CODES = [
   "NCRP",
@@ -42,6 +45,10 @@ export const KEY_ERROR_CODES = [
   "RCHS",
   "RCCD",
   "RCFO",
+  "TTFT",
+  "TTHS",
+  "TTCD",
+  "TTFO",
 ] as const;
 
 export type KeyErrorCode = (typeof KEY_ERROR_CODES)[number];

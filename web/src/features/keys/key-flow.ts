@@ -23,6 +23,7 @@ import {
   registerKeypair,
   verifyKeypair,
 } from "../../lib/keypairs";
+import { isInvitationCode, normalizeInvitationCode } from "../../lib/invitation-code";
 import { setUnlockedKeys } from "../../lib/unlocked-keys";
 import { VaultError, clearLocalKey, loadLocalKey, readRaw, saveLocalKey, type LocalKey } from "../../lib/vault";
 import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
@@ -31,7 +32,9 @@ import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
  * The secure-key popup's states (spec 000 §2, §4): checking, then fresh (no key anywhere),
  * unlock (this device holds the server's current key), missing (it holds none or an older one:
  * recovery from the server backup, or import of a key file), invalidated, error, and loaded,
- * when the keys are unlocked in memory and the popup closes.
+ * when the keys are unlocked in memory and the popup closes. temp (an invitation's temporary key):
+ * the invitation code opens it (`keys` then set), and the user's own secure code re-wraps the
+ * same keys as their normal key (docs/protocol.md §13).
  */
 export type KeyFlowState =
   | { kind: "checking" }
@@ -41,10 +44,11 @@ export type KeyFlowState =
   | { kind: "recovery"; server: KeyState; keypair: KeypairView }
   | { kind: "import"; server: KeyState; keypair: KeypairView; envelope: SecureCodeWrapEnvelope | null }
   | { kind: "invalidated"; server: KeyState; keypair: KeypairView }
+  | { kind: "temp"; server: KeyState; keypair: KeypairView; keys: AccountKeys | null }
   | { kind: "error"; code: KeyErrorCode }
   | { kind: "loaded" };
 
-export type KeyFlowBusy = "generating" | "unlocking" | "recovering" | null;
+export type KeyFlowBusy = "generating" | "unlocking" | "recovering" | "opening" | null;
 
 /** A problem shown inside the current state (a wrong code), not a move to the error state. */
 export interface KeyFlowNotice {
@@ -61,6 +65,7 @@ export function useKeyFlow(uid: number) {
   // Each run gets a number; a run that a newer one (or an unmount) overtook changes nothing.
   const run = useRef(0);
   const backup = useRef<SecureCodeWrapEnvelope | null>(null);
+  const transit = useRef<SecureCodeWrapEnvelope | null>(null);
 
   const go = useCallback((next: KeyFlowState) => {
     setNotice(null);
@@ -115,6 +120,8 @@ export function useKeyFlow(uid: number) {
         await step("BRCC", () => verifyKeypair(keypair));
         if (current !== run.current) return;
         if (!keypair.valid) return go({ kind: "invalidated", server, keypair });
+        // An invitation's key: whatever this device holds, the invitee takes this one over first.
+        if (keypair.type === "temp") return go({ kind: "temp", server, keypair, keys: null });
         if (local.status === "none") return go({ kind: "missing", server, keypair, older: false });
         if (local.status === "damaged") throw new KeyFlowError("LINV");
         const { key } = local;
@@ -249,6 +256,51 @@ export function useKeyFlow(uid: number) {
     [finish, perform, state, uid, wrongCode],
   );
 
+  /** temp, first step: fetch the transit envelope once and open it with the invitation code. */
+  const openInvitation = useCallback(
+    (input: string) => {
+      if (state.kind !== "temp" || state.keys) return;
+      const { instance } = state.server;
+      // Where secure codes are off, the invitation code is the instance's default code, as typed.
+      const code = instance.disableSecurecode ? input : normalizeInvitationCode(input);
+      if (!instance.disableSecurecode && !isInvitationCode(code)) return setNotice({ message: i18next.t("keys.temp.invalid") });
+      const taken = state;
+      return perform(async (current) => {
+        if (!transit.current) {
+          const raw = await fetchBackup(taken.keypair.id).catch((error: unknown) => {
+            throw new KeyFlowError("TTFT", { cause: error });
+          });
+          const envelope = await step("TTFO", async () => parseEnvelope(raw, "secure-code-wrap"));
+          if (!envelopeMatches(envelope, taken.keypair)) throw new KeyFlowError("TTFO");
+          transit.current = envelope;
+        }
+        const keys = await open(transit.current, code, { damaged: "TTCD", malformed: "TTFO" });
+        if (current !== run.current) return;
+        if (keys === WRONG_CODE) return setNotice({ message: i18next.t("keys.wrongCode"), detail: `${i18next.t("keys.error.code")} TTCD` });
+        go({ ...taken, keys });
+      }, "opening");
+    },
+    [go, perform, state],
+  );
+
+  /** temp, second step: the same keys under the user's own code, registered as their normal key. */
+  const takeOver = useCallback(
+    (code: string) => {
+      if (state.kind !== "temp" || !state.keys) return;
+      const { keys, keypair } = state;
+      return perform(async (current) => {
+        const envelope = await step("KGAE", () => wrapAccountKeys(keys, code));
+        const view = await registerKeypair(uid, keys, envelope, keypair.id).catch((error: unknown) => {
+          throw new KeyFlowError(isCryptoError(error) ? "KGAE" : "TTHS", { cause: error });
+        });
+        transit.current = null;
+        await step("KGAS", () => saveLocalKey(uid, view.id, envelope));
+        await finish(current, view.id, keys);
+      }, "generating");
+    },
+    [finish, perform, state, uid],
+  );
+
   const chooseRecovery = useCallback(() => {
     if (state.kind === "missing") go({ kind: "recovery", server: state.server, keypair: state.keypair });
   }, [go, state]);
@@ -302,6 +354,8 @@ export function useKeyFlow(uid: number) {
     chooseImport,
     backToMissing,
     renew,
+    openInvitation,
+    takeOver,
     saveLocal,
     clearLocal,
   };

@@ -1,10 +1,10 @@
-import { Alert, Button, Code, FileInput, Group, Loader, Modal, Stack, Text, Title } from "@mantine/core";
-import { useEffect, useRef, type ReactNode } from "react";
+import { Alert, Button, Code, FileInput, Group, Loader, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { logoutAndReload } from "../../lib/logout";
 import { CodeForm } from "./code-form";
 import { LOCAL_KEY_CODES } from "./key-errors";
-import { useKeyFlow, type KeyFlow } from "./key-flow";
+import { useKeyFlow, type KeyFlow, type KeyFlowNotice } from "./key-flow";
 
 /**
  * The secure-key popup (spec 000 §2, §4, §8): a modal over the app that only a loaded key or a
@@ -129,6 +129,20 @@ function StateView({ flow }: { flow: KeyFlow }) {
           </Group>
         </StateSection>
       );
+    case "temp":
+      return state.keys ? (
+        <StateSection heading={t("keys.temp.chooseHeading")} intro={t("keys.temp.chooseIntro")}>
+          <CodeForm choose submitLabel={t("keys.temp.chooseSubmit")} onSubmit={(code) => void flow.takeOver(code)} busy={working} notice={notice}>
+            <Text size="sm" c="dimmed">
+              {t("keys.fresh.hint")}
+            </Text>
+          </CodeForm>
+        </StateSection>
+      ) : (
+        <StateSection heading={t("keys.temp.heading")} intro={t("keys.temp.intro")}>
+          <InvitationCodeForm onSubmit={(code) => void flow.openInvitation(code)} busy={working} notice={notice} />
+        </StateSection>
+      );
     case "invalidated":
       return (
         <StateSection heading={t("keys.invalidated.heading")} intro={t("keys.invalidated.text")}>
@@ -165,6 +179,45 @@ function StateView({ flow }: { flow: KeyFlow }) {
   }
 }
 
+/** temp: the invitation code, shown as typed but upper-cased (spaces are removed on submit). */
+function InvitationCodeForm({ onSubmit, busy, notice }: { onSubmit: (code: string) => void; busy: boolean; notice: KeyFlowNotice | null }) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState("");
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!busy && code.trim()) onSubmit(code);
+      }}
+    >
+      <Stack>
+        <TextInput
+          label={t("keys.temp.code")}
+          value={code}
+          onChange={(event) => setCode(event.currentTarget.value.toUpperCase())}
+          autoComplete="off"
+          spellCheck={false}
+          disabled={busy}
+          styles={{ input: { fontFamily: "monospace", letterSpacing: "0.1em" } }}
+          data-autofocus
+        />
+        {notice ? (
+          <Alert color="red" role="alert">
+            <Text size="sm">{notice.message}</Text>
+            {notice.detail ? <Text size="sm">{notice.detail}</Text> : null}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button type="submit" loading={busy}>
+            {t("keys.temp.submit")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
 /** Each state's heading, its explanation, and what the user can do there. */
 function StateSection({ heading, intro, children }: { heading: string; intro?: string; children: ReactNode }) {
   return (
@@ -190,11 +243,14 @@ function useDefaultCode(flow: KeyFlow) {
   useEffect(() => {
     // A retry starts over, default code included.
     if (state.kind === "checking") tried.current.clear();
-    if (!code || busy || tried.current.has(state.kind)) return;
+    const step = state.kind === "temp" && state.keys ? "temp-own" : state.kind;
+    if (!code || busy || tried.current.has(step)) return;
     if (state.kind === "fresh") void flow.create(code);
+    else if (state.kind === "temp" && !state.keys) void flow.openInvitation(code);
+    else if (state.kind === "temp") void flow.takeOver(code);
     else if (state.kind === "unlock") void flow.unlock(code);
     else if (state.kind === "missing") void flow.recover(code);
     else return;
-    tried.current.add(state.kind);
-  }, [code, busy, state.kind, flow]);
+    tried.current.add(step);
+  }, [code, busy, state, flow]);
 }

@@ -19,6 +19,7 @@ export function loginErrorKey(error: unknown) {
 }
 
 export function registerErrorKey(error: unknown) {
+  if (isApiError(error, 403) && error.code === "invite_expired") return "login.register.inviteExpired" as const;
   if (isApiError(error, 403)) return "login.register.codeIncorrect" as const;
   if (isApiError(error, 422)) return "login.register.invalid" as const;
   if (isApiError(error, 429)) return "login.tooMany" as const;
@@ -26,6 +27,7 @@ export function registerErrorKey(error: unknown) {
 }
 
 export function sendVerificationErrorKey(error: unknown) {
+  if (isApiError(error, 403) && error.code === "invite_expired") return "login.register.inviteExpired" as const;
   return isApiError(error, 429) ? ("login.tooMany" as const) : ("login.register.sendFailed" as const);
 }
 

@@ -20,6 +20,7 @@ export const de: Translation = {
     setup: "Einrichtung",
     settings: "Einstellungen",
     admin: "Administration",
+    invite: "Einladen",
     about: "Über",
     notFound: "Nicht gefunden",
   },
@@ -69,6 +70,7 @@ export const de: Translation = {
       sendFailed: "Fehler beim Senden des Bestätigungscodes. Bitte versuche es später erneut.",
       codeIncorrect: "Der verwendete Bestätigungscode war falsch...",
       invalid: "Deine Registrierungsangaben sind ungültig...",
+      inviteExpired: "Diese Einladung ist abgelaufen - bitte fordere eine neue an.",
     },
     pickup: {
       code: "Abholcode",
@@ -100,6 +102,7 @@ export const de: Translation = {
     userMenu: "Benutzermenü",
     settings: "Einstellungen",
     admin: "Administration",
+    invite: "Einladen",
     logout: "Abmelden",
     logoutPlain: "Abmelden",
     logoutKeepCache: "Abmelden und lokalen Cache behalten",
@@ -183,6 +186,23 @@ export const de: Translation = {
     saved: "Der Benutzer wurde gespeichert.",
     fetchFailed: "Fehler beim Abrufen der Benutzerdaten für die Administration!",
     saveFailed: "Fehler beim Speichern der Änderungen!",
+    invites: {
+      heading: "Einladungen",
+      none: "Noch keine Einladungen",
+      status: "Status",
+      expires: "Ablauf",
+      invitedBy: "Eingeladen von",
+      created: "Erstellt",
+      pending: "Offen",
+      expired: "Abgelaufen",
+      accepted: "Angenommen",
+      expiresIn_one: "läuft in {{count}} Tag ab",
+      expiresIn_other: "läuft in {{count}} Tagen ab",
+      resend: "Erneut senden",
+      resendTo: "Einladung an {{email}} erneut senden",
+      fetchFailed: "Fehler beim Laden der Einladungen.",
+      resendFailed: "Fehler beim erneuten Senden der Einladung.",
+    },
   },
   // --- Two-factor login (TOTP): /settings/totp, the login's recovery code, administration ---
   totp: {
@@ -236,6 +256,36 @@ export const de: Translation = {
     },
   },
   // --- end of two-factor login ---
+  // --- Invitations: the Invite screen and the administration page's list ---
+  invite: {
+    heading: "Benutzer einladen",
+    email: "E-Mail-Adresse",
+    phone: "Telefonnummer",
+    groups: "Gruppen",
+    roles: "Rollen",
+    roleAdmin: "Administrator",
+    roleSuper: "Super-Administrator",
+    sendEmail: "Einladungs-E-Mail senden",
+    message: "Nachricht",
+    submit: "Einladung senden",
+    submitting: "Temporäre Schlüssel für diese Einladung werden erstellt… Das dauert einen Moment.",
+    forwarding: "Die Einladung wird gesendet…",
+    startOver: "Neu beginnen",
+    created: {
+      text: "Die Einladung für {{email}} wurde erstellt.",
+      hint: "Gib diesen Einladungscode der eingeladenen Person auf einem anderen Weg weiter (persönlich oder per Telefon). Er steht nicht in der E-Mail und wird nicht mehr angezeigt. Sie braucht ihn nach der Registrierung.",
+      codeLabel: "Einladungscode",
+      copy: "Code kopieren",
+      copied: "Kopiert",
+      another: "Weitere Person einladen",
+    },
+    errors: {
+      server: "Serverfehler {{status}} beim Senden deiner Einladung. Bitte versuche es später erneut.",
+      keys: "Fehler beim Erstellen der temporären Schlüssel für diese Einladung. Bitte schliesse die App und versuche es erneut.",
+      corrupt: "Beim Senden dieser Einladung ist ein nicht behebbarer Fehler aufgetreten; sie ist möglicherweise beschädigt. Bitte sende die Einladung in der Administration erneut.",
+    },
+  },
+  // --- end of invitations ---
   // --- Account keys: the secure-key popup and Settings → Advanced ---
   keys: {
     title: "Sicherheitsschlüssel",
@@ -251,6 +301,7 @@ export const de: Translation = {
       generating: "Dein Schlüssel wird erstellt und verschlüsselt… Das dauert einen Moment.",
       unlocking: "Dein Schlüssel wird entsperrt… Das dauert einen Moment.",
       recovering: "Dein Schlüssel wird wiederhergestellt… Das dauert einen Moment.",
+      opening: "Dein Einladungsschlüssel wird geöffnet… Das dauert einen Moment.",
     },
     fresh: {
       heading: "Wähle deinen Sicherheitscode",
@@ -285,6 +336,16 @@ export const de: Translation = {
       submit: "Importieren",
       failed: "Fehler beim Importieren deiner Schlüsseldatei...",
       otherKey: "Diese Datei enthält einen anderen Schlüssel als deinen aktuellen.",
+    },
+    temp: {
+      heading: "Einladung annehmen",
+      intro: "Dein Administrator hat einen Schlüssel für dich erstellt und dir separat einen Einladungscode gegeben (er steht nicht in der E-Mail). Gib ihn ein, um den Schlüssel zu übernehmen.",
+      code: "Einladungscode",
+      invalid: "Ein Einladungscode hat 8 Buchstaben und Ziffern.",
+      submit: "Weiter",
+      chooseHeading: "Wähle deinen Sicherheitscode",
+      chooseIntro: "Der Schlüssel gehört jetzt dir. Wähle deinen eigenen Sicherheitscode, der ihn ab jetzt schützt; der Einladungscode öffnet ihn dann nicht mehr.",
+      chooseSubmit: "Meinen Schlüssel speichern",
     },
     invalidated: {
       heading: "Dein Schlüssel wurde ungültig gemacht",
@@ -323,6 +384,10 @@ export const de: Translation = {
       RCHS: "Der Server hat keine Sicherung deines Schlüssels.",
       RCCD: "Die Schlüsselsicherung auf dem Server ist beschädigt oder gehört zu einem anderen Schlüssel.",
       RCFO: "Dein wiederhergestellter Schlüssel konnte nicht auf diesem Gerät gespeichert werden.",
+      TTFT: "Dein Einladungsschlüssel konnte nicht vom Server geladen werden.",
+      TTHS: "Dein Schlüssel konnte nicht an den Server übergeben werden.",
+      TTCD: "Der Einladungscode öffnet deinen Einladungsschlüssel nicht.",
+      TTFO: "Dein Einladungsschlüssel hat ein ungültiges Format.",
     },
     lookup: {
       clock: "Die Uhrzeiten von Server und Gerät weichen zu stark voneinander ab!",

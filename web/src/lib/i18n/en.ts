@@ -19,6 +19,7 @@ export const en = {
     setup: "Setup",
     settings: "Settings",
     admin: "Administration",
+    invite: "Invite",
     about: "About",
     notFound: "Not found",
   },
@@ -68,6 +69,7 @@ export const en = {
       sendFailed: "Error sending the verification code. Please try again later.",
       codeIncorrect: "The verification code used was incorrect...",
       invalid: "Your registration details are invalid...",
+      inviteExpired: "This invitation has expired - please ask for a new one.",
     },
     pickup: {
       code: "Pickup code",
@@ -99,6 +101,7 @@ export const en = {
     userMenu: "User menu",
     settings: "Settings",
     admin: "Administration",
+    invite: "Invite",
     logout: "Logout",
     logoutPlain: "Logout",
     logoutKeepCache: "Logout keeping local cache",
@@ -182,6 +185,23 @@ export const en = {
     saved: "The user was saved.",
     fetchFailed: "Error fetching user details for administration!",
     saveFailed: "Error saving changes!",
+    invites: {
+      heading: "Invitations",
+      none: "No invitations yet",
+      status: "Status",
+      expires: "Expiry",
+      invitedBy: "Invited by",
+      created: "Created",
+      pending: "Pending",
+      expired: "Expired",
+      accepted: "Accepted",
+      expiresIn_one: "expires in {{count}} day",
+      expiresIn_other: "expires in {{count}} days",
+      resend: "Resend",
+      resendTo: "Resend the invitation to {{email}}",
+      fetchFailed: "Error loading the invitations.",
+      resendFailed: "Error resending the invitation.",
+    },
   },
   // --- Two-factor login (TOTP): /settings/totp, the login's recovery code, administration ---
   totp: {
@@ -234,6 +254,36 @@ export const en = {
     },
   },
   // --- end of two-factor login ---
+  // --- Invitations: the Invite screen and the administration page's list ---
+  invite: {
+    heading: "Invite a user",
+    email: "Email address",
+    phone: "Phone number",
+    groups: "Groups",
+    roles: "Roles",
+    roleAdmin: "Administrator",
+    roleSuper: "Super administrator",
+    sendEmail: "Send an invitation email",
+    message: "Message",
+    submit: "Send invite",
+    submitting: "Creating temporary keys for this invitation… This takes a moment.",
+    forwarding: "Sending the invitation…",
+    startOver: "Start over",
+    created: {
+      text: "The invitation for {{email}} was created.",
+      hint: "Give this invitation code to the invitee by another channel (in person or by phone). It is not in the email, and you cannot see it again. They need it after registering.",
+      codeLabel: "Invitation code",
+      copy: "Copy code",
+      copied: "Copied",
+      another: "Invite another user",
+    },
+    errors: {
+      server: "Server error {{status}} while sending your invite. Please try again later.",
+      keys: "Error generating temporary keys for this invitation. Please exit the app and try again.",
+      corrupt: "An unrecoverable error occurred sending this invite, and it may be corrupt. Please resend the invitation from the administration panel.",
+    },
+  },
+  // --- end of invitations ---
   // --- Account keys: the secure-key popup and Settings → Advanced ---
   keys: {
     title: "Secure key",
@@ -249,6 +299,7 @@ export const en = {
       generating: "Creating and encrypting your key… This takes a moment.",
       unlocking: "Unlocking your key… This takes a moment.",
       recovering: "Recovering your key… This takes a moment.",
+      opening: "Opening your invitation key… This takes a moment.",
     },
     fresh: {
       heading: "Choose your secure code",
@@ -283,6 +334,16 @@ export const en = {
       submit: "Import",
       failed: "Error importing your key file...",
       otherKey: "This file holds another key than your current one.",
+    },
+    temp: {
+      heading: "Accept your invitation",
+      intro: "Your administrator created a key for you and gave you an invitation code separately (it is not in the email). Enter it to take the key over.",
+      code: "Invitation code",
+      invalid: "An invitation code has 8 letters and digits.",
+      submit: "Continue",
+      chooseHeading: "Choose your secure code",
+      chooseIntro: "The key is now yours. Choose your own secure code to protect it from now on; the invitation code will no longer open it.",
+      chooseSubmit: "Save my key",
     },
     invalidated: {
       heading: "Your key was invalidated",
@@ -321,6 +382,10 @@ export const en = {
       RCHS: "The server has no backup of your key.",
       RCCD: "The key backup on the server is damaged or belongs to another key.",
       RCFO: "Your recovered key could not be stored on this device.",
+      TTFT: "Your invitation key could not be fetched from the server.",
+      TTHS: "Your key could not be handed over to the server.",
+      TTCD: "The invitation code does not open your invitation key.",
+      TTFO: "Your invitation key has an invalid format.",
     },
     lookup: {
       clock: "Server and client time are too different!",

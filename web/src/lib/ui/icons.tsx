@@ -65,3 +65,11 @@ export const ChevronsLeftIcon = (props: IconProps) => (
     <path d="M18 17l-5-5 5-5" />
   </Icon>
 );
+
+export const InviteIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <circle cx="9" cy="8" r="4" />
+    <path d="M2 21c0-4 3-6 7-6s7 2 7 6" />
+    <path d="M19 8v6M16 11h6" />
+  </Icon>
+);

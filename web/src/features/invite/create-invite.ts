@@ -1,0 +1,64 @@
+import type { Body, Response } from "@sealwork/contracts";
+import { generateAccountKeys, wrapAccountKeys } from "@sealwork/crypto";
+import { call, isApiError } from "../../lib/api";
+import { i18next } from "../../lib/i18n";
+import { generateInvitationCode } from "../../lib/invitation-code";
+import { fetchKeyState, signedPublicKey } from "../../lib/keypairs";
+
+export type InviteDetails = Omit<Body<"POST /api/instance/invite">, "public_key" | "transit">;
+export type CreatedInvite = Response<"POST /api/instance/invite">;
+
+/** The form's failures (spec 000 §4, §8): `resubmit` for details the administrator can correct. */
+export class InviteError extends Error {
+  readonly resubmit: boolean;
+  constructor(message: string, resubmit: boolean, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = "InviteError";
+    this.resubmit = resubmit;
+  }
+}
+
+export interface PreparedInvite {
+  code: string;
+  public_key: Body<"POST /api/instance/invite">["public_key"];
+  transit: Record<string, unknown>;
+}
+
+/**
+ * The invitee's temporary keys, made here (docs/protocol.md §13): an invitation code (or the
+ * instance's default code where secure codes are off), the keys wrapped under it, and their
+ * signature. The code stays in this browser: it is shown to the administrator only.
+ */
+export async function prepareInvite(): Promise<PreparedInvite> {
+  try {
+    const { instance } = await fetchKeyState();
+    const code = instance.disableSecurecode && instance.defaultSecurecode ? instance.defaultSecurecode : generateInvitationCode();
+    const keys = await generateAccountKeys();
+    const transit = await wrapAccountKeys(keys, code);
+    return { code, public_key: await signedPublicKey(keys, "temp"), transit: { ...transit } };
+  } catch (cause) {
+    throw new InviteError(i18next.t("invite.errors.keys"), false, { cause });
+  }
+}
+
+/** POST /api/instance/invite. Which failures the administrator can correct is decided here. */
+export async function sendInvite(details: InviteDetails, prepared: PreparedInvite): Promise<CreatedInvite> {
+  try {
+    return await call("POST /api/instance/invite", { body: { ...details, public_key: prepared.public_key, transit: prepared.transit } });
+  } catch (error) {
+    if (isApiError(error, 422) && Object.keys(error.fields).length > 0) {
+      // Spec 000 §8: the server's errors map, joined into one message.
+      const joined = Object.entries(error.fields)
+        .map(([field, messages]) => (field === "groups" ? messages.join(" ") : `${field}: ${messages.join(" ")}`))
+        .join("\n");
+      throw new InviteError(joined, true, { cause: error });
+    }
+    // An address in use, or a role this administrator may not grant: correct and resubmit.
+    if (isApiError(error, 409) || (isApiError(error, 403) && error.code === "forbidden" && error.message !== "You are not allowed to do this.")) {
+      throw new InviteError(error.message, true, { cause: error });
+    }
+    // No answer: the invite may or may not have been stored.
+    if (isApiError(error, 0) || !isApiError(error)) throw new InviteError(i18next.t("invite.errors.corrupt"), false, { cause: error });
+    throw new InviteError(i18next.t("invite.errors.server", { status: error.status }), false, { cause: error });
+  }
+}

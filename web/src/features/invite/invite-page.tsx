@@ -1,0 +1,199 @@
+import { Alert, Button, Checkbox, Code, CopyButton, Group, Loader, Paper, Stack, Switch, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { INVITE_GROUPS_DISABLED, INVITE_MESSAGE_MAX } from "@sealwork/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { usePageTitle } from "../../lib/page-title";
+import { useRequiredSession } from "../../lib/session";
+import { isValidEmail, isValidPhone } from "../../lib/validation";
+import { InviteError, prepareInvite, sendInvite, type CreatedInvite, type InviteDetails } from "./create-invite";
+
+/** Spec 000 §4: the invite form's states. */
+type InviteState =
+  | { kind: "creating" }
+  | { kind: "submitting" }
+  | { kind: "forwarding" }
+  | { kind: "created"; code: string; invite: CreatedInvite }
+  | { kind: "error"; message: string }
+  | { kind: "error-resubmit"; message: string };
+
+interface Values {
+  email: string;
+  phone: string;
+  admin: boolean;
+  superAdmin: boolean;
+  sendEmail: boolean;
+  message: string;
+}
+
+const EMPTY: Values = { email: "", phone: "", admin: false, superAdmin: false, sendEmail: true, message: "" };
+
+/** /invite/: an administrator invites someone; their browser makes the invitee's temporary keys. */
+export function InvitePage() {
+  const { t } = useTranslation();
+  const session = useRequiredSession();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<InviteState>({ kind: "creating" });
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<"email" | "phone", string>>>({});
+  usePageTitle(t("titles.invite"));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: typeof errors = {};
+    if (!isValidEmail(values.email)) found.email = t("validation.invalidEmail");
+    if (values.phone.trim() && !isValidPhone(values.phone)) found.phone = t("validation.invalidPhone");
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const details: InviteDetails = {
+      email: values.email.trim(),
+      ...(values.phone.trim() ? { phone: values.phone.trim() } : {}),
+      groups: [],
+      roles: { admin: values.admin || values.superAdmin, superAdmin: values.superAdmin },
+      sendEmail: values.sendEmail,
+      ...(values.message.trim() ? { message: values.message } : {}),
+    };
+    try {
+      setState({ kind: "submitting" });
+      // Let the progress line paint before Argon2id takes the main thread.
+      await new Promise((resolve) => window.setTimeout(resolve, 30));
+      const prepared = await prepareInvite();
+      setState({ kind: "forwarding" });
+      const invite = await sendInvite(details, prepared);
+      void queryClient.invalidateQueries({ queryKey: ["instance-invites"] });
+      void queryClient.invalidateQueries({ queryKey: ["instance-users"] });
+      setState({ kind: "created", code: prepared.code, invite });
+    } catch (error) {
+      console.error("Invite failed", error);
+      if (error instanceof InviteError) setState({ kind: error.resubmit ? "error-resubmit" : "error", message: error.message });
+      else setState({ kind: "error", message: t("invite.errors.corrupt") });
+    }
+  }
+
+  function again() {
+    setValues(EMPTY);
+    setState({ kind: "creating" });
+  }
+
+  const busy = state.kind === "submitting" || state.kind === "forwarding";
+  const editable = state.kind === "creating" || state.kind === "error-resubmit" || busy;
+
+  return (
+    <Stack gap="lg" maw={640} data-invite-state={state.kind}>
+      <Title order={1} size="h2">
+        {t("invite.heading")}
+      </Title>
+      {state.kind === "created" ? (
+        <Paper withBorder p="lg">
+          <Stack>
+            <Text>{t("invite.created.text", { email: state.invite.account.email ?? "" })}</Text>
+            <Text size="sm" c="dimmed">
+              {t("invite.created.hint")}
+            </Text>
+            <Group>
+              <Code fz="xl" fw={700} p="md" aria-label={t("invite.created.codeLabel")} data-invitation-code>
+                {state.code}
+              </Code>
+              <CopyButton value={state.code}>
+                {({ copied, copy }) => (
+                  <Button variant="light" onClick={copy}>
+                    {copied ? t("invite.created.copied") : t("invite.created.copy")}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+            <Group>
+              <Button onClick={again}>{t("invite.created.another")}</Button>
+            </Group>
+          </Stack>
+        </Paper>
+      ) : null}
+      {state.kind === "error" ? (
+        <Alert color="red" role="alert" title={t("common.error")}>
+          <Stack>
+            <Text size="sm">{state.message}</Text>
+            <Group>
+              <Button variant="light" onClick={again}>
+                {t("invite.startOver")}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      ) : null}
+      {editable ? (
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <Stack>
+            {state.kind === "error-resubmit" ? (
+              <Alert color="red" role="alert" title={t("common.error")} style={{ whiteSpace: "pre-line" }}>
+                {state.message}
+              </Alert>
+            ) : null}
+            <TextInput
+              label={t("invite.email")}
+              type="email"
+              required
+              value={values.email}
+              error={errors.email}
+              disabled={busy}
+              onChange={(e) => setValues({ ...values, email: e.currentTarget.value })}
+            />
+            <TextInput
+              label={t("invite.phone")}
+              placeholder={t("login.phonePlaceholder")}
+              value={values.phone}
+              error={errors.phone}
+              disabled={busy}
+              onChange={(e) => setValues({ ...values, phone: e.currentTarget.value })}
+            />
+            <TextInput label={t("invite.groups")} disabled description={INVITE_GROUPS_DISABLED} value="" readOnly />
+            <Stack gap={6}>
+              <Text size="sm" fw={500}>
+                {t("invite.roles")}
+              </Text>
+              <Checkbox
+                label={t("invite.roleAdmin")}
+                checked={values.admin || values.superAdmin}
+                disabled={busy || values.superAdmin}
+                onChange={(e) => setValues({ ...values, admin: e.currentTarget.checked })}
+              />
+              {session.hasSuperAdminRole ? (
+                <Checkbox
+                  label={t("invite.roleSuper")}
+                  checked={values.superAdmin}
+                  disabled={busy}
+                  onChange={(e) => setValues({ ...values, superAdmin: e.currentTarget.checked })}
+                />
+              ) : null}
+            </Stack>
+            <Switch
+              label={t("invite.sendEmail")}
+              checked={values.sendEmail}
+              disabled={busy}
+              onChange={(e) => setValues({ ...values, sendEmail: e.currentTarget.checked })}
+            />
+            <Textarea
+              label={t("invite.message")}
+              autosize
+              minRows={3}
+              maxLength={INVITE_MESSAGE_MAX}
+              value={values.message}
+              disabled={busy}
+              onChange={(e) => setValues({ ...values, message: e.currentTarget.value })}
+            />
+            {busy ? (
+              <Group gap="xs" role="status">
+                <Loader size="sm" />
+                <Text size="sm">{t(state.kind === "submitting" ? "invite.submitting" : "invite.forwarding")}</Text>
+              </Group>
+            ) : null}
+            <Group justify="flex-end">
+              <Button type="submit" loading={busy}>
+                {t("invite.submit")}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : null}
+    </Stack>
+  );
+}
