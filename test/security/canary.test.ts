@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { outboxFor } from "../support/api";
 import { invite } from "../support/invites";
+import { enableTotp } from "../support/totp";
 import { createSession, createUser } from "../support/users";
 import { passKeyPopup, signIn } from "../e2e/helpers";
 
@@ -18,7 +19,8 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * browser and export them. Then every item of the table, every object of the bucket, every
  * message of the outbox and every file under the runtime's data folder is searched for the
  * codes and for the private key seeds (taken from the users' own envelopes, opened here with the
- * codes), and for an invitation's code and temporary private keys, in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
+ * codes), for an invitation's code and temporary private keys, and for two-factor recovery
+ * codes, in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
 const CANARIES = 2;
@@ -101,6 +103,12 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const [tempX25519, tempEd25519] = await privateSeeds(invited.keys);
     needles.push(needle("invitee's temporary X25519 private key", tempX25519!), needle("invitee's temporary Ed25519 private key", tempEd25519!));
     await outboxFor(invited.body.email);
+
+    // Two-factor recovery codes are shown once and kept only as salted hashes. (The TOTP secret
+    // itself must stay readable to the server, so it is no canary.)
+    const twoFactor = await createSession();
+    const { recovery } = await enableTotp(twoFactor.api_token);
+    recovery.forEach((code, i) => needles.push(needle(`2FA recovery code ${i}`, Buffer.from(code), code)));
   }, 120_000);
 
   afterAll(async () => {
