@@ -132,7 +132,11 @@ describe("the secure-key popup in the browser", () => {
     // A reload forgets the unlocked key (memory only) and asks again.
     await page.reload();
     expect(await keyPopupState(page, ["unlock", "missing", "error"])).toBe("unlock");
-    await passKeyPopup(page, CODE);
+    // The code field has the focus: typing the code and pressing Enter unlocks.
+    await expect.poll(() => page.evaluate("document.activeElement?.getAttribute('autocomplete')")).toBe("current-password");
+    await page.keyboard.type(CODE);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Hello, Key Maker!" }).waitFor();
 
     // "Wipe and logout" removes this device's copy: the next login must recover it.
     await logoutAs(page, "Wipe and logout");

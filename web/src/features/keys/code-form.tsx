@@ -55,6 +55,9 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
             value={code}
             onChange={(event) => setCode(event.currentTarget.value)}
             disabled={busy || !ready}
+            // The popup opens in "checking"; the modal's own initial focus is spent by the time
+            // this field mounts, so it takes the focus itself (type the code, press Enter).
+            autoFocus
             data-autofocus
           />
         </div>
