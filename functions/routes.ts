@@ -32,6 +32,16 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/instance/invite": "functions/api/instance/invite.handler",
   "GET /api/instance/invites": "functions/api/instance/invites.handler",
   "POST /api/instance/invites/{id}/resend": "functions/api/instance/resend-invite.handler",
+  // Conversations
+  "GET /api/users/{id}/conversations": "functions/api/conversations/list.handler",
+  "GET /api/notify/check": "functions/api/conversations/notify-check.handler",
+  "POST /api/conversations": "functions/api/conversations/create.handler",
+  "GET /api/conversations/{id}": "functions/api/conversations/load.handler",
+  "PATCH /api/conversations/{id}": "functions/api/conversations/rename.handler",
+  "GET /api/conversations/{id}/poll": "functions/api/conversations/poll.handler",
+  "POST /api/conversations/{id}/append": "functions/api/conversations/append.handler",
+  "POST /api/conversations/{id}/participate": "functions/api/conversations/participate.handler",
+  "POST /api/conversations/{id}/unparticipate": "functions/api/conversations/unparticipate.handler",
 };
 
 /** SQS consumers: queue name → worker handler. */

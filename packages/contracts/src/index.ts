@@ -5,6 +5,7 @@ import { route, type RouteContract } from "./route";
 import * as totp from "./totp";
 import * as keys from "./keypairs"; // account keys and backups
 import * as invites from "./invites"; // invitations
+import * as convo from "./conversations"; // conversations
 
 export * from "./access";
 export * from "./fields";
@@ -12,6 +13,7 @@ export * from "./route";
 export * from "./totp";
 export * from "./keypairs"; // account keys and backups
 export * from "./invites"; // invitations
+export * from "./conversations"; // conversations
 
 const userId = z.object({ id: f.idParam });
 
@@ -199,6 +201,39 @@ export const contracts = {
   "GET /api/instance/invites": route({ access: ADMINS, response: z.object({ invites: z.array(invites.inviteView) }) }),
   "POST /api/instance/invites/{id}/resend": route({ access: ADMINS, params: z.object({ id: f.idParam }), response: invites.inviteView }),
   // --- end of invitations ---------------------------------------------------------------------
+
+  // --- Conversations, spec 000 §3–§8 (packages/contracts/src/conversations.ts) ---------------
+  "GET /api/users/{id}/conversations": route({ access: MEMBERS, params: userId, response: convo.conversationList }),
+  "GET /api/notify/check": route({
+    access: MEMBERS,
+    query: z.object({ previous: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+    response: convo.notifyCheck,
+    noContent: true,
+  }),
+  "POST /api/conversations": route({ access: MEMBERS, body: convo.newConversation, response: convo.conversationView }),
+  "GET /api/conversations/{id}": route({ access: MEMBERS, params: convo.conversationParams, query: convo.loadQuery, response: convo.conversationPage }),
+  "PATCH /api/conversations/{id}": route({
+    access: MEMBERS,
+    methodOverride: true,
+    params: convo.conversationParams,
+    body: z.object({ title: convo.aeadText(convo.TITLE_MAX) }),
+    response: convo.conversationView,
+  }),
+  "GET /api/conversations/{id}/poll": route({
+    access: MEMBERS,
+    params: convo.conversationParams,
+    query: z.object({ largest: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+    response: z.object({ has_new: z.boolean() }),
+  }),
+  "POST /api/conversations/{id}/append": route({ access: MEMBERS, params: convo.conversationParams, body: convo.appendBody, response: convo.appendResult }),
+  "POST /api/conversations/{id}/participate": route({ access: MEMBERS, params: convo.conversationParams, body: convo.participateBody, response: convo.participantsResult }),
+  "POST /api/conversations/{id}/unparticipate": route({
+    access: MEMBERS,
+    params: convo.conversationParams,
+    body: z.object({ unparticipant: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+    response: convo.participantsResult,
+  }),
+  // --- end of conversations ------------------------------------------------------------------
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;

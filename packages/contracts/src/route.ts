@@ -15,6 +15,8 @@ export interface RouteContract {
   response: z.ZodType;
   /** A POST carrying `_method` equal to this route's method reaches this route too (spec 000 §7). */
   methodOverride?: boolean;
+  /** The handler may answer 204 with no body instead of `response` (e.g. "nothing new"). */
+  noContent?: boolean;
 }
 
 export function route<const C extends RouteContract>(contract: C): C {

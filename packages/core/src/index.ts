@@ -11,6 +11,8 @@ export { Totp } from "./totp"; // two-factor login
 export { Keypair } from "./keypair"; // account keys
 export { Backup } from "./backup"; // account keys: backup store
 export { Invite } from "./invite"; // invitations
-export { api } from "./http/api";
+export { Conversation } from "./conversation"; // conversations
+export { Group } from "./group"; // conversations: group membership (placeholder)
+export { NO_CONTENT, api, type NoContent } from "./http/api";
 export { worker } from "./http/worker";
 export { logger } from "./http/logger";

@@ -25,6 +25,11 @@ export interface ApiRequest<K extends RouteKey> {
   requestId: string;
 }
 
+/** What a handler returns to answer 204 with no body; only routes whose contract has `noContent`. */
+export const NO_CONTENT: unique symbol = Symbol("no content");
+export type NoContent = typeof NO_CONTENT;
+type Answer<K extends RouteKey> = Response<K> | ((typeof contracts)[K] extends { noContent: true } ? NoContent : never);
+
 export interface ApiOptions {
   /** The error code for a body that fails validation (default `validation`, 422). */
   invalid?: ErrorCode;
@@ -35,7 +40,7 @@ export interface ApiOptions {
  * `_method` override, bearer authentication, the route's access rule, validation against its
  * zod contract, and the mapping of errors to responses.
  */
-export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => Promise<Response<K>>, options: ApiOptions = {}) {
+export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => Promise<Answer<K>>, options: ApiOptions = {}) {
   const contract = contracts[key] as (typeof contracts)[RouteKey];
   const { method } = splitRouteKey(key);
 
@@ -62,6 +67,7 @@ export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => 
       requestId,
     } as ApiRequest<K>;
     const result = await fn(request);
+    if (result === NO_CONTENT) return { statusCode: 204, headers: { "x-request-id": requestId, "cache-control": "no-store" } };
     return json(200, result, requestId);
   };
 

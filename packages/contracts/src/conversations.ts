@@ -1,0 +1,137 @@
+import { z } from "zod";
+import * as f from "./fields";
+
+/**
+ * Conversations (spec 000 §3–§8; docs/api.md Conversations). The server is blind: titles and
+ * message payloads are `aead` envelopes under the conversation key, and each participant's copy
+ * of that key is a `sealed` envelope for their X25519 key. Envelopes travel as their canonical
+ * JSON text; the domain checks them in depth with @sealwork/crypto.
+ */
+
+/** Messages per page of GET /api/conversations/{id}. */
+export const MOTES_PAGE = 50;
+/** One message's envelope text: text and small images; files go to the bucket (later). */
+export const MOTE_PAYLOAD_MAX = 64 * 1024;
+export const TITLE_MAX = 4096;
+export const SEALED_MAX = 4096;
+/** A client's id for a message it has not sent yet (spec 000 §4 Local message). */
+export const LOCALID_MAX = 64;
+export const RECIPIENTS_MAX = 100;
+
+const uid = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** An `aead` envelope as canonical JSON text. */
+export const aeadText = (max: number) => z.string().min(1).max(max);
+/** A `sealed` envelope (the conversation key for one participant) as canonical JSON text. */
+export const sealedText = z.string().min(1).max(SEALED_MAX);
+export const localid = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "A local id is 1 to 64 letters, digits, - or _.");
+
+export const conversationParams = z.object({ id: f.idParam });
+const sequence = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const newConversation = z.object({
+  /** One user id (a one-to-one conversation) or several (a multi-person one). */
+  recipient: z.union([uid, z.array(uid).min(1).max(RECIPIENTS_MAX)]),
+  title: aeadText(TITLE_MAX).optional(),
+  /** The conversation key sealed for every participant, the author included. */
+  sealed_keys: z
+    .array(z.object({ user_id: uid, sealed: sealedText }))
+    .min(2)
+    .max(RECIPIENTS_MAX + 1),
+});
+export type NewConversation = z.infer<typeof newConversation>;
+
+export const participantView = z.object({ user_id: z.number(), admin: z.boolean() });
+export type ParticipantView = z.infer<typeof participantView>;
+
+export const attribution = z.record(z.string(), z.object({ uid: z.number(), name: z.string() }));
+export type Attribution = z.infer<typeof attribution>;
+
+export const conversationView = z.object({
+  id: z.number(),
+  /** `aead` envelope text, or null when untitled. */
+  title: z.string().nullable(),
+  author_id: z.number(),
+  /** The first recipient (0 will mean a pickup). */
+  recipient_id: z.number(),
+  /** For a one-to-one conversation the participant who is not the caller, else null. */
+  other_id: z.number().nullable(),
+  participants: z.array(participantView),
+  multiple: z.boolean(),
+  /** Seconds: creation, or the last message. */
+  timestamp: z.number(),
+  /** The newest message's id (0 before the first). */
+  last_mote: z.number(),
+  unread: z.boolean(),
+  attachlist: z.array(z.unknown()),
+});
+export type ConversationView = z.infer<typeof conversationView>;
+
+export const moteView = z.object({
+  id: z.number(),
+  source_id: z.number(),
+  /** Seconds. */
+  timestamp: z.number(),
+  /** `aead` envelope text. */
+  payload: z.string(),
+  localid: z.string().nullable(),
+});
+export type MoteView = z.infer<typeof moteView>;
+
+export const conversationList = z.object({
+  conversations: z.array(conversationView),
+  attribution,
+  /** Keyed by conversation id, once pickups exist. */
+  pickups: z.record(z.string(), z.unknown()),
+  /** Seconds, keyed by conversation id. */
+  last_visits: z.record(z.string(), z.number()),
+  /** Unseen messages, keyed by conversation id (only conversations with some). */
+  outstanding: z.record(z.string(), z.number()),
+});
+
+export const conversationPage = z.object({
+  /** Oldest first. */
+  motes: z.array(moteView),
+  /** Whether there are more messages beyond this page (older; newer with `after`). */
+  more: z.boolean(),
+  meta: conversationView.nullable(),
+  participants: z.array(participantView),
+  attrib: attribution,
+  /** The conversation key sealed for the caller. */
+  sealed: z.string(),
+});
+
+export const loadQuery = z.object({
+  before: sequence.optional(),
+  after: sequence.optional(),
+  meta: z.enum(["0", "1"]).optional(),
+});
+
+export const appendBody = z.object({ localid, payload: aeadText(MOTE_PAYLOAD_MAX) });
+export const appendResult = z.object({
+  mote: moteView,
+  /** The id of the message before this one (0 for the first): in order if the client had it. */
+  previous_mote: z.number(),
+  localid: z.string(),
+});
+
+export const participateBody = z
+  .object({
+    participant: uid,
+    /** The conversation key sealed for the new participant (when adding). */
+    sealed: sealedText.optional(),
+    admin: z.literal(true).optional(),
+    unadmin: z.literal(true).optional(),
+  })
+  .refine((b) => !(b.admin && b.unadmin), { message: "Send admin or unadmin, not both." })
+  .refine((b) => b.admin || b.unadmin || b.sealed !== undefined, { message: "Adding a person needs their sealed key.", path: ["sealed"] });
+
+export const participantsResult = z.object({ participants: z.array(participantView), attrib: attribution });
+
+export const notifyCheck = z.object({
+  /** Milliseconds: the highest activity seen; pass it back as `previous`. */
+  new_highest: z.number(),
+  /** The caller's conversations with activity after `previous`. */
+  conversations: z.array(conversationView),
+  pickups: z.record(z.string(), z.unknown()),
+  last_visits: z.record(z.string(), z.number()),
+});
