@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Modal, Stack, TextInput } from "@mantine/core";
 import { PasswordField } from "../../lib/ui/password-field";
+import { useFields } from "../../lib/ui/use-fields";
 import type { PublicUser } from "@sealwork/contracts";
 import { notifications } from "@mantine/notifications";
-import { useState, type ChangeEvent, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "../../lib/api";
 import { isValidEmail, isValidName, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
@@ -28,8 +29,7 @@ export function EditUserModal({ user, onClose }: EditUserModalProps) {
 /** Save failures show inside the modal, so the edits stay for another try. */
 function EditUserForm({ user, onDone }: { user: PublicUser; onDone: () => void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Record<Field, string>>({ name: user.name, email: user.email ?? "", password: "" });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { values, setErrors, bind } = useFields<Field>({ name: user.name, email: user.email ?? "", password: "" });
   const [failure, setFailure] = useState<string | null>(null);
   const update = useUpdateUser();
 
@@ -38,15 +38,6 @@ function EditUserForm({ user, onDone }: { user: PublicUser; onDone: () => void }
   if (values.email.trim().toLowerCase() !== (user.email ?? "")) changes.email = values.email.trim().toLowerCase();
   if (values.password) changes.password = { new: values.password };
   const changed = Object.keys(changes).length > 0;
-
-  const bind = (field: Field) => ({
-    value: values[field],
-    error: errors[field],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const value = event.currentTarget.value;
-      setValues((current) => ({ ...current, [field]: value }));
-    },
-  });
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -1,6 +1,7 @@
 import { Button, Group, Stack, Text, TextInput } from "@mantine/core";
 import { PasswordField } from "../../lib/ui/password-field";
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useFields } from "../../lib/ui/use-fields";
+import { useEffect, useRef, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "../../lib/api";
 import { isSixDigits, isValidName, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
@@ -21,8 +22,10 @@ type Field = "name" | "password" | "verification" | "code";
 /** An invited account without a password: a code is emailed, then name and password are set. */
 export function RegisterForm({ account, contact, onBack, onError }: RegisterFormProps) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Record<Field, string>>({ name: "", password: "", verification: "", code: "" });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { values, setErrors, bind } = useFields<Field>(
+    { name: "", password: "", verification: "", code: "" },
+    { code: (value) => value.replace(/\D/g, "").slice(0, 6) },
+  );
   const send = useSendVerification();
   const register = useRegisterUser();
   const sent = useRef(false);
@@ -36,15 +39,6 @@ export function RegisterForm({ account, contact, onBack, onError }: RegisterForm
     if (sent.current) return;
     sent.current = true;
     sendCode();
-  });
-
-  const bind = (field: Field) => ({
-    value: values[field],
-    error: errors[field],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const value = event.currentTarget.value;
-      setValues((current) => ({ ...current, [field]: field === "code" ? value.replace(/\D/g, "").slice(0, 6) : value }));
-    },
   });
 
   function submit(event: FormEvent) {

@@ -1,7 +1,8 @@
 import { Button, Group, Stack, Text, Title } from "@mantine/core";
 import { PasswordField } from "../../lib/ui/password-field";
+import { useFields } from "../../lib/ui/use-fields";
 import { notifications } from "@mantine/notifications";
-import { useState, type ChangeEvent, type FormEvent } from "react";
+import { type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { isValidPassword, PASSWORD_MIN } from "../../lib/validation";
 import { useUpdateOwnUser } from "./update-own-user";
@@ -20,17 +21,9 @@ export interface PasswordSectionProps {
 export function PasswordSection({ userId, onError }: PasswordSectionProps) {
   const { t } = useTranslation();
   const empty = { old: "", new: "", confirmation: "" };
-  const [values, setValues] = useState<Record<Field, string>>(empty);
+  const { values, setValues, bind } = useFields<Field>(empty);
   const update = useUpdateOwnUser(userId);
   const ready = values.old.length > 0 && isValidPassword(values.new) && values.new === values.confirmation;
-
-  const bind = (field: Field) => ({
-    value: values[field],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const value = event.currentTarget.value;
-      setValues((current) => ({ ...current, [field]: value }));
-    },
-  });
 
   function submit(event: FormEvent) {
     event.preventDefault();

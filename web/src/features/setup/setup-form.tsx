@@ -1,6 +1,7 @@
 import { Button, Stack, TextInput } from "@mantine/core";
 import { PasswordField } from "../../lib/ui/password-field";
-import { useState, type ChangeEvent, type FormEvent } from "react";
+import { useFields } from "../../lib/ui/use-fields";
+import { type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "../../lib/api";
 import { isValidEmail, isValidName, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
@@ -16,18 +17,8 @@ export interface SetupFormProps {
 
 export function SetupForm({ token, onDone, onError }: SetupFormProps) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Record<Field, string>>({ name: "", email: "", password: "", confirmation: "" });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { values, setErrors, bind } = useFields<Field>({ name: "", email: "", password: "", confirmation: "" });
   const setup = useSetupInstance();
-
-  const bind = (field: Field) => ({
-    value: values[field],
-    error: errors[field],
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const value = event.currentTarget.value;
-      setValues((current) => ({ ...current, [field]: value }));
-    },
-  });
 
   function submit(event: FormEvent) {
     event.preventDefault();
