@@ -80,12 +80,7 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
             {problem}
           </Alert>
         ) : null}
-        {notice ? (
-          <Alert color="red" role="alert">
-            <Text size="sm">{notice.message}</Text>
-            {notice.detail ? <Text size="sm">{notice.detail}</Text> : null}
-          </Alert>
-        ) : null}
+        <NoticeAlert notice={notice} />
         <Group justify="flex-end">
           <Button type="submit" loading={busy} disabled={!ready}>
             {submitLabel}
@@ -93,5 +88,16 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** A failure reported by the key flow: its message and, where there is one, the detail. */
+export function NoticeAlert({ notice }: { notice: { message: string; detail?: string | null } | null | undefined }) {
+  if (!notice) return null;
+  return (
+    <Alert color="red" role="alert">
+      <Text size="sm">{notice.message}</Text>
+      {notice.detail ? <Text size="sm">{notice.detail}</Text> : null}
+    </Alert>
   );
 }

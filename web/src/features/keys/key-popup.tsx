@@ -2,7 +2,7 @@ import { Alert, Button, Code, FileInput, Group, Loader, Modal, Stack, Text, Text
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { logoutAndReload } from "../../lib/logout";
-import { CodeForm } from "./code-form";
+import { CodeForm, NoticeAlert } from "./code-form";
 import { LOCAL_KEY_CODES } from "./key-errors";
 import { useKeyFlow, type KeyFlow, type KeyFlowNotice } from "./key-flow";
 
@@ -202,12 +202,7 @@ function InvitationCodeForm({ onSubmit, busy, notice }: { onSubmit: (code: strin
           styles={{ input: { fontFamily: "monospace", letterSpacing: "0.1em" } }}
           data-autofocus
         />
-        {notice ? (
-          <Alert color="red" role="alert">
-            <Text size="sm">{notice.message}</Text>
-            {notice.detail ? <Text size="sm">{notice.detail}</Text> : null}
-          </Alert>
-        ) : null}
+        <NoticeAlert notice={notice} />
         <Group justify="flex-end">
           <Button type="submit" loading={busy}>
             {t("keys.temp.submit")}
