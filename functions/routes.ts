@@ -42,6 +42,16 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/conversations/{id}/append": "functions/api/conversations/append.handler",
   "POST /api/conversations/{id}/participate": "functions/api/conversations/participate.handler",
   "POST /api/conversations/{id}/unparticipate": "functions/api/conversations/unparticipate.handler",
+  "GET /api/conversations/{id}/attachments": "functions/api/attachments/list.handler",
+  "POST /api/conversations/{id}/attachments": "functions/api/attachments/start.handler",
+  "POST /api/conversations/{id}/attachments/{aid}/complete": "functions/api/attachments/complete.handler",
+  "GET /api/conversations/{id}/attachments/{aid}": "functions/api/attachments/download.handler",
+  "POST /api/conversations/{id}/archive": "functions/api/conversations/archive.handler",
+  // Pickups (the literal /recover before /{lookup})
+  "POST /api/pickup": "functions/api/pickup/create.handler",
+  "GET /api/pickup/{lookup}": "functions/api/pickup/lookup.handler",
+  "POST /api/pickup/recover/{lookup}": "functions/api/pickup/recover.handler",
+  "DELETE /api/conversations/{id}": "functions/api/pickup/delete.handler",
 };
 
 /** SQS consumers: queue name → worker handler. */

@@ -2,13 +2,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { ROOT, spawnRuntime } from "../support/runtime";
+import { runConversationsBench } from "./conversations";
 import { runKeysBench } from "./keys";
 
 /**
  * `npm run bench`: latency and throughput of the local API, at 1, 10 and 50 concurrent
  * clients, for a password login (Argon2id-bound) and an authenticated GET. Figures, not
  * assertions: they go to bench/results.json. BENCH_SECONDS sets each run's length. Then the
- * account-key costs in Chromium (test/bench/keys.ts, bench/results-keys.json).
+ * account-key costs in Chromium (test/bench/keys.ts, bench/results-keys.json) and the
+ * conversation figures (test/bench/conversations.ts, bench/results-conversations.json).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = [1, 10, 50];
@@ -52,3 +54,6 @@ try {
 
 // Account keys in Chromium (create, unlock): bench/results-keys.json.
 await runKeysBench();
+// Conversations: upload throughput and memory, opening a long conversation, append and poll
+// latency under 50 clients: bench/results-conversations.json.
+await runConversationsBench();

@@ -1,7 +1,7 @@
 import { decrypt, utf8Decode } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
-import { conversationKey, encrypted, sealedKey, shareGroup, startConversation } from "../support/conversations";
+import { TITLE_AAD, conversationKey, encrypted, sealedKey, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 
 type Json = Record<string, unknown>;
@@ -40,7 +40,7 @@ describe("conversations: starting", () => {
     const key = await conversationKey();
     const { id, body } = await startConversation(a, [b], { key, title: "Lunch plans" });
     expect(body).toMatchObject({ id, author_id: a.id, recipient_id: b.id, other_id: b.id, multiple: false, last_mote: 0, attachlist: [] });
-    expect(utf8Decode(await decrypt(key, (body as unknown as { title: string }).title))).toBe("Lunch plans");
+    expect(utf8Decode(await decrypt(key, (body as unknown as { title: string }).title, { aad: TITLE_AAD }))).toBe("Lunch plans");
     expect((body as unknown as { participants: unknown[] }).participants).toEqual([
       { user_id: a.id, admin: true },
       { user_id: b.id, admin: false },
@@ -290,6 +290,41 @@ describe("conversations: who may do what", () => {
     expect((removed.body.participants as { user_id: number }[]).map((p) => p.user_id)).not.toContain(fourth.id);
     expect(await unparticipate(member, fourth.id)).toMatchObject({ status: 404, body: { code: "participant_missing" } });
     expect(await load(fourth.api_token, id)).toMatchObject({ status: 403, body: { message: NOT_AUTHORIZED } });
+  });
+});
+
+describe("conversations: archive", () => {
+  it("hides the conversation from the caller's list until a newer message, for that caller only", async () => {
+    const [a, b, outsider] = await trio();
+    const { id, key } = await startConversation(a, [b]);
+    await append(a.api_token, id, "before-archive", await encrypted(key, "hello"));
+    const listed = async (who: { id: number; api_token: string }) =>
+      (await http<{ conversations: Json[] }>("GET", `/api/users/${who.id}/conversations`, { token: who.api_token })).body.conversations.map((c) => c.id);
+    expect(await listed(b)).toContain(id);
+
+    expect(await http("POST", `/api/conversations/${id}/archive`, { token: b.api_token })).toMatchObject({ status: 200, body: { archived: true } });
+    expect(await listed(b)).not.toContain(id);
+    expect(await listed(a)).toContain(id);
+    // Still readable by its address, and opening it does not bring it back.
+    expect((await load(b.api_token, id)).status).toBe(200);
+    expect(await listed(b)).not.toContain(id);
+
+    // A newer message brings it back, and opening it then keeps it there.
+    await append(a.api_token, id, "after-archive", await encrypted(key, "are you there?"));
+    expect(await listed(b)).toContain(id);
+    await load(b.api_token, id);
+    expect(await listed(b)).toContain(id);
+
+    expect(await http("POST", `/api/conversations/${id}/archive`, { token: outsider.api_token })).toMatchObject({ status: 403, body: { message: NOT_AUTHORIZED } });
+    expect(await http("POST", `/api/conversations/999999999/archive`, { token: a.api_token })).toMatchObject({ status: 404, body: { message: DELETED } });
+  });
+
+  it("gives every list entry the caller's own sealed key", async () => {
+    const [a, b] = await trio();
+    const { id } = await startConversation(a, [b]);
+    const page = await load(b.api_token, id);
+    const listed = await http<{ conversations: Json[] }>("GET", `/api/users/${b.id}/conversations`, { token: b.api_token });
+    expect(listed.body.conversations.find((c) => c.id === id)).toMatchObject({ sealed: page.body.sealed });
   });
 });
 

@@ -3,12 +3,15 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { type AccountKeys, unwrapAccountKeys } from "@sealwork/crypto";
+import { type AccountKeys, base64urlDecode, encrypt, serializeEnvelope, unwrapAccountKeys, unwrapPickupKey, utf8Encode } from "@sealwork/crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newVisitor } from "../support/browser";
-import { outboxFor } from "../support/api";
+import { http, outboxFor } from "../support/api";
+import { uploadFile } from "../support/attachments";
+import { encrypted, shareGroup, startConversation } from "../support/conversations";
 import { invite } from "../support/invites";
+import { collect, createPickup } from "../support/pickups";
 import { enableTotp } from "../support/totp";
 import { createSession, createUser } from "../support/users";
 import { passKeyPopup, signIn } from "../e2e/helpers";
@@ -19,8 +22,8 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * browser and export them. Then every item of the table, every object of the bucket, every
  * message of the outbox and every file under the runtime's data folder is searched for the
  * codes and for the private key seeds (taken from the users' own envelopes, opened here with the
- * codes), for an invitation's code and temporary private keys, and for two-factor recovery
- * codes, in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
+ * codes), for an invitation's code and temporary private keys, for two-factor recovery codes,
+ * and for a conversation's title, message text, file name, file contents and thumbnail, in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
 const CANARIES = 2;
@@ -31,6 +34,12 @@ interface Needle {
   texts: string[];
   /** Raw bytes, searched in files. */
   bytes: Buffer;
+  /** Short digit strings (a pickup's security code): only where no digit stands beside them, so ids and timestamps do not match by chance. */
+  digits?: boolean;
+}
+
+function contains(haystack: string, form: string, digits?: boolean): boolean {
+  return digits ? new RegExp(`(?<![0-9])${form.replace(/[^A-Za-z0-9]/g, "\\$&")}(?![0-9])`).test(haystack) : haystack.includes(form);
 }
 
 /** The base64 and base64url characters that depend on `bytes` alone, at each alignment. */
@@ -45,8 +54,8 @@ function encodings(bytes: Buffer): string[] {
   return [...forms];
 }
 
-function needle(label: string, bytes: Buffer, asText?: string): Needle {
-  return { label, bytes, texts: [...(asText ? [asText] : []), ...encodings(bytes)] };
+function needle(label: string, bytes: Buffer, asText?: string, digits?: boolean): Needle {
+  return { label, bytes, texts: [...(asText ? [asText] : []), ...encodings(bytes)], digits };
 }
 
 async function privateSeeds(keys: AccountKeys): Promise<Buffer[]> {
@@ -67,6 +76,8 @@ describe("plaintext canary: the server stores no secure code and no private key"
   const runtime = inject("runtime");
   let browser: Browser;
   const needles: Needle[] = [];
+  /** Searched in the table only: the pickup code is in the emailed link (outbox, queue) by design. */
+  const tableNeedles: Needle[] = [];
   const publicKeys: string[] = [];
 
   beforeAll(async () => {
@@ -104,11 +115,47 @@ describe("plaintext canary: the server stores no secure code and no private key"
     needles.push(needle("invitee's temporary X25519 private key", tempX25519!), needle("invitee's temporary Ed25519 private key", tempEd25519!));
     await outboxFor(invited.body.email);
 
+    // A conversation as the web client makes it: the title, a message text, an attached file's
+    // name and its contents are encrypted in the client; the file goes to the bucket in chunks.
+    const [ann, ben] = await Promise.all([createSession({ name: "Canary Ann" }), createSession({ name: "Canary Ben" })]);
+    await shareGroup(ann, ben);
+    const convo = randomBytes(6).toString("hex");
+    const title = `canary-title-${convo}`;
+    const text = `canary-message-${convo}`;
+    const fileName = `canary-file-name-${convo}.pdf`;
+    const fileContent = `canary-file-content-${convo}`;
+    const { id, key } = await startConversation(ann, [ben], { title });
+    const file = await uploadFile(ann, id, Buffer.from(fileContent.repeat(20_000)), Buffer.from(`canary-thumbnail-${convo}`));
+    const payload = JSON.stringify({ text, files: [{ id: file.id, name: fileName, type: "application/pdf", size: 1, key: "k", header: "h", thumb: true }] });
+    const sent = await http("POST", `/api/conversations/${id}/append`, { token: ann.api_token, body: { localid: "canary", payload: await encrypted(key, payload), attachments: [file.id] } });
+    expect(sent.status).toBe(200);
+    for (const [label, value] of [["conversation title", title], ["message text", text], ["file name", fileName], ["file contents", fileContent], ["thumbnail", `canary-thumbnail-${convo}`]]) {
+      needles.push(needle(label!, Buffer.from(value!), value));
+    }
+
     // Two-factor recovery codes are shown once and kept only as salted hashes. (The TOTP secret
     // itself must stay readable to the server, so it is no canary.)
     const twoFactor = await createSession();
     const { recovery } = await enableTotp(twoFactor.api_token);
     recovery.forEach((code, i) => needles.push(needle(`2FA recovery code ${i}`, Buffer.from(code), code)));
+
+    // A pickup: its title, both sides' messages, the security code and the guest's auth key (the
+    // server keeps only SHA-256 of it) stay off the server; the pickup code stays out of the table.
+    const tag = randomBytes(6).toString("hex");
+    const creator = await createSession();
+    const pickup = await createPickup(creator, { title: `canary-pickup-title-${tag}` });
+    const toGuest = `canary-pickup-message-${tag}`;
+    await http("POST", `/api/conversations/${pickup.conversation_id}/append`, { token: creator.api_token, body: { localid: "c1", payload: await encrypted(pickup.key, toGuest) } });
+    const { recover, keys } = await collect(pickup);
+    const guestKey = await unwrapPickupKey(keys!, recover.body.wrapped);
+    const fromGuest = `canary-pickup-answer-${tag}`;
+    const answer = serializeEnvelope(await encrypt(guestKey, utf8Encode(fromGuest)));
+    expect((await http("POST", `/api/conversations/${pickup.conversation_id}/append`, { token: recover.body.api_token, body: { localid: "g1", payload: answer } })).status).toBe(200);
+    await outboxFor(pickup.email);
+    for (const value of [`canary-pickup-title-${tag}`, toGuest, fromGuest]) needles.push(needle(`pickup content "${value}"`, Buffer.from(value), value));
+    needles.push(needle("pickup security code", Buffer.from(pickup.securityCode), pickup.securityCode, true));
+    needles.push(needle("pickup auth key", Buffer.from(base64urlDecode(keys!.auth))));
+    tableNeedles.push(needle("pickup code", Buffer.from(pickup.code), pickup.code));
   }, 120_000);
 
   afterAll(async () => {
@@ -117,7 +164,7 @@ describe("plaintext canary: the server stores no secure code and no private key"
 
   function findIn(text: string, where: string): string[] {
     const found: string[] = [];
-    for (const n of needles) for (const form of n.texts) if (text.includes(form)) found.push(`${n.label} (as ${form.slice(0, 12)}…) in ${where}`);
+    for (const n of needles) for (const form of n.texts) if (contains(text, form, n.digits)) found.push(`${n.label} (as ${form.slice(0, 12)}…) in ${where}`);
     return found;
   }
 
@@ -136,6 +183,8 @@ describe("plaintext canary: the server stores no secure code and no private key"
     for (const key of publicKeys) expect(all, "the scan reads the keypair items").toContain(key);
     expect(all).toContain("secure-code-wrap");
     expect(items.flatMap((item, i) => findIn(item, `item ${i}`))).toEqual([]);
+    for (const n of tableNeedles) for (const form of n.texts) expect(all.includes(form), `${n.label} in the table`).toBe(false);
+    expect(all, "the scan reads the pickup items").toContain("pickup-wrap");
   });
 
   it("finds none in the bucket or the outbox", async () => {
@@ -147,7 +196,7 @@ describe("plaintext canary: the server stores no secure code and no private key"
       for (const object of page.Contents ?? []) {
         const body = await (await s3.send(new GetObjectCommand({ Bucket: runtime.env.BUCKET_NAME, Key: object.Key }))).Body!.transformToByteArray();
         found.push(...findIn(Buffer.from(body).toString("latin1"), `object ${object.Key}`));
-        for (const n of needles) if (Buffer.from(body).includes(n.bytes)) found.push(`${n.label} (raw) in object ${object.Key}`);
+        for (const n of needles) if (!n.digits && Buffer.from(body).includes(n.bytes)) found.push(`${n.label} (raw) in object ${object.Key}`);
       }
       token = page.NextContinuationToken;
     } while (token);
@@ -162,9 +211,10 @@ describe("plaintext canary: the server stores no secure code and no private key"
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const bytes = await readFile(file);
+      const latin1 = bytes.toString("latin1");
       for (const n of needles) {
-        if (bytes.includes(n.bytes)) found.push(`${n.label} (raw) in ${file}`);
-        for (const form of n.texts) if (bytes.includes(Buffer.from(form, "latin1"))) found.push(`${n.label} (as ${form.slice(0, 12)}…) in ${file}`);
+        if (!n.digits && bytes.includes(n.bytes)) found.push(`${n.label} (raw) in ${file}`);
+        for (const form of n.texts) if (contains(latin1, form, n.digits)) found.push(`${n.label} (as ${form.slice(0, 12)}…) in ${file}`);
       }
     }
     // The search reads the stored data: the public keys (meant to be there) are found.

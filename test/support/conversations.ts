@@ -1,7 +1,22 @@
 import type { Session } from "@sealwork/contracts";
 import { Group } from "@sealwork/core";
-import { type Key, type KeyPair, encrypt, exportSymmetricKey, generateSymmetricKey, sealFor, serializeEnvelope, utf8Encode } from "@sealwork/crypto";
+import {
+  type Key,
+  type KeyPair,
+  encrypt,
+  exportSymmetricKey,
+  generateSymmetricKey,
+  importEncryptionPublicKey,
+  sealFor,
+  serializeEnvelope,
+  utf8Encode,
+} from "@sealwork/crypto";
 import { http } from "./api";
+
+/** The web client's conventions (docs/protocol.md, Conversations). */
+export const CONVERSATION_KEY_CONTEXT = "conversation-key:0";
+export const TITLE_AAD = "conversation-title";
+export const messageAad = (conversationId: number, sourceId: number, localid: string) => `message:${conversationId}:${sourceId}:${localid}`;
 
 type Who = Pick<Session, "id" | "api_token">;
 
@@ -16,7 +31,26 @@ let recipientKey: Promise<KeyPair> | undefined;
 export async function sealedKey(key: Key): Promise<string> {
   recipientKey ??= crypto.subtle.generateKey({ name: "X25519" }, false, ["deriveBits"]) as Promise<KeyPair>;
   const { publicKey } = await recipientKey;
-  return serializeEnvelope(await sealFor(publicKey, await exportSymmetricKey(key), { context: "conversation-key:test" }));
+  return serializeEnvelope(await sealFor(publicKey, await exportSymmetricKey(key), { context: CONVERSATION_KEY_CONTEXT }));
+}
+
+/** The conversation key sealed for a user's real registered X25519 key (they made it in a browser). */
+export async function sealedKeyFor(key: Key, user: Who): Promise<string> {
+  const brief = await http<{ id: number | null }>("GET", `/api/keypairs?fetch_only=1&uid=${user.id}`, { token: user.api_token });
+  if (brief.status !== 200 || !brief.body.id) throw new Error(`user ${user.id} has no key yet: ${JSON.stringify(brief.body)}`);
+  const record = await http<{ encrypt_public: string }>("GET", `/api/keypairs/${brief.body.id}`, { token: user.api_token });
+  const publicKey = await importEncryptionPublicKey(record.body.encrypt_public);
+  return serializeEnvelope(await sealFor(publicKey, await exportSymmetricKey(key), { context: CONVERSATION_KEY_CONTEXT }));
+}
+
+/** A title as the web client encrypts it. */
+export async function encryptedTitle(key: Key, title: string): Promise<string> {
+  return serializeEnvelope(await encrypt(key, utf8Encode(title), { aad: TITLE_AAD }));
+}
+
+/** A message payload (`{ text }`) as the web client encrypts it. */
+export async function encryptedMessage(key: Key, conversationId: number, sourceId: number, localid: string, text: string): Promise<string> {
+  return serializeEnvelope(await encrypt(key, utf8Encode(JSON.stringify({ text })), { aad: messageAad(conversationId, sourceId, localid) }));
 }
 
 /** An `aead` envelope of `text` under the conversation key. */
@@ -31,12 +65,14 @@ export async function shareGroup(...users: Who[]): Promise<number> {
   return groupId;
 }
 
-export async function startConversation(author: Who, recipients: Who[], options: { title?: string; key?: Key } = {}) {
+/** Starts a conversation over the API; `realKeys` seals for the users' registered keys instead of a stand-in. */
+export async function startConversation(author: Who, recipients: Who[], options: { title?: string; key?: Key; realKeys?: boolean } = {}) {
   const key = options.key ?? (await conversationKey());
-  const sealed_keys = await Promise.all([author, ...recipients].map(async (u) => ({ user_id: u.id, sealed: await sealedKey(key) })));
+  const seal = (u: Who) => (options.realKeys ? sealedKeyFor(key, u) : sealedKey(key));
+  const sealed_keys = await Promise.all([author, ...recipients].map(async (u) => ({ user_id: u.id, sealed: await seal(u) })));
   const body = {
     recipient: recipients.length === 1 ? recipients[0]!.id : recipients.map((r) => r.id),
-    ...(options.title ? { title: await encrypted(key, options.title) } : {}),
+    ...(options.title ? { title: await encryptedTitle(key, options.title) } : {}),
     sealed_keys,
   };
   const reply = await http<{ id: number }>("POST", "/api/conversations", { token: author.api_token, body });

@@ -8,5 +8,7 @@ export type CallerKind = (typeof CALLER_KINDS)[number];
 export const ANYONE: readonly CallerKind[] = CALLER_KINDS;
 /** Signed-in members of the instance, whatever their role. */
 export const MEMBERS: readonly CallerKind[] = ["user", "admin", "super"];
+/** Members, and a pickup's guest (the domain admits the guest to that pickup's conversation only). */
+export const PARTICIPANTS: readonly CallerKind[] = ["guest", "user", "admin", "super"];
 export const ADMINS: readonly CallerKind[] = ["admin", "super"];
 export const SUPER_ADMINS: readonly CallerKind[] = ["super"];

@@ -17,6 +17,8 @@ export const SEALED_MAX = 4096;
 /** A client's id for a message it has not sent yet (spec 000 §4 Local message). */
 export const LOCALID_MAX = 64;
 export const RECIPIENTS_MAX = 100;
+/** Files one message may attach. */
+export const ATTACHMENTS_PER_MOTE = 10;
 
 const uid = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** An `aead` envelope as canonical JSON text. */
@@ -51,7 +53,7 @@ export const conversationView = z.object({
   /** `aead` envelope text, or null when untitled. */
   title: z.string().nullable(),
   author_id: z.number(),
-  /** The first recipient (0 will mean a pickup). */
+  /** The first recipient (0 means a pickup). */
   recipient_id: z.number(),
   /** For a one-to-one conversation the participant who is not the caller, else null. */
   other_id: z.number().nullable(),
@@ -63,6 +65,8 @@ export const conversationView = z.object({
   last_mote: z.number(),
   unread: z.boolean(),
   attachlist: z.array(z.unknown()),
+  /** The conversation key sealed for the caller, so lists can show the encrypted titles. */
+  sealed: z.string().nullable(),
 });
 export type ConversationView = z.infer<typeof conversationView>;
 
@@ -80,7 +84,7 @@ export type MoteView = z.infer<typeof moteView>;
 export const conversationList = z.object({
   conversations: z.array(conversationView),
   attribution,
-  /** Keyed by conversation id, once pickups exist. */
+  /** The caller's pickups (pickupView in ./pickups), keyed by conversation id. */
   pickups: z.record(z.string(), z.unknown()),
   /** Seconds, keyed by conversation id. */
   last_visits: z.record(z.string(), z.number()),
@@ -96,7 +100,7 @@ export const conversationPage = z.object({
   meta: conversationView.nullable(),
   participants: z.array(participantView),
   attrib: attribution,
-  /** The conversation key sealed for the caller. */
+  /** The conversation key sealed for the caller; for a pickup's guest, the `pickup-wrap` envelope. */
   sealed: z.string(),
 });
 
@@ -106,7 +110,12 @@ export const loadQuery = z.object({
   meta: z.enum(["0", "1"]).optional(),
 });
 
-export const appendBody = z.object({ localid, payload: aeadText(MOTE_PAYLOAD_MAX) });
+export const appendBody = z.object({
+  localid,
+  payload: aeadText(MOTE_PAYLOAD_MAX),
+  /** Uploaded attachments (POST …/attachments, then …/complete) this message carries. */
+  attachments: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).min(1).max(ATTACHMENTS_PER_MOTE).optional(),
+});
 export const appendResult = z.object({
   mote: moteView,
   /** The id of the message before this one (0 for the first): in order if the client had it. */
@@ -124,6 +133,9 @@ export const participateBody = z
   })
   .refine((b) => !(b.admin && b.unadmin), { message: "Send admin or unadmin, not both." })
   .refine((b) => b.admin || b.unadmin || b.sealed !== undefined, { message: "Adding a person needs their sealed key.", path: ["sealed"] });
+
+/** POST /api/conversations/{id}/archive: hidden from the caller's lists until a newer message. */
+export const archiveResult = z.object({ archived: z.boolean() });
 
 export const participantsResult = z.object({ participants: z.array(participantView), attrib: attribution });
 

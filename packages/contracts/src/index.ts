@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { ADMINS, ANYONE, MEMBERS } from "./access";
+import { ADMINS, ANYONE, MEMBERS, PARTICIPANTS } from "./access";
 import * as f from "./fields";
 import { route, type RouteContract } from "./route";
 import * as totp from "./totp";
 import * as keys from "./keypairs"; // account keys and backups
 import * as invites from "./invites"; // invitations
 import * as convo from "./conversations"; // conversations
+import * as files from "./attachments"; // conversation attachments
+import * as pickups from "./pickups"; // pickups
 
 export * from "./access";
 export * from "./fields";
@@ -14,6 +16,8 @@ export * from "./totp";
 export * from "./keypairs"; // account keys and backups
 export * from "./invites"; // invitations
 export * from "./conversations"; // conversations
+export * from "./attachments"; // conversation attachments
+export * from "./pickups"; // pickups
 
 const userId = z.object({ id: f.idParam });
 
@@ -211,7 +215,7 @@ export const contracts = {
     noContent: true,
   }),
   "POST /api/conversations": route({ access: MEMBERS, body: convo.newConversation, response: convo.conversationView }),
-  "GET /api/conversations/{id}": route({ access: MEMBERS, params: convo.conversationParams, query: convo.loadQuery, response: convo.conversationPage }),
+  "GET /api/conversations/{id}": route({ access: PARTICIPANTS, params: convo.conversationParams, query: convo.loadQuery, response: convo.conversationPage }),
   "PATCH /api/conversations/{id}": route({
     access: MEMBERS,
     methodOverride: true,
@@ -220,12 +224,12 @@ export const contracts = {
     response: convo.conversationView,
   }),
   "GET /api/conversations/{id}/poll": route({
-    access: MEMBERS,
+    access: PARTICIPANTS,
     params: convo.conversationParams,
     query: z.object({ largest: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
     response: z.object({ has_new: z.boolean() }),
   }),
-  "POST /api/conversations/{id}/append": route({ access: MEMBERS, params: convo.conversationParams, body: convo.appendBody, response: convo.appendResult }),
+  "POST /api/conversations/{id}/append": route({ access: PARTICIPANTS, params: convo.conversationParams, body: convo.appendBody, response: convo.appendResult }),
   "POST /api/conversations/{id}/participate": route({ access: MEMBERS, params: convo.conversationParams, body: convo.participateBody, response: convo.participantsResult }),
   "POST /api/conversations/{id}/unparticipate": route({
     access: MEMBERS,
@@ -233,7 +237,31 @@ export const contracts = {
     body: z.object({ unparticipant: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
     response: convo.participantsResult,
   }),
+  "POST /api/conversations/{id}/archive": route({ access: MEMBERS, params: convo.conversationParams, response: convo.archiveResult }),
+  // Attachments (packages/contracts/src/attachments.ts)
+  "GET /api/conversations/{id}/attachments": route({ access: PARTICIPANTS, params: convo.conversationParams, response: files.attachmentMotes }),
+  "POST /api/conversations/{id}/attachments": route({ access: PARTICIPANTS, params: convo.conversationParams, body: files.newAttachment, response: files.attachmentUpload }),
+  "POST /api/conversations/{id}/attachments/{aid}/complete": route({
+    access: PARTICIPANTS,
+    params: files.attachmentParams,
+    body: files.completeAttachment,
+    response: files.attachmentState,
+  }),
+  "GET /api/conversations/{id}/attachments/{aid}": route({ access: PARTICIPANTS, params: files.attachmentParams, query: files.attachmentQuery, response: files.attachmentUrl }),
   // --- end of conversations ------------------------------------------------------------------
+
+  // --- Pickups, spec 000 §2–§9 (packages/contracts/src/pickups.ts) ---------------------------
+  "POST /api/pickup": route({ access: MEMBERS, body: pickups.newPickup, response: pickups.pickupCreated }),
+  "GET /api/pickup/{lookup}": route({
+    access: ANYONE,
+    params: pickups.pickupLookupParams,
+    query: z.object({ meta: z.enum(["0", "1"]).optional() }),
+    response: pickups.pickupMeta,
+  }),
+  "POST /api/pickup/recover/{lookup}": route({ access: ANYONE, params: pickups.pickupLookupParams, body: pickups.pickupRecoverBody, response: pickups.pickupRecovered }),
+  /** Deletes a pickup (its author only) with its messages and files; ordinary conversations are archived instead. */
+  "DELETE /api/conversations/{id}": route({ access: MEMBERS, params: convo.conversationParams, response: pickups.conversationDeleted }),
+  // --- end of pickups -------------------------------------------------------------------------
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;

@@ -8,6 +8,10 @@ export type Caller =
   | { kind: Extract<CallerKind, "user" | "admin" | "super">; ip: string; uid: number; user: UserItem };
 
 export type MemberCaller = Extract<Caller, { uid: number; user: UserItem }>;
+/** A pickup's guest (user id 0); `pickup` is the pickup's conversation id. */
+export type GuestCaller = Extract<Caller, { kind: "guest" }>;
+/** Who may take part in a conversation: members, and a pickup's guest in that pickup. */
+export type ParticipantCaller = MemberCaller | GuestCaller;
 
 export function isMember(caller: Caller): caller is MemberCaller {
   return caller.kind === "user" || caller.kind === "admin" || caller.kind === "super";

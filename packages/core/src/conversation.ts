@@ -7,12 +7,13 @@ import {
   type ParticipantView,
 } from "@sealwork/contracts";
 import { type EnvelopeKind, isCryptoError, parseEnvelope } from "@sealwork/crypto";
-import { isMember, type Caller, type MemberCaller } from "./caller";
+import { isAdmin, isMember, type Caller, type MemberCaller, type ParticipantCaller } from "./caller";
 import { nextId } from "./db/counter";
 import { db, type ConversationItem, type MoteItem, type ParticipantItem } from "./db/entities";
 import { fail, type ErrorCode } from "./errors";
 import { Group } from "./group";
 import { NO_CONTENT, type NoContent } from "./http/api";
+import { GUEST_NAME, Pickup } from "./pickup";
 import { isConditionFailure } from "./rate-limit";
 import { User } from "./user";
 
@@ -29,8 +30,8 @@ const OUTSTANDING_CAP = 100;
  * caller to be a participant; unknown ids give 404, other people's conversations 403.
  */
 export namespace Conversation {
-  interface Access {
-    me: MemberCaller;
+  export interface Access {
+    me: ParticipantCaller;
     conversation: ConversationItem;
     participant: ParticipantItem;
   }
@@ -40,9 +41,16 @@ export namespace Conversation {
     return caller;
   }
 
+  /** Members, or a pickup's guest for that pickup's conversation only (Pickup.admitGuest). */
+  async function participantCaller(caller: Caller, id: number): Promise<ParticipantCaller> {
+    if (caller.kind !== "guest") return member(caller);
+    await Pickup.admitGuest(caller, id);
+    return caller;
+  }
+
   /** The conversation and the caller's participant item, or 404 / 403 (`denied` for the latter). */
-  async function access(caller: Caller, id: number, denied: ErrorCode = "conversation_forbidden"): Promise<Access> {
-    const me = member(caller);
+  export async function access(caller: Caller, id: number, denied: ErrorCode = "conversation_forbidden"): Promise<Access> {
+    const me = await participantCaller(caller, id);
     const [conversation, participant] = await Promise.all([getConversation(id), getParticipant(id, me.uid)]);
     if (!conversation) fail("conversation_not_found");
     if (!participant) fail(denied);
@@ -142,6 +150,7 @@ export namespace Conversation {
       last_mote: c.lastMoteId,
       unread,
       attachlist: [],
+      sealed: participants.find((p) => p.userId === uid)?.sealedKey ?? null,
     };
   }
 
@@ -156,7 +165,8 @@ export namespace Conversation {
   async function attribution(uids: Iterable<number>): Promise<Attribution> {
     const unique = [...new Set(uids)];
     const users = await Promise.all(unique.map((uid) => User.get(uid)));
-    const out: Attribution = {};
+    // The guest of a pickup (spec 000 §6: user id 0, named Guest).
+    const out: Attribution = unique.includes(0) ? { "0": { uid: 0, name: GUEST_NAME } } : {};
     for (const user of users) if (user) out[String(user.id)] = { uid: user.id, name: user.name };
     return out;
   }
@@ -182,16 +192,17 @@ export namespace Conversation {
     highest: number;
   }
 
+  /** An archived conversation comes back once a message newer than the archiving arrives. */
+  const hidden = (c: ConversationItem, p: ParticipantItem) => p.archived && c.lastMoteId <= p.lastSeenMote;
+
   /** The user's conversations (not archived), newest first; `since` keeps those with newer activity. */
   async function summary(uid: number, since = -1): Promise<Summary> {
     const { data: mine } = await db().entities.participant.query.byUser({ userId: uid }).go({ pages: "all" });
     const rows = await Promise.all(
-      mine
-        .filter((p) => !p.archived)
-        .map(async (p) => {
-          const c = await getConversation(p.conversationId);
-          return c ? { c, p, at: Math.max(c.activity, p.joinedAt) } : undefined;
-        }),
+      mine.map(async (p) => {
+        const c = await getConversation(p.conversationId);
+        return c && !hidden(c, p) ? { c, p, at: Math.max(c.activity, p.joinedAt) } : undefined;
+      }),
     );
     const present = rows.filter((r) => r !== undefined);
     const highest = present.reduce((max, r) => Math.max(max, r.at), 0);
@@ -222,7 +233,7 @@ export namespace Conversation {
     const me = member(caller);
     if (me.uid !== userId) fail("forbidden");
     const { highest: _highest, ...rest } = await summary(me.uid);
-    return { ...rest, pickups: {} };
+    return { ...rest, pickups: await Pickup.views(rest.conversations) };
   }
 
   /**
@@ -233,7 +244,7 @@ export namespace Conversation {
     const me = member(caller);
     const found = await summary(me.uid, previous);
     if (found.highest <= previous) return NO_CONTENT as NoContent;
-    return { new_highest: found.highest, conversations: found.conversations, pickups: {}, last_visits: found.last_visits };
+    return { new_highest: found.highest, conversations: found.conversations, pickups: await Pickup.views(found.conversations), last_visits: found.last_visits };
   }
 
   export interface LoadOptions {
@@ -266,7 +277,8 @@ export namespace Conversation {
     const newest = Math.max(conversation.lastMoteId, motes.at(-1)?.id ?? 0);
     await db()
       .entities.participant.patch({ conversationId: id, userId: me.uid })
-      .set({ lastVisit: nowSeconds(), lastSeenMote: Math.max(newest, participant.lastSeenMote) })
+      // Opening an archived conversation that news brought back keeps it in the lists.
+      .set({ lastVisit: nowSeconds(), lastSeenMote: Math.max(newest, participant.lastSeenMote), archived: participant.archived && !(newest > participant.lastSeenMote) })
       .go();
     return {
       motes: motes.map(moteView),
@@ -276,6 +288,13 @@ export namespace Conversation {
       attrib: await attribution([...participants.map((p) => p.userId), ...motes.map((m) => m.sourceId)]),
       sealed: participant.sealedKey,
     };
+  }
+
+  /** The messages with these ids (the attachments list), oldest first. */
+  export async function motesById(conversationId: number, ids: number[]): Promise<MoteView[]> {
+    if (!ids.length) return [];
+    const { data } = await db().entities.mote.get(ids.map((moteId) => ({ conversationId, id: moteId }))).go();
+    return data.sort((a, b) => a.id - b.id).map(moteView);
   }
 
   async function newestMote(conversationId: number): Promise<number> {
@@ -298,8 +317,8 @@ export namespace Conversation {
    * stores nothing and answers the message already stored. A lost race leaves a gap in the ids;
    * ids only ever increase.
    */
-  export async function append(caller: Caller, id: number, input: { localid: string; payload: string }) {
-    const me = member(caller);
+  export async function append(caller: Caller, id: number, input: { localid: string; payload: string; attachments?: number[] }) {
+    const me = await participantCaller(caller, id);
     const participant = await getParticipant(id, me.uid);
     if (!participant) fail((await getConversation(id)) ? "conversation_forbidden" : "conversation_not_found");
     const payload = envelope(input.payload, "aead", "mote_payload_invalid");
@@ -307,20 +326,31 @@ export namespace Conversation {
     // No read of the localid first: the transaction's condition finds a retry (at the cost of a
     // skipped id), which keeps the common case to one counter add and one transaction.
     const mote: MoteItem = { conversationId: id, id: await nextId(`mote:${id}`), sourceId: me.uid, timestamp: nowSeconds(), payload, localid: input.localid };
+    const attachments = [...new Set(input.attachments ?? [])];
     for (let attempt = 1; ; attempt++) {
       const result = await db()
-        .transaction.write(({ mote: m, localid }) => [
+        .transaction.write(({ mote: m, localid, attachment }) => [
           localid.create({ conversationId: id, userId: me.uid, localid: input.localid, moteId: mote.id }).commit(),
           m.create(mote).commit(),
+          // Only the sender's own, completely uploaded files of this conversation (Attachment).
+          ...attachments.map((aid) =>
+            attachment
+              .patch({ conversationId: id, id: aid })
+              .set({ state: "attached", moteId: mote.id })
+              .remove(["expiresAt"])
+              .where((attr, op) => `${op.eq(attr.state, "uploaded")} AND ${op.eq(attr.sourceId, me.uid)}`)
+              .commit(),
+          ),
         ])
         .go();
       if (!result.canceled) break;
       const reasons = result.data.map((r) => r.code);
-      if (reasons.includes("ConditionalCheckFailed")) {
+      if (reasons[0] === "ConditionalCheckFailed") {
         // The same localid won a race with this request: answer its message.
         const winner = await storedFor(id, me.uid, input.localid);
         if (winner) return answer(winner);
       }
+      if (reasons.slice(2).includes("ConditionalCheckFailed")) fail("attachment_invalid");
       if (attempt >= APPEND_ATTEMPTS) throw new Error(`append to ${id} cancelled: ${reasons.join(",")}`);
       await new Promise((r) => setTimeout(r, 20 * attempt));
     }
@@ -361,13 +391,33 @@ export namespace Conversation {
     }
   }
 
+  /**
+   * POST /api/conversations/{id}/archive: hides the conversation from the caller's own lists (and
+   * the notification poll) until a message newer than the newest one now arrives; it stays
+   * readable by its address meanwhile. Nothing changes for the other participants.
+   */
+  export async function archive(caller: Caller, id: number) {
+    const { me, conversation, participant } = await access(caller, id);
+    await db()
+      .entities.participant.patch({ conversationId: id, userId: me.uid })
+      .set({ archived: true, lastSeenMote: Math.max(conversation.lastMoteId, participant.lastSeenMote) })
+      .go();
+    return { archived: true };
+  }
+
   /** PATCH /api/conversations/{id}: any participant may rename; the title is an `aead` envelope. */
   export async function rename(caller: Caller, id: number, title: string): Promise<ConversationView> {
     const { me } = await access(caller, id);
     const checked = envelope(title, "aead", "title_invalid");
     await db().entities.conversation.patch({ id }).set({ title: checked, activity: Date.now() }).go();
+    return describe(id, me.uid);
+  }
+
+  /** One conversation as `uid` sees it, read afresh (after a change, or a pickup's creation). */
+  export async function describe(id: number, uid: number): Promise<ConversationView> {
     const [conversation, participants] = await Promise.all([getConversation(id), participantsOf(id)]);
-    return view(conversation!, participants, me.uid, false);
+    if (!conversation) fail("conversation_not_found");
+    return view(conversation, participants, uid, false);
   }
 
   export interface Participate {
@@ -379,7 +429,7 @@ export namespace Conversation {
 
   /** Instance admins (who take part), the author and conversation admins may add, remove and administrate. */
   function manages({ me, conversation, participant }: Access): boolean {
-    return me.kind !== "user" || conversation.authorId === me.uid || participant.admin;
+    return isAdmin(me) || conversation.authorId === me.uid || participant.admin;
   }
 
   async function participantsResult(id: number) {
@@ -404,6 +454,8 @@ export namespace Conversation {
 
     const a = await access(caller, id, "add_forbidden");
     if (!manages(a)) fail("add_not_author");
+    // Spec 000 §6: pickups cannot take more people.
+    if (a.conversation.recipientId === 0) fail("pickup_participants");
     const sealedKey = envelope(input.sealed ?? "", "sealed", "sealed_key_invalid");
     if (!(await User.get(input.participant))) fail("user_not_found");
     const ms = Date.now();
@@ -425,6 +477,8 @@ export namespace Conversation {
     if (userId === a.me.uid) fail("remove_self");
     if (!manages(a)) fail("remove_forbidden");
     if (userId === a.conversation.authorId) fail("remove_author");
+    // A pickup's guest leaves with the pickup (DELETE), not on their own.
+    if (a.conversation.recipientId === 0) fail("remove_forbidden");
     try {
       await db()
         .entities.participant.delete({ conversationId: id, userId })

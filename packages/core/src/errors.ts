@@ -63,7 +63,21 @@ export const ERRORS = {
   remove_author: { status: 422, text: "You cannot remove the original author from this conversation!" },
   unadmin_self: { status: 422, text: "You cannot remove your own admin state in this conversation!" },
   unadmin_author: { status: 422, text: "You cannot remove admin from the original author from this conversation!" },
+  // Conversation attachments (packages/core/src/attachment.ts)
+  attachment_too_large: { status: 413, text: "Files can be at most 1024 MB." },
+  attachment_not_found: { status: 404, text: "Error fetching attachment-file for message!" },
+  attachment_incomplete: { status: 409, text: "Error sending attachment-file for message!" },
+  attachment_invalid: { status: 422, text: "This message names a file that was not uploaded to this conversation, or is already sent." },
   // end of conversations
+  // Pickups (packages/core/src/pickup.ts)
+  pickup_not_found: { status: 404, text: "This pickup code is incorrect or has expired..." },
+  pickup_auth_incorrect: { status: 403, text: "The security code is incorrect - please try again." },
+  pickup_delete_forbidden: { status: 403, text: "You are not authorized to delete this pickup conversation." },
+  pickup_participants: { status: 422, text: "You can only add more people to a conversation, not a pickup." },
+  pickup_invalid: { status: 422, text: "The pickup's key, lookup or link is not valid." },
+  pickup_exists: { status: 409, text: "Server error while creating your pickup. Please try again later." },
+  conversation_not_pickup: { status: 422, text: "Only a pickup can be deleted - archive this conversation instead." },
+  // end of pickups
   internal: { status: 500, text: "Something went wrong on our side. Please try again later." },
 } as const satisfies Record<string, { status: number; text: string }>;
 

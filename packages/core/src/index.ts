@@ -12,6 +12,8 @@ export { Keypair } from "./keypair"; // account keys
 export { Backup } from "./backup"; // account keys: backup store
 export { Invite } from "./invite"; // invitations
 export { Conversation } from "./conversation"; // conversations
+export { Attachment } from "./attachment"; // conversations: files
+export { Pickup } from "./pickup"; // pickups
 export { Group } from "./group"; // conversations: group membership (placeholder)
 export { NO_CONTENT, api, type NoContent } from "./http/api";
 export { worker } from "./http/worker";

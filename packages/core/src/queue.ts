@@ -12,6 +12,10 @@ export const JobMessage = z.discriminatedUnion("type", [
     subject: z.string(),
     text: z.string(),
   }),
+  // A deleted or expired pickup's encrypted files: everything under its conversation's prefix.
+  z.object({ type: z.literal("purge-attachments"), conversationId: z.number().int().min(1) }),
+  // Removes every pickup past its validity end (Pickup.sweep); sent by a schedule.
+  z.object({ type: z.literal("pickup-sweep") }),
 ]);
 export type JobMessage = z.infer<typeof JobMessage>;
 

@@ -104,6 +104,38 @@ function aead(key, plaintext, aad, nonce) {
   return { key: hex(key), plaintext: hex(plaintext), aad, nonce: hex(nonce), envelope: canonical({ ...header, ct: b64u(ct) }) };
 }
 
+// Pickups: the lookup hash and the guest's wrap of a conversation key (docs/protocol.md, Pickups).
+async function argon(password, salt, params) {
+  return Buffer.from(await argon2id({ password, salt, memorySize: params.memoryKiB, iterations: params.iterations, parallelism: params.parallelism, hashLength: 32, outputType: "binary" }));
+}
+const lookupParams = { memoryKiB: 19456, iterations: 2, parallelism: 1 };
+async function pickupLookup(code, instanceName) {
+  return { code, instanceName, params: lookupParams, lookup: b64u(await argon(Buffer.from(code, "utf8"), Buffer.from(`sealwork/v1/pickup-lookup/${instanceName}`, "utf8"), lookupParams)) };
+}
+async function pickupWrap(code, securityCode, linkSecret, params, salt, nonce, conversationKey) {
+  const password = Buffer.concat([Buffer.from(code, "utf8"), Buffer.from(securityCode, "utf8"), linkSecret ?? Buffer.alloc(0)]);
+  const stretched = await argon(password, salt, params);
+  const both = Buffer.from(hkdfSync("sha256", stretched, Buffer.alloc(0), Buffer.from(`sealwork/v1/pickup/${code}`), 64));
+  const [wrapKey, authKey] = [both.subarray(0, 32), both.subarray(32)];
+  const header = { v: 1, kind: "pickup-wrap", alg: "argon2id-hkdf-sha256-aes256gcm", ...params, salt: b64u(salt), link: linkSecret ? 1 : 0, nonce: b64u(nonce) };
+  const ct = aesGcm(wrapKey, nonce, conversationKey, associatedData(header));
+  return {
+    code,
+    securityCode,
+    linkSecret: linkSecret ? b64u(linkSecret) : null,
+    fragment: code + (linkSecret ? b64u(linkSecret) : ""),
+    params,
+    salt: hex(salt),
+    nonce: hex(nonce),
+    conversationKey: hex(conversationKey),
+    argon2idOutput: hex(stretched),
+    wrapKey: hex(wrapKey),
+    auth: b64u(authKey),
+    verifier: b64u(createHash("sha256").update(authKey).digest()),
+    envelope: canonical({ ...header, ct: b64u(ct) }),
+  };
+}
+
 const signature = (domain, message) => b64u(sign(null, Buffer.concat([Buffer.from(domain), message]), account.ed.privateKey));
 const digest = (name) => b64u(createHash("sha256").update(createHash("sha384").update(name.normalize("NFC"), "utf8").digest()).digest());
 const sha256hex = (data) => createHash("sha256").update(data).digest("hex");
@@ -204,6 +236,12 @@ const vectors = {
     { name: text("backup/42/keypair"), digest: digest("backup/42/keypair") },
     { name: text(grueziNfc), digest: digest(grueziNfc) },
     { name: text(grueziNfd), digest: digest(grueziNfd) },
+  ],
+  pickupLookup: [await pickupLookup("ABABA12121", "local"), await pickupLookup("ZYXWV09876", "acme-prod")],
+  pickupWrap: [
+    await pickupWrap("HJKMN34567", "012345", range(0xd0, 16), small, range(0x80, 16), range(0x90, 12), range(0xa0, 32)),
+    await pickupWrap("PQRST00001", "999999", null, small, range(0x11, 16), range(0x22, 12), range(0x33, 32)),
+    await pickupWrap("ABABA12121", "654321", range(0x01, 16), { memoryKiB: 65536, iterations: 3, parallelism: 1 }, range(0x44, 16), range(0x55, 12), range(0x66, 32)),
   ],
   fingerprint: {
     accountX25519: groups(sha256hex(account.x.raw)),

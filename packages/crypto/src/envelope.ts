@@ -54,6 +54,26 @@ export interface AeadEnvelope {
   ct: string;
 }
 
+/**
+ * A pickup's conversation key under a key derived from what only the guest holds (pickup code,
+ * security code, and the link's secret when the pickup has one): docs/protocol.md, Pickups.
+ */
+export interface PickupWrapEnvelope {
+  v: 1;
+  kind: "pickup-wrap";
+  alg: "argon2id-hkdf-sha256-aes256gcm";
+  memoryKiB: number;
+  iterations: number;
+  parallelism: number;
+  /** 16 bytes, Argon2id salt (random per pickup). */
+  salt: string;
+  /** 1 when the key also needs the 16-byte secret of the link's fragment, else 0. */
+  link: number;
+  nonce: string;
+  /** AES-256-GCM of the 32-byte conversation key plus the 16-byte tag. */
+  ct: string;
+}
+
 export interface SignatureEnvelope {
   v: 1;
   kind: "signature";
@@ -73,6 +93,7 @@ export type Envelope =
   | SecureCodeWrapEnvelope
   | SealedEnvelope
   | AeadEnvelope
+  | PickupWrapEnvelope
   | SignatureEnvelope
   | RecordSignatureEnvelope;
 export type EnvelopeKind = Envelope["kind"];
@@ -96,14 +117,19 @@ export const ARGON2ID_LIMITS = {
   parallelism: [1, 4],
 } as const satisfies Record<string, readonly [number, number]>;
 
+/** The Argon2id parameters and salt of the code-derived kinds (secure-code-wrap, pickup-wrap). */
+const ARGON2ID_FIELDS: Record<string, FieldRule> = {
+  memoryKiB: { int: [...ARGON2ID_LIMITS.memoryKiB] },
+  iterations: { int: [...ARGON2ID_LIMITS.iterations] },
+  parallelism: { int: [...ARGON2ID_LIMITS.parallelism] },
+  salt: { bytes: 16 },
+};
+
 const SCHEMAS: { [K in EnvelopeKind]: { alg: EnvelopeOf<K>["alg"]; fields: Record<string, FieldRule> } } = {
   "secure-code-wrap": {
     alg: "argon2id-hkdf-sha256-aes256gcm",
     fields: {
-      memoryKiB: { int: [...ARGON2ID_LIMITS.memoryKiB] },
-      iterations: { int: [...ARGON2ID_LIMITS.iterations] },
-      parallelism: { int: [...ARGON2ID_LIMITS.parallelism] },
-      salt: { bytes: 16 },
+      ...ARGON2ID_FIELDS,
       nonce: { bytes: 12 },
       encryptPublic: { bytes: 32 },
       signPublic: { bytes: 32 },
@@ -117,6 +143,15 @@ const SCHEMAS: { [K in EnvelopeKind]: { alg: EnvelopeOf<K>["alg"]; fields: Recor
   aead: {
     alg: "aes256gcm",
     fields: { nonce: { bytes: 12 }, ct: { minBytes: TAG, maxBytes: MAX_AEAD_PLAINTEXT + TAG } },
+  },
+  "pickup-wrap": {
+    alg: "argon2id-hkdf-sha256-aes256gcm",
+    fields: {
+      ...ARGON2ID_FIELDS,
+      link: { int: [0, 1] },
+      nonce: { bytes: 12 },
+      ct: { bytes: 32 + TAG },
+    },
   },
   signature: { alg: "ed25519", fields: { sig: { bytes: 64 } } },
   "record-signature": { alg: "ed25519", fields: { sig: { bytes: 64 } } },

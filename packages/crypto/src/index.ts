@@ -30,6 +30,7 @@ export {
   PROTOCOL_VERSION,
   type RecordSignatureEnvelope,
   type SealedEnvelope,
+  type PickupWrapEnvelope,
   type SecureCodeWrapEnvelope,
   type SignatureEnvelope,
   parseEnvelope,
@@ -73,3 +74,45 @@ export {
 export { sign, signRecord, verify, verifyRecord } from "./signatures";
 
 export { accountFingerprint, backupNameDigest, fingerprint } from "./digests";
+
+export {
+  PICKUP_CODE_LENGTH,
+  PICKUP_CODE_LETTERS,
+  PICKUP_LINK_SECRET_BYTES,
+  PICKUP_LOOKUP_PARAMS,
+  type PickupFragment,
+  type PickupKeys,
+  type PickupParams,
+  type PickupSecrets,
+  type WrappedPickup,
+  derivePickupKeys,
+  formatPickupCode,
+  generatePickupCode,
+  generatePickupLinkSecret,
+  isValidPickupCode,
+  normalizePickupCode,
+  parsePickupFragment,
+  pickupFragment,
+  pickupLink,
+  pickupLookup,
+  pickupParams,
+  pickupVerifier,
+  unwrapPickupKey,
+  wrapPickupKey,
+} from "./pickup";
+
+export {
+  FILE_CHUNK_SIZE,
+  type FileStream,
+  type FileStreamHeader,
+  decryptFileChunk,
+  decryptFileStream,
+  encryptFileChunk,
+  encryptedFileSize,
+  exportFileKey,
+  fileChunkCount,
+  importFileStream,
+  newFileStream,
+  parseFileStreamHeader,
+  serializeFileStreamHeader,
+} from "./file-stream";

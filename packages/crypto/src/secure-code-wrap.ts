@@ -142,7 +142,7 @@ async function deriveWrapKey(code: string, salt: Uint8Array, params: Argon2idPar
   }
 }
 
-function checkParams(params: Argon2idParams): void {
+export function checkParams(params: Argon2idParams): void {
   for (const name of ["memoryKiB", "iterations", "parallelism"] as const) {
     const value = params?.[name];
     const [min, max] = ARGON2ID_LIMITS[name];

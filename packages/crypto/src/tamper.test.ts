@@ -3,6 +3,7 @@ import { decrypt, encrypt, generateSymmetricKey } from "./aead";
 import { generateAccountKeys } from "./account-keys";
 import { utf8Encode } from "./bytes";
 import { type Envelope, serializeEnvelope } from "./envelope";
+import { derivePickupKeys, pickupParams, unwrapPickupKey, wrapPickupKey } from "./pickup";
 import { openSealed, sealFor } from "./seal";
 import { unwrapAccountKeys, wrapAccountKeys } from "./secure-code-wrap";
 import { sign, signRecord, verify, verifyRecord } from "./signatures";
@@ -26,7 +27,18 @@ async function subjects(): Promise<Subject[]> {
   const record = { type: "keypair", name: "Grüezi 🔐 ß" };
   const data = utf8Encode("Grüezi 🔐 ß");
   const code = "Grüezi 🔐 ß 42";
+  const pickupSecrets = { code: "ABABA12121", securityCode: "123456", linkSecret: "BwcHBwcHBwcHBwcHBwcHBw" };
+  const pickup = await wrapPickupKey(symmetric, pickupSecrets, { memoryKiB: 1024, iterations: 1, parallelism: 1 });
+  // Derived once from the untouched envelope's parameters: an envelope whose parameters were
+  // changed must then be refused (the guest derives from what the lookup answered).
+  const pickupKeys = await derivePickupKeys(pickupSecrets, pickupParams(pickup.envelope));
   return [
+    {
+      kind: "pickup-wrap",
+      envelope: pickup.envelope,
+      open: (e) => unwrapPickupKey(pickupKeys, e as never),
+      everyBit: true,
+    },
     {
       kind: "secure-code-wrap",
       envelope: await wrapAccountKeys(keys, code, { memoryKiB: 1024, iterations: 1, parallelism: 1 }),

@@ -5,6 +5,7 @@ import { base64urlEncode, hexEncode, utf8Decode, utf8Encode } from "./bytes";
 import { canonicalJson } from "./canonical-json";
 import { accountFingerprint, backupNameDigest, fingerprint } from "./digests";
 import type { Key } from "./primitives";
+import { derivePickupKeys, parsePickupFragment, pickupLookup, pickupParams, unwrapPickupKey, wrapPickupKeyWith } from "./pickup";
 import { openSealed, sealForWith } from "./seal";
 import { unwrapAccountKeys, wrapAccountKeysWith } from "./secure-code-wrap";
 import { sign, signRecord, verify, verifyRecord } from "./signatures";
@@ -96,6 +97,27 @@ describe("known answers, protocol version 1", () => {
     expect(canonicalJson(v.record)).toBe(v.canonical);
     expect(canonicalJson(await signRecord(keys.sign.privateKey, v.record))).toBe(v.envelope);
     await verifyRecord(keys.sign.publicKey, JSON.parse(v.canonical), v.envelope);
+  });
+
+  it.each(vectors.pickupLookup)("pickup lookup of $code on instance $instanceName", async (v) => {
+    expect(await pickupLookup(v.code, v.instanceName)).toBe(v.lookup);
+  });
+
+  it.each(vectors.pickupWrap)("pickup wrap of $code, link secret $linkSecret, m=$params.memoryKiB", async (v) => {
+    const secrets = { code: v.code, securityCode: v.securityCode, linkSecret: v.linkSecret };
+    const conversationKey = await importSymmetricKey(hex(v.conversationKey));
+    const wrapped = await wrapPickupKeyWith(conversationKey, secrets, v.params, { salt: hex(v.salt), nonce: hex(v.nonce) });
+    expect(canonicalJson(wrapped.envelope)).toBe(v.envelope);
+    expect(wrapped.auth).toBe(v.auth);
+    expect(wrapped.verifier).toBe(v.verifier);
+    expect(parsePickupFragment(`#${v.fragment}`)).toEqual({ code: v.code, linkSecret: v.linkSecret });
+
+    const keys = await derivePickupKeys(secrets, pickupParams(v.envelope));
+    expect(keys.auth).toBe(v.auth);
+    const opened = await unwrapPickupKey(keys, v.envelope);
+    expect(hexEncode(new Uint8Array(await crypto.subtle.exportKey("raw", opened)))).toBe(v.conversationKey);
+    const wrong = await derivePickupKeys({ ...secrets, securityCode: v.securityCode === "999999" ? "999998" : "999999" }, pickupParams(v.envelope));
+    await expectRefusal(unwrapPickupKey(wrong, v.envelope), "decrypt_failed");
   });
 
   it.each(vectors.backupNameDigest)("backup name digest of '$name.text'", async (v) => {

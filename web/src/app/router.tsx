@@ -1,6 +1,10 @@
 import { createBrowserRouter } from "react-router";
 import { AboutPage } from "../features/about/about-page";
 import { AdminPage } from "../features/admin/admin-page";
+import { ConversationListPage } from "../features/conversations/conversation-list-page"; // conversations
+import { ConversationPage } from "../features/conversations/conversation-page"; // conversations
+import { ConversationRows } from "../features/conversations/conversation-rows"; // conversations
+import { NewConversationPage } from "../features/conversations/new-conversation-page"; // conversations
 import { HomePage } from "../features/home/home-page";
 import { InvitePage } from "../features/invite/invite-page";
 import { LoginPage } from "../features/login/login-page";
@@ -28,7 +32,11 @@ export const router = createBrowserRouter([
           {
             element: <AppLayout />,
             children: [
-              { index: true, element: <HomePage /> },
+              { index: true, element: <HomePage conversations={<ConversationRows />} /> },
+              // Conversations (spec 000 §2): the literal routes before the id.
+              { path: "conversation/new", element: <NewConversationPage /> },
+              { path: "conversation/list", element: <ConversationListPage /> },
+              { path: "conversation/:id", element: <ConversationPage /> },
               { path: "settings", element: <SettingsPage /> },
               // Two-factor login: setup and disable (spec 000 §2).
               { path: "settings/totp", element: <TotpPage /> },

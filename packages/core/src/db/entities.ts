@@ -276,6 +276,78 @@ export const LocalIdEntity = new Entity({
   },
 });
 
+/**
+ * A file attached to a conversation message: the bucket holds its encrypted bytes (and an
+ * encrypted thumbnail) under attachmentObjectKey (storage.ts). Created pending with a TTL when the
+ * upload starts, `uploaded` once the bucket has every byte, `attached` (TTL removed) when a
+ * message takes it; only attached files can be downloaded.
+ */
+export const AttachmentEntity = new Entity({
+  model: { entity: "attachment", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    id: { type: "number", required: true, padding: { length: 16, char: "0" } },
+    sourceId: { type: "number", required: true },
+    /** Encrypted bytes of the file and of its thumbnail (0: none). */
+    size: { type: "number", required: true },
+    thumbSize: { type: "number", required: true, default: 0 },
+    state: { type: ["pending", "uploaded", "attached"] as const, required: true },
+    /** The S3 multipart upload, for files larger than one part. */
+    uploadId: { type: "string" },
+    moteId: { type: "number" },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    expiresAt: ttl,
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["id"] } },
+  },
+});
+
+/**
+ * A pickup (packages/core/src/pickup.ts): a conversation (recipient 0) with an outside guest.
+ * Keyed by the conversation. Never holds the pickup code, the security code or the link: only
+ * the lookup hash, SHA-256 of the guest's auth key (`verifier`) and counters. `expireAt` is the
+ * validity end (reads treat the pickup as gone after it); the TTL (`purgeAt`) is a week later,
+ * so that the sweep (Pickup.sweep) finds it first and removes the conversation and files too.
+ * gsi1 orders all pickups by validity end for that sweep.
+ */
+export const PickupEntity = new Entity({
+  model: { entity: "pickup", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    lookup: { type: "string", required: true },
+    authorId: { type: "number", required: true },
+    /** Where the invitation went (the creator's list shows it). */
+    email: { type: "string", required: true },
+    verifier: { type: "string", required: true },
+    /** Wrong auth keys so far; the pickup is locked for good at PICKUP_MAX_WRONG. */
+    failures: { type: "number", required: true, default: 0 },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    /** Seconds. */
+    expireAt: { type: "number", required: true, padding: { length: 12, char: "0" } },
+    /** Seconds: the first successful recovery. */
+    redeemedAt: { type: "number" },
+    purgeAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: [] } },
+    byExpiry: { ...gsi1, pk: { ...gsi1.pk, composite: [] }, sk: { ...gsi1.sk, composite: ["expireAt", "conversationId"] } },
+  },
+});
+
+/** The unique lookup hash of a pickup → its conversation (create-only, so a hash is used once). */
+export const PickupLookupEntity = new Entity({
+  model: { entity: "pickuplookup", version: "1", service: SERVICE },
+  attributes: {
+    lookup: { type: "string", required: true },
+    conversationId: { type: "number", required: true },
+    purgeAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byLookup: { ...primary, pk: { ...primary.pk, composite: ["lookup"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
 /** Placeholder for group membership until groups exist: enough for "must share a group". */
 export const GroupMembershipEntity = new Entity({
   model: { entity: "groupmember", version: "1", service: SERVICE },
@@ -305,7 +377,10 @@ const entities = {
   participant: ParticipantEntity, // conversations
   mote: MoteEntity, // conversations
   localid: LocalIdEntity, // conversations
+  attachment: AttachmentEntity, // conversations: files
   groupmember: GroupMembershipEntity, // conversations (placeholder for groups)
+  pickup: PickupEntity, // pickups
+  pickuplookup: PickupLookupEntity, // pickups
 };
 
 let service: Service<typeof entities> | undefined;
@@ -323,3 +398,5 @@ export type InviteItem = EntityItem<typeof InviteEntity>; // invitations
 export type ConversationItem = EntityItem<typeof ConversationEntity>; // conversations
 export type ParticipantItem = EntityItem<typeof ParticipantEntity>; // conversations
 export type MoteItem = EntityItem<typeof MoteEntity>; // conversations
+export type PickupItem = EntityItem<typeof PickupEntity>; // pickups
+export type AttachmentItem = EntityItem<typeof AttachmentEntity>; // conversations: files

@@ -3,6 +3,7 @@ import { useDisclosure, useLocalStorage, useMediaQuery } from "@mantine/hooks";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
+import { useNotifyCheck } from "../../features/conversations/notify-check"; // conversations
 import { KeyGate } from "../../features/keys/key-gate"; // account keys
 import { useInstance } from "../../lib/instance";
 import { PREFERENCE_PREFIX } from "../../lib/storage";
@@ -27,7 +28,12 @@ export function AppLayout() {
     getInitialValueInEffect: false,
   });
   const isPhone = useMediaQuery(`(max-width: ${BREAKPOINTS.tablet - 0.02}px)`) ?? false;
+  // Spec 000 §2: the left panel is maximised on conversation routes.
+  const onConversation = pathname.startsWith("/conversation/");
+  const wide = maximised || onConversation;
   useIdleLogout(instance?.idleTimeout ?? 0);
+  // Conversations: the 10 s notification check feeds the unread dots everywhere.
+  useNotifyCheck();
 
   // Choosing a place in the drawer closes it.
   const closeDrawer = drawer.close;
@@ -37,7 +43,7 @@ export function AppLayout() {
     <AppShell
       header={{ height: 56 }}
       navbar={{
-        width: maximised ? MENU_WIDTH_MAXIMISED : MENU_WIDTH,
+        width: wide ? MENU_WIDTH_MAXIMISED : MENU_WIDTH,
         breakpoint: "xs",
         collapsed: { mobile: !drawerOpen },
       }}
@@ -48,8 +54,8 @@ export function AppLayout() {
       </AppShell.Header>
       <AppShell.Navbar component="nav" aria-label={t("shell.mainMenu")}>
         <LeftPanel
-          maximised={maximised || isPhone}
-          onToggleMaximised={isPhone ? undefined : () => setMaximised((current) => !current)}
+          maximised={wide || isPhone}
+          onToggleMaximised={isPhone || onConversation ? undefined : () => setMaximised((current) => !current)}
         />
       </AppShell.Navbar>
       <AppShell.Main>

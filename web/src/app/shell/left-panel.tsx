@@ -2,6 +2,7 @@ import { ActionIcon, AppShell, Divider, Menu, ScrollArea, Stack } from "@mantine
 import { useTranslation } from "react-i18next";
 import { isInstanceAdmin, useRequiredSession } from "../../lib/session";
 import { ChevronsLeftIcon, ChevronsRightIcon, HomeIcon, InviteIcon, LogoutIcon, SettingsIcon, ShieldIcon } from "../../lib/ui/icons";
+import { ConversationMenu } from "./conversation-menu"; // conversations
 import { LogoutItems } from "./logout-items";
 import { NavButtonItem, NavLinkItem } from "./nav-item";
 import { RecentList } from "./recent-list";
@@ -64,6 +65,11 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
             </Menu.Dropdown>
           </Menu>
         </Stack>
+      </AppShell.Section>
+      <Divider />
+      {/* Conversations */}
+      <AppShell.Section py="xs" px={6} component={ScrollArea} mah="40vh">
+        <ConversationMenu maximised={maximised} />
       </AppShell.Section>
       <Divider />
       {maximised ? (

@@ -1,6 +1,7 @@
 import { ActionIcon, Badge, Burger, Group, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { ConversationsPopover } from "../../features/conversations/conversations-popover"; // conversations
 import { useInstance } from "../../lib/instance";
 import { HomeIcon, SettingsIcon } from "../../lib/ui/icons";
 import { UserMenu } from "./user-menu";
@@ -36,6 +37,7 @@ export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
         ) : null}
       </Group>
       <Group gap="xs" wrap="nowrap">
+        <ConversationsPopover />
         <ActionIcon component={Link} to="/settings/" variant="subtle" size="lg" aria-label={t("shell.openSettings")}>
           <SettingsIcon />
         </ActionIcon>

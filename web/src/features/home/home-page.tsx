@@ -1,10 +1,11 @@
 import { Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
 import { useRequiredSession } from "../../lib/session";
 
-/** Home: groups and conversations. Both lists arrive with their features; until then, empty. */
-export function HomePage() {
+/** Home: groups and conversations. The conversation list comes from its feature (the router passes it in). */
+export function HomePage({ conversations }: { conversations?: ReactNode }) {
   const { t } = useTranslation();
   const session = useRequiredSession();
   usePageTitle(t("titles.home"));
@@ -16,7 +17,18 @@ export function HomePage() {
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <EmptyList title={t("home.groups")} empty={t("home.noGroups")} hint={t("home.noGroupsHint")} />
-        <EmptyList title={t("home.conversations")} empty={t("home.noConversations")} hint={t("home.noConversationsHint")} />
+        {conversations ? (
+          <Paper withBorder p="md" radius="md" component="section" aria-label={t("home.conversations")}>
+            <Stack gap="xs">
+              <Title order={2} size="h4">
+                {t("home.conversations")}
+              </Title>
+              {conversations}
+            </Stack>
+          </Paper>
+        ) : (
+          <EmptyList title={t("home.conversations")} empty={t("home.noConversations")} hint={t("home.noConversationsHint")} />
+        )}
       </SimpleGrid>
     </Stack>
   );

@@ -1,9 +1,10 @@
 import type { SVGProps } from "react";
 
 /** A handful of stroke icons drawn inline; there is no icon library in this app. */
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-function Icon({ size = 20, children, ...props }: IconProps) {
+/** The common frame of the stroke icons; features draw their own icons with it. */
+export function Icon({ size = 20, children, ...props }: IconProps) {
   return (
     <svg
       width={size}

@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { aeadText, conversationView, sealedText, TITLE_MAX } from "./conversations";
+import * as f from "./fields";
+
+/**
+ * Pickups (spec 000 §2–§9; docs/api.md Pickups; docs/protocol.md Pickups): a conversation with
+ * recipient 0 and an outside guest (user id 0). The server never receives the pickup code, the
+ * security code or the link secret to keep: it finds a pickup by a lookup hash the client
+ * computes, checks the guest's auth key against a verifier, and mails the link once.
+ */
+
+/** Spec 000 §9: expiry options in days, default 14. */
+export const PICKUP_EXPIRY_DAYS = [2, 7, 14, 21, 30, 60, 90, 180, 365] as const;
+export const PICKUP_EXPIRY_DEFAULT = 14;
+/** Wrong security codes (auth keys) a pickup takes before it is locked for good. */
+export const PICKUP_MAX_WRONG = 10;
+
+/** base64url of 32 bytes: the lookup hash, an auth key, a verifier. */
+const b64u32 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Expected 32 bytes, base64url.");
+export const pickupLookupParams = z.object({ lookup: b64u32 });
+
+export const newPickup = z.object({
+  email: f.email,
+  expiredays: z
+    .number()
+    .int()
+    .refine((d) => (PICKUP_EXPIRY_DAYS as readonly number[]).includes(d), { message: `One of ${PICKUP_EXPIRY_DAYS.join(", ")} days.` })
+    .default(PICKUP_EXPIRY_DEFAULT),
+  title: aeadText(TITLE_MAX).optional(),
+  /** pickupLookup(code, instance name). */
+  lookup: b64u32,
+  /** pickupVerifier(auth key). */
+  verifier: b64u32,
+  /** The `pickup-wrap` envelope (canonical text): the conversation key for the guest. */
+  wrapped: z.string().min(1).max(1024),
+  /** The conversation key sealed for the creator. */
+  sealed: sealedText,
+  /** The link for the email (`${APP_URL}/login#<fragment>`): mailed once, never stored. */
+  link: z.string().min(1).max(512),
+});
+export type NewPickup = z.infer<typeof newPickup>;
+
+/** What the creator sees of a pickup (the conversation list's `pickups`, keyed by conversation). */
+export const pickupView = z.object({
+  conversation_id: z.number(),
+  email: z.string(),
+  /** Seconds, or -1 while nobody has collected it. */
+  redeem_timestamp: z.number(),
+  /** Seconds: the validity end. */
+  expire_timestamp: z.number(),
+  /** Whether the guest's key needs the link's secret (else the typed code opens it). */
+  link_secret: z.boolean(),
+  /** Locked after PICKUP_MAX_WRONG wrong security codes. */
+  locked: z.boolean(),
+});
+export type PickupView = z.infer<typeof pickupView>;
+
+export const pickupCreated = z.object({ conversation_id: z.number(), conversation: conversationView, pickup: pickupView });
+
+/** GET /api/pickup/{lookup}: what the guest needs to derive the auth key. */
+export const pickupMeta = z.object({
+  conversation_id: z.number(),
+  /** The Argon2id salt and parameters of the pickup-wrap envelope. */
+  salt: z.string(),
+  memoryKiB: z.number(),
+  iterations: z.number(),
+  parallelism: z.number(),
+  link_secret: z.boolean(),
+  expire_timestamp: z.number(),
+  redeem_timestamp: z.number(),
+});
+
+export const pickupRecoverBody = z.object({ auth: b64u32 });
+
+/** POST /api/pickup/recover/{lookup}: the guest's session and the wrapped conversation key. */
+export const pickupRecovered = z.object({
+  id: z.literal(0),
+  name: z.string(),
+  api_token: z.string(),
+  conversation_id: z.number(),
+  /** The `pickup-wrap` envelope (canonical text). */
+  wrapped: z.string(),
+  expire_timestamp: z.number(),
+  redeem_timestamp: z.number(),
+});
+
+export const conversationDeleted = z.object({ deleted: z.literal(true) });

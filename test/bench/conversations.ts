@@ -1,0 +1,316 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Session } from "@sealwork/contracts";
+import { type Key, type KeyPair, encrypt, exportSymmetricKey, generateSymmetricKey, importEncryptionPublicKey, sealFor, serializeEnvelope, utf8Encode } from "@sealwork/crypto";
+import { build } from "esbuild";
+import type { Page } from "playwright-core";
+import { signIn } from "../e2e/helpers";
+import { launchBrowser } from "../support/browser";
+import { ROOT, type SpawnedRuntime, spawnRuntime } from "../support/runtime";
+
+/**
+ * Conversations under load and in the browser (issue 4), figures not assertions, in
+ * bench/results-conversations.json:
+ * - upload: a BENCH_UPLOAD_MB (default 256) MB file encrypted and uploaded to the local bucket by
+ *   the SPA's own upload code (web/…/attachments/transfer.ts, bundled with esbuild) in Chromium,
+ *   as a ratio to plain AES-256-GCM of the same bytes in the same page, with the page's peak JS
+ *   heap while uploading;
+ * - open: a conversation of BENCH_OPEN_MESSAGES (default 2000) messages opened in the SPA (fetch,
+ *   decrypt, render the newest page) and paged back to its start by scrolling;
+ * - append and poll latency at BENCH_CLIENTS (default 50) concurrent clients on one conversation.
+ */
+const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 256);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const ADMIN = { email: "bench-convo@example.ch", password: "bench-password-1" };
+
+async function api<T>(runtime: SpawnedRuntime, method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  const response = await fetch(runtime.url + path, {
+    method,
+    headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+async function sealedFor(key: Key): Promise<string> {
+  const pair = (await crypto.subtle.generateKey({ name: "X25519" }, false, ["deriveBits"])) as KeyPair;
+  return serializeEnvelope(await sealFor(pair.publicKey, await exportSymmetricKey(key), { context: "conversation-key:0" }));
+}
+
+function percentile(sorted: number[], p: number): number {
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
+}
+
+function latency(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { count: samples.length, p50_ms: percentile(sorted, 50), p95_ms: percentile(sorted, 95), p99_ms: percentile(sorted, 99), max_ms: percentile(sorted, 100) };
+}
+
+/** Users through the domain layer (the runtime's table), signed in over HTTP. */
+async function sessions(runtime: SpawnedRuntime, count: number): Promise<Session[]> {
+  Object.assign(process.env, runtime.env);
+  const { User } = await import("@sealwork/core");
+  const made: Session[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `bench-${Date.now()}-${i}@example.ch`;
+    const user = await User.create({ name: `Bench ${i}`, email, password: ADMIN.password });
+    made.push(await api<Session>(runtime, "POST", `/api/users/${user.id}/login`, undefined, { password: ADMIN.password }));
+  }
+  return made;
+}
+
+/** An administrator (who needs no shared group) starts a conversation with everyone. */
+async function conversationWith(runtime: SpawnedRuntime, admin: Session, others: Session[]): Promise<{ id: number; key: Key }> {
+  const key = await generateSymmetricKey();
+  const everyone = [admin, ...others];
+  const sealed_keys = await Promise.all(everyone.map(async (s) => ({ user_id: s.id, sealed: await sealedFor(key) })));
+  const recipient = others.length === 1 ? others[0]!.id : others.map((o) => o.id);
+  const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { recipient, sealed_keys });
+  return { id, key };
+}
+
+async function appendPollLatency(runtime: SpawnedRuntime, admin: Session, clients: Session[]) {
+  const { id, key } = await conversationWith(runtime, admin, clients);
+  const appends: number[] = [];
+  const polls: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const localid = `b${client.id}-${round}`;
+        const payload = serializeEnvelope(await encrypt(key, utf8Encode(JSON.stringify({ text: `message ${round}` })), { aad: `message:${id}:${client.id}:${localid}` }));
+        let t = performance.now();
+        const { mote } = await api<{ mote: { id: number } }>(runtime, "POST", `/api/conversations/${id}/append`, client.api_token, { localid, payload });
+        appends.push(performance.now() - t);
+        t = performance.now();
+        await api(runtime, "GET", `/api/conversations/${id}/poll?largest=${mote.id}`, client.api_token);
+        polls.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { clients: clients.length, rounds: ROUNDS, seconds: Math.round(seconds * 10) / 10, appends_per_s: Math.round((appends.length / seconds) * 10) / 10, append: latency(appends), poll: latency(polls) };
+}
+
+const UPLOAD_ENTRY = `
+import { uploadAttachment } from "./web/src/features/conversations/attachments/transfer";
+import { setSession } from "./web/src/lib/session";
+const MB = 1024 * 1024;
+globalThis.bench = {
+  makeFile(mb) {
+    const parts = [];
+    const block = new Uint8Array(MB);
+    for (let i = 0; i < mb; i++) {
+      for (let j = 0; j < MB; j += 4096) block[j] = (i + j) & 255;
+      parts.push(new Blob([block]));
+    }
+    globalThis.benchFile = new File(parts, "bench.bin", { type: "application/octet-stream" });
+    return globalThis.benchFile.size;
+  },
+  async plain() {
+    const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt"]);
+    const file = globalThis.benchFile;
+    const started = performance.now();
+    for (let at = 0, i = 0; at < file.size; at += MB, i++) {
+      const iv = new Uint8Array(12);
+      new DataView(iv.buffer).setUint32(8, i);
+      await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, await file.slice(at, at + MB).arrayBuffer());
+    }
+    return performance.now() - started;
+  },
+  async upload(session, conversationId) {
+    setSession(session);
+    const started = performance.now();
+    const ref = await uploadAttachment(conversationId, globalThis.benchFile);
+    return { ms: performance.now() - started, id: ref.id };
+  },
+};
+`;
+
+/** Resident memory of Chromium's renderer processes (the page's JS heap and its array buffers), from /proc. */
+function rendererRssBytes(): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((name) => /^[0-9]+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) continue;
+      const kb = /VmRSS:\s+([0-9]+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      total += Number(kb ?? 0) * 1024;
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return total;
+}
+
+/** Peak JS heap (CDP) and peak renderer RSS while `run` runs, sampled every 100 ms. */
+async function peakMemory(page: Page, run: () => Promise<unknown>) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const heap = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0;
+  await cdp.send("HeapProfiler.collectGarbage");
+  const before = { heap: await heap(), rss: rendererRssBytes() };
+  const peak = { ...before };
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      peak.heap = Math.max(peak.heap, await heap());
+      peak.rss = Math.max(peak.rss, rendererRssBytes());
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  try {
+    await run();
+  } finally {
+    running = false;
+    await sampler;
+  }
+  const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+  return { js_heap_before_mb: mb(before.heap), js_heap_peak_mb: mb(peak.heap), renderer_rss_before_mb: mb(before.rss), renderer_rss_peak_mb: mb(peak.rss) };
+}
+
+async function uploadThroughput(runtime: SpawnedRuntime, admin: Session, other: Session) {
+  const { id } = await conversationWith(runtime, admin, [other]);
+  const bundle = await build({
+    stdin: { contents: UPLOAD_ENTRY, resolveDir: ROOT, loader: "ts" },
+    bundle: true,
+    format: "iife",
+    target: "es2022",
+    platform: "browser",
+    define: { "import.meta.env.VITE_API_URL": '""', "process.env.NODE_ENV": '"production"' },
+    write: false,
+  });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    // A page the runtime serves (the SPA's login), so the bundle's API calls go to the runtime and
+    // the browser treats the bucket as being in the same (loopback) address space.
+    await page.goto(`${runtime.url}/login`);
+    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    const bytes = (await page.evaluate(`bench.makeFile(${UPLOAD_MB})`)) as number;
+    await page.evaluate("bench.plain()"); // warm-up
+    const plainMs = (await page.evaluate("bench.plain()")) as number;
+    let uploadMs = 0;
+    const memory = await peakMemory(page, async () => {
+      uploadMs = ((await page.evaluate(`bench.upload(${JSON.stringify(admin)}, ${id})`)) as { ms: number }).ms;
+    });
+    const mbps = (ms: number) => Math.round((bytes / 1024 / 1024 / (ms / 1000)) * 10) / 10;
+    return {
+      browser: `Chromium ${browser.version()} (headless)`,
+      file_mb: UPLOAD_MB,
+      plain_aes_gcm_ms: Math.round(plainMs),
+      plain_mb_per_s: mbps(plainMs),
+      encrypt_and_upload_ms: Math.round(uploadMs),
+      upload_mb_per_s: mbps(uploadMs),
+      ratio_to_plain: Math.round((uploadMs / plainMs) * 100) / 100,
+      memory,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+const OPEN_MESSAGES = Number(process.env.BENCH_OPEN_MESSAGES ?? 2000);
+
+/** The conversation key sealed for a user's registered key (they signed in in the browser). */
+async function sealedForUser(runtime: SpawnedRuntime, token: string, uid: number, key: Key): Promise<string> {
+  const brief = await api<{ id: number }>(runtime, "GET", `/api/keypairs?fetch_only=1&uid=${uid}`, token);
+  const record = await api<{ encrypt_public: string }>(runtime, "GET", `/api/keypairs/${brief.id}`, token);
+  const publicKey = await importEncryptionPublicKey(record.encrypt_public);
+  return serializeEnvelope(await sealFor(publicKey, await exportSymmetricKey(key), { context: "conversation-key:0" }));
+}
+
+/**
+ * Opens a conversation of OPEN_MESSAGES messages in the SPA: from a client-side navigation to
+ * the newest message on screen (fetch, decrypt, render the newest page), then scrolling up until
+ * '(no more messages)' with every message rendered.
+ */
+async function openLongConversation(runtime: SpawnedRuntime, admin: Session, other: Session) {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ baseURL: runtime.url, viewport: { width: 1280, height: 800 }, locale: "en-GB" });
+    context.setDefaultTimeout(120_000);
+    const page = await context.newPage();
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByRole("heading", { name: /^Hello/ }).waitFor();
+
+    const key = await generateSymmetricKey();
+    const sealed_keys = [
+      { user_id: admin.id, sealed: await sealedForUser(runtime, admin.api_token, admin.id, key) },
+      { user_id: other.id, sealed: await sealedFor(key) },
+    ];
+    const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { recipient: other.id, sealed_keys });
+    const seeded = performance.now();
+    const senders = [admin, other];
+    for (let start = 1; start <= OPEN_MESSAGES; start += 20) {
+      await Promise.all(
+        Array.from({ length: Math.min(20, OPEN_MESSAGES - start + 1) }, async (_, i) => {
+          const n = start + i;
+          const from = senders[n % 2]!;
+          const localid = `open-${n}`;
+          const text = `message ${n}: ${"lorem ipsum dolor sit amet ".repeat(3)}`;
+          const payload = serializeEnvelope(await encrypt(key, utf8Encode(JSON.stringify({ text })), { aad: `message:${id}:${from.id}:${localid}` }));
+          await api(runtime, "POST", `/api/conversations/${id}/append`, from.api_token, { localid, payload });
+        }),
+      );
+    }
+    const seedSeconds = (performance.now() - seeded) / 1000;
+
+    const log = page.getByRole("log", { name: "Messages" });
+    const texts = log.locator("[data-message-text]");
+    const started = performance.now();
+    // A client-side navigation (as a click in the menu): the keys stay unlocked, no page load.
+    await page.evaluate(`history.pushState({}, "", "/conversation/${id}"); dispatchEvent(new PopStateEvent("popstate"));`);
+    await log.getByText(`message ${OPEN_MESSAGES}:`).waitFor();
+    const openMs = performance.now() - started;
+    const firstPage = await texts.count();
+    const noMore = page.getByText("(no more messages)");
+    while (!(await noMore.isVisible())) {
+      const before = await texts.count();
+      await log.evaluate((el) => el.scrollTo(0, 0));
+      await page.waitForFunction(
+        `document.querySelectorAll('[role="log"] [data-message-text]').length > ${before} || document.body.innerText.includes("(no more messages)")`,
+      );
+    }
+    const allMs = performance.now() - started;
+    return {
+      messages: OPEN_MESSAGES,
+      seed_appends_per_s: Math.round((OPEN_MESSAGES / seedSeconds) * 10) / 10,
+      open_newest_page_ms: Math.round(openMs),
+      first_page_messages: firstPage,
+      all_pages_ms: Math.round(allMs),
+      rendered_messages: await texts.count(),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function runConversationsBench(): Promise<void> {
+  const runtime = await spawnRuntime({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, POWERTOOLS_LOG_LEVEL: "ERROR" } });
+  try {
+    const { id: adminId } = await api<{ id: number }>(runtime, "GET", `/api/users?lookup=${encodeURIComponent(ADMIN.email)}`);
+    const admin = await api<Session>(runtime, "POST", `/api/users/${adminId}/login`, undefined, { password: ADMIN.password });
+    const clients = await sessions(runtime, CLIENTS);
+    const result = {
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      upload: await uploadThroughput(runtime, admin, clients[0]!),
+      open: await openLongConversation(runtime, admin, clients[0]!),
+      append_poll: await appendPollLatency(runtime, admin, clients),
+    };
+    console.log(JSON.stringify(result));
+    mkdirSync(join(ROOT, "bench"), { recursive: true });
+    const file = join(ROOT, "bench", "results-conversations.json");
+    writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
+    console.log(`written to ${file}`);
+  } finally {
+    await runtime.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await runConversationsBench();

@@ -1,0 +1,125 @@
+import { createHash, randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { crc32, deflateSync } from "node:zlib";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../support/browser";
+import { shareGroup, startConversation } from "../support/conversations";
+import { createSession } from "../support/users";
+import { messageBox, messageList, signedIn } from "./conversation-helpers";
+import { gotoApp } from "./helpers";
+
+/**
+ * Attachments in the browser (issue 4): files are encrypted in the page and uploaded straight to
+ * the local bucket; the other participant sees the thumbnail, downloads, decrypts and saves.
+ */
+const POLL_WAIT = 25_000;
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** A real PNG (RGB gradient), so the browser can draw a thumbnail of it. */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, "latin1");
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, "latin1"), data])), 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc(height * (1 + width * 3));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) rows.set([x & 255, y & 255, (x + y) & 255], y * (1 + width * 3) + 1 + x * 3);
+  }
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+describe("attachments in the browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const panelList = (page: Page) => page.getByTestId("attachment-list");
+
+  it("sends a 5 MB file and an image; the other side sees the thumbnail, downloads and gets the same bytes", { timeout: 240_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    const a = await signedIn(browser, ann);
+    const b = await signedIn(browser, ben);
+    const { id } = await startConversation(ann, [ben], { realKeys: true });
+    await gotoApp(a, `/conversation/${id}`);
+    await panelList(a).getByText("No attachments found!").waitFor();
+
+    // A 5 MB file: progress while it goes, then a chip in the message bar; Enter sends it.
+    const report = randomBytes(5 * 1024 * 1024);
+    await a.getByTestId("attach-file").setInputFiles({ name: "report.bin", mimeType: "application/octet-stream", buffer: report });
+    await a.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });
+    await a.getByText("report.bin").first().waitFor();
+    await messageBox(a).fill("The report");
+    await messageBox(a).press("Enter");
+    await messageList(a).locator('[data-attachment-name="report.bin"]').waitFor();
+
+    // An image, sent without text: it gets an encrypted thumbnail.
+    const image = png(640, 480);
+    await a.getByTestId("attach-image").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: image });
+    await a.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });
+    await messageBox(a).press("Enter");
+    await messageList(a).locator('[data-attachment-name="photo.png"] img[data-thumb-state="thumb"]').waitFor();
+
+    // Ben: the thumbnail, drawn from the decrypted thumbnail object.
+    await gotoApp(b, `/conversation/${id}`);
+    const thumb = messageList(b).locator('[data-attachment-name="photo.png"] img[data-thumb-state="thumb"]');
+    await thumb.waitFor({ timeout: POLL_WAIT });
+    expect(await thumb.getAttribute("alt")).toBe("photo.png");
+    const size = await thumb.evaluate((img) => [(img as unknown as { naturalWidth: number }).naturalWidth, (img as unknown as { naturalHeight: number }).naturalHeight]);
+    expect(size).toEqual([200, 150]);
+
+    // Download: not downloaded → downloading → ready to save; the saved bytes are the sent ones.
+    const file = messageList(b).locator('[data-attachment-name="report.bin"]');
+    expect(await file.getAttribute("data-download-state")).toBe("none");
+    await file.getByText("5 MB").waitFor();
+    await file.getByRole("button", { name: "Download" }).click();
+    await file.getByRole("link", { name: "Save" }).waitFor({ timeout: 60_000 });
+    expect(await file.getAttribute("data-download-state")).toBe("ready");
+    const [download] = await Promise.all([b.waitForEvent("download"), file.getByRole("link", { name: "Save" }).click()]);
+    expect(download.suggestedFilename()).toBe("report.bin");
+    expect(sha256(await readFile((await download.path())!))).toBe(sha256(report));
+
+    // The right panel lists both files, newest first.
+    await expect.poll(() => panelList(b).locator("[data-attachment-name]").evaluateAll((els) => els.map((e) => e.getAttribute("data-attachment-name")))).toEqual(["photo.png", "report.bin"]);
+
+    await a.context().close();
+    await b.context().close();
+  });
+
+  it("cancels an upload: no chip, nothing sent", { timeout: 120_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    const [a, b] = await Promise.all([signedIn(browser, ann), signedIn(browser, ben)]);
+    await b.context().close();
+    const { id } = await startConversation(ann, [ben], { realKeys: true });
+    await gotoApp(a, `/conversation/${id}`);
+    await messageBox(a).waitFor();
+    // Hold the bucket's answer, so there is time to cancel.
+    await a.context().route(/sealwork-files/, async (route) => {
+      await new Promise((r) => setTimeout(r, 3_000));
+      await route.continue().catch(() => undefined);
+    });
+    await a.getByTestId("attach-file").setInputFiles({ name: "big.bin", mimeType: "application/octet-stream", buffer: randomBytes(3 * 1024 * 1024) });
+    await a.getByTestId("upload-progress").waitFor();
+    await a.getByRole("button", { name: "Cancel upload" }).click();
+    await a.getByTestId("upload-progress").waitFor({ state: "detached" });
+    expect(await a.getByText("big.bin").count()).toBe(0);
+    // Nothing to send: Enter on an empty bar does nothing.
+    await messageBox(a).press("Enter");
+    expect(await messageList(a).locator("[data-message]").count()).toBe(0);
+    await a.context().close();
+  });
+});

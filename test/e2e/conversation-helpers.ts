@@ -1,0 +1,24 @@
+import type { Browser, Page } from "playwright-core";
+import { newVisitor } from "../support/browser";
+import type { createSession } from "../support/users";
+import { signIn } from "./helpers";
+
+/** Locators and steps the conversation browser tests share (conversations, attachments). */
+export type Person = Awaited<ReturnType<typeof createSession>>;
+
+/** A fresh browser context signed in as `person` (keys made or unlocked), on home. */
+export async function signedIn(browser: Browser, person: Person): Promise<Page> {
+  const { page } = await newVisitor(browser);
+  await signIn(page, person.email!, person.password);
+  await page.getByRole("heading", { name: /^Hello/ }).waitFor();
+  return page;
+}
+
+export const messageBox = (page: Page) => page.getByRole("textbox", { name: "Message" });
+export const messageList = (page: Page) => page.getByRole("log", { name: "Messages" });
+/** The texts of the messages shown, oldest first. */
+export const messageTexts = (page: Page) => messageList(page).locator("[data-message-text]");
+/** The right panel of a conversation. */
+export const conversationPanel = (page: Page) => page.getByRole("complementary", { name: "Conversation details" });
+/** The id in the page's /conversation/{id} address. */
+export const conversationIdOf = (page: Page) => Number(/\/conversation\/(\d+)/.exec(page.url())![1]);

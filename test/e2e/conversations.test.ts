@@ -1,0 +1,184 @@
+import type { Key } from "@sealwork/crypto";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { http } from "../support/api";
+import { launchBrowser } from "../support/browser";
+import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
+import { createSession } from "../support/users";
+import { type Person, conversationIdOf, conversationPanel, messageBox, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
+import { errorDialogText, gotoApp } from "./helpers";
+
+/**
+ * Conversations in the browser (issue 4): two or three people in their own browser contexts.
+ * Messages from the other side arrive by the message poll (5 s, growing by 1.1), so waits for
+ * them allow a little over 20 s; everything else waits on what the page shows.
+ */
+const POLL_WAIT = 25_000;
+
+describe("conversations in the browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const signedIn = (person: Person) => signedInAs(browser, person);
+
+  async function appendText(author: Person, id: number, localid: string, text: string, key: Key) {
+    const payload = await encryptedMessage(key, id, author.id, localid, text);
+    const reply = await http("POST", `/api/conversations/${id}/append`, { token: author.api_token, body: { localid, payload } });
+    expect(reply.status).toBe(200);
+  }
+
+  it("starts a conversation and exchanges messages both ways, with unread dots and paging", { timeout: 180_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    const a = await signedIn(ann);
+    const b = await signedIn(ben);
+
+    // Ann starts it from the left menu: Ben by his email address, with a title.
+    await a.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+    await a.getByLabel("Email or phone").fill(ben.email!);
+    await a.getByRole("button", { name: "Add", exact: true }).click();
+    await a.getByRole("region", { name: "People" }).getByText(ben.email!).waitFor();
+    await a.getByLabel("Title (optional)").fill("Lunch plans");
+    await a.getByRole("button", { name: "Start conversation" }).click();
+    await a.waitForURL(/\/conversation\/\d+$/);
+    const id = conversationIdOf(a);
+    await a.getByRole("heading", { name: "Lunch plans", level: 1 }).waitFor();
+
+    // Enter sends; an empty or blank message does nothing; Shift+Enter breaks the line.
+    await messageBox(a).fill("Hello Ben");
+    await messageBox(a).press("Enter");
+    await messageList(a).locator('[data-status="sent"]').getByText("Hello Ben").waitFor();
+    expect(await messageBox(a).inputValue()).toBe("");
+    await messageBox(a).press("Enter");
+    await messageBox(a).fill("   ");
+    await messageBox(a).press("Enter");
+    expect(await messageList(a).locator("[data-message]").count()).toBe(1);
+    await messageBox(a).fill("line one");
+    await messageBox(a).press("Shift+Enter");
+    await messageBox(a).pressSequentially("line two");
+    expect(await messageBox(a).inputValue()).toBe("line one\nline two");
+    await messageBox(a).press("Enter");
+    await expect.poll(() => messageTexts(a).allInnerTexts()).toEqual(["Hello Ben", "line one\nline two"]);
+
+    // Ben sees it unread in his list, with the decrypted title, and opens it.
+    await gotoApp(b, "/conversation/list");
+    await b.getByRole("heading", { name: "Messages" }).waitFor();
+    const row = b.locator(`main [data-conversation-row="${id}"]`);
+    await row.getByText("Lunch plans").waitFor();
+    await row.getByRole("img", { name: "Unread" }).waitFor();
+    await b.getByRole("button", { name: /Conversations \(Unread messages\)/ }).waitFor();
+    await row.click();
+    await b.waitForURL(`**/conversation/${id}`);
+    await expect.poll(() => messageTexts(b).allInnerTexts()).toEqual(["Hello Ben", "line one\nline two"]);
+    await messageList(b).getByText("Ann", { exact: true }).first().waitFor();
+
+    // Ben answers; Ann's poll brings it.
+    await messageBox(b).fill("Hi Ann");
+    await messageBox(b).press("Enter");
+    await messageList(a).getByText("Hi Ann").waitFor({ timeout: POLL_WAIT });
+    // And the other way round, while both screens are open.
+    await messageBox(a).fill("See you at noon");
+    await messageBox(a).press("Enter");
+    await messageList(b).getByText("See you at noon").waitFor({ timeout: POLL_WAIT });
+    // Having read it, Ben's list shows no dot.
+    await gotoApp(b, "/conversation/list");
+    await row.getByText("Lunch plans").waitFor();
+    expect(await row.getByRole("img", { name: "Unread" }).count()).toBe(0);
+
+    // Paging up: 55 messages seeded over the API with the client's own crypto.
+    const seeded = await startConversation(ann, [ben], { realKeys: true, title: "Archive of old news" });
+    for (let i = 1; i <= 55; i++) await appendText(i % 2 ? ann : ben, seeded.id, `seed-${i}`, `seed ${i}`, seeded.key);
+    await gotoApp(a, `/conversation/${seeded.id}`);
+    await messageList(a).getByText("seed 55", { exact: true }).waitFor();
+    expect(await messageTexts(a).count()).toBe(50);
+    expect(await a.getByText("(no more messages)").count()).toBe(0);
+    // The newest at the bottom: the view starts scrolled down; scrolling to the top pages back.
+    await expect.poll(() => messageList(a).evaluate((el) => el.scrollTop > 0)).toBe(true);
+    await messageList(a).evaluate((el) => el.scrollTo(0, 0));
+    await a.getByText("(no more messages)").waitFor();
+    await expect.poll(() => messageTexts(a).count()).toBe(55);
+    expect(await messageTexts(a).first().innerText()).toBe("seed 1");
+
+    await a.context().close();
+    await b.context().close();
+  });
+
+  it("adds a third person who reads the history, administrates, removes them, renames and archives", { timeout: 180_000 }, async () => {
+    const [ann, ben, cem] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" }), createSession({ name: "Cem" })]);
+    await shareGroup(ann, ben, cem);
+    const a = await signedIn(ann);
+    const b = await signedIn(ben);
+    const c = await signedIn(cem);
+    const { id, key } = await startConversation(ann, [ben], { realKeys: true });
+    await appendText(ann, id, "history-1", "Written before Cem joined", key);
+
+    await gotoApp(a, `/conversation/${id}`);
+    await messageList(a).getByText("Written before Cem joined").waitFor();
+    const people = conversationPanel(a).getByRole("list", { name: "People" });
+    await people.getByText("Ben").waitFor();
+
+    // A rule message: nobody removes themself.
+    await conversationPanel(a).getByRole("button", { name: "Remove Ann" }).click();
+    expect(await errorDialogText(a)).toContain("You cannot remove yourself from this conversation!");
+    await a.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+
+    // Add Cem, who reads the history.
+    await conversationPanel(a).getByRole("button", { name: "Add more people" }).click();
+    const addDialog = a.getByRole("dialog", { name: "Add people" });
+    await addDialog.getByLabel("Email or phone").fill(cem.email!);
+    await addDialog.getByRole("button", { name: "Add", exact: true }).click();
+    await people.getByText("Cem").waitFor();
+    await gotoApp(c, `/conversation/${id}`);
+    await messageList(c).getByText("Written before Cem joined").waitFor();
+
+    // The admin star.
+    await conversationPanel(a).getByRole("button", { name: "Make Ben an admin" }).click();
+    await conversationPanel(a).getByRole("button", { name: "Remove admin from Ben" }).waitFor();
+    expect((await people.locator('[data-admin="true"]').allInnerTexts()).sort()).toEqual(["Ann", "Ben"]);
+
+    // Remove Cem: on a reload Cem is not authorised any more.
+    await conversationPanel(a).getByRole("button", { name: "Remove Cem" }).click();
+    await people.getByText("Cem").waitFor({ state: "detached" });
+    await gotoApp(c, `/conversation/${id}`);
+    expect(await errorDialogText(c)).toContain("You are not authorized to access this conversation or pickup!");
+
+    // Rename: click the title, set it; Ben sees it after a reload.
+    await conversationPanel(a).getByRole("button", { name: "Set a title" }).click();
+    await conversationPanel(a).getByLabel("Title", { exact: true }).fill("Project X");
+    await conversationPanel(a).getByRole("button", { name: "Save title" }).click();
+    await a.getByRole("heading", { name: "Project X", level: 1 }).waitFor();
+    await gotoApp(b, `/conversation/${id}`);
+    await b.getByRole("heading", { name: "Project X", level: 1 }).waitFor();
+
+    // Archive: gone from Ben's list, still in Ann's.
+    await gotoApp(b, "/conversation/list");
+    await b.locator(`main [data-conversation-row="${id}"]`).waitFor();
+    await gotoApp(b, `/conversation/${id}`);
+    await conversationPanel(b).getByRole("button", { name: "Archive conversation" }).click();
+    await b.waitForURL("**/conversation/list");
+    await b.getByRole("heading", { name: "Messages" }).waitFor();
+    await b.getByRole("link", { name: "New pickup" }).waitFor();
+    expect(await b.locator(`[data-conversation-row="${id}"]`).count()).toBe(0);
+    await gotoApp(a, "/conversation/list");
+    await a.locator(`main [data-conversation-row="${id}"]`).getByText("Project X").waitFor();
+
+    for (const page of [a, b, c]) await page.context().close();
+  });
+
+  it("shows the 403 and 404 texts", { timeout: 120_000 }, async () => {
+    const [ann, ben, outsider] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" }), createSession({ name: "Olga" })]);
+    await shareGroup(ann, ben);
+    const { id } = await startConversation(ann, [ben]);
+    const page = await signedIn(outsider);
+    await gotoApp(page, `/conversation/${id}`);
+    expect(await errorDialogText(page)).toContain("You are not authorized to access this conversation or pickup!");
+    await gotoApp(page, "/conversation/999999999");
+    expect(await errorDialogText(page)).toContain("This conversation or pickup has been deleted!");
+    await page.context().close();
+  });
+});

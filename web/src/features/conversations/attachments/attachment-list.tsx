@@ -1,0 +1,48 @@
+import { Loader, Stack, Text, Title } from "@mantine/core";
+import type { Key } from "@sealwork/crypto";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { call } from "../../../lib/api";
+import { openMessage } from "../message-crypto";
+import { AttachmentView } from "./attachment-view";
+import type { FileRef } from "./file-ref";
+
+export interface AttachmentListProps {
+  conversationId: number;
+  conversationKey: Key;
+}
+
+/** Every file attached in the conversation, newest first; messages that do not open are skipped. */
+async function listAttachments(conversationId: number, key: Key, signal: AbortSignal): Promise<FileRef[]> {
+  const { motes } = await call("GET /api/conversations/{id}/attachments", { params: { id: conversationId }, signal });
+  const opened = await Promise.all(motes.map((mote) => openMessage(key, conversationId, mote).catch(() => null)));
+  return opened.flatMap((payload) => payload?.files ?? []).reverse();
+}
+
+export const attachmentListKey = (conversationId: number) => ["conversations", conversationId, "attachments"] as const;
+
+/** The right panel's list of the conversation's attachments ('No attachments found!'). */
+export function AttachmentList({ conversationId, conversationKey }: AttachmentListProps) {
+  const { t } = useTranslation();
+  const files = useQuery({
+    queryKey: attachmentListKey(conversationId),
+    queryFn: ({ signal }) => listAttachments(conversationId, conversationKey, signal),
+  });
+  return (
+    <Stack gap="xs" data-testid="attachment-list">
+      <Title order={5}>{t("attachments.title")}</Title>
+      {files.isPending ? <Loader size="sm" /> : null}
+      {files.isError ? (
+        <Text size="sm" c="red">
+          {t("attachments.fetchFailed")}
+        </Text>
+      ) : null}
+      {files.data?.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t("attachments.none")}
+        </Text>
+      ) : null}
+      {files.data?.map((file) => <AttachmentView key={file.id} conversationId={conversationId} file={file} />)}
+    </Stack>
+  );
+}

@@ -1,0 +1,103 @@
+import { Anchor, Button, Group, Loader, Paper, Progress, Stack, Text } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatFileSize } from "../../../lib/format";
+import { ErrorDialog } from "../../../lib/ui/error-dialog";
+import { type FileRef, isImage, parseFileRef } from "./file-ref";
+import { downloadAttachment, fetchThumbnail, isAbort } from "./transfer";
+
+export interface AttachmentViewProps {
+  conversationId: number;
+  /** As it came out of a message payload: checked here before anything is fetched. */
+  file: FileRef;
+}
+
+type Download = { state: "none" } | { state: "downloading"; done: number; total: number } | { state: "ready"; url: string };
+
+/**
+ * One attached file in a message (spec 000 §4 Attachment and File download): a thumbnail for
+ * images, name and size, and Download → downloading (progress) → Save.
+ */
+export function AttachmentView({ conversationId, file: raw }: AttachmentViewProps) {
+  const { t } = useTranslation();
+  const file = useMemo(() => parseFileRef(raw), [raw]);
+  const [download, setDownload] = useState<Download>({ state: "none" });
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => () => void (download.state === "ready" && URL.revokeObjectURL(download.url)), [download]);
+
+  if (!file) {
+    return (
+      <Paper withBorder p="xs" data-attachment-state="invalid">
+        <Text size="sm" c="red">
+          {t("attachments.invalid")}
+        </Text>
+      </Paper>
+    );
+  }
+
+  async function start(ref: FileRef) {
+    setDownload({ state: "downloading", done: 0, total: ref.size });
+    try {
+      const blob = await downloadAttachment(conversationId, ref, { onProgress: (done, total) => setDownload({ state: "downloading", done, total }) });
+      setDownload({ state: "ready", url: URL.createObjectURL(blob) });
+    } catch (failure) {
+      setDownload({ state: "none" });
+      if (!isAbort(failure)) setError(t("attachments.fetchFailed"));
+    }
+  }
+
+  return (
+    <Paper withBorder p="xs" data-attachment-state="ready" data-download-state={download.state} data-attachment-name={file.name}>
+      <Stack gap={6}>
+        {file.thumb && isImage(file) ? <Thumbnail conversationId={conversationId} file={file} /> : null}
+        <Group gap="xs" justify="space-between" wrap="nowrap">
+          <Stack gap={0} style={{ minWidth: 0 }}>
+            <Text size="sm" fw={500} truncate>
+              {file.name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {formatFileSize(file.size)}
+            </Text>
+          </Stack>
+          {download.state === "none" ? (
+            <Button size="compact-xs" variant="light" onClick={() => void start(file)}>
+              {t("attachments.download")}
+            </Button>
+          ) : null}
+          {download.state === "ready" ? (
+            <Anchor href={download.url} download={file.name} size="sm">
+              {t("attachments.save")}
+            </Anchor>
+          ) : null}
+        </Group>
+        {download.state === "downloading" ? (
+          <Progress value={download.total ? (download.done / download.total) * 100 : 0} aria-label={t("attachments.downloading")} />
+        ) : null}
+      </Stack>
+      <ErrorDialog message={error} onClose={() => setError(null)} />
+    </Paper>
+  );
+}
+
+/** preloading → thumb, or thumb-missing when the bucket has none (spec 000 §4). */
+function Thumbnail({ conversationId, file }: { conversationId: number; file: FileRef }) {
+  const { t } = useTranslation();
+  const thumb = useQuery({
+    queryKey: ["conversations", conversationId, "thumbnail", file.id],
+    queryFn: async ({ signal }) => URL.createObjectURL(await fetchThumbnail(conversationId, file, signal)),
+    staleTime: Infinity,
+    gcTime: 10 * 60 * 1000,
+    retry: false,
+  });
+  if (thumb.isPending) return <Loader size="sm" data-thumb-state="preloading" />;
+  if (thumb.isError) {
+    return (
+      <Text size="xs" c="dimmed" data-thumb-state="thumb-missing">
+        {t("attachments.noThumbnail")}
+      </Text>
+    );
+  }
+  return <img src={thumb.data} alt={file.name} data-thumb-state="thumb" style={{ maxWidth: 200, maxHeight: 200, borderRadius: 4 }} />;
+}

@@ -1,0 +1,36 @@
+import type { Attribution, ConversationView } from "@sealwork/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useSession } from "../../lib/session";
+import { useUnlockedKeys } from "../../lib/unlocked-keys";
+import { decryptTitle, openConversationKey } from "./conversation-crypto";
+
+type Labelled = Pick<ConversationView, "id" | "title" | "sealed" | "participants">;
+
+/** The names of the other participants, for conversations without a (readable) title. */
+export function participantNames(conversation: Pick<ConversationView, "participants">, attribution: Attribution, me: number): string {
+  return conversation.participants
+    .filter((p) => p.user_id !== me)
+    .map((p) => attribution[String(p.user_id)]?.name ?? `#${p.user_id}`)
+    .join(", ");
+}
+
+/**
+ * A conversation's name in lists and menus: its decrypted title once the keys are unlocked,
+ * else the other participants' names.
+ */
+export function useConversationLabel(conversation: Labelled, attribution: Attribution): string {
+  const { t } = useTranslation();
+  const session = useSession();
+  const unlocked = useUnlockedKeys();
+  const { id, title, sealed } = conversation;
+  const { data } = useQuery({
+    queryKey: ["conversation-title", unlocked?.uid, id, title],
+    queryFn: async () => decryptTitle(await openConversationKey(id, sealed!, unlocked!), title!),
+    enabled: unlocked !== null && title !== null && sealed !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+  if (data) return data;
+  return participantNames(conversation, attribution, session?.id ?? 0) || t("conversations.onlyYou");
+}

@@ -1,0 +1,108 @@
+import { Box, Button, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { useDisclosure, useMediaQuery } from "@mantine/hooks";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { usePageTitle } from "../../lib/page-title";
+import { useRequiredSession } from "../../lib/session";
+import { ErrorDialog } from "../../lib/ui/error-dialog";
+import { type UnlockedKeys, useUnlockedKeys } from "../../lib/unlocked-keys";
+import { ConversationPanel } from "./conversation-panel";
+import { participantNames } from "./conversation-label";
+import { MessageBar } from "./message-bar";
+import { MessageList } from "./message-list";
+import { useConversation } from "./use-conversation";
+
+/** Spec 000 §2: the right panel shows from 700 px; narrower, it opens as a drawer. */
+const PANEL_BREAKPOINT = 700;
+const PANEL_WIDTH = 300;
+
+/** /conversation/{id}: one conversation (spec 000 §2, §4). */
+export function ConversationPage() {
+  const { t } = useTranslation();
+  const { id: raw } = useParams();
+  const id = Number(raw);
+  const unlocked = useUnlockedKeys();
+  usePageTitle(t("titles.conversation"));
+  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("conversations.errors.deleted")}</Text>;
+  if (!unlocked) return <Text>{t("conversations.errors.keysMissing")}</Text>;
+  return <ConversationScreen key={id} id={id} unlocked={unlocked} />;
+}
+
+function ConversationScreen({ id, unlocked }: { id: number; unlocked: UnlockedKeys }) {
+  const { t } = useTranslation();
+  const session = useRequiredSession();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const { state, loadOlder, send, retry, setParticipants, setTitle } = useConversation(id, unlocked, setError);
+  const wide = useMediaQuery(`(min-width: ${PANEL_BREAKPOINT}px)`) ?? true;
+  const [drawer, { open, close }] = useDisclosure(false);
+
+  // The first load recorded the visit: the list's unread dot for this one goes.
+  const ready = state.status === "ready";
+  useEffect(() => {
+    if (ready) void queryClient.invalidateQueries({ queryKey: ["conversations"] });
+  }, [ready, queryClient]);
+
+  const heading = state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, session.id) || t("conversations.onlyYou") : "");
+  const panel =
+    state.key && state.meta ? (
+      <ConversationPanel
+        conversationId={id}
+        conversationKey={state.key}
+        title={state.title}
+        recipientId={state.meta.recipient_id}
+        participants={state.participants}
+        attrib={state.attrib}
+        onParticipants={setParticipants}
+        onTitle={setTitle}
+        onError={setError}
+      />
+    ) : null;
+
+  return (
+    <Group align="stretch" gap="md" wrap="nowrap" h="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))">
+      <Stack gap="xs" flex={1} miw={0}>
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={1} size="h3" lineClamp={1}>
+            {heading}
+          </Title>
+          {!wide && panel ? (
+            <Button variant="light" size="xs" onClick={open}>
+              {t("conversations.panel.open")}
+            </Button>
+          ) : null}
+        </Group>
+        {state.status === "loading" ? <Loader /> : null}
+        {state.status === "error" ? <Text c="red">{state.error}</Text> : null}
+        {state.status === "ready" ? (
+          <>
+            <MessageList
+              conversationId={id}
+              me={unlocked.uid}
+              messages={state.messages}
+              attrib={state.attrib}
+              more={state.more}
+              loadingOlder={state.loadingOlder}
+              onLoadOlder={() => void loadOlder()}
+              onRetry={(m) => void retry(m)}
+            />
+            <MessageBar conversationId={id} onSend={send} />
+          </>
+        ) : null}
+      </Stack>
+      {wide && panel ? (
+        <Box w={PANEL_WIDTH} style={{ flex: "none", overflowY: "auto", borderInlineStart: "1px solid var(--mantine-color-default-border)" }}>
+          {panel}
+        </Box>
+      ) : null}
+      {!wide ? (
+        <Drawer opened={drawer} onClose={close} position="right" size={PANEL_WIDTH} title={t("conversations.panel.heading")}>
+          {panel}
+        </Drawer>
+      ) : null}
+      <ErrorDialog message={error} onClose={() => setError(null)} />
+    </Group>
+  );
+}

@@ -1,0 +1,156 @@
+import type { Attribution, ParticipantView } from "@sealwork/contracts";
+import type { Key } from "@sealwork/crypto";
+import { ActionIcon, Button, Divider, Group, Modal, Stack, Text, TextInput, Title, Tooltip, UnstyledButton } from "@mantine/core";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { useArchiveConversation } from "./archive-conversation";
+import { AttachmentList } from "./attachments/attachment-list";
+import { RemoveIcon, StarIcon } from "./conversation-icons";
+import { actionErrorText } from "./conversation-errors";
+import { useAddParticipant, useSetParticipantAdmin } from "./participate";
+import { PersonPicker } from "./person-picker";
+import { useRenameConversation } from "./rename-conversation";
+import { useRemoveParticipant } from "./unparticipate";
+
+export interface ConversationPanelProps {
+  conversationId: number;
+  conversationKey: Key;
+  title: string | null;
+  /** 0 for a pickup, which cannot take more people. */
+  recipientId: number;
+  participants: ParticipantView[];
+  attrib: Attribution;
+  onParticipants: (result: { participants: ParticipantView[]; attrib: Attribution }) => void;
+  onTitle: (title: string) => void;
+  onError: (text: string) => void;
+}
+
+/** The right panel (spec 000 §2): title, people with the admin star and removal, adding people, archive, attachments. */
+export function ConversationPanel(props: ConversationPanelProps) {
+  const { t } = useTranslation();
+  const { conversationId, conversationKey, recipientId, participants, attrib, onParticipants, onError } = props;
+  const navigate = useNavigate();
+  const [adding, setAdding] = useState(false);
+  const add = useAddParticipant(conversationId, conversationKey);
+  const admin = useSetParticipantAdmin(conversationId);
+  const remove = useRemoveParticipant(conversationId);
+  const archive = useArchiveConversation(conversationId);
+  const nameOf = (uid: number) => attrib[String(uid)]?.name ?? `#${uid}`;
+
+  const pick = async (uid: number) => {
+    try {
+      onParticipants(await add.mutateAsync(uid));
+      setAdding(false);
+    } catch (cause) {
+      onError(actionErrorText(cause, "addFailed"));
+    }
+  };
+
+  return (
+    <Stack gap="sm" p="sm" component="aside" aria-label={t("conversations.panel.heading")}>
+      <TitleEditor {...props} />
+      <Divider />
+      <Text fw={600} size="sm">
+        {t("conversations.panel.people")}
+      </Text>
+      <Stack gap={2} role="list" aria-label={t("conversations.panel.people")}>
+        {participants.map((p) => {
+          const name = nameOf(p.user_id);
+          const label = p.admin ? t("conversations.panel.removeAdmin", { name }) : t("conversations.panel.makeAdmin", { name });
+          return (
+            <Group key={p.user_id} gap={4} wrap="nowrap" role="listitem" data-participant={p.user_id} data-admin={p.admin}>
+              <Text size="sm" truncate flex={1}>
+                {name}
+              </Text>
+              <Tooltip label={label}>
+                <ActionIcon
+                  variant="subtle"
+                  color={p.admin ? "yellow" : "gray"}
+                  aria-label={label}
+                  aria-pressed={p.admin}
+                  onClick={() => admin.mutate({ uid: p.user_id, admin: !p.admin }, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "adminFailed")) })}
+                >
+                  <StarIcon size={16} filled={p.admin} />
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label={t("conversations.panel.remove", { name })}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={t("conversations.panel.remove", { name })}
+                  onClick={() => remove.mutate(p.user_id, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "removeFailed")) })}
+                >
+                  <RemoveIcon size={16} />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          );
+        })}
+      </Stack>
+      {recipientId === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t("conversations.panel.cannotAdd")}
+        </Text>
+      ) : (
+        <Button variant="light" onClick={() => setAdding(true)}>
+          {t("conversations.panel.addPeople")}
+        </Button>
+      )}
+      <Button
+        variant="default"
+        loading={archive.isPending}
+        onClick={() => archive.mutate(undefined, { onSuccess: () => void navigate("/conversation/list"), onError: (cause) => onError(actionErrorText(cause, "archiveFailed")) })}
+      >
+        {t("conversations.panel.archive")}
+      </Button>
+      <Divider />
+      <AttachmentList conversationId={conversationId} conversationKey={conversationKey} />
+      <Modal opened={adding} onClose={() => setAdding(false)} title={t("conversations.panel.addTitle")} centered>
+        <PersonPicker
+          busy={add.isPending}
+          check={(person) => (participants.some((p) => p.user_id === person.id) ? t("conversations.new.already") : null)}
+          onPick={(person) => pick(person.id)}
+        />
+      </Modal>
+    </Stack>
+  );
+}
+
+/** Click the title to set or edit it (a rename). */
+function TitleEditor({ conversationId, conversationKey, title, onTitle, onError }: ConversationPanelProps) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<string | null>(null);
+  const rename = useRenameConversation(conversationId, conversationKey);
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    const next = draft?.trim();
+    if (!next) return setDraft(null);
+    rename.mutate(next, {
+      onSuccess: () => {
+        onTitle(next);
+        setDraft(null);
+      },
+      onError: (cause) => onError(actionErrorText(cause, "renameFailed")),
+    });
+  };
+  if (draft !== null) {
+    return (
+      <form onSubmit={save}>
+        <Group gap="xs" align="flex-end" wrap="nowrap">
+          <TextInput label={t("conversations.panel.title")} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} maxLength={200} flex={1} data-autofocus autoFocus />
+          <Button type="submit" loading={rename.isPending}>
+            {t("conversations.panel.saveTitle")}
+          </Button>
+        </Group>
+      </form>
+    );
+  }
+  return (
+    <UnstyledButton onClick={() => setDraft(title ?? "")} aria-label={title ? t("conversations.panel.editTitle") : t("conversations.panel.setTitle")}>
+      <Title order={2} size="h4" c={title ? undefined : "dimmed"} data-conversation-title>
+        {title ?? t("conversations.panel.setTitle")}
+      </Title>
+    </UnstyledButton>
+  );
+}

@@ -1,0 +1,35 @@
+import { ActionIcon, Anchor, Indicator, Popover, Stack } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { ChatIcon } from "./conversation-icons";
+import { ConversationRows } from "./conversation-rows";
+import { useConversations } from "./list-conversations";
+
+/** The top bar's conversations popover, with a marker while any conversation is unread (spec 000 §2). */
+export function ConversationsPopover() {
+  const { t } = useTranslation();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { data } = useConversations();
+  const unread = data?.conversations.some((c) => c.unread) ?? false;
+  const label = unread ? `${t("conversations.popover.label")} (${t("conversations.popover.unread")})` : t("conversations.popover.label");
+  return (
+    <Popover opened={opened} onChange={(o) => (o ? undefined : close())} position="bottom-end" width={340} withinPortal>
+      <Popover.Target>
+        <Indicator disabled={!unread} color="red" size={9} offset={4} processing={false}>
+          <ActionIcon variant="subtle" size="lg" aria-label={label} onClick={toggle} data-unread={unread || undefined}>
+            <ChatIcon />
+          </ActionIcon>
+        </Indicator>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs">
+          <ConversationRows limit={10} onNavigate={close} />
+          <Anchor component={Link} to="/conversation/list" size="sm" onClick={close}>
+            {t("conversations.allConversations")}
+          </Anchor>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

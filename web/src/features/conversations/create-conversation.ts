@@ -1,0 +1,36 @@
+import type { Body } from "@sealwork/contracts";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { call } from "../../lib/api";
+import type { UnlockedKeys } from "../../lib/unlocked-keys";
+import { encryptTitle, newConversationKey, sealKeyForPublic, sealKeyForUser } from "./conversation-crypto";
+
+export interface NewConversationInput {
+  recipients: number[];
+  title: string;
+}
+
+/**
+ * POST /api/conversations: a fresh conversation key sealed for the author (their own public key)
+ * and for every recipient (their verified key), and the title encrypted under it.
+ */
+export async function createConversation(unlocked: UnlockedKeys, { recipients, title }: NewConversationInput) {
+  const key = await newConversationKey();
+  const sealed_keys = await Promise.all([
+    sealKeyForPublic(key, unlocked.publicKeys.encryptPublic).then((sealed) => ({ user_id: unlocked.uid, sealed })),
+    ...recipients.map(async (uid) => ({ user_id: uid, sealed: await sealKeyForUser(key, uid) })),
+  ]);
+  const body: Body<"POST /api/conversations"> = {
+    recipient: recipients.length === 1 ? recipients[0]! : recipients,
+    sealed_keys,
+    ...(title.trim() ? { title: await encryptTitle(key, title.trim()) } : {}),
+  };
+  return call("POST /api/conversations", { body });
+}
+
+export function useCreateConversation(unlocked: UnlockedKeys) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewConversationInput) => createConversation(unlocked, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["conversations"] }),
+  });
+}

@@ -1,0 +1,18 @@
+import type { Response } from "@sealwork/contracts";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { call } from "../../lib/api";
+import { useSession } from "../../lib/session";
+
+export type ConversationList = Response<"GET /api/users/{id}/conversations">;
+
+export const conversationsQuery = (uid: number) =>
+  queryOptions({
+    queryKey: ["conversations", uid],
+    queryFn: ({ signal }) => call("GET /api/users/{id}/conversations", { params: { id: uid }, signal }),
+  });
+
+/** GET /api/users/{id}/conversations: the signed-in user's conversations, newest first. */
+export function useConversations() {
+  const session = useSession();
+  return useQuery({ ...conversationsQuery(session?.id ?? 0), enabled: session !== null });
+}

@@ -1,0 +1,73 @@
+import { ActionIcon, CloseButton, Group, Paper, Stack, Text, Textarea } from "@mantine/core";
+import { useState, type KeyboardEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { formatFileSize } from "../../lib/format";
+import { AttachmentPicker } from "./attachments/attachment-picker";
+import type { FileRef } from "./attachments/file-ref";
+import { SendIcon } from "./conversation-icons";
+
+export interface MessageBarProps {
+  conversationId: number;
+  disabled?: boolean;
+  /** False when there was nothing to send (empty trimmed text and no files). */
+  onSend: (text: string, files: FileRef[]) => boolean;
+}
+
+/** Enter sends, Shift+Enter breaks the line; attached files wait as chips for the next send. */
+export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState("");
+  const [files, setFiles] = useState<FileRef[]>([]);
+
+  const send = () => {
+    if (!onSend(text, files)) return;
+    setText("");
+    setFiles([]);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  return (
+    <Stack gap={4}>
+      {files.length > 0 ? (
+        <Group gap={6} aria-label={t("conversations.pendingFiles")} role="list">
+          {files.map((file) => (
+            <Paper key={file.id} withBorder px={8} py={2} radius="xl" role="listitem">
+              <Group gap={4} wrap="nowrap">
+                <Text size="xs" truncate maw={220}>
+                  {file.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {formatFileSize(file.size)}
+                </Text>
+                <CloseButton size="xs" aria-label={t("conversations.removeFile", { name: file.name })} onClick={() => setFiles((current) => current.filter((f) => f.id !== file.id))} />
+              </Group>
+            </Paper>
+          ))}
+        </Group>
+      ) : null}
+      <Group gap="xs" align="flex-end" wrap="nowrap">
+        <AttachmentPicker conversationId={conversationId} disabled={disabled} onAttached={(file) => setFiles((current) => [...current, file])} />
+        <Textarea
+          aria-label={t("conversations.message")}
+          placeholder={t("conversations.messagePlaceholder")}
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          onKeyDown={onKeyDown}
+          autosize
+          minRows={1}
+          maxRows={6}
+          flex={1}
+          disabled={disabled}
+        />
+        <ActionIcon size="lg" onClick={send} disabled={disabled} aria-label={t("conversations.send")}>
+          <SendIcon size={18} />
+        </ActionIcon>
+      </Group>
+    </Stack>
+  );
+}

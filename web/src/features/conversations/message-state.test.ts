@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { type ShownMessage, addPending, mergeMessages, messageKey, newestId, oldestId, reconcileAppend, setPendingStatus } from "./message-state";
+
+type M = ShownMessage<string>;
+const ME = 7;
+const stored = (id: number, sourceId = 3, localid: string | null = `l${id}`): M => ({
+  key: messageKey(sourceId, localid, id),
+  id,
+  sourceId,
+  localid,
+  timestamp: id,
+  payload: `text ${id}`,
+  status: "sent",
+});
+const ids = (list: M[]) => list.map((m) => m.id ?? m.localid);
+
+describe("conversation messages: pending and stored (spec 000 §4)", () => {
+  it("merges pages in id order, each id once", () => {
+    const list = mergeMessages([stored(5), stored(6)], [stored(2), stored(3), stored(5)]);
+    expect(ids(list)).toEqual([2, 3, 5, 6]);
+    expect(newestId(list)).toBe(6);
+    expect(oldestId(list)).toBe(2);
+    expect(newestId([])).toBe(0);
+    expect(oldestId([])).toBeNull();
+  });
+
+  it("replaces the pending message by the append answer when it is in order", () => {
+    let list: M[] = [stored(1), stored(2)];
+    list = addPending(list, { sourceId: ME, localid: "a", timestamp: 10, payload: "mine" });
+    list = addPending(list, { sourceId: ME, localid: "b", timestamp: 11, payload: "mine too" });
+    expect(ids(list)).toEqual([1, 2, "a", "b"]);
+    const first = reconcileAppend(list, stored(3, ME, "a"), 2);
+    expect(first.inOrder).toBe(true);
+    expect(ids(first.messages)).toEqual([1, 2, 3, "b"]);
+    // The key stays, so React keeps the element.
+    expect(first.messages[2]!.key).toBe(list[2]!.key);
+    const second = reconcileAppend(first.messages, stored(4, ME, "b"), 3);
+    expect(ids(second.messages)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("keeps the pending message and asks for a reload when someone else wrote in between", () => {
+    let list: M[] = [stored(1), stored(2)];
+    list = addPending(list, { sourceId: ME, localid: "a", timestamp: 10, payload: "mine" });
+    const answer = reconcileAppend(list, stored(4, ME, "a"), 3);
+    expect(answer.inOrder).toBe(false);
+    expect(answer.messages).toBe(list);
+    // The reload (after=2) brings 3 and 4; the pending one is replaced by 4.
+    expect(ids(mergeMessages(list, [stored(3), stored(4, ME, "a")]))).toEqual([1, 2, 3, 4]);
+  });
+
+  it("treats a retried append answered with a message it already has as in order", () => {
+    const list = mergeMessages([], [stored(1), stored(2, ME, "a")]);
+    expect(reconcileAppend(list, stored(2, ME, "a"), 1)).toEqual({ messages: list, inOrder: true });
+  });
+
+  it("does not confuse another sender's equal local id with the pending message", () => {
+    let list: M[] = [stored(1)];
+    list = addPending(list, { sourceId: ME, localid: "same", timestamp: 10, payload: "mine" });
+    expect(ids(mergeMessages(list, [stored(2, 3, "same")]))).toEqual([1, 2, "same"]);
+  });
+
+  it("marks a failed send and back to pending on retry", () => {
+    const list = addPending<string>([], { sourceId: ME, localid: "a", timestamp: 1, payload: "x" });
+    const failed = setPendingStatus(list, list[0]!.key, "failed");
+    expect(failed[0]!.status).toBe("failed");
+    expect(setPendingStatus(failed, list[0]!.key, "pending")[0]!.status).toBe("pending");
+  });
+});

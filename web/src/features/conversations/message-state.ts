@@ -1,0 +1,69 @@
+/**
+ * The messages a conversation screen shows, oldest first: the server's messages in id order,
+ * then the user's pending ones in the order they were sent (spec 000 §4, Local message). Pure
+ * functions over plain lists, so the reconciliation rules can be tested on their own.
+ */
+export interface ShownMessage<P> {
+  /** Stable across the pending → stored change, for React. */
+  key: string;
+  /** The server's id; null while pending. */
+  id: number | null;
+  sourceId: number;
+  localid: string | null;
+  /** Seconds. */
+  timestamp: number;
+  /** The opened payload; null when it did not open ('Invalid mote payload'). */
+  payload: P | null;
+  status: "sent" | "pending" | "failed";
+}
+
+export const messageKey = (sourceId: number, localid: string | null, id: number | null) => (localid !== null ? `${sourceId}:${localid}` : `#${id}`);
+
+const sameLocal = (a: { sourceId: number; localid: string | null }, b: { sourceId: number; localid: string | null }) =>
+  a.localid !== null && a.localid === b.localid && a.sourceId === b.sourceId;
+
+/** The newest stored id the client has (0 when none). */
+export function newestId<P>(messages: ShownMessage<P>[]): number {
+  let max = 0;
+  for (const m of messages) if (m.id !== null && m.id > max) max = m.id;
+  return max;
+}
+
+/** The oldest stored id the client has (null when none). */
+export function oldestId<P>(messages: ShownMessage<P>[]): number | null {
+  let min: number | null = null;
+  for (const m of messages) if (m.id !== null && (min === null || m.id < min)) min = m.id;
+  return min;
+}
+
+/**
+ * Adds stored messages (from a page, older or newer): each id once, in id order; a pending
+ * message whose local id arrives stored is replaced by it.
+ */
+export function mergeMessages<P>(current: ShownMessage<P>[], incoming: ShownMessage<P>[]): ShownMessage<P>[] {
+  const stored = new Map<number, ShownMessage<P>>();
+  for (const m of current) if (m.id !== null) stored.set(m.id, m);
+  for (const m of incoming) if (m.id !== null) stored.set(m.id, m);
+  const sorted = [...stored.values()].sort((a, b) => a.id! - b.id!);
+  const pending = current.filter((m) => m.id === null && !sorted.some((s) => sameLocal(s, m)));
+  return [...sorted, ...pending];
+}
+
+export function addPending<P>(current: ShownMessage<P>[], message: Omit<ShownMessage<P>, "id" | "status" | "key">): ShownMessage<P>[] {
+  return [...current, { ...message, id: null, status: "pending", key: messageKey(message.sourceId, message.localid, null) }];
+}
+
+export function setPendingStatus<P>(current: ShownMessage<P>[], key: string, status: "pending" | "failed"): ShownMessage<P>[] {
+  return current.map((m) => (m.id === null && m.key === key ? { ...m, status } : m));
+}
+
+/**
+ * The append answer for a pending message. In order (the message before it is the newest one the
+ * client has) it replaces the pending one; otherwise the list stays as it is and the caller loads
+ * the newer messages (`after`), which bring it.
+ */
+export function reconcileAppend<P>(current: ShownMessage<P>[], stored: ShownMessage<P>, previousMote: number): { messages: ShownMessage<P>[]; inOrder: boolean } {
+  if (current.some((m) => m.id === stored.id)) return { messages: mergeMessages(current, [stored]), inOrder: true };
+  if (previousMote !== newestId(current)) return { messages: current, inOrder: false };
+  return { messages: mergeMessages(current, [stored]), inOrder: true };
+}

@@ -1,0 +1,80 @@
+import { Button, CloseButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { usePageTitle } from "../../lib/page-title";
+import { useRequiredSession } from "../../lib/session";
+import { ErrorDialog } from "../../lib/ui/error-dialog";
+import { useUnlockedKeys } from "../../lib/unlocked-keys";
+import { actionErrorText } from "./conversation-errors";
+import { useCreateConversation } from "./create-conversation";
+import type { FoundPerson } from "./lookup-person";
+import { PersonPicker } from "./person-picker";
+
+/** /conversation/new: one or several people and an optional title (spec 000 §2). */
+export function NewConversationPage() {
+  const { t } = useTranslation();
+  usePageTitle(t("titles.newConversation"));
+  const unlocked = useUnlockedKeys();
+  if (!unlocked) return <Text>{t("conversations.errors.keysMissing")}</Text>;
+  return <NewConversationForm unlocked={unlocked} />;
+}
+
+function NewConversationForm({ unlocked }: { unlocked: NonNullable<ReturnType<typeof useUnlockedKeys>> }) {
+  const { t } = useTranslation();
+  const session = useRequiredSession();
+  const navigate = useNavigate();
+  const [people, setPeople] = useState<FoundPerson[]>([]);
+  const [title, setTitle] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreateConversation(unlocked);
+
+  const check = (person: FoundPerson) => {
+    if (person.id === session.id) return t("conversations.new.self");
+    if (people.some((p) => p.id === person.id)) return t("conversations.new.already");
+    return null;
+  };
+  const start = () =>
+    create.mutate(
+      { recipients: people.map((p) => p.id), title },
+      {
+        onSuccess: (conversation) => void navigate(`/conversation/${conversation.id}`),
+        onError: (cause) => setError(actionErrorText(cause, "createFailed")),
+      },
+    );
+
+  return (
+    <Stack gap="md" maw={640}>
+      <Title order={1} size="h2">
+        {t("conversations.new.heading")}
+      </Title>
+      <PersonPicker check={check} onPick={(person) => setPeople((current) => [...current, person])} />
+      <Paper withBorder p="sm" radius="md" component="section" aria-label={t("conversations.new.people")}>
+        <Stack gap={4}>
+          <Text fw={600} size="sm">
+            {t("conversations.new.people")}
+          </Text>
+          {people.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t("conversations.new.noPeople")}
+            </Text>
+          ) : (
+            people.map((person) => (
+              <Group key={person.id} justify="space-between" wrap="nowrap">
+                <Text size="sm">{person.contact}</Text>
+                <CloseButton aria-label={t("conversations.new.remove", { name: person.contact })} onClick={() => setPeople((current) => current.filter((p) => p.id !== person.id))} />
+              </Group>
+            ))
+          )}
+        </Stack>
+      </Paper>
+      <TextInput label={t("conversations.new.title")} value={title} onChange={(e) => setTitle(e.currentTarget.value)} maxLength={200} />
+      <Group>
+        <Button onClick={start} disabled={people.length === 0} loading={create.isPending}>
+          {t("conversations.new.start")}
+        </Button>
+      </Group>
+      <ErrorDialog message={error} onClose={() => setError(null)} />
+    </Stack>
+  );
+}
