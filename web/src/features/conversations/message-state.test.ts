@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ShownMessage, addPending, mergeMessages, messageKey, newestId, oldestId, reconcileAppend, setPendingStatus } from "./message-state";
+import { type ShownMessage, LATE_COMMIT_OVERLAP, addPending, mergeMessages, messageKey, newerCursor, newestId, oldestId, reconcileAppend, setPendingStatus } from "./message-state";
 
 type M = ShownMessage<string>;
 const ME = 7;
@@ -22,6 +22,15 @@ describe("conversation messages: pending and stored (spec 000 §4)", () => {
     expect(oldestId(list)).toBe(2);
     expect(newestId([])).toBe(0);
     expect(oldestId([])).toBeNull();
+  });
+
+  it("loads newer messages from a little below the newest, so a late-committed one is not skipped", () => {
+    const held = [stored(40), stored(41), stored(43)];
+    expect(newerCursor(held)).toBe(43 - LATE_COMMIT_OVERLAP);
+    expect(newerCursor([stored(3)])).toBe(0);
+    // Id 42 became visible after 43 did: the next load (after the cursor) brings it, in its place.
+    const next = mergeMessages(held, [stored(41), stored(42), stored(43), stored(44)]);
+    expect(ids(next)).toEqual([40, 41, 42, 43, 44]);
   });
 
   it("replaces the pending message by the append answer when it is in order", () => {

@@ -29,6 +29,19 @@ export function newestId<P>(messages: ShownMessage<P>[]): number {
   return max;
 }
 
+/**
+ * Under concurrent appends a message can become visible a moment after a higher id did (ids come
+ * from a counter before the write; docs/api.md Conversations). Loading newer messages therefore
+ * starts this many ids below the newest one held, so such a message is fetched on the next load
+ * instead of being skipped; ids already held are merged away.
+ */
+export const LATE_COMMIT_OVERLAP = 20;
+
+/** The `after` cursor for loading newer messages. */
+export function newerCursor<P>(messages: ShownMessage<P>[]): number {
+  return Math.max(0, newestId(messages) - LATE_COMMIT_OVERLAP);
+}
+
 /** The oldest stored id the client has (null when none). */
 export function oldestId<P>(messages: ShownMessage<P>[]): number | null {
   let min: number | null = null;

@@ -11,7 +11,7 @@ import { decryptTitle, openConversationKey } from "./conversation-crypto";
 import { actionErrorText, loadErrorText } from "./conversation-errors";
 import { type ConversationPage, loadConversation } from "./load-conversation";
 import { type MessagePayload, openMessage, sealMessage } from "./message-crypto";
-import { type ShownMessage, addPending, mergeMessages, messageKey, newestId, oldestId, reconcileAppend, setPendingStatus } from "./message-state";
+import { type ShownMessage, addPending, mergeMessages, messageKey, newerCursor, newestId, oldestId, reconcileAppend, setPendingStatus } from "./message-state";
 import { POLL_START_MS, nextPollDelay } from "./poll-backoff";
 import { pollConversation } from "./poll-conversation";
 
@@ -85,8 +85,9 @@ export function useConversation(id: number, unlocked: UnlockedKeys, onError: (te
   const loadNewer = useCallback(async () => {
     const key = stateRef.current.key;
     if (!key) return;
-    for (;;) {
-      const page = await loadConversation(id, { after: newestId(stateRef.current.messages) });
+    for (let first = true; ; first = false) {
+      const messages = stateRef.current.messages;
+      const page = await loadConversation(id, { after: first ? newerCursor(messages) : newestId(messages) });
       await absorb(key, page, false);
       if (!page.more) return;
     }
