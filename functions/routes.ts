@@ -59,6 +59,15 @@ export const workers = {
   jobs: "functions/workers/jobs.handler",
 } as const;
 
+/**
+ * Jobs put on the jobs queue on a schedule: an EventBridge rule on AWS (stacks/api.ts), a timer
+ * in the local runtime. `job` is the message body the worker reads (JobMessage in the core).
+ */
+export const schedules = [
+  // Expired pickups: their conversation, messages and files (Pickup.sweep).
+  { name: "PickupSweep", everyMinutes: 60, job: { type: "pickup-sweep" } },
+] as const;
+
 export interface ServedRoute {
   key: RouteKey;
   method: HttpMethod;

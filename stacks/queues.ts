@@ -1,6 +1,9 @@
 import { Duration } from "aws-cdk-lib";
+import { Rule, RuleTargetInput, Schedule } from "aws-cdk-lib/aws-events";
+import { SqsQueue as SqsQueueTarget } from "aws-cdk-lib/aws-events-targets";
 import { Queue as SqsQueue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Queue, type StackContext } from "sst/constructs";
+import { schedules } from "../functions/routes";
 
 /** The jobs worker's Lambda timeout; the queue's visibility timeout is derived from it. */
 export const WORKER_TIMEOUT_SECONDS = 120;
@@ -33,6 +36,14 @@ export function Queues({ stack, app }: StackContext) {
       },
     },
   });
+
+  // Scheduled jobs (functions/routes.ts), beside the queue so its policy can name the rules.
+  for (const schedule of schedules) {
+    new Rule(stack, schedule.name, {
+      schedule: Schedule.rate(Duration.minutes(schedule.everyMinutes)),
+      targets: [new SqsQueueTarget(jobs.cdk.queue, { message: RuleTargetInput.fromObject(schedule.job) })],
+    });
+  }
 
   stack.addOutputs({ JobsQueueUrl: jobs.queueUrl, JobsDeadLetterQueueUrl: deadLetters.queueUrl });
 

@@ -1,5 +1,5 @@
 import { PutObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { Pickup } from "@sealwork/core";
+import { Queue } from "@sealwork/core";
 import { db } from "@sealwork/core/db/entities";
 import { decrypt, formatPickupCode, normalizePickupCode, unwrapPickupKey, utf8Decode } from "@sealwork/crypto";
 import { describe, expect, inject, it } from "vitest";
@@ -239,8 +239,11 @@ describe("pickups: deleting and expiry", () => {
     expect((meta.body as unknown as Json).message).toBe(INCORRECT);
     expect((await http("GET", `/api/conversations/${p.conversation_id}`, { token: guest })).status).toBe(404);
 
-    expect(await Pickup.sweep()).toContain(p.conversation_id);
-    expect((await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).status).toBe(404);
+    // What the hourly schedule sends (functions/routes.ts schedules): the worker runs the sweep.
+    await Queue.send({ type: "pickup-sweep" });
+    await expect
+      .poll(async () => (await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).status, { timeout: 15_000 })
+      .toBe(404);
     const { data } = await db().entities.pickup.get({ conversationId: p.conversation_id }).go();
     expect(data).toBeNull();
   });

@@ -20,7 +20,7 @@ import { Match, Template } from "aws-cdk-lib/assertions";
 import { App, getStack, useFunctions, type FunctionProps, type Api as HttpApi } from "sst/constructs";
 import { initProject, useProject } from "sst/project.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handlerModule, servedRoutes, workers } from "../../functions/routes";
+import { handlerModule, schedules, servedRoutes, workers } from "../../functions/routes";
 import { TABLE, keyAttributes } from "../../packages/core/src/db/table";
 import config from "../../sst.config";
 import { Api, INSTANCE_SETTINGS } from "../../stacks/api";
@@ -241,6 +241,20 @@ describe("Queues", () => {
     expect(worker.Properties.Timeout).toBe(WORKER_TIMEOUT_SECONDS);
     expect(jobsQueue(prod.queues).Properties.VisibilityTimeout).toBeGreaterThan(worker.Properties.Timeout);
     expect(prod.worker?.handler).toBe(workers.jobs);
+  });
+
+  it("puts each scheduled job on the jobs queue at its rate (the pickup sweep)", () => {
+    const rules = resources(prod.queues, "AWS::Events::Rule");
+    expect(rules).toHaveLength(schedules.length);
+    for (const schedule of schedules) {
+      const rule = rules.map(([, r]) => r).find((r) => JSON.parse(r.Properties.Targets[0].Input).type === schedule.job.type)!;
+      expect(rule.Properties.Targets).toHaveLength(1);
+      expect(JSON.parse(rule.Properties.Targets[0].Input)).toEqual(schedule.job);
+      // CDK writes whole hours as "rate(1 hour)".
+      const hours = schedule.everyMinutes / 60;
+      expect(rule.Properties.ScheduleExpression).toBe(Number.isInteger(hours) ? `rate(${hours} hour${hours === 1 ? "" : "s"})` : `rate(${schedule.everyMinutes} minutes)`);
+      expect(rule.Properties.Targets[0].Arn).toEqual({ "Fn::GetAtt": [expect.stringContaining("Jobs"), "Arn"] });
+    }
   });
 });
 

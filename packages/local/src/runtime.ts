@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join, resolve } from "node:path";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
-import { workers } from "../../../functions/routes";
+import { schedules, workers } from "../../../functions/routes";
 import { createApiAdapter } from "./api-adapter";
 import { ensureQueues, ensureTable } from "./bootstrap";
 import { startDelivery } from "./deliver";
@@ -93,6 +93,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     for (const [queue, handler] of Object.entries(workers)) {
       const delivery = startDelivery(sqs, queue, await loadHandler<(e: SQSEvent) => Promise<SQSBatchResponse>>(handler));
       stops.push(delivery.stop);
+    }
+    // The scheduled jobs, as EventBridge sends them on AWS: once at start, then at their rate.
+    for (const schedule of schedules) {
+      const send = () => core.Queue.send(schedule.job).catch((error: unknown) => console.error(`[runtime] ${schedule.name} failed:`, error));
+      void send();
+      const timer = setInterval(() => void send(), schedule.everyMinutes * 60_000);
+      timer.unref();
+      stops.push(async () => clearInterval(timer));
     }
 
     let setupUrl: string | undefined;
