@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
+import { guestPath, isGuest } from "../lib/guest";
 import type { LoginState } from "../lib/login-state";
 import { isInstanceAdmin, useSession } from "../lib/session";
 import { NotFoundPage } from "./not-found-page";
@@ -12,6 +13,9 @@ export function RequireAuth() {
     const state: LoginState = { from: { pathname, search, hash } };
     return <Navigate to="/login" replace state={state} />;
   }
+  // Spec 000 §6: a pickup's guest sees that pickup's conversation and nothing else.
+  const onlyPath = isGuest(session) ? guestPath() : null;
+  if (onlyPath && pathname !== onlyPath) return <Navigate to={onlyPath} replace />;
   return <Outlet />;
 }
 

@@ -5,8 +5,10 @@ import { ConversationListPage } from "../features/conversations/conversation-lis
 import { ConversationPage } from "../features/conversations/conversation-page"; // conversations
 import { ConversationRows } from "../features/conversations/conversation-rows"; // conversations
 import { NewConversationPage } from "../features/conversations/new-conversation-page"; // conversations
+import { NewPickupPage } from "../features/conversations/pickups/new-pickup-page"; // pickups
 import { HomePage } from "../features/home/home-page";
 import { InvitePage } from "../features/invite/invite-page";
+import { PickupPopup } from "../features/keys/pickup-popup"; // pickups
 import { LoginPage } from "../features/login/login-page";
 import { SettingsPage } from "../features/settings/settings-page";
 import { SetupPage } from "../features/setup/setup-page";
@@ -24,7 +26,8 @@ export const router = createBrowserRouter([
   {
     errorElement: <RouteError />,
     children: [
-      { path: "/login", element: <LoginPage /> },
+      // Pickups: a found pickup asks for its security code in the key popup's pickup state.
+      { path: "/login", element: <LoginPage pickupPopup={(pickup, close) => <PickupPopup pickup={pickup} onCancel={close} />} /> },
       { path: "/setup", element: <SetupPage /> },
       {
         element: <RequireAuth />,
@@ -37,6 +40,7 @@ export const router = createBrowserRouter([
               { path: "conversation/new", element: <NewConversationPage /> },
               { path: "conversation/list", element: <ConversationListPage /> },
               { path: "conversation/:id", element: <ConversationPage /> },
+              { path: "pickup/new", element: <NewPickupPage /> },
               { path: "settings", element: <SettingsPage /> },
               // Two-factor login: setup and disable (spec 000 §2).
               { path: "settings/totp", element: <TotpPage /> },

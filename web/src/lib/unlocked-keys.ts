@@ -1,5 +1,5 @@
 import type { AccountKeys, AccountPublicKeys } from "@sealwork/crypto";
-import { useSyncExternalStore } from "react";
+import { memoryStore } from "./memory-store";
 import { getSession, subscribeSession } from "./session";
 
 /**
@@ -13,39 +13,16 @@ export interface UnlockedKeys {
   publicKeys: AccountPublicKeys;
 }
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
-let current: UnlockedKeys | null = null;
+const store = memoryStore<UnlockedKeys>();
 
-function emit(): void {
-  for (const listener of listeners) listener();
-}
-
-export function getUnlockedKeys(): UnlockedKeys | null {
-  return current;
-}
-
-export function setUnlockedKeys(keys: UnlockedKeys): void {
-  current = keys;
-  emit();
-}
-
-export function clearUnlockedKeys(): void {
-  if (!current) return;
-  current = null;
-  emit();
-}
-
-export function subscribeUnlockedKeys(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+export const getUnlockedKeys = store.get;
+export const setUnlockedKeys = store.set;
+export const clearUnlockedKeys = store.clear;
+export const subscribeUnlockedKeys = store.subscribe;
+export const useUnlockedKeys = store.use;
 
 // Keys belong to one signed-in user: a logout or another user's session drops them.
 subscribeSession(() => {
-  if (current && getSession()?.id !== current.uid) clearUnlockedKeys();
+  const current = store.get();
+  if (current && getSession()?.id !== current.uid) store.clear();
 });
-
-export function useUnlockedKeys(): UnlockedKeys | null {
-  return useSyncExternalStore(subscribeUnlockedKeys, getUnlockedKeys);
-}

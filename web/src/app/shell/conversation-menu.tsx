@@ -4,12 +4,24 @@ import { useTranslation } from "react-i18next";
 import { ChatIcon, ListIcon, PickupIcon, PlusIcon } from "../../features/conversations/conversation-icons";
 import { useConversationLabel } from "../../features/conversations/conversation-label";
 import { useConversations } from "../../features/conversations/list-conversations";
+import { guestPath, isGuest } from "../../lib/guest";
+import { useRequiredSession } from "../../lib/session";
 import { NavLinkItem } from "./nav-item";
 
 /** Spec 000 §2, the left menu without a group: All Conversations, New Conversation, each conversation. */
 export function ConversationMenu({ maximised }: { maximised: boolean }) {
   const { t } = useTranslation();
   const { data } = useConversations();
+  const guest = isGuest(useRequiredSession());
+  const pickupPath = guest ? guestPath() : null;
+  // Spec 000 §2: a guest's list is that one pickup.
+  if (guest) {
+    return (
+      <Stack gap={4} align={maximised ? "stretch" : "center"} component="section" aria-label={t("conversations.popover.label")}>
+        {pickupPath ? <NavLinkItem to={pickupPath} label={t("pickups.guest.menuItem")} icon={<PickupIcon />} maximised={maximised} /> : null}
+      </Stack>
+    );
+  }
   return (
     <Stack gap={4} align={maximised ? "stretch" : "center"} component="section" aria-label={t("conversations.popover.label")}>
       <NavLinkItem to="/conversation/list" label={t("conversations.allConversations")} icon={<ListIcon />} maximised={maximised} />

@@ -1,5 +1,6 @@
 import { ActionIcon, AppShell, Divider, Menu, ScrollArea, Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { isGuest } from "../../lib/guest";
 import { isInstanceAdmin, useRequiredSession } from "../../lib/session";
 import { ChevronsLeftIcon, ChevronsRightIcon, HomeIcon, InviteIcon, LogoutIcon, SettingsIcon, ShieldIcon } from "../../lib/ui/icons";
 import { ConversationMenu } from "./conversation-menu"; // conversations
@@ -49,7 +50,8 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
       <Divider />
       <AppShell.Section py="xs" px={6}>
         <Stack gap={4} align={align}>
-          <NavLinkItem to="/settings/" label={t("shell.settings")} icon={<SettingsIcon />} maximised={maximised} />
+          {/* Guests see no settings (spec 000 §2). */}
+          {isGuest(session) ? null : <NavLinkItem to="/settings/" label={t("shell.settings")} icon={<SettingsIcon />} maximised={maximised} />}
           {isInstanceAdmin(session) ? (
             <>
               <NavLinkItem to="/instanceadmin/" label={t("shell.admin")} icon={<ShieldIcon />} maximised={maximised} />

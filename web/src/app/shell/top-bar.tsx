@@ -2,7 +2,9 @@ import { ActionIcon, Badge, Burger, Group, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ConversationsPopover } from "../../features/conversations/conversations-popover"; // conversations
+import { isGuest } from "../../lib/guest";
 import { useInstance } from "../../lib/instance";
+import { useRequiredSession } from "../../lib/session";
 import { HomeIcon, SettingsIcon } from "../../lib/ui/icons";
 import { UserMenu } from "./user-menu";
 
@@ -14,6 +16,8 @@ export interface TopBarProps {
 export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
   const { t } = useTranslation();
   const { title, data: instance } = useInstance();
+  // A pickup's guest has no conversation list and no settings (spec 000 §2, §6).
+  const guest = isGuest(useRequiredSession());
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="xs" wrap="nowrap" miw={0}>
@@ -37,10 +41,14 @@ export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
         ) : null}
       </Group>
       <Group gap="xs" wrap="nowrap">
-        <ConversationsPopover />
-        <ActionIcon component={Link} to="/settings/" variant="subtle" size="lg" aria-label={t("shell.openSettings")}>
-          <SettingsIcon />
-        </ActionIcon>
+        {guest ? null : (
+          <>
+            <ConversationsPopover />
+            <ActionIcon component={Link} to="/settings/" variant="subtle" size="lg" aria-label={t("shell.openSettings")}>
+              <SettingsIcon />
+            </ActionIcon>
+          </>
+        )}
         <UserMenu />
       </Group>
     </Group>

@@ -9,9 +9,11 @@ import {
   openSealed,
   sealFor,
   serializeEnvelope,
+  unwrapPickupKey,
   utf8Decode,
   utf8Encode,
 } from "@sealwork/crypto";
+import type { GuestKeys } from "../../lib/guest";
 import { lookupUserKey } from "../../lib/keypairs";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
@@ -31,15 +33,25 @@ const opened = new Map<number, Promise<Key>>();
 // A logout or another user's keys must not find the previous account's conversation keys.
 let openedFor: number | null = null;
 
-/** Opens the caller's sealed copy of the conversation key once per conversation and session. */
-export function openConversationKey(conversationId: number, sealed: string, unlocked: UnlockedKeys): Promise<Key> {
+/** Who opens conversation keys: a member with unlocked account keys, or a pickup's guest. */
+export type KeyHolder = UnlockedKeys | GuestKeys;
+
+/**
+ * Opens the caller's copy of the conversation key once per conversation and session: a member's
+ * is sealed for their account key; a guest's is the pickup's `pickup-wrap` (docs/protocol.md,
+ * Pickups), opened with the keys derived from code, security code and link secret.
+ */
+export function openConversationKey(conversationId: number, sealed: string, unlocked: KeyHolder): Promise<Key> {
   if (openedFor !== unlocked.uid) {
     opened.clear();
     openedFor = unlocked.uid;
   }
   let key = opened.get(conversationId);
   if (!key) {
-    key = openSealed(sealed, unlocked.keys.encrypt, { context: CONVERSATION_KEY_CONTEXT }).then(importSymmetricKey);
+    key =
+      "pickup" in unlocked
+        ? unwrapPickupKey(unlocked.pickup, sealed)
+        : openSealed(sealed, unlocked.keys.encrypt, { context: CONVERSATION_KEY_CONTEXT }).then(importSymmetricKey);
     // A failure is not cached: another load may bring a good copy.
     key.catch(() => opened.delete(conversationId));
     opened.set(conversationId, key);

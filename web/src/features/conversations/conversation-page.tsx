@@ -7,7 +7,9 @@ import { useParams } from "react-router";
 import { usePageTitle } from "../../lib/page-title";
 import { useRequiredSession } from "../../lib/session";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
-import { type UnlockedKeys, useUnlockedKeys } from "../../lib/unlocked-keys";
+import { useGuestKeys } from "../../lib/guest";
+import { useUnlockedKeys } from "../../lib/unlocked-keys";
+import type { KeyHolder } from "./conversation-crypto";
 import { ConversationPanel } from "./conversation-panel";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
@@ -23,14 +25,17 @@ export function ConversationPage() {
   const { t } = useTranslation();
   const { id: raw } = useParams();
   const id = Number(raw);
-  const unlocked = useUnlockedKeys();
+  // A member's account keys, or a pickup guest's keys for this pickup.
+  const account = useUnlockedKeys();
+  const guest = useGuestKeys();
+  const unlocked = account ?? (guest?.conversationId === id ? guest : null);
   usePageTitle(t("titles.conversation"));
   if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("conversations.errors.deleted")}</Text>;
   if (!unlocked) return <Text>{t("conversations.errors.keysMissing")}</Text>;
   return <ConversationScreen key={id} id={id} unlocked={unlocked} />;
 }
 
-function ConversationScreen({ id, unlocked }: { id: number; unlocked: UnlockedKeys }) {
+function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder }) {
   const { t } = useTranslation();
   const session = useRequiredSession();
   const queryClient = useQueryClient();
@@ -53,6 +58,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: UnlockedKe
         conversationKey={state.key}
         title={state.title}
         recipientId={state.meta.recipient_id}
+        authorId={state.meta.author_id}
         participants={state.participants}
         attrib={state.attrib}
         onParticipants={setParticipants}

@@ -4,12 +4,15 @@ import { ActionIcon, Button, Divider, Group, Modal, Stack, Text, TextInput, Titl
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { isGuest } from "../../lib/guest";
+import { useSession } from "../../lib/session";
 import { useArchiveConversation } from "./archive-conversation";
 import { AttachmentList } from "./attachments/attachment-list";
 import { RemoveIcon, StarIcon } from "./conversation-icons";
 import { actionErrorText } from "./conversation-errors";
 import { useAddParticipant, useSetParticipantAdmin } from "./participate";
 import { PersonPicker } from "./person-picker";
+import { PickupDetails } from "./pickups/pickup-details";
 import { useRenameConversation } from "./rename-conversation";
 import { useRemoveParticipant } from "./unparticipate";
 
@@ -19,6 +22,7 @@ export interface ConversationPanelProps {
   title: string | null;
   /** 0 for a pickup, which cannot take more people. */
   recipientId: number;
+  authorId: number;
   participants: ParticipantView[];
   attrib: Attribution;
   onParticipants: (result: { participants: ParticipantView[]; attrib: Attribution }) => void;
@@ -29,7 +33,10 @@ export interface ConversationPanelProps {
 /** The right panel (spec 000 §2): title, people with the admin star and removal, adding people, archive, attachments. */
 export function ConversationPanel(props: ConversationPanelProps) {
   const { t } = useTranslation();
-  const { conversationId, conversationKey, recipientId, participants, attrib, onParticipants, onError } = props;
+  const { conversationId, conversationKey, recipientId, authorId, participants, attrib, onParticipants, onError } = props;
+  const session = useSession();
+  // A pickup's guest reads, answers and downloads; the conversation's settings are not theirs.
+  const guest = isGuest(session);
   const navigate = useNavigate();
   const [adding, setAdding] = useState(false);
   const add = useAddParticipant(conversationId, conversationKey);
@@ -49,7 +56,7 @@ export function ConversationPanel(props: ConversationPanelProps) {
 
   return (
     <Stack gap="sm" p="sm" component="aside" aria-label={t("conversations.panel.heading")}>
-      <TitleEditor {...props} />
+      {guest ? <PlainTitle title={props.title} /> : <TitleEditor {...props} />}
       <Divider />
       <Text fw={600} size="sm">
         {t("conversations.panel.people")}
@@ -63,47 +70,51 @@ export function ConversationPanel(props: ConversationPanelProps) {
               <Text size="sm" truncate flex={1}>
                 {name}
               </Text>
-              <Tooltip label={label}>
-                <ActionIcon
-                  variant="subtle"
-                  color={p.admin ? "yellow" : "gray"}
-                  aria-label={label}
-                  aria-pressed={p.admin}
-                  onClick={() => admin.mutate({ uid: p.user_id, admin: !p.admin }, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "adminFailed")) })}
-                >
-                  <StarIcon size={16} filled={p.admin} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t("conversations.panel.remove", { name })}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={t("conversations.panel.remove", { name })}
-                  onClick={() => remove.mutate(p.user_id, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "removeFailed")) })}
-                >
-                  <RemoveIcon size={16} />
-                </ActionIcon>
-              </Tooltip>
+              {guest ? null : (
+                <>
+                  <Tooltip label={label}>
+                    <ActionIcon
+                      variant="subtle"
+                      color={p.admin ? "yellow" : "gray"}
+                      aria-label={label}
+                      aria-pressed={p.admin}
+                      onClick={() => admin.mutate({ uid: p.user_id, admin: !p.admin }, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "adminFailed")) })}
+                    >
+                      <StarIcon size={16} filled={p.admin} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label={t("conversations.panel.remove", { name })}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t("conversations.panel.remove", { name })}
+                      onClick={() => remove.mutate(p.user_id, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "removeFailed")) })}
+                    >
+                      <RemoveIcon size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </>
+              )}
             </Group>
           );
         })}
       </Stack>
-      {recipientId === 0 ? (
-        <Text size="sm" c="dimmed">
-          {t("conversations.panel.cannotAdd")}
-        </Text>
+      {guest ? null : recipientId === 0 ? (
+        <PickupDetails conversationId={conversationId} isAuthor={authorId === session?.id} onError={onError} />
       ) : (
-        <Button variant="light" onClick={() => setAdding(true)}>
-          {t("conversations.panel.addPeople")}
-        </Button>
+        <>
+          <Button variant="light" onClick={() => setAdding(true)}>
+            {t("conversations.panel.addPeople")}
+          </Button>
+          <Button
+            variant="default"
+            loading={archive.isPending}
+            onClick={() => archive.mutate(undefined, { onSuccess: () => void navigate("/conversation/list"), onError: (cause) => onError(actionErrorText(cause, "archiveFailed")) })}
+          >
+            {t("conversations.panel.archive")}
+          </Button>
+        </>
       )}
-      <Button
-        variant="default"
-        loading={archive.isPending}
-        onClick={() => archive.mutate(undefined, { onSuccess: () => void navigate("/conversation/list"), onError: (cause) => onError(actionErrorText(cause, "archiveFailed")) })}
-      >
-        {t("conversations.panel.archive")}
-      </Button>
       <Divider />
       <AttachmentList conversationId={conversationId} conversationKey={conversationKey} />
       <Modal opened={adding} onClose={() => setAdding(false)} title={t("conversations.panel.addTitle")} centered>
@@ -115,6 +126,15 @@ export function ConversationPanel(props: ConversationPanelProps) {
       </Modal>
     </Stack>
   );
+}
+
+/** The title as text, for the guest (renaming is for members). */
+function PlainTitle({ title }: { title: string | null }) {
+  return title ? (
+    <Title order={2} size="h4" data-conversation-title>
+      {title}
+    </Title>
+  ) : null;
 }
 
 /** Click the title to set or edit it (a rename). */

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { call } from "../../lib/api";
+import { isGuest } from "../../lib/guest";
 import { useSession } from "../../lib/session";
 import { conversationsQuery } from "./list-conversations";
 import { NOTIFY_EVERY_MS } from "./poll-backoff";
@@ -18,7 +19,8 @@ export function checkNotifications(previous: number, signal?: AbortSignal) {
 export function useNotifyCheck(): void {
   const session = useSession();
   const queryClient = useQueryClient();
-  const uid = session?.id;
+  // Members only: a pickup's guest has no list to refresh.
+  const uid = session && !isGuest(session) ? session.id : undefined;
   useEffect(() => {
     if (uid === undefined) return;
     const controller = new AbortController();

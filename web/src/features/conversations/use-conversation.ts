@@ -3,11 +3,10 @@ import type { Key } from "@sealwork/crypto";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api";
-import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { attachmentListKey } from "./attachments/attachment-list";
 import type { FileRef } from "./attachments/file-ref";
 import { appendMessage, newLocalid } from "./append-message";
-import { decryptTitle, openConversationKey } from "./conversation-crypto";
+import { type KeyHolder, decryptTitle, openConversationKey } from "./conversation-crypto";
 import { actionErrorText, loadErrorText } from "./conversation-errors";
 import { type ConversationPage, loadConversation } from "./load-conversation";
 import { type MessagePayload, openMessage, sealMessage } from "./message-crypto";
@@ -54,7 +53,7 @@ async function openMotes(key: Key, conversationId: number, motes: MoteView[]): P
  * spec 000 §4, sending with pending messages reconciled by the append answer, and the errors of
  * §8 (`onError` shows them in the error dialog).
  */
-export function useConversation(id: number, unlocked: UnlockedKeys, onError: (text: string) => void) {
+export function useConversation(id: number, unlocked: KeyHolder, onError: (text: string) => void) {
   const [state, setState] = useState<ConversationState>(initial);
   const queryClient = useQueryClient();
   const stateRef = useRef(state);

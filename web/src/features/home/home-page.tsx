@@ -1,8 +1,11 @@
-import { Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { ActionIcon, Group, Menu, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useInstance } from "../../lib/instance";
 import { usePageTitle } from "../../lib/page-title";
 import { useRequiredSession } from "../../lib/session";
+import { Icon } from "../../lib/ui/icons";
 
 /** Home: groups and conversations. The conversation list comes from its feature (the router passes it in). */
 export function HomePage({ conversations }: { conversations?: ReactNode }) {
@@ -12,9 +15,12 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
 
   return (
     <Stack gap="lg">
-      <Title order={1} size="h2">
-        {t("home.greeting", { name: session.name })}
-      </Title>
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={1} size="h2">
+          {t("home.greeting", { name: session.name })}
+        </Title>
+        <PlusMenu />
+      </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <EmptyList title={t("home.groups")} empty={t("home.noGroups")} hint={t("home.noGroupsHint")} />
         {conversations ? (
@@ -31,6 +37,32 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
         )}
       </SimpleGrid>
     </Stack>
+  );
+}
+
+/** Spec 000 §2: the plus popover, new conversation and new pickup unless conversations are off. */
+function PlusMenu() {
+  const { t } = useTranslation();
+  const { data: instance } = useInstance();
+  if (instance?.featureOff.convo) return null;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="light" size="lg" aria-label={t("home.create")}>
+          <Icon>
+            <path d="M12 5v14M5 12h14" />
+          </Icon>
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component={Link} to="/conversation/new">
+          {t("home.newConversation")}
+        </Menu.Item>
+        <Menu.Item component={Link} to="/pickup/new">
+          {t("home.newPickup")}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 

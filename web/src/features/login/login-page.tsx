@@ -1,7 +1,9 @@
 import { Alert, Center, Paper, SegmentedControl, Stack, Title } from "@mantine/core";
-import { useEffect, useState } from "react";
+import { parsePickupFragment } from "@sealwork/crypto";
+import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation, useNavigate } from "react-router";
+import { type GuestPickup, guestPath, isGuest } from "../../lib/guest";
 import { useInstance } from "../../lib/instance";
 import { clearLoginNotice, loginTarget, peekLoginNotice, readLoginState } from "../../lib/login-state";
 import { usePageTitle } from "../../lib/page-title";
@@ -10,26 +12,31 @@ import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { ContactForm } from "./contact-form";
 import type { Account } from "./lookup-contact";
 import { PasswordForm } from "./password-form";
-import { pickupCodeFromPaste } from "./pickup-code";
 import { PickupForm } from "./pickup-form";
 import { RegisterForm } from "./register-form";
 
 type Mode = "phone" | "email" | "pickup";
 type Step = { kind: "contact" } | { kind: "password" | "register"; account: Account; contact: string };
 
-/** Spec 000 §2 and §4: contact, then register (no password yet) or password (plus 2FA). */
-export function LoginPage() {
+export interface LoginPageProps {
+  /** The key popup in its pickup state, for a pickup that was found (the router passes it in). */
+  pickupPopup?: (pickup: GuestPickup, close: () => void) => ReactNode;
+}
+
+/** Spec 000 §2 and §4: contact, then register (no password yet) or password (plus 2FA); or a pickup. */
+export function LoginPage({ pickupPopup }: LoginPageProps) {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   const session = useSession();
   const { title, data: instance } = useInstance();
   const state = readLoginState(location.state);
-  // A pickup link (…/#ABABA12121x) that led here opens the pickup mode with its code.
+  // A pickup link (…/login#<code><link secret>) that led here opens the pickup mode with its code.
   const [linkedCode] = useState(() => {
     const hash = location.hash || state.from?.hash || "";
-    return hash ? pickupCodeFromPaste(hash) : null;
+    return hash ? parsePickupFragment(hash) : null;
   });
+  const [pickup, setPickup] = useState<GuestPickup | null>(null);
   const [mode, setMode] = useState<Mode>(linkedCode ? "pickup" : "email");
   const [step, setStep] = useState<Step>({ kind: "contact" });
   const [error, setError] = useState<string | null>(null);
@@ -43,7 +50,8 @@ export function LoginPage() {
   }, []);
   usePageTitle(t("titles.login"));
 
-  if (session) return <Navigate to={loginTarget(state)} replace />;
+  // A guest goes to the pickup's conversation, the only page there is for them.
+  if (session) return <Navigate to={isGuest(session) ? (guestPath() ?? "/") : loginTarget(state)} replace />;
 
   function changeMode(value: string) {
     setMode(value as Mode);
@@ -81,7 +89,7 @@ export function LoginPage() {
             ]}
           />
           {mode === "pickup" ? (
-            <PickupForm initialCode={linkedCode ?? undefined} onError={setError} />
+            <PickupForm initial={linkedCode ?? undefined} onFound={setPickup} onError={setError} />
           ) : step.kind === "contact" ? (
             <ContactForm key={mode} mode={mode} onFound={found} onError={setError} />
           ) : step.kind === "register" ? (
@@ -91,6 +99,7 @@ export function LoginPage() {
           )}
         </Stack>
       </Paper>
+      {pickup && pickupPopup ? pickupPopup(pickup, () => setPickup(null)) : null}
       <ErrorDialog message={error} onClose={() => setError(null)} />
     </Center>
   );

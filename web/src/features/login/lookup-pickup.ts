@@ -1,14 +1,38 @@
-import { useMutation } from "@tanstack/react-query";
-import { request } from "../../lib/api";
+import type { PickupFragment } from "@sealwork/crypto";
+import { pickupLookup } from "@sealwork/crypto";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { call } from "../../lib/api";
+import type { GuestPickup } from "../../lib/guest";
+import { instanceQuery } from "../../lib/instance";
+
+/** The pickup and the way it was entered disagree about the link secret. */
+export class PickupLinkError extends Error {
+  /** true: the pickup needs its link's secret, and only a typed code is at hand. */
+  readonly needsLink: boolean;
+  constructor(needsLink: boolean) {
+    super(needsLink ? "this pickup needs its link" : "the link has a secret the pickup does not use");
+    this.name = "PickupLinkError";
+    this.needsLink = needsLink;
+  }
+}
 
 /**
- * GET /api/pickup/{code}?meta=1. The pickup routes are not in the contracts yet, so this goes
- * through the untyped layer and keeps the answer opaque until they are.
+ * GET /api/pickup/{lookup}?meta=1, the lookup being pickupLookup(code, instance name): the
+ * server finds a pickup without holding its code (docs/protocol.md, Pickups). It answers the
+ * derivation parameters, not the envelope. A link secret at hand that the pickup does not use is
+ * refused rather than dropped, so that a lying answer cannot make the guest derive a weaker key.
  */
-export function lookupPickup(code: string): Promise<unknown> {
-  return request<unknown>("GET", `/api/pickup/${encodeURIComponent(code)}`, { query: { meta: 1 } });
+export async function lookupPickup({ code, linkSecret }: PickupFragment, instanceName: string): Promise<GuestPickup> {
+  const lookup = await pickupLookup(code, instanceName);
+  const meta = await call("GET /api/pickup/{lookup}", { params: { lookup }, query: { meta: "1" } });
+  if (meta.link_secret !== (linkSecret !== null)) throw new PickupLinkError(meta.link_secret);
+  const { salt, memoryKiB, iterations, parallelism } = meta;
+  return { code, linkSecret, lookup, conversationId: meta.conversation_id, params: { salt, memoryKiB, iterations, parallelism, link: meta.link_secret ? 1 : 0 } };
 }
 
 export function useLookupPickup() {
-  return useMutation({ mutationFn: lookupPickup });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (fragment: PickupFragment) => lookupPickup(fragment, (await queryClient.fetchQuery(instanceQuery)).name),
+  });
 }

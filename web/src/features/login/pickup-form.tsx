@@ -1,51 +1,64 @@
-import { Alert, Button, Stack, TextInput } from "@mantine/core";
+import { Button, Stack, TextInput } from "@mantine/core";
+import { type PickupFragment, normalizePickupCode, parsePickupFragment } from "@sealwork/crypto";
 import { useEffect, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useLookupPickup } from "./lookup-pickup";
-import { formatPickupCode, PICKUP_CODE_LENGTH, pickupCodeChars, pickupCodeFromPaste } from "./pickup-code";
+import type { GuestPickup } from "../../lib/guest";
 import { pickupErrorKey } from "./login-errors";
+import { PickupLinkError, useLookupPickup } from "./lookup-pickup";
+import { pickupCodeInput } from "./pickup-code";
 
 export interface PickupFormProps {
-  /** A code taken from the address the user opened; it is filled in and submitted at once. */
-  initialCode?: string;
+  /** The pickup link's fragment the user opened: filled in and looked up at once. */
+  initial?: PickupFragment;
+  /** The pickup exists: next, the security code (the key popup's pickup state). */
+  onFound: (pickup: GuestPickup) => void;
   onError: (message: string) => void;
 }
 
-/** A guest's entry: the pickup code (ABABA-12121), typed or pasted as a link. */
-export function PickupForm({ initialCode, onError }: PickupFormProps) {
+/** A guest's entry (spec 000 §2): the pickup code (ABABA-12121), typed, or pasted as a link or fragment. */
+export function PickupForm({ initial, onFound, onError }: PickupFormProps) {
   const { t } = useTranslation();
-  const [code, setCode] = useState(() => formatPickupCode(initialCode ?? ""));
+  const [code, setCode] = useState(() => pickupCodeInput(initial?.code ?? ""));
+  // A link's secret belongs to the code it came with; typing another code drops it.
+  const [linkSecret, setLinkSecret] = useState<string | null>(initial?.linkSecret ?? null);
   const [invalid, setInvalid] = useState<string | null>(null);
   const lookup = useLookupPickup();
   const autoSubmitted = useRef(false);
 
-  function attempt(value: string) {
-    const chars = pickupCodeChars(value);
-    if (chars.length !== PICKUP_CODE_LENGTH) {
-      setInvalid(t("login.pickup.invalid"));
-      return;
-    }
+  function attempt(fragment: PickupFragment | null) {
+    if (!fragment) return setInvalid(t("login.pickup.invalid"));
     setInvalid(null);
-    lookup.mutate(chars, { onError: (error) => onError(t(pickupErrorKey(error))) });
+    lookup.mutate(fragment, {
+      onSuccess: onFound,
+      onError: (error) =>
+        onError(error instanceof PickupLinkError ? t(error.needsLink ? "login.pickup.needsLink" : "login.pickup.incorrect") : t(pickupErrorKey(error))),
+    });
   }
 
   useEffect(() => {
-    if (!initialCode || autoSubmitted.current) return;
+    if (!initial || autoSubmitted.current) return;
     autoSubmitted.current = true;
-    attempt(initialCode);
+    attempt(initial);
   });
 
   function paste(event: ClipboardEvent<HTMLInputElement>) {
-    const pasted = pickupCodeFromPaste(event.clipboardData.getData("text"));
+    const pasted = parsePickupFragment(event.clipboardData.getData("text"));
     if (!pasted) return;
     event.preventDefault();
-    setCode(formatPickupCode(pasted));
+    setCode(pickupCodeInput(pasted.code));
+    setLinkSecret(pasted.linkSecret);
     attempt(pasted);
+  }
+
+  function change(value: string) {
+    setCode(pickupCodeInput(value));
+    setLinkSecret(null);
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    attempt(code);
+    const normal = normalizePickupCode(code);
+    attempt(normal ? { code: normal, linkSecret } : null);
   }
 
   return (
@@ -59,12 +72,11 @@ export function PickupForm({ initialCode, onError }: PickupFormProps) {
           autoCapitalize="characters"
           spellCheck={false}
           value={code}
-          onChange={(event) => setCode(formatPickupCode(event.currentTarget.value))}
+          onChange={(event) => change(event.currentTarget.value)}
           onPaste={paste}
           error={invalid}
           autoFocus
         />
-        {lookup.isSuccess ? <Alert color="blue">{t("login.pickup.found")}</Alert> : null}
         <Button type="submit" loading={lookup.isPending}>
           {t("login.continue")}
         </Button>

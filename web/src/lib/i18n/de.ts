@@ -34,6 +34,7 @@ export const de: Translation = {
     remove: "{{name}} entfernen",
   },
   titles: {
+    newPickup: "Neue Abholung",
     home: "Start",
     login: "Anmelden",
     setup: "Einrichtung",
@@ -100,7 +101,7 @@ export const de: Translation = {
       hint: "Gib den erhaltenen Abholcode ein oder füge den Abhollink ein.",
       invalid: "Ein Abholcode hat 10 Zeichen, zum Beispiel ABABA-12121.",
       incorrect: "Dieser Abholcode ist falsch oder abgelaufen...",
-      found: "Dieser Abholcode ist gültig, aber Abholungen können in dieser Version noch nicht geöffnet werden.",
+      needsLink: "Diese Abholung lässt sich nur mit ihrem Link öffnen. Bitte öffne den Link aus der E-Mail, die du erhalten hast.",
     },
   },
   setup: {
@@ -144,6 +145,9 @@ export const de: Translation = {
     staging: "Testumgebung",
   },
   home: {
+    create: "Erstellen",
+    newConversation: "Neue Unterhaltung",
+    newPickup: "Neue Abholung",
     greeting: "Hallo, {{name}}!",
     groups: "Gruppen",
     noGroups: "Noch keine Gruppen",
@@ -319,6 +323,18 @@ export const de: Translation = {
     rule: "Dein Sicherheitscode muss mindestens 8 Zeichen lang sein und mindestens eine Ziffer und einen Buchstaben enthalten.",
     mismatch: "Die Sicherheitscodes stimmen nicht überein.",
     wrongCode: "Fehler beim Entschlüsseln deines Schlüssels.",
+    pickup: {
+      title: "Sicherer Schlüssel",
+      heading: "Abholung öffnen",
+      intro: "Gib den 6-stelligen Sicherheitscode ein, den dir der Absender separat gegeben hat (er steht nicht in der E-Mail).",
+      securityCode: "Sicherheitscode",
+      rule: "Der Sicherheitscode hat genau 6 Ziffern.",
+      wrongCode: "Der Sicherheitscode ist falsch - bitte versuche es nochmals.",
+      failed: "Fehler beim Laden dieser Abholung vom Server",
+      busy: "Deine Abholung wird geöffnet… Das dauert einen Moment.",
+      submit: "Abholung öffnen",
+      missing: "Um diese Abholung wieder zu öffnen, öffne den Link aus deiner E-Mail in diesem Fenster.",
+    },
     busy: {
       generating: "Dein Schlüssel wird erstellt und verschlüsselt… Das dauert einen Moment.",
       unlocking: "Dein Schlüssel wird entsperrt… Das dauert einen Moment.",
@@ -517,6 +533,52 @@ export const de: Translation = {
     },
   },
   // --- end of conversations ---
+  // --- Pickups: the New pickup screen, the creator's panel, the guest ---
+  pickups: {
+    url: "Abhol-URL",
+    code: "Abholcode",
+    securityCode: "Sicherheitscode",
+    copy: "{{what}} kopieren",
+    copyShort: "Kopieren",
+    copied: "Kopiert",
+    new: {
+      heading: "Neue Abholung",
+      intro: "Sende eine verschlüsselte Nachricht und Dateien an jemanden ausserhalb der Organisation. Die Person erhält einen Link per E-Mail; den Sicherheitscode gibst du ihr auf anderem Weg.",
+      title: "Titel (optional)",
+      email: "E-Mail-Adresse des Empfängers",
+      message: "Nachricht",
+      expiry: "Läuft ab nach",
+      days_one: "{{count}} Tag",
+      days_other: "{{count}} Tagen",
+      remember: "Sicherheitscode auf diesem Gerät merken",
+      rememberHint: "Sonst wird er nur aufbewahrt, bis du dieses Browserfenster schliesst.",
+      submit: "Abholung erstellen",
+      submitting: "Die Schlüssel für diese Abholung werden erstellt… Das dauert einen Moment.",
+      forwarding: "Die Abholung wird gesendet…",
+      failed: "Serverfehler beim Erstellen deiner Abholung. Bitte versuche es später nochmals.",
+      createdHeading: "Deine Abholung ist bereit",
+      createdText: "Der Empfänger hat eine E-Mail mit dem Link erhalten. Gib ihm den Sicherheitscode auf anderem Weg (persönlich oder per Telefon): Er steht nicht in der E-Mail.",
+      securityHint: "Link und Sicherheitscode siehst du auf diesem Gerät wieder in den Details der Unterhaltung.",
+      open: "Zur Unterhaltung",
+    },
+    panel: {
+      notStored: "Abhol-URL und Sicherheitscode sind auf diesem Gerät nicht gespeichert.",
+      notCollected: "Noch nicht abgeholt",
+      collected: "Abgeholt am {{time}}",
+      expires: "Läuft ab am {{time}}",
+      neverExpires: "Läuft nie ab",
+      locked: "Nach zu vielen falschen Sicherheitscodes gesperrt.",
+      delete: "Abholung löschen",
+    },
+    guest: {
+      menuItem: "Deine Abholung",
+    },
+    errors: {
+      deleteForbidden: "Du bist nicht berechtigt, diese Abholung zu löschen.",
+      deleteFailed: "Fehler beim Löschen dieser Unterhaltung. Bitte versuche es später nochmals!",
+    },
+  },
+  // --- end of pickups ---
   languages: {
     en: "English",
     de: "Deutsch",

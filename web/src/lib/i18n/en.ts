@@ -33,6 +33,7 @@ export const en = {
     remove: "Remove {{name}}",
   },
   titles: {
+    newPickup: "New pickup",
     home: "Home",
     login: "Login",
     setup: "Setup",
@@ -99,7 +100,7 @@ export const en = {
       hint: "Enter the pickup code you received, or paste the pickup link.",
       invalid: "A pickup code has 10 characters, like ABABA-12121.",
       incorrect: "This pickup code is incorrect or has expired...",
-      found: "This pickup code is valid, but opening pickups is not available in this version yet.",
+      needsLink: "This pickup can only be opened with its link. Please open the link from the email you received.",
     },
   },
   setup: {
@@ -143,6 +144,9 @@ export const en = {
     staging: "Staging",
   },
   home: {
+    create: "Create",
+    newConversation: "New conversation",
+    newPickup: "New pickup",
     greeting: "Hello, {{name}}!",
     groups: "Groups",
     noGroups: "No groups yet",
@@ -317,6 +321,18 @@ export const en = {
     rule: "Your securecode must 8 or more characters, including one digit and letter.",
     mismatch: "The secure codes do not match.",
     wrongCode: "Error decrypting your key.",
+    pickup: {
+      title: "Secure key",
+      heading: "Open your pickup",
+      intro: "Enter the 6-digit security code that the sender gave you separately (it is not in the email).",
+      securityCode: "Security code",
+      rule: "The security code has exactly 6 digits.",
+      wrongCode: "The security code is incorrect - please try again.",
+      failed: "Error loading this pickup from the server",
+      busy: "Opening your pickup… This takes a moment.",
+      submit: "Open pickup",
+      missing: "To open this pickup again, open the link from your email in this window.",
+    },
     busy: {
       generating: "Creating and encrypting your key… This takes a moment.",
       unlocking: "Unlocking your key… This takes a moment.",
@@ -515,6 +531,52 @@ export const en = {
     },
   },
   // --- end of conversations ---
+  // --- Pickups: the New pickup screen, the creator's panel, the guest ---
+  pickups: {
+    url: "Pickup URL",
+    code: "Pickup code",
+    securityCode: "Security code",
+    copy: "Copy {{what}}",
+    copyShort: "Copy",
+    copied: "Copied",
+    new: {
+      heading: "New pickup",
+      intro: "Send an encrypted message and files to someone outside the organisation. They get a link by email; you give them the security code by another channel.",
+      title: "Title (optional)",
+      email: "Recipient's email address",
+      message: "Message",
+      expiry: "Expires after",
+      days_one: "{{count}} day",
+      days_other: "{{count}} days",
+      remember: "Remember the security code on this device",
+      rememberHint: "Otherwise it is kept only until you close this browser window.",
+      submit: "Create pickup",
+      submitting: "Creating the keys for this pickup… This takes a moment.",
+      forwarding: "Sending the pickup…",
+      failed: "Server error while creating your pickup. Please try again later.",
+      createdHeading: "Your pickup is ready",
+      createdText: "The recipient got an email with the link. Give them the security code by another channel (in person or by phone): it is not in the email.",
+      securityHint: "You can see the link and the security code again in the conversation's details on this device.",
+      open: "Go to the conversation",
+    },
+    panel: {
+      notStored: "The pickup URL and security code are not stored on this device.",
+      notCollected: "Not collected yet",
+      collected: "Collected at {{time}}",
+      expires: "Expires at {{time}}",
+      neverExpires: "Never expires",
+      locked: "Locked after too many wrong security codes.",
+      delete: "Delete pickup",
+    },
+    guest: {
+      menuItem: "Your pickup",
+    },
+    errors: {
+      deleteForbidden: "You are not authorized to delete this pickup conversation.",
+      deleteFailed: "Error deleting this conversation. Please try again later!",
+    },
+  },
+  // --- end of pickups ---
   languages: {
     en: "English",
     de: "Deutsch",

@@ -148,6 +148,7 @@ function put(url: string, body: Uint8Array, onProgress: (loaded: number) => void
     xhr.onerror = () => reject(new TransferError("failed", "the upload failed"));
     xhr.onabort = () => reject(new DOMException("The upload was cancelled.", "AbortError"));
     signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    // As a Blob: Chromium sends a typed-array body about three times slower (npm run bench).
     xhr.send(new Blob([body as Uint8Array<ArrayBuffer>]));
   });
 }

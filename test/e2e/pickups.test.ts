@@ -1,0 +1,197 @@
+import { createHash, randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { db } from "@sealwork/core/db/entities";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { outboxFor, uniqueEmail } from "../support/api";
+import { launchBrowser, newVisitor } from "../support/browser";
+import { createPickup } from "../support/pickups";
+import { createSession } from "../support/users";
+import { conversationIdOf, conversationPanel, messageBox, messageList, messageTexts, signedIn } from "./conversation-helpers";
+import { errorDialogText, gotoApp } from "./helpers";
+
+/**
+ * Pickups in the browser (issue 5): a user creates a pickup with a message and a file; the guest
+ * opens the emailed link in a fresh context, enters the security code, reads, downloads and
+ * answers; wrong codes lock it; expired and deleted pickups are gone for the guest.
+ */
+const INCORRECT = "This pickup code is incorrect or has expired...";
+const WRONG = "The security code is incorrect - please try again.";
+const POLL_WAIT = 25_000;
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+const pickupPopup = (page: Page) => page.locator('[data-key-state="pickup"]');
+const securityField = (page: Page) => pickupPopup(page).getByLabel("Security code");
+
+/** The key popup's pickup state: enter the code and wait for the answer (the field empties on a refusal). */
+async function enterSecurityCode(page: Page, code: string): Promise<void> {
+  await securityField(page).fill(code);
+  await pickupPopup(page).getByRole("button", { name: "Open pickup" }).click();
+}
+
+async function refusal(page: Page): Promise<string> {
+  await expect.poll(() => securityField(page).inputValue(), { timeout: 30_000 }).toBe("");
+  return (await pickupPopup(page).getByRole("alert").textContent()) ?? "";
+}
+
+/** A fresh browser context that opens the link: the pickup is looked up and the popup asks for the security code. */
+async function guestOpens(browser: Browser, link: string): Promise<Page> {
+  const { page } = await newVisitor(browser);
+  await page.goto(link);
+  return page;
+}
+
+describe("pickups in the browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("creates a pickup with a message and a file; the guest reads, downloads and answers; the creator sees it; delete", { timeout: 300_000 }, async () => {
+    const creator = await createSession({ name: "Carla" });
+    const a = await signedIn(browser, creator);
+    const email = uniqueEmail("guest");
+
+    // The home plus popover leads to the form.
+    await a.getByRole("button", { name: "Create" }).click();
+    await a.getByRole("menuitem", { name: "New pickup" }).click();
+    await a.getByRole("heading", { name: "New pickup" }).waitFor();
+    expect(await a.getByRole("combobox", { name: "Expires after" }).inputValue()).toBe("14 days");
+    expect(await a.getByRole("checkbox", { name: "Remember the security code on this device" }).isChecked()).toBe(true);
+    await a.getByLabel("Title (optional)").fill("Contract papers");
+    await a.getByLabel("Recipient's email address").fill(email);
+    await a.getByLabel("Message", { exact: true }).fill("Here are the papers we talked about.");
+    await a.getByRole("button", { name: "Create pickup" }).click();
+    await a.locator('[data-pickup-state="created"]').waitFor({ timeout: 60_000 });
+    const url = (await a.getByTestId("pickup-url").textContent())!;
+    const code = (await a.getByTestId("pickup-code").textContent())!;
+    const securityCode = (await a.getByTestId("pickup-security-code").textContent())!;
+    expect(code).toMatch(/^[A-Z]{5}-\d{5}$/);
+    expect(securityCode).toMatch(/^\d{6}$/);
+    expect(url).toMatch(new RegExp(`/login#${code.replace("-", "")}[A-Za-z0-9_-]{22}$`));
+
+    // The conversation: the message is its first message; a file goes with the attachment picker.
+    await a.getByRole("link", { name: "Go to the conversation" }).click();
+    await messageTexts(a).first().waitFor();
+    expect(await messageTexts(a).allTextContents()).toEqual(["Here are the papers we talked about."]);
+    const id = conversationIdOf(a);
+    const panel = conversationPanel(a);
+    expect(await panel.getByTestId("pickup-security-code").textContent()).toBe(securityCode);
+    await panel.getByText("Not collected yet").waitFor();
+    await panel.getByText("Cannot add people").waitFor();
+    expect(await panel.getByRole("button", { name: "Add more people" }).count()).toBe(0);
+    const papers = randomBytes(300 * 1024);
+    await a.getByTestId("attach-file").setInputFiles({ name: "papers.pdf", mimeType: "application/pdf", buffer: papers });
+    await a.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });
+    await messageBox(a).press("Enter");
+    await messageList(a).locator('[data-attachment-name="papers.pdf"]').waitFor();
+
+    // The invitation email carries the link (never the security code).
+    const [mail] = await outboxFor(email);
+    expect(mail!.text).toContain(url);
+    expect(mail!.text).not.toContain(securityCode);
+
+    // The guest, in a fresh context: the link fills the code and continues to the security code.
+    const g = await guestOpens(browser, url);
+    await enterSecurityCode(g, "12345");
+    await pickupPopup(g).getByText("The security code has exactly 6 digits.").waitFor();
+    await enterSecurityCode(g, securityCode);
+    await g.waitForURL(new RegExp(`/conversation/${id}$`), { timeout: 30_000 });
+    await messageTexts(g).first().waitFor();
+    expect(await messageTexts(g).allTextContents()).toEqual(["Here are the papers we talked about."]);
+    await g.getByTestId("user-block").getByText("Guest").waitFor();
+    expect(await g.getByRole("link", { name: "Settings" }).count()).toBe(0);
+    expect(await g.getByRole("link", { name: "Open settings" }).count()).toBe(0);
+    expect(await conversationPanel(g).getByRole("button", { name: "Delete pickup" }).count()).toBe(0);
+
+    // Download and compare.
+    const file = messageList(g).locator('[data-attachment-name="papers.pdf"]');
+    await file.getByRole("button", { name: "Download" }).click();
+    await file.getByRole("link", { name: "Save" }).waitFor({ timeout: 60_000 });
+    const [download] = await Promise.all([g.waitForEvent("download"), file.getByRole("link", { name: "Save" }).click()]);
+    expect(sha256(await readFile((await download.path())!))).toBe(sha256(papers));
+
+    // The guest answers with text and a file.
+    const answer = randomBytes(40 * 1024);
+    await g.getByTestId("attach-file").setInputFiles({ name: "signed.pdf", mimeType: "application/pdf", buffer: answer });
+    await g.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });
+    await messageBox(g).fill("Signed and returned.");
+    await messageBox(g).press("Enter");
+    await messageList(g).locator('[data-attachment-name="signed.pdf"]').waitFor();
+
+    // Home and other pages are not for the guest: back to the pickup.
+    await g.goto("/settings/");
+    await pickupPopup(g).waitFor();
+    // A reload asks for the security code again (the keys were in memory only).
+    await enterSecurityCode(g, securityCode);
+    await g.waitForURL(new RegExp(`/conversation/${id}$`), { timeout: 30_000 });
+    await messageTexts(g).filter({ hasText: "Signed and returned." }).waitFor();
+
+    // The creator sees the answer (polling) and, after a reload, the redemption time.
+    await messageTexts(a).filter({ hasText: "Signed and returned." }).waitFor({ timeout: POLL_WAIT });
+    await gotoApp(a, `/conversation/${id}`);
+    await conversationPanel(a).getByText(/^Collected at \d/).waitFor();
+    const file2 = messageList(a).locator('[data-attachment-name="signed.pdf"]');
+    await file2.getByRole("button", { name: "Download" }).click();
+    await file2.getByRole("link", { name: "Save" }).waitFor({ timeout: 60_000 });
+    const [download2] = await Promise.all([a.waitForEvent("download"), file2.getByRole("link", { name: "Save" }).click()]);
+    expect(sha256(await readFile((await download2.path())!))).toBe(sha256(answer));
+
+    // Delete: the pickup is gone for the guest.
+    await conversationPanel(a).getByRole("button", { name: "Delete pickup" }).click();
+    await a.waitForURL(/\/conversation\/list$/);
+    const late = await guestOpens(browser, url);
+    expect(await errorDialogText(late)).toContain(INCORRECT);
+
+    await Promise.all([a.context().close(), g.context().close(), late.context().close()]);
+  });
+
+  it("locks after ten wrong security codes", { timeout: 180_000 }, async () => {
+    const creator = await createSession();
+    const p = await createPickup(creator);
+    const g = await guestOpens(browser, p.link);
+    const wrong = p.securityCode === "000000" ? "111111" : "000000";
+    for (let i = 1; i <= 9; i++) {
+      await enterSecurityCode(g, wrong);
+      expect(await refusal(g)).toContain(WRONG);
+    }
+    await enterSecurityCode(g, wrong);
+    expect(await refusal(g)).toContain(INCORRECT);
+    // Locked for good: the right code does not open it either.
+    await enterSecurityCode(g, p.securityCode);
+    expect(await refusal(g)).toContain(INCORRECT);
+    await g.context().close();
+  });
+
+  it("an expired pickup shows the pickup-incorrect text", { timeout: 120_000 }, async () => {
+    const creator = await createSession();
+    const p = await createPickup(creator, { expiredays: 2 });
+    await db().entities.pickup.patch({ conversationId: p.conversation_id }).set({ expireAt: Math.floor(Date.now() / 1000) - 1 }).go();
+    const g = await guestOpens(browser, p.link);
+    expect(await errorDialogText(g)).toContain(INCORRECT);
+    await g.context().close();
+  });
+
+  it("a typed code of a pickup with a link secret asks for the link; a code-only pickup opens with the typed code", { timeout: 120_000 }, async () => {
+    const creator = await createSession();
+    const linked = await createPickup(creator);
+    const { context, page } = await newVisitor(browser);
+    await page.goto("/login");
+    await page.getByRole("radio", { name: "Pickup" }).check();
+    await page.getByLabel("Pickup code").fill(linked.code);
+    await page.getByRole("button", { name: "Continue" }).click();
+    expect(await errorDialogText(page)).toContain("This pickup can only be opened with its link.");
+    await page.getByRole("dialog", { name: "Error" }).getByRole("button").first().click();
+
+    const codeOnly = await createPickup(creator, { linkSecret: false });
+    await page.getByLabel("Pickup code").fill(`${codeOnly.code.slice(0, 5)}-${codeOnly.code.slice(5)}`);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await enterSecurityCode(page, codeOnly.securityCode);
+    await page.waitForURL(new RegExp(`/conversation/${codeOnly.conversation_id}$`), { timeout: 30_000 });
+    await messageList(page).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,74 @@
+import type { Body } from "@sealwork/contracts";
+import {
+  generatePickupCode,
+  generatePickupLinkSecret,
+  generatePickupSecurityCode,
+  pickupLink,
+  pickupLookup,
+  serializeEnvelope,
+  wrapPickupKey,
+} from "@sealwork/crypto";
+import { call } from "../../../lib/api";
+import type { UnlockedKeys } from "../../../lib/unlocked-keys";
+import { appendMessage, newLocalid } from "../append-message";
+import { encryptTitle, newConversationKey, sealKeyForPublic } from "../conversation-crypto";
+import { sealMessage } from "../message-crypto";
+import { type KeptSecrets, keepSecrets } from "./kept-secrets";
+
+export interface NewPickupInput {
+  title: string;
+  email: string;
+  message: string;
+  expiredays: number;
+  /** Keep code and security code beyond this session (localStorage). */
+  remember: boolean;
+}
+
+export interface CreatedPickup extends KeptSecrets {
+  conversationId: number;
+  link: string;
+}
+
+/**
+ * The creator's side of docs/protocol.md, Pickups, step 1: a conversation key, sealed for the
+ * creator like any conversation's; code, security code and link secret; the `pickup-wrap` for
+ * the guest (Argon2id with the default parameters: the slow part); the lookup; the encrypted
+ * title; and the link the server mails. Nothing here has left the browser yet.
+ */
+export async function preparePickup(unlocked: UnlockedKeys, instanceName: string, input: NewPickupInput, appUrl = window.location.origin) {
+  const secrets: KeptSecrets = { code: generatePickupCode(), securityCode: generatePickupSecurityCode(), linkSecret: generatePickupLinkSecret() };
+  const key = await newConversationKey();
+  const wrapped = await wrapPickupKey(key, secrets);
+  const link = pickupLink(appUrl, secrets.code, secrets.linkSecret);
+  const title = input.title.trim();
+  const body: Body<"POST /api/pickup"> = {
+    email: input.email.trim(),
+    expiredays: input.expiredays,
+    ...(title ? { title: await encryptTitle(key, title) } : {}),
+    lookup: await pickupLookup(secrets.code, instanceName),
+    verifier: wrapped.verifier,
+    wrapped: serializeEnvelope(wrapped.envelope),
+    sealed: await sealKeyForPublic(key, unlocked.publicKeys.encryptPublic),
+    link,
+  };
+  return { body, key, secrets, link };
+}
+
+export type PreparedPickup = Awaited<ReturnType<typeof preparePickup>>;
+
+/**
+ * POST /api/pickup, then the message as the conversation's first ordinary message. The secrets
+ * are kept before the message goes, so a failed message still leaves the pickup readable here.
+ */
+export async function sendPickup(unlocked: UnlockedKeys, prepared: PreparedPickup, input: NewPickupInput): Promise<CreatedPickup> {
+  const created = await call("POST /api/pickup", { body: prepared.body });
+  const conversationId = created.conversation_id;
+  keepSecrets(conversationId, prepared.secrets, input.remember);
+  const text = input.message.trim();
+  if (text) {
+    const localid = newLocalid();
+    const payload = await sealMessage(prepared.key, conversationId, unlocked.uid, localid, { text });
+    await appendMessage(conversationId, localid, payload);
+  }
+  return { ...prepared.secrets, conversationId, link: prepared.link };
+}

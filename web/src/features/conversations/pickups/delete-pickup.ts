@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { call, isApiError } from "../../../lib/api";
+import { i18next } from "../../../lib/i18n";
+import { forgetSecrets } from "./kept-secrets";
+
+/** DELETE /api/conversations/{id}: the pickup with its messages and files (its author only). */
+export function deletePickup(id: number) {
+  return call("DELETE /api/conversations/{id}", { params: { id } });
+}
+
+/** Spec 000 §8, Pickup delete. */
+export function deleteErrorText(error: unknown): string {
+  return i18next.t(isApiError(error, 403) ? "pickups.errors.deleteForbidden" : "pickups.errors.deleteFailed");
+}
+
+export function useDeletePickup(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => deletePickup(id),
+    onSuccess: () => {
+      forgetSecrets(id);
+      return queryClient.invalidateQueries({ queryKey: ["conversations"] });
+    },
+  });
+}

@@ -1,0 +1,73 @@
+import type { PickupKeys, PickupParams } from "@sealwork/crypto";
+import { memoryStore } from "./memory-store";
+import { type Session, getSession, subscribeSession } from "./session";
+import { STORAGE_PREFIX } from "./storage";
+
+/**
+ * A pickup's guest (spec 000 §6: user id 0, named Guest, only that pickup's conversation). The
+ * guest's session is an ordinary one with id 0. Beside it:
+ *
+ * - the pickup this tab collected (code, link secret, lookup, parameters): in sessionStorage, so
+ *   a reload can ask for the security code again. The security code itself is never stored.
+ * - the keys derived from code, security code and link secret: in memory only, like the account
+ *   keys; they open the `pickup-wrap` the conversation's load answer carries.
+ */
+export const GUEST_ID = 0;
+
+export function isGuest(session: Pick<Session, "id"> | null): boolean {
+  return session?.id === GUEST_ID;
+}
+
+export interface GuestPickup {
+  code: string;
+  linkSecret: string | null;
+  lookup: string;
+  conversationId: number;
+  params: PickupParams;
+}
+
+const PICKUP_KEY = `${STORAGE_PREFIX}guest-pickup`;
+
+export function saveGuestPickup(pickup: GuestPickup): void {
+  sessionStorage.setItem(PICKUP_KEY, JSON.stringify(pickup));
+}
+
+export function readGuestPickup(): GuestPickup | null {
+  const raw = sessionStorage.getItem(PICKUP_KEY);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as Partial<GuestPickup>;
+    return typeof value.code === "string" && typeof value.lookup === "string" && typeof value.conversationId === "number" && value.params
+      ? (value as GuestPickup)
+      : null;
+  } catch (error) {
+    console.warn("Discarding an unreadable guest pickup", error);
+    sessionStorage.removeItem(PICKUP_KEY);
+    return null;
+  }
+}
+
+/** The only page a guest may see (null when this tab holds no pickup). */
+export function guestPath(): string | null {
+  const pickup = readGuestPickup();
+  return pickup ? `/conversation/${pickup.conversationId}` : null;
+}
+
+/** The guest's keys for one pickup conversation, in memory only. */
+export interface GuestKeys {
+  uid: typeof GUEST_ID;
+  conversationId: number;
+  pickup: PickupKeys;
+}
+
+const store = memoryStore<GuestKeys>();
+
+export const getGuestKeys = store.get;
+export const setGuestKeys = store.set;
+export const clearGuestKeys = store.clear;
+export const useGuestKeys = store.use;
+
+// A logout, or a member's session in place of the guest's, drops the keys.
+subscribeSession(() => {
+  if (store.get() && !isGuest(getSession())) store.clear();
+});
