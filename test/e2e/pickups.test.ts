@@ -186,12 +186,24 @@ describe("pickups in the browser", () => {
     expect(await errorDialogText(page)).toContain("This pickup can only be opened with its link.");
     await page.getByRole("dialog", { name: "Error" }).getByRole("button").first().click();
 
-    const codeOnly = await createPickup(creator, { linkSecret: false });
-    await page.getByLabel("Pickup code").fill(`${codeOnly.code.slice(0, 5)}-${codeOnly.code.slice(5)}`);
+    // The creator chooses a code-only pickup: its link has no secret, and the typed code opens it.
+    const a = await signedIn(browser, creator);
+    await gotoApp(a, "/pickup/new");
+    await a.getByLabel("Recipient's email address").fill(uniqueEmail("guest"));
+    await a.getByLabel("Message", { exact: true }).fill("Typed by hand");
+    await a.getByRole("checkbox", { name: "Let the guest type the code instead of opening the link" }).check();
+    await a.getByRole("button", { name: "Create pickup" }).click();
+    await a.locator('[data-pickup-state="created"]').waitFor({ timeout: 60_000 });
+    const code = (await a.getByTestId("pickup-code").textContent())!;
+    const securityCode = (await a.getByTestId("pickup-security-code").textContent())!;
+    expect(await a.getByTestId("pickup-url").textContent()).toMatch(new RegExp(`/login#${code.replace("-", "")}$`));
+    await a.context().close();
+
+    await page.getByLabel("Pickup code").fill(code);
     await page.getByRole("button", { name: "Continue" }).click();
-    await enterSecurityCode(page, codeOnly.securityCode);
-    await page.waitForURL(new RegExp(`/conversation/${codeOnly.conversation_id}$`), { timeout: 30_000 });
-    await messageList(page).waitFor();
+    await enterSecurityCode(page, securityCode);
+    await page.waitForURL(/\/conversation\/\d+$/, { timeout: 30_000 });
+    await messageList(page).getByText("Typed by hand").waitFor({ timeout: POLL_WAIT });
     await context.close();
   });
 });

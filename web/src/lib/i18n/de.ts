@@ -552,6 +552,8 @@ export const de: Translation = {
       days_other: "{{count}} Tagen",
       remember: "Sicherheitscode auf diesem Gerät merken",
       rememberHint: "Sonst wird er nur aufbewahrt, bis du dieses Browserfenster schliesst.",
+      codeOnly: "Gast darf den Code eintippen, statt den Link zu öffnen",
+      codeOnlyHint: "Schwächer: Ohne das Geheimnis im Link schützt nur der 6-stellige Sicherheitscode die Abholung vor jemandem, der die Serverdaten besitzt.",
       submit: "Abholung erstellen",
       submitting: "Die Schlüssel für diese Abholung werden erstellt… Das dauert einen Moment.",
       forwarding: "Die Abholung wird gesendet…",

@@ -550,6 +550,8 @@ export const en = {
       days_other: "{{count}} days",
       remember: "Remember the security code on this device",
       rememberHint: "Otherwise it is kept only until you close this browser window.",
+      codeOnly: "Let the guest type the code instead of opening the link",
+      codeOnlyHint: "Weaker: without the link's secret, only the 6-digit security code protects the pickup from someone who holds the server's data.",
       submit: "Create pickup",
       submitting: "Creating the keys for this pickup… This takes a moment.",
       forwarding: "Sending the pickup…",

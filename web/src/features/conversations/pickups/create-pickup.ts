@@ -22,6 +22,11 @@ export interface NewPickupInput {
   expiredays: number;
   /** Keep code and security code beyond this session (localStorage). */
   remember: boolean;
+  /**
+   * No link secret, so the guest can type the code on the login screen; then the security code
+   * is all that protects the pickup from someone holding the database (docs/protocol.md).
+   */
+  codeOnly?: boolean;
 }
 
 export interface CreatedPickup extends KeptSecrets {
@@ -36,7 +41,7 @@ export interface CreatedPickup extends KeptSecrets {
  * title; and the link the server mails. Nothing here has left the browser yet.
  */
 export async function preparePickup(unlocked: UnlockedKeys, instanceName: string, input: NewPickupInput, appUrl = window.location.origin) {
-  const secrets: KeptSecrets = { code: generatePickupCode(), securityCode: generatePickupSecurityCode(), linkSecret: generatePickupLinkSecret() };
+  const secrets: KeptSecrets = { code: generatePickupCode(), securityCode: generatePickupSecurityCode(), linkSecret: input.codeOnly ? null : generatePickupLinkSecret() };
   const key = await newConversationKey();
   const wrapped = await wrapPickupKey(key, secrets);
   const link = pickupLink(appUrl, secrets.code, secrets.linkSecret);

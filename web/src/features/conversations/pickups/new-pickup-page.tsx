@@ -35,13 +35,14 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
   const [message, setMessage] = useState("");
   const [expiredays, setExpiredays] = useState(String(PICKUP_EXPIRY_DEFAULT));
   const [remember, setRemember] = useState(true);
+  const [codeOnly, setCodeOnly] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (state.kind !== "creating") return;
     if (!isValidEmail(values.email.trim())) return setErrors({ email: t("validation.invalidEmail") });
     setErrors({});
-    const input: NewPickupInput = { title: values.title, email: values.email, message, expiredays: Number(expiredays), remember };
+    const input: NewPickupInput = { title: values.title, email: values.email, message, expiredays: Number(expiredays), remember, codeOnly };
     try {
       setState({ kind: "submitting" });
       // Let the progress line paint before Argon2id takes the main thread.
@@ -89,6 +90,13 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
             checked={remember}
             disabled={busy}
             onChange={(e) => setRemember(e.currentTarget.checked)}
+          />
+          <Checkbox
+            label={t("pickups.new.codeOnly")}
+            description={t("pickups.new.codeOnlyHint")}
+            checked={codeOnly}
+            disabled={busy}
+            onChange={(e) => setCodeOnly(e.currentTarget.checked)}
           />
           {busy ? (
             <Group gap="xs" role="status">
