@@ -1,7 +1,7 @@
 import { Box, Button, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { usePageTitle } from "../../lib/page-title";
@@ -14,7 +14,7 @@ import { ConversationPanel } from "./conversation-panel";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
-import { useConversation } from "./use-conversation";
+import { type Message, useConversation } from "./use-conversation";
 
 /** Spec 000 §2: the right panel shows from 700 px; narrower, it opens as a drawer. */
 const PANEL_BREAKPOINT = 700;
@@ -41,6 +41,8 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const { state, loadOlder, send, retry, setParticipants, setTitle } = useConversation(id, unlocked, setError);
+  // Stable, so the memoised messages do not all re-render.
+  const onRetry = useCallback((message: Message) => void retry(message), [retry]);
   const wide = useMediaQuery(`(min-width: ${PANEL_BREAKPOINT}px)`) ?? true;
   const [drawer, { open, close }] = useDisclosure(false);
 
@@ -92,7 +94,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
               more={state.more}
               loadingOlder={state.loadingOlder}
               onLoadOlder={() => void loadOlder()}
-              onRetry={(m) => void retry(m)}
+              onRetry={onRetry}
             />
             <MessageBar conversationId={id} onSend={send} />
           </>
