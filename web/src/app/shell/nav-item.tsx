@@ -1,6 +1,7 @@
 import { ActionIcon, NavLink, Tooltip } from "@mantine/core";
 import type { ComponentPropsWithRef, ReactNode } from "react";
 import { Link, useLocation } from "react-router";
+import { isActivePath } from "./active-path";
 
 interface NavItemBase {
   label: string;
@@ -16,13 +17,9 @@ const COMPACT = {
   label: { fontSize: 13 },
 } as const;
 
-function isActive(pathname: string, to: string): boolean {
-  return to === "/" ? pathname === "/" : pathname.startsWith(to.replace(/\/$/, ""));
-}
-
 export function NavLinkItem({ to, label, icon, maximised }: NavItemBase & { to: string }) {
   const { pathname } = useLocation();
-  const active = isActive(pathname, to);
+  const active = isActivePath(pathname, to);
   if (maximised) {
     return <NavLink component={Link} to={to} label={label} title={label} leftSection={icon} active={active} styles={COMPACT} />;
   }
