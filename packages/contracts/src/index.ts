@@ -10,6 +10,7 @@ import * as files from "./attachments"; // conversation attachments
 import * as pickups from "./pickups"; // pickups
 
 export * from "./access";
+export * from "./error-codes";
 export * from "./fields";
 export * from "./route";
 export * from "./totp";

@@ -1,3 +1,5 @@
+import type { ErrorCode } from "@sealwork/contracts";
+
 /**
  * The one error type. Each code has a stable name, an HTTP status and the user-facing text
  * (the spec's wording where it gives one). The HTTP layer maps AppError to a response here and
@@ -79,9 +81,9 @@ export const ERRORS = {
   conversation_not_pickup: { status: 422, text: "Only a pickup can be deleted - archive this conversation instead." },
   // end of pickups
   internal: { status: 500, text: "Something went wrong on our side. Please try again later." },
-} as const satisfies Record<string, { status: number; text: string }>;
+} as const satisfies Record<ErrorCode, { status: number; text: string }>;
 
-export type ErrorCode = keyof typeof ERRORS;
+export type { ErrorCode };
 export type FieldErrors = Record<string, string[]>;
 
 export class AppError extends Error {
