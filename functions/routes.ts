@@ -35,6 +35,7 @@ export const routes: Record<RouteKey, string> = {
   // Conversations
   "GET /api/users/{id}/conversations": "functions/api/conversations/list.handler",
   "GET /api/notify/check": "functions/api/conversations/notify-check.handler",
+  "POST /api/conversations/reserve": "functions/api/conversations/reserve.handler",
   "POST /api/conversations": "functions/api/conversations/create.handler",
   "GET /api/conversations/{id}": "functions/api/conversations/load.handler",
   "PATCH /api/conversations/{id}": "functions/api/conversations/rename.handler",

@@ -69,7 +69,7 @@ async function conversationWith(runtime: SpawnedRuntime, admin: Session, others:
   const everyone = [admin, ...others];
   const sealed_keys = await Promise.all(everyone.map(async (s) => ({ user_id: s.id, sealed: await sealedFor(key) })));
   const recipient = others.length === 1 ? others[0]!.id : others.map((o) => o.id);
-  const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { recipient, sealed_keys });
+  const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: (await api<{ id: number }>(runtime, "POST", "/api/conversations/reserve", admin.api_token)).id, recipient, sealed_keys });
   return { id, key };
 }
 
@@ -242,7 +242,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
       { user_id: admin.id, sealed: await sealedForUser(runtime, admin.api_token, admin.id, key) },
       { user_id: other.id, sealed: await sealedFor(key) },
     ];
-    const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { recipient: other.id, sealed_keys });
+    const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: (await api<{ id: number }>(runtime, "POST", "/api/conversations/reserve", admin.api_token)).id, recipient: other.id, sealed_keys });
     const seeded = performance.now();
     const senders = [admin, other];
     for (let start = 1; start <= OPEN_MESSAGES; start += 20) {

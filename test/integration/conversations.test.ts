@@ -1,7 +1,9 @@
 import { decrypt, utf8Decode } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
-import { TITLE_AAD, conversationKey, encrypted, sealedKey, shareGroup, startConversation } from "../support/conversations";
+import type { Session } from "@sealwork/contracts";
+import { db } from "@sealwork/core/db/entities";
+import { TITLE_AAD, conversationKey, encrypted, reserveConversation, sealedKey, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 
 type Json = Record<string, unknown>;
@@ -71,21 +73,50 @@ describe("conversations: starting", () => {
   it("requires sharing a group unless the author is an administrator", async () => {
     const [a, stranger, admin] = await Promise.all([createSession(), createSession(), createSession({ admin: true })]);
     const key = await conversationKey();
-    const body = (from: number, to: number) =>
-      Promise.all([from, to].map(async (user_id) => ({ user_id, sealed: await sealedKey(key) }))).then((sealed_keys) => ({ recipient: to, sealed_keys }));
-    const refused = await http("POST", "/api/conversations", { token: a.api_token, body: await body(a.id, stranger.id) });
+    const body = async (from: Session, to: number) => ({
+      id: await reserveConversation(from),
+      recipient: to,
+      sealed_keys: await Promise.all([from.id, to].map(async (user_id) => ({ user_id, sealed: await sealedKey(key) }))),
+    });
+    const refused = await http("POST", "/api/conversations", { token: a.api_token, body: await body(a, stranger.id) });
     expect(refused).toMatchObject({ status: 403, body: { code: "conversation_no_shared_group" } });
-    const byAdmin = await http("POST", "/api/conversations", { token: admin.api_token, body: await body(admin.id, stranger.id) });
+    const byAdmin = await http("POST", "/api/conversations", { token: admin.api_token, body: await body(admin, stranger.id) });
     expect(byAdmin.status).toBe(200);
     await shareGroup(a, stranger);
-    expect((await http("POST", "/api/conversations", { token: a.api_token, body: await body(a.id, stranger.id) })).status).toBe(200);
+    expect((await http("POST", "/api/conversations", { token: a.api_token, body: await body(a, stranger.id) })).status).toBe(200);
+  });
+
+  it("creates only an id reserved by the caller, once", async () => {
+    const [a, b] = await trio();
+    const key = await conversationKey();
+    const sealed_keys = [
+      { user_id: a.id, sealed: await sealedKey(key) },
+      { user_id: b.id, sealed: await sealedKey(key) },
+    ];
+    const post = (id: number) => http<Json>("POST", "/api/conversations", { token: a.api_token, body: { id, recipient: b.id, sealed_keys } });
+    const invalid = { status: 422, body: { code: "reservation_invalid" } };
+    // Another person's reservation, an id never handed out, one already used.
+    expect(await post(await reserveConversation(b))).toMatchObject(invalid);
+    expect(await post(999_999_999)).toMatchObject(invalid);
+    const mine = await reserveConversation(a);
+    expect((await post(mine)).status).toBe(200);
+    expect(await post(mine)).toMatchObject(invalid);
+    // One past its hour.
+    const stale = await reserveConversation(a);
+    await db().entities.reservation.patch({ conversationId: stale }).set({ expiresAt: Math.floor(Date.now() / 1000) - 1 }).go();
+    expect(await post(stale)).toMatchObject(invalid);
+    // Two creations racing for one reservation: exactly one wins.
+    const raced = await reserveConversation(a);
+    const replies = await Promise.all([post(raced), post(raced), post(raced)]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 422, 422]);
   });
 
   it("refuses missing or bad sealed keys, bad titles, unknown and repeated recipients", async () => {
     const [a, b, c] = await trio();
     const key = await conversationKey();
     const sealed = await sealedKey(key);
-    const post = (body: Json) => http<Json>("POST", "/api/conversations", { token: a.api_token, body });
+    const id = await reserveConversation(a);
+    const post = (body: Json) => http<Json>("POST", "/api/conversations", { token: a.api_token, body: { id, ...body } });
     const both = [
       { user_id: a.id, sealed },
       { user_id: b.id, sealed },

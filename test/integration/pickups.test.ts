@@ -42,8 +42,8 @@ describe("pickups: creating", () => {
   it("refuses bodies that do not hold together", async () => {
     const creator = await createSession();
     const post = (body: unknown) => http<Json>("POST", "/api/pickup", { token: creator.api_token, body });
-    const good = await pickupBody();
-    const other = await pickupBody({ linkSecret: false });
+    const good = await pickupBody(creator);
+    const other = await pickupBody(creator, { linkSecret: false });
     for (const [label, body] of [
       ["link to another site", { ...good.body, link: good.link.replace(/^https?:\/\/[^/]+/, "https://evil.example") }],
       ["code-only link for a key that needs the secret", { ...good.body, link: other.link }],
@@ -66,7 +66,7 @@ describe("pickups: creating", () => {
     const other = await createSession();
     await shareGroup(creator, other);
     const p = await createPickup(creator);
-    const reply = await http<Json>("POST", `/api/conversations/${p.conversation_id}/participate`, { token: creator.api_token, body: { participant: other.id, sealed: (await pickupBody()).body.sealed } });
+    const reply = await http<Json>("POST", `/api/conversations/${p.conversation_id}/participate`, { token: creator.api_token, body: { participant: other.id, sealed: (await pickupBody(creator)).body.sealed } });
     expect(reply.status).toBe(422);
     expect(reply.body.message).toBe("You can only add more people to a conversation, not a pickup.");
     const remove = await http<Json>("POST", `/api/conversations/${p.conversation_id}/unparticipate`, { token: creator.api_token, body: { unparticipant: other.id } });
@@ -142,7 +142,7 @@ describe("pickups: the guest", () => {
       ["POST", `/api/conversations/${p.conversation_id}/participate`, { participant: other.id, sealed: "x" }],
       ["POST", `/api/conversations/${p.conversation_id}/archive`, {}],
       ["DELETE", `/api/conversations/${p.conversation_id}`],
-      ["POST", "/api/pickup", (await pickupBody()).body],
+      ["POST", "/api/pickup", (await pickupBody(creator)).body],
       ["GET", "/api/keypairs"],
     ] as const) {
       expect((await http(method, path, { token: guest, body })).status, `${method} ${path}`).toBe(403);

@@ -65,12 +65,20 @@ export async function shareGroup(...users: Who[]): Promise<number> {
   return groupId;
 }
 
+/** POST /api/conversations/reserve: a conversation id for `who` to create. */
+export async function reserveConversation(who: Pick<Session, "api_token">): Promise<number> {
+  const reply = await http<{ id: number }>("POST", "/api/conversations/reserve", { token: who.api_token });
+  if (reply.status !== 200) throw new Error(`reserving a conversation id failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.id;
+}
+
 /** Starts a conversation over the API; `realKeys` seals for the users' registered keys instead of a stand-in. */
 export async function startConversation(author: Who, recipients: Who[], options: { title?: string; key?: Key; realKeys?: boolean } = {}) {
   const key = options.key ?? (await conversationKey());
   const seal = (u: Who) => (options.realKeys ? sealedKeyFor(key, u) : sealedKey(key));
   const sealed_keys = await Promise.all([author, ...recipients].map(async (u) => ({ user_id: u.id, sealed: await seal(u) })));
   const body = {
+    id: await reserveConversation(author),
     recipient: recipients.length === 1 ? recipients[0]!.id : recipients.map((r) => r.id),
     ...(options.title ? { title: await encryptedTitle(key, options.title) } : {}),
     sealed_keys,

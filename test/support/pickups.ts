@@ -11,7 +11,7 @@ import {
   wrapPickupKey,
 } from "@sealwork/crypto";
 import { http, type Reply, uniqueEmail } from "./api";
-import { conversationKey, encrypted, sealedKey } from "./conversations";
+import { conversationKey, encrypted, reserveConversation, sealedKey } from "./conversations";
 
 /** Argon2id parameters for the guest's key in tests: the protocol's floor, for speed. */
 export const TEST_PICKUP_PARAMS = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
@@ -32,7 +32,7 @@ let instanceName: Promise<string> | undefined;
 export const instance = () => (instanceName ??= http<{ name: string }>("GET", "/api/instance").then((r) => r.body.name));
 
 /** The body of POST /api/pickup as the web client builds it, and what only the client knows. */
-export async function pickupBody(options: { linkSecret?: boolean; title?: string; email?: string; expiredays?: number } = {}) {
+export async function pickupBody(creator: Pick<Session, "api_token">, options: { linkSecret?: boolean; title?: string; email?: string; expiredays?: number } = {}) {
   const code = generatePickupCode();
   const securityCode = generatePickupSecurityCode();
   const linkSecret = options.linkSecret === false ? null : generatePickupLinkSecret();
@@ -41,6 +41,7 @@ export async function pickupBody(options: { linkSecret?: boolean; title?: string
   const link = pickupLink(process.env.APP_URL!, code, linkSecret);
   const email = options.email ?? uniqueEmail("guest");
   const body = {
+    conversation_id: await reserveConversation(creator),
     email,
     expiredays: options.expiredays ?? 14,
     ...(options.title ? { title: await encrypted(key, options.title) } : {}),
@@ -53,8 +54,8 @@ export async function pickupBody(options: { linkSecret?: boolean; title?: string
   return { body, code, securityCode, linkSecret, key, link, email, lookup: body.lookup };
 }
 
-export async function createPickup(creator: Pick<Session, "api_token">, options: Parameters<typeof pickupBody>[0] = {}): Promise<MadePickup> {
-  const made = await pickupBody(options);
+export async function createPickup(creator: Pick<Session, "api_token">, options: Parameters<typeof pickupBody>[1] = {}): Promise<MadePickup> {
+  const made = await pickupBody(creator, options);
   const reply = await http<{ conversation_id: number }>("POST", "/api/pickup", { token: creator.api_token, body: made.body });
   if (reply.status !== 200) throw new Error(`creating a pickup failed: ${reply.status} ${JSON.stringify(reply.body)}`);
   return { ...made, conversation_id: reply.body.conversation_id, body: reply.body };

@@ -30,7 +30,12 @@ export const localid = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "A local id is 
 export const conversationParams = z.object({ id: f.idParam });
 const sequence = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
+/** POST /api/conversations/reserve: a conversation id the caller may create for a while. */
+export const conversationReservation = z.object({ id: z.number(), expires: z.number() });
+
 export const newConversation = z.object({
+  /** The id reserved by POST /api/conversations/reserve: the keys and title are bound to it. */
+  id: uid,
   /** One user id (a one-to-one conversation) or several (a multi-person one). */
   recipient: z.union([uid, z.array(uid).min(1).max(RECIPIENTS_MAX)]),
   title: aeadText(TITLE_MAX).optional(),

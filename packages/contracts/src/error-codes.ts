@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   "conversation_not_found",
   "conversation_forbidden",
   "conversation_no_shared_group",
+  "reservation_invalid",
   "user_not_found",
   "participants_invalid",
   "sealed_key_invalid",

@@ -215,6 +215,7 @@ export const contracts = {
     response: convo.notifyCheck,
     noContent: true,
   }),
+  "POST /api/conversations/reserve": route({ access: MEMBERS, response: convo.conversationReservation }),
   "POST /api/conversations": route({ access: MEMBERS, body: convo.newConversation, response: convo.conversationView }),
   "GET /api/conversations/{id}": route({ access: PARTICIPANTS, params: convo.conversationParams, query: convo.loadQuery, response: convo.conversationPage }),
   "PATCH /api/conversations/{id}": route({

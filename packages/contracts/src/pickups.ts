@@ -20,6 +20,8 @@ const b64u32 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Expected 32 bytes, base6
 export const pickupLookupParams = z.object({ lookup: b64u32 });
 
 export const newPickup = z.object({
+  /** The id reserved by POST /api/conversations/reserve: the keys and title are bound to it. */
+  conversation_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   email: f.email,
   expiredays: z
     .number()

@@ -9,7 +9,7 @@ import {
 import { type EnvelopeKind, isCryptoError, parseEnvelope } from "@sealwork/crypto";
 import { isAdmin, isMember, type Caller, type MemberCaller, type ParticipantCaller } from "./caller";
 import { nextId } from "./db/counter";
-import { db, type ConversationItem, type MoteItem, type ParticipantItem } from "./db/entities";
+import { db, type ConversationItem, type MoteItem, type ParticipantItem, type TransactionEntities } from "./db/entities";
 import { fail, type ErrorCode } from "./errors";
 import { Group } from "./group";
 import { NO_CONTENT, type NoContent } from "./http/api";
@@ -85,6 +85,26 @@ export namespace Conversation {
 
   // --- creating -----------------------------------------------------------------------------
 
+  /** How long a reserved conversation id waits for its conversation. */
+  export const RESERVATION_SECONDS = 3600;
+
+  /** POST /api/conversations/reserve: a fresh id, to be created by the caller within the hour. */
+  export async function reserve(caller: Caller) {
+    const me = member(caller);
+    const id = await nextId("conversation");
+    const expires = nowSeconds() + RESERVATION_SECONDS;
+    await db().entities.reservation.create({ conversationId: id, userId: me.uid, expiresAt: expires }).go();
+    return { id, expires };
+  }
+
+  /** The transaction item that consumes the caller's live reservation of `id` (else the transaction fails). */
+  export function consumeReservation({ reservation }: TransactionEntities, id: number, uid: number) {
+    return reservation
+      .delete({ conversationId: id })
+      .where((attr, op) => `${op.eq(attr.userId, uid)} AND ${op.gt(attr.expiresAt, nowSeconds())}`)
+      .commit();
+  }
+
   /** POST /api/conversations: the caller and the recipients, each with the sealed key. */
   export async function create(caller: Caller, input: NewConversation): Promise<ConversationView> {
     const me = member(caller);
@@ -104,7 +124,7 @@ export namespace Conversation {
       if (shared.some((s) => !s)) fail("conversation_no_shared_group");
     }
 
-    const id = await nextId("conversation");
+    const id = input.id;
     const ms = Date.now();
     const conversation: ConversationItem = {
       id,
@@ -128,9 +148,17 @@ export namespace Conversation {
       lastSeenMote: 0,
       archived: false,
     }));
-    await db()
-      .transaction.write(({ conversation: c, participant: p }) => [c.create(conversation).commit(), ...participants.map((item) => p.create(item).commit())])
+    const result = await db()
+      .transaction.write((tx) => [
+        consumeReservation(tx, id, me.uid),
+        tx.conversation.create(conversation).commit(),
+        ...participants.map((item) => tx.participant.create(item).commit()),
+      ])
       .go();
+    if (result.canceled) {
+      if (result.data[0]?.code === "ConditionalCheckFailed") fail("reservation_invalid");
+      throw new Error(`creating conversation ${id} was cancelled: ${result.data.map((r) => r.code).join(",")}`);
+    }
     return view(conversation, participants, me.uid, false);
   }
 

@@ -50,6 +50,7 @@ export const ERRORS = {
   conversation_not_found: { status: 404, text: "This conversation or pickup has been deleted!" },
   conversation_forbidden: { status: 403, text: "You are not authorized to access this conversation or pickup!" },
   conversation_no_shared_group: { status: 403, text: "You can only start a conversation with someone who shares a group with you." },
+  reservation_invalid: { status: 422, text: "This conversation id was not reserved by you or has expired - please try again." },
   user_not_found: { status: 404, text: "Error looking up user" },
   participants_invalid: { status: 422, text: "Every participant, you included, needs the conversation key sealed for them." },
   sealed_key_invalid: { status: 422, text: "The conversation key is not a valid sealed key." },

@@ -5,7 +5,6 @@ import { base64urlDecode, isCryptoError, parseEnvelope, parsePickupFragment, pic
 import { isMember, type Caller, type GuestCaller, type MemberCaller } from "./caller";
 import { config } from "./config";
 import { Conversation } from "./conversation";
-import { nextId } from "./db/counter";
 import { db, type ConversationItem, type ParticipantItem, type PickupItem } from "./db/entities";
 import { fail } from "./errors";
 import { Mail } from "./mail";
@@ -91,7 +90,7 @@ export namespace Pickup {
     // modest Argon2id and keeps a client bug from making a pickup nobody can find.
     if ((await pickupLookup(fragment.code, INSTANCE_NAME)) !== input.lookup) fail("pickup_invalid", { message: "The lookup does not belong to the code in the link." });
 
-    const id = await nextId("conversation");
+    const id = input.conversation_id;
     const ms = Date.now();
     const now = Math.floor(ms / 1000);
     const expireAt = now + input.expiredays * DAY;
@@ -109,17 +108,19 @@ export namespace Pickup {
     });
     const pickup: PickupItem = { conversationId: id, lookup: input.lookup, authorId: me.uid, email: input.email, verifier: input.verifier, failures: 0, createdAt: now, expireAt, purgeAt };
     const result = await db()
-      .transaction.write(({ pickuplookup, pickup: p, conversation: c, participant: part }) => [
-        pickuplookup.create({ lookup: input.lookup, conversationId: id, purgeAt }).commit(),
-        p.create(pickup).commit(),
-        c.create(conversation).commit(),
-        part.create(participant(me.uid, sealed)).commit(),
-        part.create(participant(0, wrapped)).commit(),
+      .transaction.write((tx) => [
+        tx.pickuplookup.create({ lookup: input.lookup, conversationId: id, purgeAt }).commit(),
+        Conversation.consumeReservation(tx, id, me.uid),
+        tx.pickup.create(pickup).commit(),
+        tx.conversation.create(conversation).commit(),
+        tx.participant.create(participant(me.uid, sealed)).commit(),
+        tx.participant.create(participant(0, wrapped)).commit(),
       ])
       .go();
     if (result.canceled) {
       // The lookup is taken (the same code twice: about one in 2^39), so the client picks another.
       if (result.data[0]?.code === "ConditionalCheckFailed") fail("pickup_exists");
+      if (result.data[1]?.code === "ConditionalCheckFailed") fail("reservation_invalid");
       throw new Error(`creating pickup ${id} was cancelled: ${result.data.map((r) => r.code).join(",")}`);
     }
     await sendMail(me, input.email, input.link, expireAt);

@@ -262,6 +262,23 @@ export const MoteEntity = new Entity({
   },
 });
 
+/**
+ * A conversation id handed out before the conversation exists, so that the client can bind its
+ * keys and title to the id (docs/protocol.md, Conversations). Creating the conversation (or a
+ * pickup) consumes it in the same transaction, only for the user it was handed to.
+ */
+export const ReservationEntity = new Entity({
+  model: { entity: "reservation", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    userId: { type: "number", required: true },
+    expiresAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
 /** Which message a user's local id became: created with the message, create-only, so a retry cannot store it twice. */
 export const LocalIdEntity = new Entity({
   model: { entity: "localid", version: "1", service: SERVICE },
@@ -374,6 +391,7 @@ const entities = {
   backup: BackupEntity, // account keys
   invite: InviteEntity, // invitations
   conversation: ConversationEntity, // conversations
+  reservation: ReservationEntity, // conversations
   participant: ParticipantEntity, // conversations
   mote: MoteEntity, // conversations
   localid: LocalIdEntity, // conversations
@@ -391,6 +409,9 @@ export function db(): Service<typeof entities> {
   service = new Service(entities, { table: config().TABLE_NAME, client: dynamo() });
   return service;
 }
+
+/** The entities as a transaction's callback receives them (to build items for its list). */
+export type TransactionEntities = Parameters<Parameters<Service<typeof entities>["transaction"]["write"]>[0]>[0];
 
 export type UserItem = EntityItem<typeof UserEntity>;
 export type KeypairItem = EntityItem<typeof KeypairEntity>; // account keys

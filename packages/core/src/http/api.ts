@@ -2,7 +2,7 @@ import middy from "@middy/core";
 import httpCors from "@middy/http-cors";
 import { contracts, splitRouteKey, type Body, type Params, type Query, type Response, type RouteKey } from "@sealwork/contracts";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Caller } from "../caller";
 import { config } from "../config";
 import { AppError, errorBody, fail, type ErrorCode, type FieldErrors } from "../errors";
@@ -24,6 +24,9 @@ export interface ApiRequest<K extends RouteKey> {
   caller: Caller;
   requestId: string;
 }
+
+/** A route without a body contract takes none: nothing, or an empty object. */
+const NO_BODY = z.strictObject({}).transform(() => undefined);
 
 /** What a handler returns to answer 204 with no body; only routes whose contract has `noContent`. */
 export const NO_CONTENT: unique symbol = Symbol("no content");
@@ -62,7 +65,7 @@ export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => 
       params: parse("params" in contract ? contract.params : undefined, event.pathParameters ?? {}, "validation"),
       query: parse("query" in contract ? contract.query : undefined, event.queryStringParameters ?? {}, "validation"),
       // Only a missing body reads as {}; a JSON null is a wrong body, not an empty one.
-      body: parse("body" in contract ? contract.body : undefined, body === undefined ? {} : body, options.invalid ?? "validation"),
+      body: parse("body" in contract ? contract.body : NO_BODY, body === undefined ? {} : body, options.invalid ?? "validation"),
       caller,
       requestId,
     } as ApiRequest<K>;

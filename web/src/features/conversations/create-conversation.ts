@@ -10,16 +10,18 @@ export interface NewConversationInput {
 }
 
 /**
- * POST /api/conversations: a fresh conversation key sealed for the author (their own public key)
+ * POST /api/conversations/reserve, then POST /api/conversations: a fresh conversation key sealed for the author (their own public key)
  * and for every recipient (their verified key), and the title encrypted under it.
  */
 export async function createConversation(unlocked: UnlockedKeys, { recipients, title }: NewConversationInput) {
+  const { id } = await call("POST /api/conversations/reserve");
   const key = await newConversationKey();
   const sealed_keys = await Promise.all([
     sealKeyForPublic(key, unlocked.publicKeys.encryptPublic).then((sealed) => ({ user_id: unlocked.uid, sealed })),
     ...recipients.map(async (uid) => ({ user_id: uid, sealed: await sealKeyForUser(key, uid) })),
   ]);
   const body: Body<"POST /api/conversations"> = {
+    id,
     recipient: recipients.length === 1 ? recipients[0]! : recipients,
     sealed_keys,
     ...(title.trim() ? { title: await encryptTitle(key, title.trim()) } : {}),

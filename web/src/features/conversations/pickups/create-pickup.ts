@@ -42,11 +42,13 @@ export interface CreatedPickup extends KeptSecrets {
  */
 export async function preparePickup(unlocked: UnlockedKeys, instanceName: string, input: NewPickupInput, appUrl = window.location.origin) {
   const secrets: KeptSecrets = { code: generatePickupCode(), securityCode: generatePickupSecurityCode(), linkSecret: input.codeOnly ? null : generatePickupLinkSecret() };
+  const { id } = await call("POST /api/conversations/reserve");
   const key = await newConversationKey();
   const wrapped = await wrapPickupKey(key, secrets);
   const link = pickupLink(appUrl, secrets.code, secrets.linkSecret);
   const title = input.title.trim();
   const body: Body<"POST /api/pickup"> = {
+    conversation_id: id,
     email: input.email.trim(),
     expiredays: input.expiredays,
     ...(title ? { title: await encryptTitle(key, title) } : {}),
