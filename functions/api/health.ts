@@ -1,3 +1,4 @@
-import { Health, api } from "@sealwork/core";
+import { Health } from "@sealwork/core/instance";
+import { api } from "@sealwork/core/http/api";
 
 export const handler = api("GET /api/health", () => Health.check());

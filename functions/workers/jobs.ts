@@ -1,4 +1,7 @@
-import { Mail, Pickup, worker } from "@sealwork/core";
+import { Attachment } from "@sealwork/core/conversation";
+import { worker } from "@sealwork/core/http/worker";
+import { Mail } from "@sealwork/core/mail";
+import { Pickup } from "@sealwork/core/pickup";
 
 /** The jobs queue's consumer: one branch per message type. */
 export const handler = worker(async (job) => {
@@ -6,7 +9,7 @@ export const handler = worker(async (job) => {
     case "mail":
       return Mail.deliver(job);
     case "purge-attachments":
-      return Pickup.purgeObjects(job.conversationId);
+      return Attachment.purgeObjects(job.conversationId);
     case "pickup-sweep":
       return void (await Pickup.sweep());
   }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { db } from "@sealwork/core/db/entities";
+import { db } from "@sealwork/core/db/service";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxFor, uniqueEmail } from "../support/api";

@@ -2,7 +2,7 @@ import { decrypt, utf8Decode } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import type { Session } from "@sealwork/contracts";
-import { db } from "@sealwork/core/db/entities";
+import { db } from "@sealwork/core/db/service";
 import { TITLE_AAD, conversationKey, encrypted, reserveConversation, sealedKey, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 
@@ -306,7 +306,10 @@ describe("conversations: who may do what", () => {
     expect(message(await participate(author, { participant: author.id, unadmin: true }))).toBe("You cannot remove your own admin state in this conversation!");
     expect(await participate(author, { participant: fourth.id, admin: true })).toMatchObject({ status: 404, body: { code: "participant_missing" } });
     expect(await participate(author, { participant: extra.id, admin: true, unadmin: true })).toMatchObject({ status: 422 });
-    // A conversation admin may add people too.
+    // A conversation admin may add people too, but adding someone puts them in contact: a regular
+    // user only with people they share a group with (spec 000 §6), as when starting one.
+    expect(await participate(member, { participant: fourth.id, sealed })).toMatchObject({ status: 403, body: { code: "conversation_no_shared_group" } });
+    await shareGroup(member, fourth);
     expect((await participate(member, { participant: fourth.id, sealed })).status).toBe(200);
     expect((await participate(author, { participant: member.id, unadmin: true })).body.participants).toContainEqual({ user_id: member.id, admin: false });
 

@@ -1,6 +1,6 @@
 import { PutObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { Queue } from "@sealwork/core";
-import { db } from "@sealwork/core/db/entities";
+import { db } from "@sealwork/core/db/service";
 import { decrypt, formatPickupCode, normalizePickupCode, unwrapPickupKey, utf8Decode } from "@sealwork/crypto";
 import { describe, expect, inject, it } from "vitest";
 import { http, outboxFor } from "../support/api";

@@ -1,4 +1,4 @@
-import { contact, normaliseContact, phone } from "@sealwork/contracts";
+import { contact, idParam, normaliseContact, phone } from "@sealwork/contracts";
 import { hashPassword, verifyPassword } from "@sealwork/core/password";
 import { describe, expect, it } from "vitest";
 
@@ -25,5 +25,15 @@ describe("password hashes", () => {
     expect(await verifyPassword("Grüezi mitenand 1", hash)).toBe(true);
     expect(await verifyPassword("Gru\u0308ezi mitenand 1", hash)).toBe(true);
     expect(await verifyPassword("grüezi mitenand 1", hash)).toBe(false);
+  });
+});
+
+describe("ids in paths and queries", () => {
+  it("have one spelling: decimal digits, no sign, zero, padding, exponent, fraction or hex", () => {
+    expect(idParam.parse("1")).toBe(1);
+    expect(idParam.parse("9007199254740991")).toBe(Number.MAX_SAFE_INTEGER);
+    for (const odd of ["0", "01", "0x1", "1e0", "1.0", "+1", "-1", " 1", "1 ", "%201", "１", "9007199254740992", "99999999999999999", ""]) {
+      expect(idParam.safeParse(odd).success, odd).toBe(false);
+    }
   });
 });

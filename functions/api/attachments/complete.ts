@@ -1,5 +1,6 @@
-import { Attachment, api } from "@sealwork/core";
+import { Attachment } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/conversations/{id}/attachments/{aid}/complete", ({ caller, params, body }) =>
-  Attachment.complete(caller, params.id, params.aid, body),
+export const handler = api("POST /api/conversations/{id}/attachments/{aid}/complete", ({ actor, params, body }) =>
+  Attachment.complete(actor, params.id, params.aid, body),
 );

@@ -1,5 +1,6 @@
-import { Attachment, api } from "@sealwork/core";
+import { Attachment } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/conversations/{id}/attachments/{aid}", ({ caller, params, query }) =>
-  Attachment.download(caller, params.id, params.aid, query.thumb === "1"),
+export const handler = api("GET /api/conversations/{id}/attachments/{aid}", ({ actor, params, query }) =>
+  Attachment.download(actor, params.id, params.aid, query.thumb === "1"),
 );

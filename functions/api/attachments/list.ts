@@ -1,3 +1,4 @@
-import { Attachment, api } from "@sealwork/core";
+import { Attachment } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/conversations/{id}/attachments", ({ caller, params }) => Attachment.list(caller, params.id));
+export const handler = api("GET /api/conversations/{id}/attachments", ({ actor, params }) => Attachment.list(actor, params.id));

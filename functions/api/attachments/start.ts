@@ -1,3 +1,4 @@
-import { Attachment, api } from "@sealwork/core";
+import { Attachment } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/conversations/{id}/attachments", ({ caller, params, body }) => Attachment.start(caller, params.id, body));
+export const handler = api("POST /api/conversations/{id}/attachments", ({ actor, params, body }) => Attachment.start(actor, params.id, body));

@@ -1,3 +1,4 @@
-import { Backup, api } from "@sealwork/core";
+import { Backup } from "@sealwork/core/keys";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/backup/load", ({ caller, body }) => Backup.load(caller, body.filename));
+export const handler = api("POST /api/backup/load", ({ actor, body }) => Backup.load(actor, body.filename));

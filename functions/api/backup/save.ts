@@ -1,3 +1,4 @@
-import { Backup, api } from "@sealwork/core";
+import { Backup } from "@sealwork/core/keys";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/backup/save", ({ caller, body }) => Backup.save(caller, body));
+export const handler = api("POST /api/backup/save", ({ actor, body }) => Backup.save(actor, body));

@@ -1,3 +1,4 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/conversations/{id}/append", ({ caller, params, body }) => Conversation.append(caller, params.id, body));
+export const handler = api("POST /api/conversations/{id}/append", ({ actor, params, body }) => Conversation.append(actor, params.id, body));

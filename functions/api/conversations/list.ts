@@ -1,3 +1,6 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
+import { Pickup } from "@sealwork/core/pickup";
 
-export const handler = api("GET /api/users/{id}/conversations", ({ caller, params }) => Conversation.list(caller, params.id));
+/** One's conversations, with the creator's view of the pickups among them. */
+export const handler = api("GET /api/users/{id}/conversations", async ({ actor, params }) => Pickup.withViews(await Conversation.list(actor, params.id)));

@@ -1,3 +1,4 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/conversations/{id}", ({ caller, params, query }) => Conversation.load(caller, params.id, query));
+export const handler = api("GET /api/conversations/{id}", ({ actor, params, query }) => Conversation.load(actor, params.id, query));

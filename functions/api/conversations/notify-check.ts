@@ -1,4 +1,9 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { NO_CONTENT, api } from "@sealwork/core/http/api";
+import { Pickup } from "@sealwork/core/pickup";
 
 /** 204 when nothing changed since `previous`; else the conversations with news. */
-export const handler = api("GET /api/notify/check", ({ caller, query }) => Conversation.check(caller, query.previous));
+export const handler = api("GET /api/notify/check", async ({ actor, query }) => {
+  const news = await Conversation.check(actor, query.previous);
+  return news ? Pickup.withViews(news) : NO_CONTENT;
+});

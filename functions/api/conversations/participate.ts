@@ -1,3 +1,4 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/conversations/{id}/participate", ({ caller, params, body }) => Conversation.participate(caller, params.id, body));
+export const handler = api("POST /api/conversations/{id}/participate", ({ actor, params, body }) => Conversation.participate(actor, params.id, body));

@@ -1,3 +1,4 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/conversations/{id}/poll", ({ caller, params, query }) => Conversation.poll(caller, params.id, query.largest));
+export const handler = api("GET /api/conversations/{id}/poll", ({ actor, params, query }) => Conversation.poll(actor, params.id, query.largest));

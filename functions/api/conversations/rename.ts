@@ -1,3 +1,4 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("PATCH /api/conversations/{id}", ({ caller, params, body }) => Conversation.rename(caller, params.id, body.title));
+export const handler = api("PATCH /api/conversations/{id}", ({ actor, params, body }) => Conversation.rename(actor, params.id, body));

@@ -1,3 +1,4 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/conversations/reserve", ({ caller }) => Conversation.reserve(caller));
+export const handler = api("POST /api/conversations/reserve", ({ actor }) => Conversation.reserve(actor));

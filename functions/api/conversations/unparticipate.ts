@@ -1,3 +1,4 @@
-import { Conversation, api } from "@sealwork/core";
+import { Conversation } from "@sealwork/core/conversation";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/conversations/{id}/unparticipate", ({ caller, params, body }) => Conversation.unparticipate(caller, params.id, body.unparticipant));
+export const handler = api("POST /api/conversations/{id}/unparticipate", ({ actor, params, body }) => Conversation.unparticipate(actor, params.id, body));

@@ -1,3 +1,4 @@
-import { Invite, api } from "@sealwork/core";
+import { Invite } from "@sealwork/core/invite";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/instance/invite", ({ caller, body }) => Invite.create(caller, body));
+export const handler = api("POST /api/instance/invite", ({ actor, body }) => Invite.create(actor, body));

@@ -1,3 +1,4 @@
-import { Invite, api } from "@sealwork/core";
+import { Invite } from "@sealwork/core/invite";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/instance/invites", async ({ caller }) => ({ invites: await Invite.list(caller) }));
+export const handler = api("GET /api/instance/invites", async ({ actor }) => ({ invites: await Invite.list(actor) }));

@@ -1,3 +1,4 @@
-import { Invite, api } from "@sealwork/core";
+import { Invite } from "@sealwork/core/invite";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/instance/invites/{id}/resend", ({ caller, params }) => Invite.resend(caller, params.id));
+export const handler = api("POST /api/instance/invites/{id}/resend", ({ actor, params }) => Invite.resend(actor, params.id));

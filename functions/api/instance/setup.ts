@@ -1,3 +1,4 @@
-import { Instance, api } from "@sealwork/core";
+import { Instance } from "@sealwork/core/instance";
+import { api } from "@sealwork/core/http/api";
 
 export const handler = api("POST /api/instance/setup", ({ body }) => Instance.setup(body));

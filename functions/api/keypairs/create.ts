@@ -1,3 +1,4 @@
-import { Keypair, api } from "@sealwork/core";
+import { Keypair } from "@sealwork/core/keys";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/keypairs", ({ caller, body }) => Keypair.register(caller, body));
+export const handler = api("POST /api/keypairs", ({ actor, body }) => Keypair.register(actor, body));

@@ -1,3 +1,4 @@
-import { Keypair, api } from "@sealwork/core";
+import { Keypair } from "@sealwork/core/keys";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/keypairs/{id}", ({ caller, params }) => Keypair.publicKey(caller, params.id));
+export const handler = api("GET /api/keypairs/{id}", ({ actor, params }) => Keypair.publicKey(actor, params.id));

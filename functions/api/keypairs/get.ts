@@ -1,6 +1,7 @@
-import { Keypair, api } from "@sealwork/core";
+import { Keypair } from "@sealwork/core/keys";
+import { api } from "@sealwork/core/http/api";
 
-/** The caller's key state, or with fetch_only=1&uid= the short answer about another user's key. */
-export const handler = api("GET /api/keypairs", ({ caller, query }) =>
-  query.fetch_only === "1" && query.uid !== undefined ? Keypair.fetchOnly(caller, query.uid) : Keypair.state(caller),
+/** The actor's key state, or with fetch_only=1&uid= the short answer about another user's key. */
+export const handler = api("GET /api/keypairs", ({ actor, query }) =>
+  query.fetch_only === "1" && query.uid !== undefined ? Keypair.fetchOnly(actor, query.uid) : Keypair.state(actor),
 );

@@ -1,3 +1,4 @@
-import { Keypair, api } from "@sealwork/core";
+import { Keypair } from "@sealwork/core/keys";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/keypairs/{id}/recover", ({ caller, params }) => Keypair.recover(caller, params.id));
+export const handler = api("POST /api/keypairs/{id}/recover", ({ actor, params }) => Keypair.recover(actor, params.id));

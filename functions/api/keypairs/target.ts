@@ -1,3 +1,4 @@
-import { Keypair, api } from "@sealwork/core";
+import { Keypair } from "@sealwork/core/keys";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/keypairs/target", ({ caller, query }) => Keypair.targets(caller, query.type, query.id));
+export const handler = api("GET /api/keypairs/target", ({ actor, query }) => Keypair.targets(actor, query.type, query.id));

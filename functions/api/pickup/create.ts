@@ -1,3 +1,4 @@
-import { Pickup, api } from "@sealwork/core";
+import { Pickup } from "@sealwork/core/pickup";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/pickup", ({ caller, body }) => Pickup.create(caller, body));
+export const handler = api("POST /api/pickup", ({ actor, body }) => Pickup.create(actor, body));

@@ -1,4 +1,5 @@
-import { Pickup, api } from "@sealwork/core";
+import { Pickup } from "@sealwork/core/pickup";
+import { api } from "@sealwork/core/http/api";
 
 /** DELETE /api/conversations/{id}: a pickup, by its author, with its messages and files. */
-export const handler = api("DELETE /api/conversations/{id}", ({ caller, params }) => Pickup.remove(caller, params.id));
+export const handler = api("DELETE /api/conversations/{id}", ({ actor, params }) => Pickup.remove(actor, params.id));

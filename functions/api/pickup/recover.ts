@@ -1,4 +1,5 @@
-import { Pickup, api } from "@sealwork/core";
+import { Pickup } from "@sealwork/core/pickup";
+import { api } from "@sealwork/core/http/api";
 
 /** The guest's auth key for a guest token and the wrapped conversation key; wrong ones are counted. */
-export const handler = api("POST /api/pickup/recover/{lookup}", ({ caller, params, body }) => Pickup.recover(caller, params.lookup, body.auth));
+export const handler = api("POST /api/pickup/recover/{lookup}", ({ actor, params, body }) => Pickup.recover(actor, params.lookup, body.auth));

@@ -1,3 +1,4 @@
-import { User, api } from "@sealwork/core";
+import { User } from "@sealwork/core/user";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/users/{id}", ({ caller, params }) => User.view(caller, params.id));
+export const handler = api("GET /api/users/{id}", ({ actor, params }) => User.view(actor, params.id));

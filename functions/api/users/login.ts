@@ -1,3 +1,4 @@
-import { User, api } from "@sealwork/core";
+import { User } from "@sealwork/core/user";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/users/{id}/login", ({ caller, params, body }) => User.login(caller, params.id, body.password, body.totp_auth));
+export const handler = api("POST /api/users/{id}/login", ({ actor, params, body }) => User.login(actor, params.id, body.password, body.totp_auth));

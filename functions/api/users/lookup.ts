@@ -1,3 +1,4 @@
-import { User, api } from "@sealwork/core";
+import { User } from "@sealwork/core/user";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/users", ({ caller, query }) => User.lookup(caller, query.lookup));
+export const handler = api("GET /api/users", ({ actor, query }) => User.lookup(actor, query.lookup));

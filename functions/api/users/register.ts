@@ -1,5 +1,6 @@
-import { User, api } from "@sealwork/core";
+import { Registration } from "@sealwork/core/invite";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/users/register", ({ caller, body }) => User.register(caller, body), {
+export const handler = api("POST /api/users/register", ({ actor, body }) => Registration.register(actor, body), {
   invalid: "registration_invalid",
 });

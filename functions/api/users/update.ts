@@ -1,3 +1,4 @@
-import { User, api } from "@sealwork/core";
+import { User } from "@sealwork/core/user";
+import { api } from "@sealwork/core/http/api";
 
-export const handler = api("PATCH /api/users/{id}", ({ caller, params, body }) => User.update(caller, params.id, body));
+export const handler = api("PATCH /api/users/{id}", ({ actor, params, body }) => User.update(actor, params.id, body));

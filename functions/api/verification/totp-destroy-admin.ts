@@ -1,4 +1,5 @@
-import { Totp, api } from "@sealwork/core";
+import { Totp } from "@sealwork/core/totp";
+import { api } from "@sealwork/core/http/api";
 
 /** An instance admin switches off another account's 2FA. */
-export const handler = api("POST /api/verification/totpDestroyAdmin", ({ caller, body }) => Totp.destroyAsAdmin(caller, body.uid));
+export const handler = api("POST /api/verification/totpDestroyAdmin", ({ actor, body }) => Totp.destroyAsAdmin(actor, body.uid));

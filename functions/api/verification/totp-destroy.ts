@@ -1,4 +1,5 @@
-import { Totp, api } from "@sealwork/core";
+import { Totp } from "@sealwork/core/totp";
+import { api } from "@sealwork/core/http/api";
 
 /** Switches one's own 2FA off with a current code or a recovery code. */
-export const handler = api("POST /api/verification/totpDestroy", ({ caller, body }) => Totp.destroy(caller, body.totp_auth));
+export const handler = api("POST /api/verification/totpDestroy", ({ actor, body }) => Totp.destroy(actor, body.totp_auth));

@@ -1,8 +1,9 @@
-import { Totp, api } from "@sealwork/core";
+import { Totp } from "@sealwork/core/totp";
+import { api } from "@sealwork/core/http/api";
 
 /** {} starts a setup (QR code and secret); { totp_secret, totp_verify } finalizes it (recovery codes). */
-export const handler = api("POST /api/verification/totpSetup", ({ caller, body }) =>
+export const handler = api("POST /api/verification/totpSetup", ({ actor, body }) =>
   body.totp_secret !== undefined && body.totp_verify !== undefined
-    ? Totp.finalize(caller, body.totp_secret, body.totp_verify)
-    : Totp.setup(caller),
+    ? Totp.finalize(actor, body.totp_secret, body.totp_verify)
+    : Totp.setup(actor),
 );

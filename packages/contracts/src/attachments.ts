@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { PARTICIPANTS } from "./access";
+import { route, type RouteContract } from "./route";
 import * as f from "./fields";
-import { moteView } from "./conversations";
+import { conversationParams, moteView } from "./conversations";
 
 /**
  * Files attached to conversation messages (spec 000 §3–§5; docs/api.md Attachments). The
@@ -56,3 +58,19 @@ export const attachmentMotes = z.object({
   /** The messages that attach files, oldest first: the right panel's attachments list. */
   motes: z.array(moteView),
 });
+
+/** Conversation attachments: the routes, by "METHOD /path" (merged in index.ts). */
+export const attachmentRoutes = {
+  "GET /api/conversations/{id}/attachments": route({ access: PARTICIPANTS, params: conversationParams, response: attachmentMotes }),
+  "POST /api/conversations/{id}/attachments": route({ access: PARTICIPANTS, params: conversationParams, body: newAttachment, response: attachmentUpload }),
+  "POST /api/conversations/{id}/attachments/{aid}/complete": route({
+    access: PARTICIPANTS,
+    params: attachmentParams,
+    body: completeAttachment,
+    response: attachmentState,
+  }),
+  "GET /api/conversations/{id}/attachments/{aid}": route({ access: PARTICIPANTS, params: attachmentParams, query: attachmentQuery, response: attachmentUrl }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
+export const attachmentErrorCodes = ["attachment_too_large", "attachment_not_found", "attachment_incomplete", "attachment_invalid"] as const;

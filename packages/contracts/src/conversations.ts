@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { MEMBERS, PARTICIPANTS } from "./access";
+import { route, type RouteContract } from "./route";
+import { userId } from "./users";
 import * as f from "./fields";
 
 /**
@@ -152,3 +155,46 @@ export const notifyCheck = z.object({
   pickups: z.record(z.string(), z.unknown()),
   last_visits: z.record(z.string(), z.number()),
 });
+
+/** PATCH /api/conversations/{id}: a new title (an `aead` envelope). */
+export const renameBody = z.object({ title: aeadText(TITLE_MAX) });
+export const unparticipateBody = z.object({ unparticipant: uid });
+
+/** Conversations, spec 000 §3–§8: the routes, by "METHOD /path" (merged in index.ts). */
+export const conversationRoutes = {
+  "GET /api/users/{id}/conversations": route({ access: MEMBERS, params: userId, response: conversationList }),
+  "GET /api/notify/check": route({
+    access: MEMBERS,
+    query: z.object({ previous: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+    response: notifyCheck,
+    noContent: true,
+  }),
+  "POST /api/conversations/reserve": route({ access: MEMBERS, response: conversationReservation }),
+  "POST /api/conversations": route({ access: MEMBERS, body: newConversation, response: conversationView }),
+  "GET /api/conversations/{id}": route({ access: PARTICIPANTS, params: conversationParams, query: loadQuery, response: conversationPage }),
+  "PATCH /api/conversations/{id}": route({
+    access: MEMBERS,
+    methodOverride: true,
+    params: conversationParams,
+    body: renameBody,
+    response: conversationView,
+  }),
+  "GET /api/conversations/{id}/poll": route({
+    access: PARTICIPANTS,
+    params: conversationParams,
+    query: z.object({ largest: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+    response: z.object({ has_new: z.boolean() }),
+  }),
+  "POST /api/conversations/{id}/append": route({ access: PARTICIPANTS, params: conversationParams, body: appendBody, response: appendResult }),
+  "POST /api/conversations/{id}/participate": route({ access: MEMBERS, params: conversationParams, body: participateBody, response: participantsResult }),
+  "POST /api/conversations/{id}/unparticipate": route({
+    access: MEMBERS,
+    params: conversationParams,
+    body: unparticipateBody,
+    response: participantsResult,
+  }),
+  "POST /api/conversations/{id}/archive": route({ access: MEMBERS, params: conversationParams, response: archiveResult }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
+export const conversationErrorCodes = ["conversation_not_found", "conversation_forbidden", "conversation_no_shared_group", "reservation_invalid", "user_not_found", "participants_invalid", "sealed_key_invalid", "title_invalid", "mote_payload_invalid", "add_forbidden", "remove_forbidden", "administrate_forbidden", "add_not_author", "participant_exists", "participant_missing", "remove_self", "remove_author", "unadmin_self", "unadmin_author"] as const;

@@ -1,7 +1,17 @@
+import { attachmentErrorCodes } from "./attachments";
+import { conversationErrorCodes } from "./conversations";
+import { instanceErrorCodes } from "./instance";
+import { inviteErrorCodes } from "./invites";
+import { keypairErrorCodes } from "./keypairs";
+import { pickupErrorCodes } from "./pickups";
+import { totpErrorCodes } from "./totp";
+import { userErrorCodes } from "./users";
+
 /**
- * Every error code the API answers (`{ code, message, fields? }`). The server maps each to its
- * HTTP status and English text (packages/core/src/errors.ts); the SPA shows its own translation
- * of the code, so a German user never reads the server's English.
+ * Every error code the API answers (`{ code, message, fields? }`): the HTTP layer's own, then
+ * each area's (declared in its file). The server maps each to its HTTP status and English text
+ * (packages/core/src/errors.ts and each domain's errors.ts); the SPA shows its own translation of
+ * the code, so a German user never reads the server's English.
  */
 export const ERROR_CODES = [
   "bad_request",
@@ -12,61 +22,15 @@ export const ERROR_CODES = [
   "method_not_allowed",
   "payload_too_large",
   "too_many_attempts",
-  "contact_unknown",
-  "password_incorrect",
-  "password_or_totp_incorrect",
-  "vericode_incorrect",
-  "registration_invalid",
-  "already_registered",
-  "old_password_incorrect",
-  "contact_taken",
-  "setup_closed",
-  "setup_token_invalid",
-  "totp_incorrect",
-  "totp_already_enabled",
-  "totp_not_enabled",
-  "totp_setup_expired",
-  "keypair_stale",
-  "keypair_invalid",
-  "keypair_signature_invalid",
-  "backup_invalid",
-  "clock_skew",
-  "keypair_not_found",
-  "backup_not_found",
-  "backup_exists",
-  "invite_expired",
-  "invite_accepted",
-  "conversation_not_found",
-  "conversation_forbidden",
-  "conversation_no_shared_group",
-  "reservation_invalid",
-  "user_not_found",
-  "participants_invalid",
-  "sealed_key_invalid",
-  "title_invalid",
-  "mote_payload_invalid",
-  "add_forbidden",
-  "remove_forbidden",
-  "administrate_forbidden",
-  "add_not_author",
-  "participant_exists",
-  "participant_missing",
-  "remove_self",
-  "remove_author",
-  "unadmin_self",
-  "unadmin_author",
-  "attachment_too_large",
-  "attachment_not_found",
-  "attachment_incomplete",
-  "attachment_invalid",
-  "pickup_not_found",
-  "pickup_auth_incorrect",
-  "pickup_delete_forbidden",
-  "pickup_participants",
-  "pickup_invalid",
-  "pickup_exists",
-  "conversation_not_pickup",
   "internal",
+  ...userErrorCodes,
+  ...instanceErrorCodes,
+  ...totpErrorCodes,
+  ...keypairErrorCodes,
+  ...inviteErrorCodes,
+  ...conversationErrorCodes,
+  ...attachmentErrorCodes,
+  ...pickupErrorCodes,
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

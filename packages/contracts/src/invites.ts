@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { ADMINS } from "./access";
+import * as keys from "./keypairs";
+import { route, type RouteContract } from "./route";
+import { publicUser } from "./users";
 import * as f from "./fields";
 import { envelopeObject, rawPublicKey } from "./keypairs";
 
@@ -71,3 +75,24 @@ export const inviteView = z.object({
   expires_at: z.number(),
 });
 export type InviteView = z.infer<typeof inviteView>;
+
+/** Invitations, spec 000 §2, §3, §4, §7: the routes, by "METHOD /path" (merged in index.ts). */
+export const inviteRoutes = {
+  "POST /api/instance/invite": route({
+    access: ADMINS,
+    body: newInvite,
+    response: z.object({
+      account: publicUser,
+      keypair: z.object({ id: z.number(), type: keys.keypairType }),
+      /** The invite that holds the transit key's validity: its id and expiry (seconds). */
+      transit: z.object({ id: z.number(), expires_at: z.number() }),
+      /** Always null: registration sends its own verification code. */
+      vericode: z.null(),
+    }),
+  }),
+  "GET /api/instance/invites": route({ access: ADMINS, response: z.object({ invites: z.array(inviteView) }) }),
+  "POST /api/instance/invites/{id}/resend": route({ access: ADMINS, params: z.object({ id: f.idParam }), response: inviteView }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
+export const inviteErrorCodes = ["invite_expired", "invite_accepted"] as const;

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { ANYONE, MEMBERS } from "./access";
+import * as f from "./fields";
+import { instanceInfo } from "./instance";
+import { route, type RouteContract } from "./route";
 
 /**
  * Account keys and the backup store (spec 000 §3, §5, §7, §9): shapes shared by the handlers and
@@ -134,3 +138,48 @@ export function keypairRecord(input: { uid: number; encryptPublic: string; signP
 export function tempKeypairRecord(input: { encryptPublic: string; signPublic: string; timestamp: number }) {
   return { type: "temp-keypair", encryptPublic: input.encryptPublic, signPublic: input.signPublic, timestamp: input.timestamp };
 }
+
+export const backupLoad = z.object({ filename: backupFilename });
+
+/** Account keys and the backup store, spec 000 §3, §5, §7: the routes, by "METHOD /path" (merged in index.ts). */
+export const keypairRoutes = {
+  "GET /api/keypairs": route({
+    access: MEMBERS,
+    // Without fetch_only: the caller's own key state. With fetch_only=1&uid=: another user's.
+    query: z
+      .object({ fetch_only: z.enum(["1", "0"]).optional(), uid: f.idParam.optional() })
+      .refine((q) => q.fetch_only !== "1" || q.uid !== undefined, { message: "fetch_only needs a uid.", path: ["uid"] }),
+    response: z.union([
+      z.object({
+        keypair: keypairView.nullable(),
+        instance: instanceInfo.extend({ defaultSecurecode: z.string().nullable() }),
+        schemas: z.array(z.unknown()),
+        actions: z.array(z.unknown()),
+        series: z.array(z.unknown()),
+        now: z.number(),
+      }),
+      keypairFetchOnly,
+    ]),
+  }),
+  "POST /api/keypairs": route({ access: MEMBERS, body: newKeypair, response: keypairView }),
+  "GET /api/keypairs/target": route({
+    access: MEMBERS,
+    query: z.object({ type: z.enum(["user", "group"]), id: f.idParam }),
+    response: z.array(keypairTarget),
+  }),
+  "GET /api/keypairs/{id}": route({ access: MEMBERS, params: z.object({ id: f.idParam }), response: keypairPublic }),
+  "POST /api/keypairs/{id}/recover": route({
+    access: MEMBERS,
+    params: z.object({ id: f.idParam }),
+    response: z.object({ id: z.number(), recover: envelopeObject }),
+  }),
+  "POST /api/backup/save": route({
+    access: ANYONE,
+    body: backupSave,
+    response: z.object({ filename: z.string(), expires: z.number() }),
+  }),
+  "POST /api/backup/load": route({ access: ANYONE, body: backupLoad, response: backupEntry }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
+export const keypairErrorCodes = ["keypair_stale", "keypair_invalid", "keypair_signature_invalid", "backup_invalid", "clock_skew", "keypair_not_found", "backup_not_found", "backup_exists"] as const;

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { aeadText, conversationView, sealedText, TITLE_MAX } from "./conversations";
+import { ANYONE, MEMBERS } from "./access";
+import { route, type RouteContract } from "./route";
+import { aeadText, conversationParams, conversationView, sealedText, TITLE_MAX } from "./conversations";
 import * as f from "./fields";
 
 /**
@@ -87,3 +89,20 @@ export const pickupRecovered = z.object({
 });
 
 export const conversationDeleted = z.object({ deleted: z.literal(true) });
+
+/** Pickups, spec 000 §2–§9: the routes, by "METHOD /path" (merged in index.ts). */
+export const pickupRoutes = {
+  "POST /api/pickup": route({ access: MEMBERS, body: newPickup, response: pickupCreated }),
+  "GET /api/pickup/{lookup}": route({
+    access: ANYONE,
+    params: pickupLookupParams,
+    query: z.object({ meta: z.enum(["0", "1"]).optional() }),
+    response: pickupMeta,
+  }),
+  "POST /api/pickup/recover/{lookup}": route({ access: ANYONE, params: pickupLookupParams, body: pickupRecoverBody, response: pickupRecovered }),
+  /** Deletes a pickup (its author only) with its messages and files; ordinary conversations are archived instead. */
+  "DELETE /api/conversations/{id}": route({ access: MEMBERS, params: conversationParams, response: conversationDeleted }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
+export const pickupErrorCodes = ["pickup_not_found", "pickup_auth_incorrect", "pickup_delete_forbidden", "pickup_participants", "pickup_invalid", "pickup_exists", "conversation_not_pickup"] as const;

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { ADMINS, MEMBERS } from "./access";
+import * as f from "./fields";
+import { route, type RouteContract } from "./route";
 
 /**
  * Two-factor login (TOTP) shapes shared by the server and the web client (spec 000 §5, §7).
@@ -39,3 +42,35 @@ export function formatRecoveryCode(code: string): string {
 export const totpSecret = z.string().regex(/^[A-Z2-7]{16,128}$/, "Not a TOTP secret.");
 /** A 6-digit code or a recovery code (spaces and hyphens allowed); the server tells them apart. */
 export const totpAuth = z.string().trim().min(1).max(32);
+
+/** {} starts a setup (a new pending secret); { totp_secret, totp_verify } finalizes it. */
+export const totpSetupBody = z
+  .object({ totp_secret: totpSecret.optional(), totp_verify: f.sixDigits.optional() })
+  .refine((b) => (b.totp_secret === undefined) === (b.totp_verify === undefined), {
+    message: "Send totp_secret and totp_verify together to finalize, or neither to start.",
+  });
+export const totpDestroyBody = z.object({ totp_auth: totpAuth });
+export const totpDestroyAdminBody = z.object({ uid: f.id });
+
+/** Two-factor login (TOTP), spec 000 §4, §7: the routes, by "METHOD /path" (merged in index.ts). */
+export const totpRoutes = {
+  "POST /api/verification/totpSetup": route({
+    access: MEMBERS,
+    // {} starts a setup (a new pending secret); { totp_secret, totp_verify } finalizes it.
+    body: totpSetupBody,
+    response: z.union([z.object({ qr: z.string(), secret: z.string() }), z.object({ recovery: z.array(z.string()) })]),
+  }),
+  "POST /api/verification/totpDestroy": route({
+    access: MEMBERS,
+    body: totpDestroyBody,
+    response: z.object({ totp_enabled: z.boolean() }),
+  }),
+  "POST /api/verification/totpDestroyAdmin": route({
+    access: ADMINS,
+    body: totpDestroyAdminBody,
+    response: z.object({ totp_enabled: z.boolean() }),
+  }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
+export const totpErrorCodes = ["totp_incorrect", "totp_already_enabled", "totp_not_enabled", "totp_setup_expired"] as const;

@@ -1,20 +1,24 @@
-export * from "./caller";
+/**
+ * The whole core, merged, for the local runtime and the tests. Lambda handlers import the
+ * domain they call (`@sealwork/core/conversation`) and the HTTP stack (`@sealwork/core/http/api`)
+ * instead, so that each area's bundle carries only what its routes use.
+ */
+export * from "./access";
 export * from "./config";
 export * from "./errors";
-export { Health } from "./health";
-export { Instance } from "./instance";
+export { Health } from "./instance/health";
+export { Instance } from "./instance/instance";
 export { Mail } from "./mail";
 export { JobMessage, Queue } from "./queue";
-export { RateLimit } from "./rate-limit";
-export { User } from "./user";
-export { Totp } from "./totp"; // two-factor login
-export { Keypair } from "./keypair"; // account keys
-export { Backup } from "./backup"; // account keys: backup store
-export { Invite } from "./invite"; // invitations
-export { Conversation } from "./conversation"; // conversations
-export { Attachment } from "./attachment"; // conversations: files
-export { Pickup } from "./pickup"; // pickups
-export { Group } from "./group"; // conversations: group membership (placeholder)
+export { RateLimit } from "./rate-limit/rate-limit";
+export { User } from "./user/user";
+export { Totp } from "./totp/totp";
+export { Keypair } from "./keys/keypair";
+export { Backup } from "./keys/backup";
+export { Invite, Registration } from "./invite";
+export { Attachment, Conversation, GUEST_NAME } from "./conversation";
+export { Pickup } from "./pickup";
+export { Group } from "./group/group";
 export { NO_CONTENT, api, type NoContent } from "./http/api";
 export { worker } from "./http/worker";
 export { logger } from "./http/logger";

@@ -54,7 +54,7 @@ export async function verifyToken(token: string): Promise<TokenClaims | undefine
     }
     return undefined;
   } catch {
-    // Any verification failure is the same answer to the caller: not signed in.
+    // Any verification failure is the same answer to the actor: not signed in.
     return undefined;
   }
 }

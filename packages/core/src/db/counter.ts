@@ -1,4 +1,4 @@
-import { db } from "./entities";
+import { db } from "./service";
 
 /**
  * The next value of a named counter (user ids, key ids, later conversation and mote ids): an

@@ -3,9 +3,9 @@ import httpCors from "@middy/http-cors";
 import { contracts, splitRouteKey, type Body, type Params, type Query, type Response, type RouteKey } from "@sealwork/contracts";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { z } from "zod";
-import type { Caller } from "../caller";
+import type { Actor } from "../access/actor";
 import { config } from "../config";
-import { AppError, errorBody, fail, type ErrorCode, type FieldErrors } from "../errors";
+import { AppError, errorBody, fail, valid, type ErrorCode } from "../errors";
 import { authenticate } from "./authenticate";
 import { logger } from "./logger";
 import { loadBoundSecrets } from "./secrets";
@@ -21,7 +21,7 @@ export interface ApiRequest<K extends RouteKey> {
   params: Params<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { params: z.ZodType }>["params"]>;
   query: Query<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { query: z.ZodType }>["query"]>;
   body: Body<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { body: z.ZodType }>["body"]>;
-  caller: Caller;
+  actor: Actor;
   requestId: string;
 }
 
@@ -58,15 +58,15 @@ export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => 
     }
     if (isRecord(body)) delete body._method;
 
-    const caller = await authenticate(event);
-    if (!contract.access.includes(caller.kind)) fail(caller.kind === "anonymous" ? "unauthenticated" : "forbidden");
+    const actor = await authenticate(event);
+    if (!contract.access.includes(actor.kind)) fail(actor.kind === "anonymous" ? "unauthenticated" : "forbidden");
 
     const request = {
       params: parse("params" in contract ? contract.params : undefined, event.pathParameters ?? {}, "validation"),
       query: parse("query" in contract ? contract.query : undefined, event.queryStringParameters ?? {}, "validation"),
       // Only a missing body reads as {}; a JSON null is a wrong body, not an empty one.
       body: parse("body" in contract ? contract.body : NO_BODY, body === undefined ? {} : body, options.invalid ?? "validation"),
-      caller,
+      actor,
       requestId,
     } as ApiRequest<K>;
     const result = await fn(request);
@@ -104,15 +104,7 @@ function readBody(event: Event): unknown {
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, code: ErrorCode): unknown {
-  if (!schema) return undefined;
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const fields: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const path = issue.path.join(".") || "_";
-    (fields[path] ??= []).push(issue.message);
-  }
-  return fail(code, { fields });
+  return schema ? valid(schema, value, code) : undefined;
 }
 
 function toAppError(error: unknown): AppError {

@@ -1,26 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
-import type { InstanceInfo, Session } from "@sealwork/contracts";
-import { config } from "./config";
-import { fail } from "./errors";
-import { User } from "./user";
+import { setupBody, type Session } from "@sealwork/contracts";
+import type { z } from "zod";
+import { config } from "../config";
+import { fail, valid } from "../errors";
+import { User } from "../user/user";
+import { instanceInfo } from "./info";
 
 /** The instance (tenant): its public settings and its one-time first-administrator setup. */
 export namespace Instance {
-  export async function info(): Promise<InstanceInfo> {
-    const c = config();
-    const disabled = c.DISABLE_FEATURES.split(",").map((s) => s.trim()).filter(Boolean);
-    return {
-      title: c.INSTANCE_TITLE,
-      name: c.INSTANCE_NAME,
-      inEnv: c.INSTANCE_ENV,
-      idleTimeout: c.IDLE_TIMEOUT,
-      indexChars: c.INDEX_CHARS,
-      disableSecurecode: c.DISABLE_SECURECODE,
-      featureOff: { convo: disabled.includes("convo"), drive: disabled.includes("drive"), pages: disabled.includes("pages") },
-      disableFeatures: disabled,
-      needsSetup: (await User.count()) === 0,
-    };
-  }
+  export const info = instanceInfo;
 
   export interface FirstAdmin {
     name: string;
@@ -34,7 +22,8 @@ export namespace Instance {
   }
 
   /** The setup link's form: the token must match, and the instance must still be empty. */
-  export async function setup(input: FirstAdmin & { token: string }): Promise<Session> {
+  export async function setup(body: z.input<typeof setupBody>): Promise<Session> {
+    const input = valid(setupBody, body);
     const expected = config().SETUP_TOKEN;
     if (!expected || !sameText(input.token, expected)) fail("setup_token_invalid");
     if ((await User.count()) > 0) fail("setup_closed");

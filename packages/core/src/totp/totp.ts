@@ -6,14 +6,20 @@ import {
   TOTP_PERIOD_SECONDS,
   isRecoveryCode,
   normaliseRecoveryCode,
+  totpDestroyAdminBody,
+  totpDestroyBody,
+  totpSetupBody,
 } from "@sealwork/contracts";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
-import { isAdmin, isMember, type Caller } from "./caller";
-import { config } from "./config";
-import { db, type UserItem } from "./db/entities";
-import { fail } from "./errors";
-import { RateLimit, isConditionFailure } from "./rate-limit";
+import { assertMember, can, requireAdmin, type Actor } from "../access";
+import { getUser } from "../user/read";
+import { config } from "../config";
+import { db } from "../db/service";
+import { type UserItem } from "../user/entities";
+import { fail, valid } from "../errors";
+import { RateLimit } from "../rate-limit/rate-limit";
+import { isConditionFailure } from "../db/conditions";
 
 /** A setup's pending secret must be finalized within this time. */
 const SETUP_SECONDS = 15 * 60;
@@ -41,13 +47,13 @@ export namespace Totp {
   }
 
   /** Starts a setup: a new pending secret (not active yet) and its otpauth:// URI as a QR code. */
-  export async function setup(caller: Caller): Promise<{ qr: string; secret: string }> {
-    if (!isMember(caller)) fail("forbidden");
-    if (caller.user.totpEnabled) fail("totp_already_enabled");
+  export async function setup(actor: Actor): Promise<{ qr: string; secret: string }> {
+    assertMember(actor);
+    if (actor.user.totpEnabled) fail("totp_already_enabled");
     const secret = new Secret({ size: 20 }).base32;
     try {
       await db()
-        .entities.user.patch({ id: caller.uid })
+        .entities.user.patch({ id: actor.uid })
         .set({ totpPendingSecret: secret, totpPendingAt: nowSeconds() })
         .where((attr, op) => op.eq(attr.totpEnabled, false))
         .go();
@@ -55,16 +61,17 @@ export namespace Totp {
       if (isConditionFailure(error)) fail("totp_already_enabled");
       throw error;
     }
-    const uri = generator(secret, caller.user).toString();
+    const uri = generator(secret, actor.user).toString();
     return { qr: await QRCode.toDataURL(uri, { errorCorrectionLevel: "M", margin: 2, width: 240 }), secret };
   }
 
   /** Finalizes a setup with a code of the pending secret; answers the recovery codes, once. */
-  export async function finalize(caller: Caller, secret: string, code: string): Promise<{ recovery: string[] }> {
-    if (!isMember(caller)) fail("forbidden");
-    const key = String(caller.uid);
+  export async function finalize(actor: Actor, secret: string, code: string): Promise<{ recovery: string[] }> {
+    assertMember(actor);
+    valid(totpSetupBody, { totp_secret: secret, totp_verify: code });
+    const key = String(actor.uid);
     await RateLimit.assertAllowed(attempts(), key);
-    const user = caller.user;
+    const user = actor.user;
     if (user.totpEnabled) fail("totp_already_enabled");
     const live = user.totpPendingSecret !== undefined && (user.totpPendingAt ?? 0) + SETUP_SECONDS > nowSeconds();
     if (!live || user.totpPendingSecret !== secret) fail("totp_setup_expired");
@@ -93,27 +100,28 @@ export namespace Totp {
   }
 
   /** Switches one's own 2FA off; needs a current code or an unused recovery code. */
-  export async function destroy(caller: Caller, auth: string): Promise<{ totp_enabled: boolean }> {
-    if (!isMember(caller)) fail("forbidden");
-    const key = String(caller.uid);
+  export async function destroy(actor: Actor, auth: string): Promise<{ totp_enabled: boolean }> {
+    assertMember(actor);
+    valid(totpDestroyBody, { totp_auth: auth });
+    const key = String(actor.uid);
     await RateLimit.assertAllowed(attempts(), key);
-    if (!caller.user.totpEnabled) fail("totp_not_enabled");
-    if (!(await consume(caller.user, auth))) {
+    if (!actor.user.totpEnabled) fail("totp_not_enabled");
+    if (!(await consume(actor.user, auth))) {
       await RateLimit.recordFailure(attempts(), key);
       fail("totp_incorrect");
     }
-    await switchOff(caller.uid);
+    await switchOff(actor.uid);
     await RateLimit.clear(attempts(), key);
     return { totp_enabled: false };
   }
 
   /** An instance admin switches off another account's 2FA; only a super admin may for a super admin. */
-  export async function destroyAsAdmin(caller: Caller, uid: number): Promise<{ totp_enabled: boolean }> {
-    if (!isAdmin(caller)) fail("forbidden");
-    const self = caller.uid === uid;
-    const target = self ? caller.user : (await db().entities.user.get({ id: uid }).go()).data;
+  export async function destroyAsAdmin(actor: Actor, uid: number): Promise<{ totp_enabled: boolean }> {
+    const admin = requireAdmin(actor);
+    valid(totpDestroyAdminBody, { uid });
+    const target = admin.uid === uid ? admin.user : await getUser(uid);
     if (!target) fail("not_found");
-    if (target.superAdmin && !self && caller.kind !== "super") fail("forbidden");
+    if (!can(actor, "administrate", { kind: "account", id: uid, superAdmin: target.superAdmin })) fail("forbidden");
     await switchOff(uid);
     return { totp_enabled: false };
   }

@@ -1,12 +1,13 @@
 import {
   SENTINEL_TOLERANCE_SECONDS,
+  id as idSchema,
   keypairRecord,
+  newKeypair,
   type InstanceInfo,
   type KeypairFetchOnly,
   type KeypairPublic,
   type KeypairTarget,
   type KeypairView,
-  type NewKeypair,
 } from "@sealwork/contracts";
 import {
   type EnvelopeKind,
@@ -17,13 +18,15 @@ import {
   serializeEnvelope,
   verifyRecord,
 } from "@sealwork/crypto";
-import { isMember, type Caller, type MemberCaller } from "./caller";
-import { config } from "./config";
-import { nextId } from "./db/counter";
-import { db, type KeypairItem } from "./db/entities";
-import { fail } from "./errors";
-import { Instance } from "./instance";
-import { User } from "./user";
+import type { z } from "zod";
+import { can, requireMember, type Actor } from "../access";
+import { config } from "../config";
+import { nextId } from "../db/counter";
+import { db, type TransactionEntities } from "../db/service";
+import { type KeypairItem } from "./entities";
+import { fail, valid } from "../errors";
+import { instanceInfo } from "../instance/info";
+import { getUser } from "../user/read";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -49,15 +52,11 @@ export namespace Keypair {
     now: number;
   }
 
-  function member(caller: Caller): MemberCaller {
-    if (!isMember(caller)) fail("forbidden");
-    return caller;
-  }
 
-  /** GET /api/keypairs: the caller's current key (or null), the instance, and the server time. */
-  export async function state(caller: Caller): Promise<State> {
-    const { uid } = member(caller);
-    const [keypair, instance] = await Promise.all([current(uid), Instance.info()]);
+  /** GET /api/keypairs: the actor's current key (or null), the instance, and the server time. */
+  export async function state(actor: Actor): Promise<State> {
+    const { uid } = requireMember(actor);
+    const [keypair, instance] = await Promise.all([current(uid), instanceInfo()]);
     const c = config();
     return {
       keypair: keypair ? view(keypair.item, keypair.valid) : null,
@@ -71,18 +70,20 @@ export namespace Keypair {
   }
 
   /** GET /api/keypairs?fetch_only=1&uid=: whether another user's key may be used, and the time. */
-  export async function fetchOnly(caller: Caller, uid: number): Promise<KeypairFetchOnly> {
-    member(caller);
-    if (!(await User.get(uid))) fail("not_found", { message: "Error looking up user" });
+  export async function fetchOnly(actor: Actor, uid: number): Promise<KeypairFetchOnly> {
+    valid(idSchema, uid);
+    requireMember(actor);
+    if (!(await getUser(uid))) fail("not_found", { message: "Error looking up user" });
     const found = await current(uid);
     // A temporary (invitation) key is not for sealing to: its owner has not taken it over yet.
     const usable = Boolean(found?.valid && found.item.type === "public");
     return { id: found?.item.id ?? null, valid: usable, sentinel: found?.item.sentinel ?? null, now: nowSeconds() };
   }
 
-  /** POST /api/keypairs: registers the caller's new key in place of `last_key`. */
-  export async function register(caller: Caller, input: NewKeypair): Promise<KeypairView> {
-    const { uid } = member(caller);
+  /** POST /api/keypairs: registers the actor's new key in place of `last_key`. */
+  export async function register(actor: Actor, body: z.input<typeof newKeypair>): Promise<KeypairView> {
+    const input = valid(newKeypair, body);
+    const { uid } = requireMember(actor);
     const now = nowSeconds();
     const record = keypairRecord({ uid, encryptPublic: input.encrypt_public, signPublic: input.sign_public, timestamp: input.timestamp });
     const checked = await checkNew(input, record, now);
@@ -104,6 +105,11 @@ export namespace Keypair {
     return view(item, true);
   }
 
+  /** The transaction items that store `key` and make it its owner's current key (a new account's first). */
+  export function creation(tx: TransactionEntities, key: KeypairItem) {
+    return [tx.keypair.create(key).commit(), tx.keyhead.create({ userId: key.userId, keyId: key.id, valid: true, updatedAt: key.sentinel }).commit()];
+  }
+
   export interface NewKeyInput {
     encrypt_public: string;
     sign_public: string;
@@ -115,7 +121,7 @@ export namespace Keypair {
   /**
    * The checks of a key about to be stored (see above), with the signature verified over
    * `record` (a normal key's record, or an invitation's temporary-key record). Returns the stored
-   * fields; the caller adds id, owner, type and sentinel.
+   * fields; the actor adds id, owner, type and sentinel.
    */
   export async function checkNew(input: NewKeyInput, record: unknown, now = nowSeconds()) {
     // The signed timestamp orders a user's keys; a client whose clock is this far off is refused.
@@ -144,8 +150,8 @@ export namespace Keypair {
   }
 
   /** GET /api/keypairs/{id}: a key's public halves, signature and metadata (any member). */
-  export async function publicKey(caller: Caller, id: number): Promise<KeypairPublic> {
-    member(caller);
+  export async function publicKey(actor: Actor, id: number): Promise<KeypairPublic> {
+    requireMember(actor);
     const item = await get(id);
     const valid = await isCurrent(item);
     return {
@@ -160,8 +166,9 @@ export namespace Keypair {
    * GET /api/keypairs/target: the keys to seal for. A user gives their current valid key (or
    * nothing); groups have no members to list until groups exist, so they give none.
    */
-  export async function targets(caller: Caller, type: "user" | "group", id: number): Promise<KeypairTarget[]> {
-    member(caller);
+  export async function targets(actor: Actor, type: "user" | "group", id: number): Promise<KeypairTarget[]> {
+    valid(idSchema, id);
+    requireMember(actor);
     if (type === "group") return [];
     const found = await current(id);
     if (!found?.valid || found.item.type !== "public") return [];
@@ -179,11 +186,11 @@ export namespace Keypair {
   }
 
   /** POST /api/keypairs/{id}/recover: the encrypted backup, for the key's owner only. */
-  export async function recover(caller: Caller, id: number): Promise<{ id: number; recover: Record<string, unknown> }> {
-    const { uid } = member(caller);
+  export async function recover(actor: Actor, id: number): Promise<{ id: number; recover: Record<string, unknown> }> {
+    requireMember(actor);
     const item = await get(id);
     // Anyone holding a backup can guess codes offline, so it goes to its owner and nobody else.
-    if (item.userId !== uid) fail("forbidden");
+    if (!can(actor, "recover", { kind: "keypair", ownerId: item.userId })) fail("forbidden");
     if (!item.backup) fail("backup_not_found");
     return { id: item.id, recover: JSON.parse(item.backup) as Record<string, unknown> };
   }
@@ -205,6 +212,7 @@ export namespace Keypair {
   }
 
   async function get(id: number): Promise<KeypairItem> {
+    valid(idSchema, id);
     const { data } = await db().entities.keypair.get({ id }).go();
     return data ?? fail("keypair_not_found");
   }

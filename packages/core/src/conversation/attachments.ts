@@ -1,20 +1,25 @@
 import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { ATTACHMENT_PART_SIZE, type MoteView } from "@sealwork/contracts";
-import type { Caller } from "./caller";
-import { config } from "./config";
-import { Conversation } from "./conversation";
-import { nextId } from "./db/counter";
-import { db, type AttachmentItem } from "./db/entities";
-import { fail } from "./errors";
-import { attachmentObjectKey, s3 } from "./storage";
+import { ATTACHMENT_PART_SIZE, completeAttachment, id as idSchema, newAttachment, type MoteView } from "@sealwork/contracts";
+import type { z } from "zod";
+import type { Actor } from "../access";
+import { config } from "../config";
+import { nextId } from "../db/counter";
+import { db } from "../db/service";
+import { type AttachmentItem } from "./entities";
+import { fail, valid } from "../errors";
+import { attachmentObjectKey, attachmentPrefix, s3 } from "../storage";
+import { access } from "./access";
+import { motesById } from "./messages";
 
 /** Presigned URLs are short-lived: an upload asks again if it takes longer. */
 const UPLOAD_URL_SECONDS = 60 * 60;
@@ -27,7 +32,7 @@ const PENDING_SECONDS = 24 * 60 * 60;
  * uploads straight to the bucket with presigned URLs; the server keeps only ids, sizes and
  * states, and hands out download URLs to participants. A message can attach only files whose
  * every byte is in the bucket (`uploaded`), so an interrupted upload never leaves a message
- * pointing at a missing file (Conversation.append checks this in its transaction).
+ * pointing at a missing file (append, in messages.ts, checks this in its transaction).
  */
 export namespace Attachment {
   const bucket = () => config().BUCKET_NAME;
@@ -39,8 +44,9 @@ export namespace Attachment {
   }
 
   /** POST /api/conversations/{id}/attachments: reserves an attachment and presigns its upload. */
-  export async function start(caller: Caller, conversationId: number, input: { size: number; thumb_size?: number }) {
-    const { me } = await Conversation.access(caller, conversationId);
+  export async function start(actor: Actor, conversationId: number, body: z.input<typeof newAttachment>) {
+    const { me } = await access(actor, conversationId, "write");
+    const input = valid(newAttachment, body);
     const id = await nextId("attachment");
     const key = attachmentObjectKey(conversationId, id);
     const partCount = Math.ceil(input.size / ATTACHMENT_PART_SIZE);
@@ -84,8 +90,10 @@ export namespace Attachment {
    * the server completes a multipart upload and checks the bucket holds exactly the announced
    * sizes before the attachment can go into a message.
    */
-  export async function complete(caller: Caller, conversationId: number, id: number, input: { etags?: string[] }) {
-    const { me } = await Conversation.access(caller, conversationId);
+  export async function complete(actor: Actor, conversationId: number, id: number, body: z.input<typeof completeAttachment>) {
+    const { me } = await access(actor, conversationId, "write");
+    const input = valid(completeAttachment, body);
+    valid(idSchema, id);
     const item = await get(conversationId, id);
     if (!item || item.sourceId !== me.uid) fail("attachment_not_found");
     if (item.state !== "pending") return { id, size: item.size, state: item.state };
@@ -130,8 +138,9 @@ export namespace Attachment {
   }
 
   /** GET /api/conversations/{id}/attachments/{aid}?thumb=: a short-lived download URL for a participant. */
-  export async function download(caller: Caller, conversationId: number, id: number, thumb: boolean) {
-    await Conversation.access(caller, conversationId);
+  export async function download(actor: Actor, conversationId: number, id: number, thumb: boolean) {
+    await access(actor, conversationId, "read");
+    valid(idSchema, id);
     const item = await get(conversationId, id);
     if (!item || item.state !== "attached" || (thumb && !item.thumbSize)) fail("attachment_not_found");
     const key = attachmentObjectKey(conversationId, id, thumb ? "thumb" : "file");
@@ -140,10 +149,21 @@ export namespace Attachment {
   }
 
   /** GET /api/conversations/{id}/attachments: the messages that attach files, oldest first. */
-  export async function list(caller: Caller, conversationId: number): Promise<{ motes: MoteView[] }> {
-    await Conversation.access(caller, conversationId);
+  export async function list(actor: Actor, conversationId: number): Promise<{ motes: MoteView[] }> {
+    await access(actor, conversationId, "read");
     const { data } = await db().entities.attachment.query.byConversation({ conversationId }).go({ pages: "all" });
     const moteIds = [...new Set(data.filter((a) => a.state === "attached" && a.moteId !== undefined).map((a) => a.moteId!))].sort((a, b) => a - b);
-    return { motes: await Conversation.motesById(conversationId, moteIds) };
+    return { motes: await motesById(conversationId, moteIds) };
+  }
+
+  /** The purge-attachments job: deletes every bucket object under the conversation's prefix. */
+  export async function purgeObjects(conversationId: number): Promise<void> {
+    const Prefix = attachmentPrefix(conversationId);
+    for (;;) {
+      const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket(), Prefix, MaxKeys: 1000 }));
+      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+      if (!keys.length) return;
+      await s3().send(new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: keys, Quiet: true } }));
+    }
   }
 }

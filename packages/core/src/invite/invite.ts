@@ -1,12 +1,17 @@
-import { INVITE_VALID_DAYS, tempKeypairRecord, type InviteView, type NewInvite, type PublicUser } from "@sealwork/contracts";
-import { isAdmin, type Caller, type MemberCaller } from "./caller";
-import { config } from "./config";
-import { nextId } from "./db/counter";
-import { db, type InviteItem, type KeypairItem, type UserItem } from "./db/entities";
-import { fail } from "./errors";
-import { Keypair } from "./keypair";
-import { Mail } from "./mail";
-import { User } from "./user";
+import { INVITE_VALID_DAYS, id as idSchema, newInvite, tempKeypairRecord, type InviteView, type PublicUser } from "@sealwork/contracts";
+import type { z } from "zod";
+import { can, requireAdmin, type Actor } from "../access";
+import { config } from "../config";
+import { nextId } from "../db/counter";
+import { db } from "../db/service";
+import { fail, valid } from "../errors";
+import type { KeypairItem } from "../keys/entities";
+import { Keypair } from "../keys/keypair";
+import { Mail } from "../mail";
+import type { UserItem } from "../user/entities";
+import { getUser, getUsers } from "../user/read";
+import { User } from "../user/user";
+import type { InviteItem } from "./entities";
 
 const DAY = 24 * 3600;
 /** How long an expired invitation stays listed (and resendable) before the TTL removes it. */
@@ -29,15 +34,12 @@ export namespace Invite {
     vericode: null;
   }
 
-  function admin(caller: Caller): MemberCaller {
-    if (!isAdmin(caller)) fail("forbidden");
-    return caller;
-  }
 
   /** POST /api/instance/invite */
-  export async function create(caller: Caller, input: NewInvite): Promise<Created> {
-    const inviter = admin(caller);
-    if (input.roles.superAdmin && inviter.kind !== "super") {
+  export async function create(actor: Actor, body: z.input<typeof newInvite>): Promise<Created> {
+    const inviter = requireAdmin(actor);
+    const input = valid(newInvite, body);
+    if (input.roles.superAdmin && !can(actor, "grant-super", { kind: "instance" })) {
       fail("forbidden", { message: "Only a super administrator can invite a super administrator." });
     }
     const now = nowSeconds();
@@ -46,7 +48,7 @@ export namespace Invite {
     const checked = await Keypair.checkNew({ ...pub, backup: input.transit }, record, now);
 
     const uid = await User.allocateUserId();
-    const { user, contacts } = await User.prepare(uid, {
+    const account = await User.prepare(uid, {
       // The invitee chooses their name when registering; until then the address stands for it.
       name: input.email,
       email: input.email,
@@ -66,14 +68,9 @@ export namespace Invite {
       ...(input.message?.trim() ? { message: input.message.trim() } : {}),
     };
     const result = await db()
-      .transaction.write(({ user: users, contact, keypair, keyhead, invite: invites }) => [
-        users.create(user).commit(),
-        ...contacts.map((c) => contact.create({ contact: c, userId: uid }).commit()),
-        keypair.create(key).commit(),
-        keyhead.create({ userId: uid, keyId: key.id, valid: true, updatedAt: now }).commit(),
-        invites.create(invite).commit(),
-      ])
+      .transaction.write((tx) => [...User.creation(tx, account), ...Keypair.creation(tx, key), tx.invite.create(invite).commit()])
       .go();
+    const { user } = account;
     // Fresh ids cannot collide, so the only condition that fails is a contact's: already in use.
     if (result.canceled) fail("contact_taken");
     if (input.sendEmail && user.email) await sendMail(inviter.user, user.email, invite);
@@ -86,22 +83,23 @@ export namespace Invite {
   }
 
   /** GET /api/instance/invites: every invitation, newest first. */
-  export async function list(caller: Caller): Promise<InviteView[]> {
-    admin(caller);
+  export async function list(actor: Actor): Promise<InviteView[]> {
+    requireAdmin(actor);
     const { data } = await db().entities.invite.query.all({}).go({ pages: "all" });
     const ids = [...new Set(data.flatMap((i) => [i.userId, i.invitedBy]))];
-    const users = new Map((await Promise.all(ids.map((id) => User.get(id)))).filter((u): u is UserItem => Boolean(u)).map((u) => [u.id, u]));
+    const users = await getUsers(ids);
     const now = nowSeconds();
     return data.map((invite) => view(invite, users, now)).sort((a, b) => b.id - a.id);
   }
 
   /** POST /api/instance/invites/{id}/resend: a new 30-day validity and the email again. */
-  export async function resend(caller: Caller, id: number): Promise<InviteView> {
-    const inviter = admin(caller);
+  export async function resend(actor: Actor, id: number): Promise<InviteView> {
+    const inviter = requireAdmin(actor);
+    valid(idSchema, id);
     const { data } = await db().entities.invite.query.all({ id }).go();
     // The index query matches ids by prefix (5 would find 50): pick the exact one.
     const invite = data.find((i) => i.id === id) ?? fail("not_found", { message: "This invitation does not exist." });
-    const invitee = await User.get(invite.userId);
+    const invitee = await getUser(invite.userId);
     if (!invitee) fail("not_found", { message: "This invitation does not exist." });
     if (invitee.passwordHash || invite.acceptedAt) fail("invite_accepted");
     const now = nowSeconds();

@@ -1,23 +1,24 @@
 import { timingSafeEqual } from "node:crypto";
-import { DeleteObjectsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { PICKUP_MAX_WRONG, type ConversationView, type NewPickup, type PickupView } from "@sealwork/contracts";
-import { base64urlDecode, isCryptoError, parseEnvelope, parsePickupFragment, pickupLink, pickupLookup, pickupParams, pickupVerifier } from "@sealwork/crypto";
-import { isMember, type Caller, type GuestCaller, type MemberCaller } from "./caller";
-import { config } from "./config";
-import { Conversation } from "./conversation";
-import { db, type ConversationItem, type ParticipantItem, type PickupItem } from "./db/entities";
-import { fail } from "./errors";
-import { Mail } from "./mail";
-import { Queue } from "./queue";
-import { RateLimit, isConditionFailure } from "./rate-limit";
-import { attachmentPrefix, s3 } from "./storage";
-import { issueToken } from "./tokens";
+import { PICKUP_MAX_WRONG, id as idSchema, newPickup, pickupLookupParams, pickupRecoverBody, type ConversationView, type PickupView } from "@sealwork/contracts";
+import type { z } from "zod";
+import { base64urlDecode, parsePickupFragment, pickupLink, pickupLookup, pickupParams, pickupVerifier } from "@sealwork/crypto";
+import { can, requireMember, type Actor, type MemberActor } from "../access";
+import { config } from "../config";
+import { Conversation, GUEST_NAME } from "../conversation";
+import { isConditionFailure } from "../db/conditions";
+import { cancellationReasons, db } from "../db/service";
+import { envelopeText } from "../envelope";
+import { fail, valid } from "../errors";
+import { Mail } from "../mail";
+import { RateLimit } from "../rate-limit/rate-limit";
+import { issueToken } from "../tokens";
+import type { PickupItem } from "./entities";
+import { getPickup, isLive } from "./live";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const DAY = 86_400;
 /** The TTL removes a pickup's own items this long after its validity end; the sweep comes first. */
 const PURGE_GRACE = 7 * DAY;
-export const GUEST_NAME = "Guest";
 
 /**
  * Pickups (spec 000; docs/api.md Pickups; docs/protocol.md Pickups): a conversation with
@@ -28,10 +29,6 @@ export const GUEST_NAME = "Guest";
  * (locked for good at PICKUP_MAX_WRONG) and per client (429), and mails the link once.
  */
 export namespace Pickup {
-  function member(caller: Caller): MemberCaller {
-    if (!isMember(caller)) fail("forbidden");
-    return caller;
-  }
 
   /** Wrong lookups and auth keys from one client address: the login's per-client limit. */
   function clientRule(): RateLimit.Rule {
@@ -39,12 +36,7 @@ export namespace Pickup {
     return { scope: "pickup-client", max: LOGIN_MAX_FAILURES_PER_IP, windowSeconds: LOGIN_LOCK_SECONDS };
   }
 
-  const isLive = (p: PickupItem, now = nowSeconds()) => p.expireAt > now && p.failures < PICKUP_MAX_WRONG;
-
-  async function get(conversationId: number): Promise<PickupItem | undefined> {
-    const { data } = await db().entities.pickup.get({ conversationId }).go();
-    return data ?? undefined;
-  }
+  const get = getPickup;
 
   /** The live pickup behind a lookup hash, or undefined (unknown, expired, deleted or locked). */
   async function byLookup(lookup: string): Promise<PickupItem | undefined> {
@@ -64,9 +56,9 @@ export namespace Pickup {
     };
   }
 
-  async function guestParticipant(conversationId: number): Promise<ParticipantItem | undefined> {
-    const { data } = await db().entities.participant.get({ conversationId, userId: 0 }).go();
-    return data ?? undefined;
+  /** The guest's pickup-wrap envelope (its copy of the conversation key). */
+  async function guestWrap(conversationId: number): Promise<string | undefined> {
+    return (await Conversation.keysOf([conversationId], 0)).get(conversationId);
   }
 
   // --- creating -----------------------------------------------------------------------------
@@ -77,11 +69,12 @@ export namespace Pickup {
    * in one transaction; then the invitation email with the link. The link is checked (this
    * instance's address, a valid fragment matching the lookup and the envelope) and never stored.
    */
-  export async function create(caller: Caller, input: NewPickup) {
-    const me = member(caller);
-    const sealed = envelope(input.sealed, "sealed");
-    const wrapped = envelope(input.wrapped, "pickup-wrap");
-    const title = input.title === undefined ? undefined : envelope(input.title, "aead");
+  export async function create(actor: Actor, body: z.input<typeof newPickup>) {
+    const me = requireMember(actor);
+    const input = valid(newPickup, body);
+    const sealed = envelopeText(input.sealed, "sealed", "sealed_key_invalid");
+    const wrapped = envelopeText(input.wrapped, "pickup-wrap", "pickup_invalid");
+    const title = input.title === undefined ? undefined : envelopeText(input.title, "aead", "title_invalid");
     const { APP_URL, INSTANCE_NAME } = config();
     const fragment = parsePickupFragment(input.link);
     if (!fragment || input.link !== pickupLink(APP_URL, fragment.code, fragment.linkSecret)) fail("pickup_invalid", { message: "The pickup link is not a link to this instance." });
@@ -95,50 +88,33 @@ export namespace Pickup {
     const now = Math.floor(ms / 1000);
     const expireAt = now + input.expiredays * DAY;
     const purgeAt = expireAt + PURGE_GRACE;
-    const conversation: ConversationItem = { id, authorId: me.uid, recipientId: 0, title, multiple: false, createdAt: now, lastMoteId: 0, timestamp: now, activity: ms };
-    const participant = (userId: number, key: string): ParticipantItem => ({
-      conversationId: id,
-      userId,
-      admin: userId === me.uid,
-      sealedKey: key,
-      joinedAt: ms,
-      lastVisit: userId === me.uid ? now : 0,
-      lastSeenMote: 0,
-      archived: false,
-    });
     const pickup: PickupItem = { conversationId: id, lookup: input.lookup, authorId: me.uid, email: input.email, verifier: input.verifier, failures: 0, createdAt: now, expireAt, purgeAt };
+    const keys = new Map([
+      [me.uid, sealed],
+      [0, wrapped],
+    ]);
     const result = await db()
       .transaction.write((tx) => [
         tx.pickuplookup.create({ lookup: input.lookup, conversationId: id, purgeAt }).commit(),
-        Conversation.consumeReservation(tx, id, me.uid),
+        ...Conversation.creation(tx, { id, authorId: me.uid, recipientId: 0, title, multiple: false, keys }, ms).items,
         tx.pickup.create(pickup).commit(),
-        tx.conversation.create(conversation).commit(),
-        tx.participant.create(participant(me.uid, sealed)).commit(),
-        tx.participant.create(participant(0, wrapped)).commit(),
       ])
       .go();
     if (result.canceled) {
+      const reasons = cancellationReasons(result);
       // The lookup is taken (the same code twice: about one in 2^39), so the client picks another.
-      if (result.data[0]?.code === "ConditionalCheckFailed") fail("pickup_exists");
-      if (result.data[1]?.code === "ConditionalCheckFailed") fail("reservation_invalid");
-      throw new Error(`creating pickup ${id} was cancelled: ${result.data.map((r) => r.code).join(",")}`);
+      if (reasons[0] === "ConditionalCheckFailed") fail("pickup_exists");
+      // The conversation's first item consumes the reservation (Conversation.creation).
+      if (reasons[1] === "ConditionalCheckFailed") fail("reservation_invalid");
+      throw new Error(`creating pickup ${id} was cancelled: ${reasons.join(",")}`);
     }
     await sendMail(me, input.email, input.link, expireAt);
     return { conversation_id: id, conversation: await Conversation.describe(id, me.uid), pickup: view(pickup, wrapped) };
   }
 
-  function envelope<K extends "sealed" | "pickup-wrap" | "aead">(text: string, kind: K): string {
-    try {
-      parseEnvelope(text, kind);
-      return text;
-    } catch (error) {
-      if (!isCryptoError(error)) throw error;
-      return fail(kind === "aead" ? "title_invalid" : kind === "sealed" ? "sealed_key_invalid" : "pickup_invalid");
-    }
-  }
 
   /** Who sent it and the link; never the title, a message or the security code. */
-  async function sendMail(creator: MemberCaller, to: string, link: string, expireAt: number): Promise<void> {
+  async function sendMail(creator: MemberActor, to: string, link: string, expireAt: number): Promise<void> {
     const { INSTANCE_TITLE } = config();
     const sender = creator.user.name;
     const until = new Date(expireAt * 1000).toISOString().slice(0, 10);
@@ -157,15 +133,16 @@ export namespace Pickup {
   // --- the guest ----------------------------------------------------------------------------
 
   /** GET /api/pickup/{lookup}: the derivation parameters; 404 (counted per client) otherwise. */
-  export async function meta(caller: Caller, lookup: string) {
-    await RateLimit.assertAllowed(clientRule(), caller.ip);
+  export async function meta(actor: Actor, lookup: string) {
+    valid(pickupLookupParams, { lookup });
+    await RateLimit.assertAllowed(clientRule(), actor.ip);
     const pickup = await byLookup(lookup);
-    const guest = pickup && (await guestParticipant(pickup.conversationId));
-    if (!pickup || !guest) {
-      await RateLimit.recordFailure(clientRule(), caller.ip);
+    const wrapped = pickup && (await guestWrap(pickup.conversationId));
+    if (!pickup || !wrapped) {
+      await RateLimit.recordFailure(clientRule(), actor.ip);
       return fail("pickup_not_found");
     }
-    const params = pickupParams(guest.sealedKey);
+    const params = pickupParams(wrapped);
     return {
       conversation_id: pickup.conversationId,
       salt: params.salt,
@@ -185,17 +162,19 @@ export namespace Pickup {
    * answers 404 from then on, like an unknown code. A right one records the first redemption and
    * answers a guest token for this pickup's conversation and the pickup-wrap envelope.
    */
-  export async function recover(caller: Caller, lookup: string, auth: string) {
+  export async function recover(actor: Actor, lookup: string, auth: string) {
+    valid(pickupLookupParams, { lookup });
+    valid(pickupRecoverBody, { auth });
     const rule = clientRule();
-    await RateLimit.assertAllowed(rule, caller.ip);
+    await RateLimit.assertAllowed(rule, actor.ip);
     const pickup = await byLookup(lookup);
-    const guest = pickup && (await guestParticipant(pickup.conversationId));
-    if (!pickup || !guest) {
-      await RateLimit.recordFailure(rule, caller.ip);
+    const wrapped = pickup && (await guestWrap(pickup.conversationId));
+    if (!pickup || !wrapped) {
+      await RateLimit.recordFailure(rule, actor.ip);
       return fail("pickup_not_found");
     }
     if (!sameBytes(await pickupVerifier(auth), pickup.verifier)) {
-      await RateLimit.recordFailure(rule, caller.ip);
+      await RateLimit.recordFailure(rule, actor.ip);
       const failures = await countWrong(pickup.conversationId);
       return fail(failures >= PICKUP_MAX_WRONG ? "pickup_not_found" : "pickup_auth_incorrect");
     }
@@ -205,7 +184,7 @@ export namespace Pickup {
       name: GUEST_NAME,
       api_token: await issueToken({ kind: "guest", uid: 0, pickup: String(pickup.conversationId) }),
       conversation_id: pickup.conversationId,
-      wrapped: guest.sealedKey,
+      wrapped,
       expire_timestamp: pickup.expireAt,
       redeem_timestamp: redeemedAt,
     };
@@ -242,31 +221,22 @@ export namespace Pickup {
     }
   }
 
-  /**
-   * A guest caller takes part in its own pickup's conversation only, while the pickup is live:
-   * another conversation is 403, an expired, locked or deleted pickup 404 (spec 000 §8 texts).
-   */
-  export async function admitGuest(caller: GuestCaller, conversationId: number): Promise<void> {
-    if (caller.pickup !== String(conversationId)) fail("conversation_forbidden");
-    const pickup = await get(conversationId);
-    if (!pickup || !isLive(pickup)) fail("conversation_not_found");
-  }
-
   /** The creator's view of the pickups among these conversations, keyed by conversation id. */
   export async function views(conversations: ConversationView[]): Promise<Record<string, PickupView>> {
     const ids = conversations.filter((c) => c.recipient_id === 0).map((c) => c.id);
     const out: Record<string, PickupView> = {};
     if (!ids.length) return out;
-    const [{ data: pickups }, { data: guests }] = await Promise.all([
-      db().entities.pickup.get(ids.map((conversationId) => ({ conversationId }))).go(),
-      db().entities.participant.get(ids.map((conversationId) => ({ conversationId, userId: 0 }))).go(),
-    ]);
-    const wraps = new Map(guests.map((g) => [g.conversationId, g.sealedKey]));
+    const [{ data: pickups }, wraps] = await Promise.all([db().entities.pickup.get(ids.map((conversationId) => ({ conversationId }))).go(), Conversation.keysOf(ids, 0)]);
     for (const p of pickups) {
       const wrapped = wraps.get(p.conversationId);
       if (wrapped) out[String(p.conversationId)] = view(p, wrapped);
     }
     return out;
+  }
+
+  /** A conversation list (or notification check) with the creator's view of its pickups added. */
+  export async function withViews<T extends { conversations: ConversationView[] }>(list: T): Promise<T & { pickups: Record<string, PickupView> }> {
+    return { ...list, pickups: await views(list.conversations) };
   }
 
   // --- deleting and expiry ------------------------------------------------------------------
@@ -276,48 +246,24 @@ export namespace Pickup {
    * table items go now; the bucket objects under the conversation's prefix through the jobs
    * queue (retried until done).
    */
-  export async function remove(caller: Caller, id: number) {
-    const me = member(caller);
-    const { data: conversation } = await db().entities.conversation.get({ id }).go();
+  export async function remove(actor: Actor, id: number) {
+    valid(idSchema, id);
+    requireMember(actor);
+    const conversation = await Conversation.find(id);
     if (!conversation) fail("conversation_not_found");
     if (conversation.recipientId !== 0) fail("conversation_not_pickup");
-    if (conversation.authorId !== me.uid) fail("pickup_delete_forbidden");
+    if (!can(actor, "delete", { kind: "conversation", id, authorId: conversation.authorId, pickup: true, participant: null })) fail("pickup_delete_forbidden");
     await purge(id);
     return { deleted: true as const };
   }
 
-  /** Every item of a pickup's conversation, then its files (queued). Idempotent. */
+  /** The pickup, its lookup and its conversation with everything in it (Conversation.purge). Idempotent. */
   async function purge(id: number): Promise<void> {
     const pickup = await get(id);
     // The lookup item first: from then on nobody can find the pickup, whatever else fails.
     if (pickup) await db().entities.pickuplookup.delete({ lookup: pickup.lookup }).go();
-    const [{ data: motes }, { data: participants }, { data: attachments }] = await Promise.all([
-      db().entities.mote.query.byConversation({ conversationId: id }).go({ pages: "all" }),
-      db().entities.participant.query.byConversation({ conversationId: id }).go({ pages: "all" }),
-      db().entities.attachment.query.byConversation({ conversationId: id }).go({ pages: "all" }),
-    ]);
-    const localids = motes.filter((m) => m.localid).map((m) => ({ conversationId: id, userId: m.sourceId, localid: m.localid! }));
-    await Promise.all([
-      motes.length && db().entities.mote.delete(motes.map((m) => ({ conversationId: id, id: m.id }))).go(),
-      localids.length && db().entities.localid.delete(localids).go(),
-      participants.length && db().entities.participant.delete(participants.map((p) => ({ conversationId: id, userId: p.userId }))).go(),
-      attachments.length && db().entities.attachment.delete(attachments.map((a) => ({ conversationId: id, id: a.id }))).go(),
-    ]);
-    await db().entities.conversation.delete({ id }).go();
+    await Conversation.purge(id);
     await db().entities.pickup.delete({ conversationId: id }).go();
-    await Queue.send({ type: "purge-attachments", conversationId: id });
-  }
-
-  /** The jobs worker: deletes every bucket object under the conversation's attachment prefix. */
-  export async function purgeObjects(conversationId: number): Promise<void> {
-    const Bucket = config().BUCKET_NAME;
-    const Prefix = attachmentPrefix(conversationId);
-    for (;;) {
-      const page = await s3().send(new ListObjectsV2Command({ Bucket, Prefix, MaxKeys: 1000 }));
-      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-      if (!keys.length) return;
-      await s3().send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
-    }
   }
 
   /**

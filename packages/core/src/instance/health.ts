@@ -1,10 +1,10 @@
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { HeadBucketCommand } from "@aws-sdk/client-s3";
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
-import { config } from "./config";
-import { dynamo } from "./db/client";
-import { sqs } from "./queue";
-import { s3 } from "./storage";
+import { config } from "../config";
+import { dynamo } from "../db/client";
+import { sqs } from "../queue";
+import { s3 } from "../storage";
 
 /** Whether the table, bucket and jobs queue answer. Failures are reported, never thrown. */
 export namespace Health {

@@ -1,5 +1,5 @@
-import { nextId } from "./db/counter";
-import { db } from "./db/entities";
+import { nextId } from "../db/counter";
+import { db } from "../db/service";
 
 /**
  * Groups, as far as conversations need them today: who is in which group, so that "starting a
@@ -20,10 +20,10 @@ export namespace Group {
     return data.map((m) => m.groupId);
   }
 
-  /** Whether the two users are members of at least one common group. */
-  export async function shareAGroup(a: number, b: number): Promise<boolean> {
-    const [mine, theirs] = await Promise.all([groupsOf(a), groupsOf(b)]);
-    const set = new Set(mine);
-    return theirs.some((g) => set.has(g));
+  /** For each of `others`, whether they share at least one group with `userId`. */
+  export async function sharing(userId: number, others: number[]): Promise<Map<number, boolean>> {
+    const mine = new Set(await groupsOf(userId));
+    const theirs = await Promise.all(others.map(async (other) => [other, (await groupsOf(other)).some((g) => mine.has(g))] as const));
+    return new Map(theirs);
   }
 }

@@ -1,11 +1,12 @@
-import { db } from "./db/entities";
-import { fail } from "./errors";
+import { isConditionFailure } from "../db/conditions";
+import { db } from "../db/service";
+import { fail } from "../errors";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
  * Failed-attempt counters with a sliding window: each failure pushes the window's end out,
- * so a blocked caller waits the whole window after their last try.
+ * so a blocked actor waits the whole window after their last try.
  */
 export namespace RateLimit {
   export interface Rule {
@@ -44,9 +45,4 @@ export namespace RateLimit {
   export async function clear(rule: Rule, key: string): Promise<void> {
     await db().entities.attempt.delete({ scope: rule.scope, key }).go();
   }
-}
-
-export function isConditionFailure(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.name} ${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : "";
-  return text.includes("ConditionalCheckFailed") || text.includes("conditional request failed");
 }

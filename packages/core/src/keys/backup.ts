@@ -1,9 +1,10 @@
-import { BACKUP_DEFAULT_DAYS } from "@sealwork/contracts";
-import type { Caller } from "./caller";
-import { config } from "./config";
-import { db } from "./db/entities";
-import { fail } from "./errors";
-import { RateLimit, isConditionFailure } from "./rate-limit";
+import { BACKUP_DEFAULT_DAYS, backupLoad, backupSave } from "@sealwork/contracts";
+import type { Actor } from "../access";
+import { config } from "../config";
+import { db } from "../db/service";
+import { fail, valid } from "../errors";
+import { RateLimit } from "../rate-limit/rate-limit";
+import { isConditionFailure } from "../db/conditions";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const DAY = 24 * 3600;
@@ -30,9 +31,10 @@ export namespace Backup {
     expiredays?: number;
   }
 
-  export async function save(caller: Caller, input: Entry): Promise<{ filename: string; expires: number }> {
-    await RateLimit.assertAllowed(saveRule, caller.ip);
-    await RateLimit.recordFailure(saveRule, caller.ip);
+  export async function save(actor: Actor, body: Entry): Promise<{ filename: string; expires: number }> {
+    const input = valid(backupSave, body);
+    await RateLimit.assertAllowed(saveRule, actor.ip);
+    await RateLimit.recordFailure(saveRule, actor.ip);
     const now = nowSeconds();
     const expires = now + (input.expiredays ?? BACKUP_DEFAULT_DAYS) * DAY;
     try {
@@ -55,11 +57,12 @@ export namespace Backup {
     return { filename: input.filename, expires };
   }
 
-  export async function load(caller: Caller, filename: string) {
-    await RateLimit.assertAllowed(missRule(), caller.ip);
+  export async function load(actor: Actor, filename: string) {
+    valid(backupLoad, { filename });
+    await RateLimit.assertAllowed(missRule(), actor.ip);
     const { data } = await db().entities.backup.get({ name: filename }).go();
     if (!data || data.expiresAt <= nowSeconds()) {
-      await RateLimit.recordFailure(missRule(), caller.ip);
+      await RateLimit.recordFailure(missRule(), actor.ip);
       fail("backup_not_found");
     }
     return {

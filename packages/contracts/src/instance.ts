@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { ADMINS, ANYONE } from "./access";
+import * as f from "./fields";
+import { route, type RouteContract } from "./route";
+import { publicUser, session } from "./users";
+
+/** The instance (tenant): its public settings and its first administrator. */
+
+export const instanceInfo = z.object({
+  title: z.string(),
+  name: z.string(),
+  inEnv: z.enum(["production", "staging"]),
+  idleTimeout: z.number(),
+  indexChars: z.number(),
+  disableSecurecode: z.boolean(),
+  featureOff: z.object({ convo: z.boolean(), drive: z.boolean(), pages: z.boolean() }),
+  disableFeatures: z.array(z.string()),
+  needsSetup: z.boolean(),
+});
+export type InstanceInfo = z.infer<typeof instanceInfo>;
+
+/** POST /api/instance/setup: the first administrator, with the one-time setup token. */
+export const setupBody = z.object({ token: z.string().min(1).max(200), name: f.name, email: f.email, password: f.password });
+
+/** The instance: health, public settings, first-administrator setup, the account list: the routes, by "METHOD /path" (merged in index.ts). */
+export const instanceRoutes = {
+  "GET /api/health": route({
+    access: ANYONE,
+    response: z.object({
+      status: z.enum(["ok", "degraded"]),
+      table: z.string(),
+      bucket: z.string(),
+      queue: z.string(),
+    }),
+  }),
+  "GET /api/instance": route({ access: ANYONE, response: instanceInfo }),
+  "POST /api/instance/setup": route({
+    access: ANYONE,
+    body: setupBody,
+    response: session,
+  }),
+  "GET /api/instance/users": route({
+    access: ADMINS,
+    query: z.object({ singleuser: f.idParam.optional() }),
+    response: z.object({ users: z.array(publicUser) }),
+  }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
+export const instanceErrorCodes = ["setup_closed", "setup_token_invalid"] as const;

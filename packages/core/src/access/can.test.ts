@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import type { UserItem } from "../user/entities";
+import type { Actor } from "./actor";
+import { type Actions, type Kind, type ResourceOf, can } from "./can";
+
+/**
+ * The access rules as a matrix: every kind of actor against every kind of resource (in the
+ * situations that change the answer) and every action. Each row lists the actions allowed; all
+ * others must be refused. The groups issue adds its roles as new actors and resources here.
+ */
+const user = (id: number, kind: "user" | "admin" | "super"): Actor => ({
+  kind,
+  ip: "203.0.113.1",
+  uid: id,
+  user: { id, name: kind, admin: kind !== "user", superAdmin: kind === "super", tokenVersion: 1, totpEnabled: false, createdAt: 0 } as UserItem,
+});
+
+const ME = 10;
+const PICKUP = 7;
+const actors = {
+  anonymous: { kind: "anonymous", ip: "203.0.113.1" },
+  guest: { kind: "guest", ip: "203.0.113.1", uid: 0, pickup: PICKUP, live: true },
+  "guest of a dead pickup": { kind: "guest", ip: "203.0.113.1", uid: 0, pickup: PICKUP, live: false },
+  user: user(ME, "user"),
+  admin: user(ME, "admin"),
+  super: user(ME, "super"),
+} satisfies Record<string, Actor>;
+type ActorName = keyof typeof actors;
+
+const ACTIONS: { [K in Kind]: Actions[K][] } = {
+  instance: ["use", "administrate", "grant-super"],
+  account: ["read", "update", "administrate"],
+  person: ["contact"],
+  keypair: ["read", "recover"],
+  conversation: ["read", "write", "rename", "archive", "manage", "delete"],
+};
+
+interface Row<K extends Kind> {
+  resource: ResourceOf<K>;
+  allowed: Record<ActorName, Actions[K][]>;
+}
+
+const none = { anonymous: [], guest: [], "guest of a dead pickup": [] };
+const conversation = (over: Partial<ResourceOf<"conversation">>): ResourceOf<"conversation"> => ({ kind: "conversation", id: 99, authorId: 50, pickup: false, participant: { admin: false }, ...over });
+
+const matrix: Record<string, Row<Kind>> = {
+  "the instance": {
+    resource: { kind: "instance" },
+    allowed: { ...none, user: ["use"], admin: ["use", "administrate"], super: ["use", "administrate", "grant-super"] },
+  },
+  "one's own account": {
+    resource: { kind: "account", id: ME, superAdmin: false },
+    allowed: { ...none, user: ["read", "update"], admin: ["read", "update", "administrate"], super: ["read", "update", "administrate"] },
+  },
+  "another's account": {
+    resource: { kind: "account", id: 11, superAdmin: false },
+    allowed: { ...none, user: [], admin: ["read", "update", "administrate"], super: ["read", "update", "administrate"] },
+  },
+  "a super administrator's account": {
+    resource: { kind: "account", id: 11, superAdmin: true },
+    allowed: { ...none, user: [], admin: ["read"], super: ["read", "update", "administrate"] },
+  },
+  "a person sharing a group": {
+    resource: { kind: "person", id: 11, sharesGroup: true },
+    allowed: { ...none, user: ["contact"], admin: ["contact"], super: ["contact"] },
+  },
+  "a person sharing no group": {
+    resource: { kind: "person", id: 11, sharesGroup: false },
+    allowed: { ...none, user: [], admin: ["contact"], super: ["contact"] },
+  },
+  "one's own key": {
+    resource: { kind: "keypair", ownerId: ME },
+    allowed: { ...none, user: ["read", "recover"], admin: ["read", "recover"], super: ["read", "recover"] },
+  },
+  "another's key": {
+    resource: { kind: "keypair", ownerId: 11 },
+    allowed: { ...none, user: ["read"], admin: ["read"], super: ["read"] },
+  },
+  "a conversation one takes part in": {
+    resource: conversation({}),
+    allowed: { ...none, user: ["read", "write", "rename", "archive"], admin: ["read", "write", "rename", "archive", "manage"], super: ["read", "write", "rename", "archive", "manage"] },
+  },
+  "a conversation one is an admin of": {
+    resource: conversation({ participant: { admin: true } }),
+    allowed: { ...none, user: ["read", "write", "rename", "archive", "manage"], admin: ["read", "write", "rename", "archive", "manage"], super: ["read", "write", "rename", "archive", "manage"] },
+  },
+  "a conversation one started": {
+    resource: conversation({ authorId: ME, participant: { admin: true } }),
+    allowed: { ...none, user: ["read", "write", "rename", "archive", "manage"], admin: ["read", "write", "rename", "archive", "manage"], super: ["read", "write", "rename", "archive", "manage"] },
+  },
+  "a conversation one does not take part in": {
+    resource: conversation({ participant: null }),
+    allowed: { ...none, user: [], admin: [], super: [] },
+  },
+  "the guest's own pickup": {
+    resource: conversation({ id: PICKUP, pickup: true, participant: { admin: false } }),
+    allowed: { anonymous: [], guest: ["read", "write"], "guest of a dead pickup": [], user: ["read", "write", "rename", "archive"], admin: ["read", "write", "rename", "archive", "manage"], super: ["read", "write", "rename", "archive", "manage"] },
+  },
+  "a pickup one created": {
+    resource: conversation({ id: PICKUP, pickup: true, authorId: ME, participant: { admin: true } }),
+    allowed: { anonymous: [], guest: ["read", "write"], "guest of a dead pickup": [], user: ["read", "write", "rename", "archive", "manage", "delete"], admin: ["read", "write", "rename", "archive", "manage", "delete"], super: ["read", "write", "rename", "archive", "manage", "delete"] },
+  },
+  "another pickup": {
+    resource: conversation({ id: 8, pickup: true, participant: { admin: false } }),
+    allowed: { ...none, user: ["read", "write", "rename", "archive"], admin: ["read", "write", "rename", "archive", "manage"], super: ["read", "write", "rename", "archive", "manage"] },
+  },
+  "a pickup one neither created nor takes part in": {
+    resource: conversation({ id: PICKUP, pickup: true, participant: null }),
+    allowed: { ...none, user: [], admin: [], super: [] },
+  },
+};
+
+describe("can(actor, action, resource): the access matrix", () => {
+  const rows = Object.entries(matrix).flatMap(([label, row]) => (Object.keys(actors) as ActorName[]).map((actor) => ({ label, actor, row })));
+
+  it.each(rows)("$actor on $label", ({ actor, row }) => {
+    const actions = ACTIONS[row.resource.kind] as Actions[Kind][];
+    const allowed = actions.filter((action) => can(actors[actor], action as never, row.resource as never));
+    expect(allowed).toEqual(row.allowed[actor]);
+  });
+
+  it("covers every kind of resource and every kind of actor", () => {
+    expect(new Set(Object.values(matrix).map((r) => r.resource.kind))).toEqual(new Set(Object.keys(ACTIONS)));
+    expect(Object.keys(actors)).toEqual(expect.arrayContaining(["anonymous", "guest", "user", "admin", "super"]));
+  });
+});

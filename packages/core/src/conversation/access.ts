@@ -1,0 +1,62 @@
+import { type Actions, type Actor, type ParticipantActor, type ResourceOf, can } from "../access";
+import { db } from "../db/service";
+import { id as idSchema } from "@sealwork/contracts";
+import { type ErrorCode, fail, valid } from "../errors";
+import type { ConversationItem, ParticipantItem } from "./entities";
+
+/** What a verb learns from access(): who acts, the conversation, and the actor's own entry in it. */
+export interface Access {
+  me: ParticipantActor;
+  conversation: ConversationItem;
+  participant: ParticipantItem;
+  resource: ResourceOf<"conversation">;
+}
+
+export async function find(id: number): Promise<ConversationItem | undefined> {
+  const { data } = await db().entities.conversation.get({ id }).go();
+  return data ?? undefined;
+}
+
+export async function participantOf(conversationId: number, userId: number): Promise<ParticipantItem | undefined> {
+  const { data } = await db().entities.participant.get({ conversationId, userId }).go();
+  return data ?? undefined;
+}
+
+export async function participantsOf(conversationId: number): Promise<ParticipantItem[]> {
+  const { data } = await db().entities.participant.query.byConversation({ conversationId }).go({ pages: "all" });
+  return data;
+}
+
+/** The conversation as the access layer sees it, for the actor whose entry `participant` is. */
+export function resource(conversation: ConversationItem, participant: ParticipantItem | undefined): ResourceOf<"conversation"> {
+  return {
+    kind: "conversation",
+    id: conversation.id,
+    authorId: conversation.authorId,
+    pickup: conversation.recipientId === 0,
+    participant: participant ? { admin: participant.admin } : null,
+  };
+}
+
+/**
+ * The conversation and the actor's entry if the actor may `action` it (access/can.ts): 404 when
+ * it does not exist, else `denied` (403). A pickup's guest learns nothing of other conversations
+ * (403 before any read), and its own pickup is gone (404) once expired, locked or deleted.
+ */
+export async function access(actor: Actor, id: number, action: Actions["conversation"] = "read", denied: ErrorCode = "conversation_forbidden"): Promise<Access> {
+  valid(idSchema, id);
+  if (actor.kind === "guest" && actor.pickup !== id) fail("conversation_forbidden");
+  if (actor.kind === "guest" && !actor.live) fail("conversation_not_found");
+  const [conversation, participant] = await Promise.all([find(id), "uid" in actor ? participantOf(id, actor.uid) : undefined]);
+  if (!conversation) fail("conversation_not_found");
+  const checked = resource(conversation, participant);
+  if (!can(actor, action, checked) || !participant) fail(denied);
+  return { me: actor as ParticipantActor, conversation, participant, resource: checked };
+}
+
+/** Each conversation's copy of the key for `userId` (for a pickup's guest: the pickup-wrap), in one batch read. */
+export async function keysOf(conversationIds: number[], userId: number): Promise<Map<number, string>> {
+  if (!conversationIds.length) return new Map();
+  const { data } = await db().entities.participant.get(conversationIds.map((conversationId) => ({ conversationId, userId }))).go();
+  return new Map(data.map((p) => [p.conversationId, p.sealedKey]));
+}

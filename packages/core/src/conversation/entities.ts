@@ -1,0 +1,140 @@
+import { Entity, type EntityItem } from "electrodb";
+import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
+
+/**
+ * A conversation: routing metadata only. The title is an `aead` envelope under the conversation
+ * key (the server cannot read it). `lastMoteId`, `timestamp` and `activity` follow the newest
+ * message (best effort, see Conversation.append) for ordering, unread and the notification poll.
+ */
+export const ConversationEntity = new Entity({
+  model: { entity: "conversation", version: "1", service: SERVICE },
+  attributes: {
+    id: { type: "number", required: true },
+    authorId: { type: "number", required: true },
+    /** The first recipient; 0 will mean a pickup. */
+    recipientId: { type: "number", required: true },
+    title: { type: "string" },
+    multiple: { type: "boolean", required: true, default: false },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    lastMoteId: { type: "number", required: true, default: 0 },
+    /** Seconds: creation or the newest message. */
+    timestamp: { type: "number", required: true },
+    /** Milliseconds: the last change a participant should hear of (creation, message, added person). */
+    activity: { type: "number", required: true },
+  },
+  indexes: {
+    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+
+/**
+ * One participant of a conversation, with the conversation key sealed for them (a `sealed`
+ * envelope: adding a participant wraps the key once more). gsi1 lists a user's conversations.
+ */
+export const ParticipantEntity = new Entity({
+  model: { entity: "participant", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    userId: { type: "number", required: true },
+    admin: { type: "boolean", required: true, default: false },
+    sealedKey: { type: "string", required: true },
+    /** Milliseconds, when they were added (the notification poll's news for them). */
+    joinedAt: { type: "number", required: true },
+    /** Seconds; 0 before the first visit. */
+    lastVisit: { type: "number", required: true, default: 0 },
+    /** The newest message id they have loaded. */
+    lastSeenMote: { type: "number", required: true, default: 0 },
+    archived: { type: "boolean", required: true, default: false },
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["userId"] } },
+    byUser: { ...gsi1, pk: { ...gsi1.pk, composite: ["userId"] }, sk: { ...gsi1.sk, composite: ["conversationId"] } },
+  },
+});
+
+
+/** A message (mote) of a conversation; ids are per conversation, ascending (zero-padded in the key). */
+export const MoteEntity = new Entity({
+  model: { entity: "mote", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    id: { type: "number", required: true, padding: { length: 16, char: "0" } },
+    sourceId: { type: "number", required: true },
+    /** Seconds. */
+    timestamp: { type: "number", required: true },
+    /** `aead` envelope text: ciphertext only. */
+    payload: { type: "string", required: true },
+    localid: { type: "string" },
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["id"] } },
+  },
+});
+
+
+/** Which message a user's local id became: created with the message, create-only, so a retry cannot store it twice. */
+export const LocalIdEntity = new Entity({
+  model: { entity: "localid", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    userId: { type: "number", required: true },
+    localid: { type: "string", required: true },
+    moteId: { type: "number", required: true },
+  },
+  indexes: {
+    byLocalId: { ...primary, pk: { ...primary.pk, composite: ["conversationId", "userId", "localid"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+
+/**
+ * A conversation id handed out before the conversation exists, so that the client can bind its
+ * keys and title to the id (docs/protocol.md, Conversations). Creating the conversation (or a
+ * pickup) consumes it in the same transaction, only for the user it was handed to.
+ */
+export const ReservationEntity = new Entity({
+  model: { entity: "reservation", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    userId: { type: "number", required: true },
+    expiresAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+
+/**
+ * A file attached to a conversation message: the bucket holds its encrypted bytes (and an
+ * encrypted thumbnail) under attachmentObjectKey (storage.ts). Created pending with a TTL when the
+ * upload starts, `uploaded` once the bucket has every byte, `attached` (TTL removed) when a
+ * message takes it; only attached files can be downloaded.
+ */
+export const AttachmentEntity = new Entity({
+  model: { entity: "attachment", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    id: { type: "number", required: true, padding: { length: 16, char: "0" } },
+    sourceId: { type: "number", required: true },
+    /** Encrypted bytes of the file and of its thumbnail (0: none). */
+    size: { type: "number", required: true },
+    thumbSize: { type: "number", required: true, default: 0 },
+    state: { type: ["pending", "uploaded", "attached"] as const, required: true },
+    /** The S3 multipart upload, for files larger than one part. */
+    uploadId: { type: "string" },
+    moteId: { type: "number" },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    expiresAt: ttl,
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["id"] } },
+  },
+});
+
+
+export type ConversationItem = EntityItem<typeof ConversationEntity>;
+export type ParticipantItem = EntityItem<typeof ParticipantEntity>;
+export type MoteItem = EntityItem<typeof MoteEntity>;
+export type AttachmentItem = EntityItem<typeof AttachmentEntity>;

@@ -1,0 +1,15 @@
+import { TABLE } from "./table";
+
+/**
+ * What every entity of the one table shares: the service name and the index shapes, whose
+ * key fields come from TABLE. Domains declare their entities with these (in their own
+ * entities.ts); ElectroDB composes every key from the composite attributes, so no code outside
+ * the entity definitions ever builds a key by hand.
+ */
+export const SERVICE = "sealwork";
+export const primary = { pk: { field: TABLE.partitionKey }, sk: { field: TABLE.sortKey } } as const;
+export const gsi1 = { index: "gsi1", pk: { field: TABLE.indexes.gsi1.partitionKey }, sk: { field: TABLE.indexes.gsi1.sortKey } } as const;
+
+/** The TTL attribute (epoch seconds): DynamoDB deletes the item some time after it passes. */
+export const ttl = { type: "number", field: TABLE.ttlAttribute } as const;
+export const now = () => Math.floor(Date.now() / 1000);

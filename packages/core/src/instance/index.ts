@@ -1,0 +1,2 @@
+export { Instance } from "./instance";
+export { Health } from "./health";

@@ -1,0 +1,45 @@
+import { Entity, type EntityItem } from "electrodb";
+import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
+
+/**
+ * An invitation (packages/core/src/invite.ts): one per invited account, keyed by the account.
+ * `validUntil` is the 30-day validity that resending renews; the TTL (`purgeAt`) removes the item
+ * 90 days after that, so expired invitations stay listable and resendable for a while.
+ */
+export const InviteEntity = new Entity({
+  model: { entity: "invite", version: "1", service: SERVICE },
+  attributes: {
+    id: { type: "number", required: true },
+    userId: { type: "number", required: true },
+    invitedBy: { type: "number", required: true },
+    createdAt: { type: "number", required: true, default: now },
+    validUntil: { type: "number", required: true },
+    acceptedAt: { type: "number" },
+    /** The administrator's note to the invitee, as typed (sent in the email). */
+    message: { type: "string" },
+    purgeAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: [] } },
+    all: { ...gsi1, pk: { ...gsi1.pk, composite: [] }, sk: { ...gsi1.sk, composite: ["id"] } },
+  },
+});
+
+
+/** A pending 6-digit verification code for registering an invited account. */
+export const VerificationEntity = new Entity({
+  model: { entity: "verification", version: "1", service: SERVICE },
+  attributes: {
+    userId: { type: "number", required: true },
+    purpose: { type: "string", required: true },
+    contact: { type: "string", required: true },
+    codeHash: { type: "string", required: true },
+    failures: { type: "number", required: true, default: 0 },
+    expiresAt: ttl,
+  },
+  indexes: {
+    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: ["purpose"] } },
+  },
+});
+
+export type InviteItem = EntityItem<typeof InviteEntity>;

@@ -1,0 +1,7 @@
+import type { ErrorTexts } from "../errors";
+
+/** Invitations: each code's HTTP status and user-facing text (the spec's wording). */
+export const inviteErrors = {
+  invite_expired: { status: 403, text: "This invitation has expired - please ask for a new one." },
+  invite_accepted: { status: 409, text: "This invitation has been accepted already." },
+} as const satisfies ErrorTexts;

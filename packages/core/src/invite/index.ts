@@ -1,0 +1,2 @@
+export { Invite } from "./invite";
+export { Registration } from "./registration";

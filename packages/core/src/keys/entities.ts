@@ -1,0 +1,65 @@
+import { Entity, type EntityItem } from "electrodb";
+import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
+
+/**
+ * One registered account key: public halves, the owner's signature over them and the
+ * secure-code-wrap backup (ciphertext; the server never has the code or the private keys).
+ * Envelopes are stored as their canonical JSON text. Whether a key is current is not stored
+ * here but in the owner's KeyHead, so replacing a key is one conditional write.
+ */
+export const KeypairEntity = new Entity({
+  model: { entity: "keypair", version: "1", service: SERVICE },
+  attributes: {
+    id: { type: "number", required: true },
+    userId: { type: "number", required: true },
+    type: { type: ["public", "temp"] as const, required: true, default: "public" },
+    /** Server time (seconds) when the key was registered. */
+    sentinel: { type: "number", required: true },
+    /** Client time (seconds) at creation, inside the signed record. */
+    timestamp: { type: "number", required: true },
+    encryptPublic: { type: "string", required: true },
+    signPublic: { type: "string", required: true },
+    signature: { type: "string", required: true },
+    backup: { type: "string" },
+  },
+  indexes: {
+    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+    byUser: { ...gsi1, pk: { ...gsi1.pk, composite: ["userId"] }, sk: { ...gsi1.sk, composite: ["id"] } },
+  },
+});
+
+
+/** Which key is a user's current one; the condition on keyId is what stops two tabs racing. */
+export const KeyHeadEntity = new Entity({
+  model: { entity: "keyhead", version: "1", service: SERVICE },
+  attributes: {
+    userId: { type: "number", required: true },
+    keyId: { type: "number", required: true },
+    /** False when the current key was invalidated (the owner must make a new one). */
+    valid: { type: "boolean", required: true, default: true },
+    updatedAt: { type: "number", required: true, default: now },
+  },
+  indexes: {
+    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+
+/** The unauthenticated backup store (pickups, invitations): found by a name digest, expiring. */
+export const BackupEntity = new Entity({
+  model: { entity: "backup", version: "1", service: SERVICE },
+  attributes: {
+    name: { type: "string", required: true },
+    contents: { type: "string", required: true },
+    signature: { type: "string" },
+    apiMessage: { type: "string" },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    expiresAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byName: { ...primary, pk: { ...primary.pk, composite: ["name"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+
+export type KeypairItem = EntityItem<typeof KeypairEntity>;

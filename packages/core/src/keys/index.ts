@@ -1,0 +1,3 @@
+export { Keypair } from "./keypair";
+export { Backup } from "./backup";
+export type { KeypairItem } from "./entities";

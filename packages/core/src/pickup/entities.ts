@@ -1,0 +1,51 @@
+import { Entity, type EntityItem } from "electrodb";
+import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
+
+/**
+ * A pickup (packages/core/src/pickup.ts): a conversation (recipient 0) with an outside guest.
+ * Keyed by the conversation. Never holds the pickup code, the security code or the link: only
+ * the lookup hash, SHA-256 of the guest's auth key (`verifier`) and counters. `expireAt` is the
+ * validity end (reads treat the pickup as gone after it); the TTL (`purgeAt`) is a week later,
+ * so that the sweep (Pickup.sweep) finds it first and removes the conversation and files too.
+ * gsi1 orders all pickups by validity end for that sweep.
+ */
+export const PickupEntity = new Entity({
+  model: { entity: "pickup", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    lookup: { type: "string", required: true },
+    authorId: { type: "number", required: true },
+    /** Where the invitation went (the creator's list shows it). */
+    email: { type: "string", required: true },
+    verifier: { type: "string", required: true },
+    /** Wrong auth keys so far; the pickup is locked for good at PICKUP_MAX_WRONG. */
+    failures: { type: "number", required: true, default: 0 },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    /** Seconds. */
+    expireAt: { type: "number", required: true, padding: { length: 12, char: "0" } },
+    /** Seconds: the first successful recovery. */
+    redeemedAt: { type: "number" },
+    purgeAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: [] } },
+    byExpiry: { ...gsi1, pk: { ...gsi1.pk, composite: [] }, sk: { ...gsi1.sk, composite: ["expireAt", "conversationId"] } },
+  },
+});
+
+
+/** The unique lookup hash of a pickup → its conversation (create-only, so a hash is used once). */
+export const PickupLookupEntity = new Entity({
+  model: { entity: "pickuplookup", version: "1", service: SERVICE },
+  attributes: {
+    lookup: { type: "string", required: true },
+    conversationId: { type: "number", required: true },
+    purgeAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byLookup: { ...primary, pk: { ...primary.pk, composite: ["lookup"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+
+export type PickupItem = EntityItem<typeof PickupEntity>;

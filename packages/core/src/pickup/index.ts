@@ -1,0 +1,2 @@
+export { Pickup } from "./pickup";
+export type { PickupItem } from "./entities";

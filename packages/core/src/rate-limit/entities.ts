@@ -1,0 +1,17 @@
+import { Entity } from "electrodb";
+import { SERVICE, primary, ttl } from "../db/schema";
+
+/** A sliding window of failed attempts for one scope and key (login per user, per client). */
+export const AttemptEntity = new Entity({
+  model: { entity: "attempt", version: "1", service: SERVICE },
+  attributes: {
+    scope: { type: "string", required: true },
+    key: { type: "string", required: true },
+    count: { type: "number", required: true },
+    expiresAt: ttl,
+  },
+  indexes: {
+    byKey: { ...primary, pk: { ...primary.pk, composite: ["scope", "key"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+

@@ -1,0 +1,1 @@
+export { RateLimit } from "./rate-limit";

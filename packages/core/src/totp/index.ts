@@ -1,0 +1,1 @@
+export { Totp } from "./totp";

@@ -1,0 +1,59 @@
+import { Entity, type EntityItem } from "electrodb";
+import { SERVICE, gsi1, now, primary } from "../db/schema";
+
+// Accounts (packages/core/src/user): the account and its unique contacts.
+
+export const UserEntity = new Entity({
+  model: { entity: "user", version: "1", service: SERVICE },
+  attributes: {
+    id: { type: "number", required: true },
+    name: { type: "string", required: true },
+    email: { type: "string" },
+    phone: { type: "string" },
+    /** Argon2id, PHC-encoded. Absent while an invited account has not registered yet. */
+    passwordHash: { type: "string" },
+    admin: { type: "boolean", required: true, default: false },
+    superAdmin: { type: "boolean", required: true, default: false },
+    /** Raised by a password change or an admin reset; tokens carrying an older one are refused. */
+    tokenVersion: { type: "number", required: true, default: 1 },
+    totpEnabled: { type: "boolean", required: true, default: false },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    /** Created by an invitation: registering needs that invitation to be still valid. */
+    invited: { type: "boolean" },
+    // --- Two-factor login (packages/core/src/totp.ts). Server-side secrets: never logged, never
+    // returned after setup. ---
+    /** The active TOTP secret (base32, SHA-1, 6 digits, 30 s); set while totpEnabled. */
+    totpSecret: { type: "string" },
+    /** A secret handed out by a setup that has not been finalized yet, and when that was. */
+    totpPendingSecret: { type: "string" },
+    totpPendingAt: { type: "number" },
+    /** The last accepted time step (epoch seconds / 30): a code of this step or older is refused. */
+    totpLastStep: { type: "number" },
+    /** Salted SHA-256 of each unused recovery code; one is removed when it is used. */
+    totpRecoverySalt: { type: "string" },
+    totpRecovery: { type: "set", items: "string" },
+    // --- end of two-factor login ---
+  },
+  indexes: {
+    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+    all: { ...gsi1, pk: { ...gsi1.pk, composite: [] }, sk: { ...gsi1.sk, composite: ["id"] } },
+  },
+});
+
+
+/** One item per email or phone number: makes contacts unique and finds the user behind one. */
+export const ContactEntity = new Entity({
+  model: { entity: "contact", version: "1", service: SERVICE },
+  attributes: {
+    contact: { type: "string", required: true },
+    userId: { type: "number", required: true },
+  },
+  indexes: {
+    byContact: { ...primary, pk: { ...primary.pk, composite: ["contact"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+
+
+
+export type UserItem = EntityItem<typeof UserEntity>;

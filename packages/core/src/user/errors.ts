@@ -1,0 +1,13 @@
+import type { ErrorTexts } from "../errors";
+
+/** Accounts: login, registration, settings: each code's HTTP status and user-facing text (the spec's wording). */
+export const userErrors = {
+  contact_unknown: { status: 404, text: "Sorry, we do not recognize your contact details..." },
+  password_incorrect: { status: 403, text: "Incorrect password" },
+  password_or_totp_incorrect: { status: 403, text: "Incorrect password or 2FA code" },
+  vericode_incorrect: { status: 403, text: "The verification code used was incorrect..." },
+  registration_invalid: { status: 422, text: "Your registration details are invalid..." },
+  already_registered: { status: 409, text: "This account is already registered - please log in." },
+  old_password_incorrect: { status: 403, text: "Your current password is incorrect." },
+  contact_taken: { status: 409, text: "This email address or phone number is already in use." },
+} as const satisfies ErrorTexts;

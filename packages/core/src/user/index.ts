@@ -1,0 +1,2 @@
+export { User } from "./user";
+export type { UserItem } from "./entities";

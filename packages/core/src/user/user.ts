@@ -1,0 +1,245 @@
+import { id as idSchema, loginBody, normaliseContact, userChanges, type PublicUser, type Session, type UserChanges } from "@sealwork/contracts";
+import { can, isMember, requireAdmin, type Actor } from "../access";
+import { config } from "../config";
+import { nextId } from "../db/counter";
+import { db, type TransactionEntities } from "../db/service";
+import { type UserItem } from "./entities";
+import { countUsers, getUser, toPublic as publicUser } from "./read";
+import { fail, valid } from "../errors";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "../password";
+import { RateLimit } from "../rate-limit/rate-limit";
+import { isConditionFailure } from "../db/conditions";
+import { issueToken } from "../tokens";
+import { Totp } from "../totp/totp";
+
+
+export namespace User {
+  export interface NewUser {
+    name: string;
+    email?: string;
+    phone?: string;
+    password?: string;
+    admin?: boolean;
+    superAdmin?: boolean;
+  }
+
+  /** Failed logins per account and per client address (also counted by registration and lookups). */
+  export function loginRules() {
+    const { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_IP, LOGIN_LOCK_SECONDS } = config();
+    return {
+      perUser: { scope: "login-user", max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_LOCK_SECONDS },
+      perClient: { scope: "login-client", max: LOGIN_MAX_FAILURES_PER_IP, windowSeconds: LOGIN_LOCK_SECONDS },
+    };
+  }
+
+  /** Creates an account; without a password it waits for registration (password_empty). */
+  export async function create(input: NewUser, options: { first?: boolean } = {}): Promise<UserItem> {
+    const id = await allocateId(options.first ?? false);
+    const prepared = await prepare(id, input);
+    const result = await db()
+      .transaction.write((tx) => creation(tx, prepared))
+      .go();
+    if (result.canceled) fail("contact_taken");
+    return prepared.user;
+  }
+
+  /**
+   * The transaction items that create a prepared account and its contacts, create-only (which
+   * keeps contacts unique): a cancelled transaction means a contact is taken.
+   */
+  export function creation(tx: TransactionEntities, { user, contacts }: Prepared) {
+    return [user, ...contacts].map((item) =>
+      typeof item === "string" ? tx.contact.create({ contact: item, userId: user.id }).commit() : tx.user.create(item).commit(),
+    );
+  }
+
+  /** The transaction item that gives an invited account its name and first password (once). */
+  export function registration(tx: TransactionEntities, id: number, set: { name: string; passwordHash: string }) {
+    return tx.user
+      .patch({ id })
+      .set(set)
+      .where((attr, op) => op.notExists(attr.passwordHash))
+      .commit();
+  }
+
+  export interface Prepared {
+    user: UserItem;
+    contacts: string[];
+  }
+
+  /** The account item and its contacts, for `creation` (here, or in an invitation's transaction). */
+  export async function prepare(id: number, input: NewUser & { invited?: boolean }): Promise<Prepared> {
+    const email = input.email ? normaliseContact(input.email) : undefined;
+    const phone = input.phone ? normaliseContact(input.phone) : undefined;
+    const user: UserItem = {
+      id,
+      name: input.name.trim(),
+      email,
+      phone,
+      passwordHash: input.password ? await hashPassword(input.password) : undefined,
+      admin: input.admin ?? false,
+      superAdmin: input.superAdmin ?? false,
+      tokenVersion: 1,
+      totpEnabled: false,
+      createdAt: Math.floor(Date.now() / 1000),
+      ...(input.invited ? { invited: true } : {}),
+    };
+    return { user, contacts: [email, phone].filter((c): c is string => Boolean(c)) };
+  }
+
+  export function allocateUserId(): Promise<number> {
+    return allocateId(false);
+  }
+
+  async function allocateId(first: boolean): Promise<number> {
+    try {
+      return await nextId("user", { onlyFirst: first });
+    } catch (error) {
+      if (first && isConditionFailure(error)) fail("setup_closed");
+      throw error;
+    }
+  }
+
+  export const count = countUsers;
+
+  export const get = getUser;
+
+  export async function byContact(contact: string): Promise<UserItem | undefined> {
+    const { data } = await db().entities.contact.get({ contact: normaliseContact(contact) }).go();
+    return data ? get(data.userId) : undefined;
+  }
+
+  export const toPublic = publicUser;
+
+  export async function session(user: UserItem, extra: { recoveryTOTP?: boolean } = {}): Promise<Session> {
+    const pub = toPublic(user);
+    return {
+      id: user.id,
+      name: user.name,
+      email: pub.email,
+      phone: pub.phone,
+      api_token: await issueToken({ kind: "user", uid: user.id, tokenVersion: user.tokenVersion }),
+      hasAdminRole: pub.hasAdminRole,
+      hasSuperAdminRole: pub.hasSuperAdminRole,
+      recoveryTOTP: extra.recoveryTOTP ?? false,
+    };
+  }
+
+  /**
+   * The login screen's first step. "#<id>" looks up one's own account (the TOTP screen);
+   * anything else is an email or phone number.
+   */
+  export async function lookup(actor: Actor, query: string) {
+    let user: UserItem | undefined;
+    if (query.startsWith("#")) {
+      const id = Number(query.slice(1));
+      const found = Number.isSafeInteger(id) ? await get(id) : undefined;
+      user = found && can(actor, "read", { kind: "account", id, superAdmin: found.superAdmin }) ? found : undefined;
+    } else {
+      await RateLimit.assertAllowed(loginRules().perClient, actor.ip);
+      user = await byContact(query);
+      if (!user) await RateLimit.recordFailure(loginRules().perClient, actor.ip);
+    }
+    if (!user) fail("contact_unknown");
+    return {
+      id: user.id,
+      recognition: maskContact(query.startsWith("#") ? (user.email ?? user.phone ?? "") : normaliseContact(query)),
+      password_empty: !user.passwordHash,
+      totp_enabled: user.totpEnabled,
+    };
+  }
+
+  /** With 2FA on, the password and a second factor (a code or a recovery code) are both required. */
+  export async function login(actor: Actor, id: number, password: string, totpAuth?: string): Promise<Session> {
+    valid(idSchema, id);
+    valid(loginBody, { password, totp_auth: totpAuth });
+    const rules = loginRules();
+    const userKey = String(id);
+    await RateLimit.assertAllowed(rules.perUser, userKey);
+    await RateLimit.assertAllowed(rules.perClient, actor.ip);
+    const user = await get(id);
+    const passwordOk = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+    // Only behind a correct password is the second factor checked (and a code used up).
+    const second = passwordOk && user?.totpEnabled ? await Totp.consume(user, totpAuth) : null;
+    const ok = passwordOk && (!user?.totpEnabled || second !== null);
+    if (!user || !ok) {
+      await RateLimit.recordFailure(rules.perUser, userKey);
+      await RateLimit.recordFailure(rules.perClient, actor.ip);
+      fail(user?.totpEnabled ? "password_or_totp_incorrect" : "password_incorrect");
+    }
+    await RateLimit.clear(rules.perUser, userKey);
+    return session(user, { recoveryTOTP: second === "recovery" });
+  }
+
+  /** Settings and administration. Returns reset when the actor must log in again. */
+  export async function update(actor: Actor, id: number, body: UserChanges): Promise<{ reset: boolean; user: PublicUser }> {
+    const target = await account(actor, id, "update");
+    const changes = valid(userChanges, body);
+    const self = isMember(actor) && actor.uid === id;
+    if (changes.email !== undefined && !can(actor, "administrate", { kind: "account", id, superAdmin: target.superAdmin })) {
+      fail("forbidden", { message: "Only an administrator can change an email address." });
+    }
+
+    const set: Partial<UserItem> = {};
+    if (changes.name !== undefined) set.name = changes.name.trim();
+    if (changes.password) {
+      if (self) {
+        const old = changes.password.old ?? "";
+        if (!old || !target.passwordHash || !(await verifyPassword(old, target.passwordHash))) fail("old_password_incorrect");
+      }
+      set.passwordHash = await hashPassword(changes.password.new);
+      set.tokenVersion = target.tokenVersion + 1;
+    }
+    const newEmail = changes.email === undefined ? undefined : normaliseContact(changes.email);
+    if (newEmail !== undefined && newEmail !== target.email) set.email = newEmail;
+
+    if (Object.keys(set).length > 0) {
+      const result = await db()
+        .transaction.write(({ user: users, contact }) => [
+          users.patch({ id }).set(set).commit(),
+          ...(set.email
+            ? [
+                contact.create({ contact: set.email, userId: id }).commit(),
+                ...(target.email ? [contact.delete({ contact: target.email }).commit()] : []),
+              ]
+            : []),
+        ])
+        .go();
+      if (result.canceled) fail(set.email ? "contact_taken" : "internal");
+    }
+    return { reset: self && Boolean(changes.password), user: toPublic({ ...target, ...set }) };
+  }
+
+  /** One account's details, for its owner or an administrator. */
+  export async function view(actor: Actor, id: number): Promise<PublicUser> {
+    return toPublic(await account(actor, id, "read"));
+  }
+
+  /**
+   * The account `id` if `actor` may `action` it: 403 when not (before telling whether it
+   * exists, to anyone who may not read it), 404 when it does not exist.
+   */
+  async function account(actor: Actor, id: number, action: "read" | "update"): Promise<UserItem> {
+    valid(idSchema, id);
+    const target = await get(id);
+    if (!can(actor, action, { kind: "account", id, superAdmin: target?.superAdmin ?? false })) fail("forbidden");
+    return target ?? fail("not_found");
+  }
+
+  /** GET /api/instance/users: every account, or the one asked for (administrators). */
+  export async function list(actor: Actor, singleuser?: number): Promise<PublicUser[]> {
+    requireAdmin(actor);
+    if (singleuser !== undefined) {
+      const user = await get(singleuser);
+      return user ? [toPublic(user)] : [];
+    }
+    const { data } = await db().entities.user.query.all({}).go({ pages: "all" });
+    return data.map(toPublic);
+  }
+}
+
+function maskContact(contact: string): string {
+  if (contact.startsWith("+")) return contact.slice(0, 3) + "*".repeat(Math.max(0, contact.length - 5)) + contact.slice(-2);
+  const [local = "", domain = ""] = contact.split("@");
+  return `${local.slice(0, 1)}${"*".repeat(Math.max(1, local.length - 1))}@${domain}`;
+}
