@@ -23,6 +23,6 @@ export function sealThumbnailWith(fileKey: Key, image: Uint8Array, nonce: Uint8A
 }
 
 /** The image bytes. Another file's key or any change: decrypt_failed. */
-export function openThumbnail(fileKey: Key, envelope: AeadEnvelope | string): Promise<Bytes> {
+export async function openThumbnail(fileKey: Key, envelope: AeadEnvelope | string): Promise<Bytes> {
   return decrypt(fileKey, parseEnvelope(envelope, "aead"), { aad: THUMBNAIL_AAD });
 }
