@@ -35,18 +35,19 @@ describe("conversation keys and titles in the web client", () => {
     await expect(encryptTitle(await newConversationKey(), "x")).rejects.toThrow(/no known conversation/);
   });
 
-  it("opens a conversation from before ids were bound, and its v1 title, but never a v1 title under a bound key", async () => {
-    const me = await member(2);
+  it("opens a conversation from before ids were bound and its v1 title, also for someone added since", async () => {
+    const [me, newcomer] = await Promise.all([member(2), member(3)]);
     const v1Key = await newConversationKey();
     const v1Sealed = serializeEnvelope(await sealFor(me.keys.encrypt.publicKey, await exportSymmetricKey(v1Key), { context: LEGACY_CONVERSATION_KEY_CONTEXT }));
     const v1Title = serializeEnvelope(await encrypt(v1Key, utf8Encode("old title"), { aad: LEGACY_CONVERSATION_TITLE_AAD }));
     const opened = await openConversationKey(31, v1Sealed, me);
     expect(await decryptTitle(opened, v1Title)).toBe("old title");
-    // A rename after the update binds the new title, which the same key then reads.
-    expect(await decryptTitle(opened, await encryptTitle(opened, "new title"))).toBe("new title");
-
-    const bound = await openConversationKey(32, await sealKeyForPublic(await newConversationKey(32), me.publicKeys.encryptPublic), me);
-    const movedIn = serializeEnvelope(await encrypt(bound, utf8Encode("planted"), { aad: LEGACY_CONVERSATION_TITLE_AAD }));
-    await expect(decryptTitle(bound, movedIn)).rejects.toThrow();
+    // Adding someone seals a bound copy; they read the v1 title too.
+    const theirs = await openConversationKey(31, await sealKeyForPublic(opened, newcomer.publicKeys.encryptPublic), newcomer);
+    expect(await decryptTitle(theirs, v1Title)).toBe("old title");
+    // A rename after the update binds the new title, which both read.
+    const renamed = await encryptTitle(opened, "new title");
+    expect([await decryptTitle(opened, renamed), await decryptTitle(theirs, renamed)]).toEqual(["new title", "new title"]);
+    await expect(decryptTitle(opened, renamed, 32)).rejects.toThrow();
   });
 });

@@ -28,34 +28,29 @@ export const CONVERSATION_KEY_CONTEXT = LEGACY_CONVERSATION_KEY_CONTEXT;
 /** @deprecated Protocol v1's associated data, only ever opened (by the crypto package's legacy path). */
 export const TITLE_AAD = LEGACY_CONVERSATION_TITLE_AAD;
 
-interface Binding {
-  conversationId: number;
-  /** Whether the conversation's records may be v1 ones: its key opened only under the v1 context, or came from a pickup-wrap. */
-  legacy: boolean;
-}
-
 // Which conversation each key belongs to (keys are never stored; neither is this).
-const bindings = new WeakMap<Key, Binding>();
+const conversations = new WeakMap<Key, number>();
 
-function bind(key: Key, binding: Binding): Key {
-  bindings.set(key, binding);
+function bind(key: Key, conversationId: number): Key {
+  conversations.set(key, conversationId);
   return key;
 }
 
-function bindingOf(key: Key, conversationId: number | undefined): Binding {
-  const known = bindings.get(key);
+/** The conversation a key belongs to: the one given, which must agree with the one it was made or opened for. */
+function conversationOf(key: Key, conversationId: number | undefined): number {
+  const known = conversations.get(key);
   if (conversationId === undefined) {
-    if (!known) throw new Error("this key belongs to no known conversation: pass the conversation id");
+    if (known === undefined) throw new Error("this key belongs to no known conversation: pass the conversation id");
     return known;
   }
-  if (known && known.conversationId !== conversationId) throw new Error(`this key belongs to conversation ${known.conversationId}, not ${conversationId}`);
-  return known ?? { conversationId, legacy: true };
+  if (known !== undefined && known !== conversationId) throw new Error(`this key belongs to conversation ${known}, not ${conversationId}`);
+  return conversationId;
 }
 
 /** A fresh conversation key; pass the reserved id (POST /api/conversations/reserve) so what is sealed under it is bound to it. */
 export async function newConversationKey(conversationId?: number): Promise<Key> {
   const key = await generateSymmetricKey();
-  return conversationId === undefined ? key : bind(key, { conversationId, legacy: false });
+  return conversationId === undefined ? key : bind(key, conversationId);
 }
 
 /** Opened conversation keys, for this page's life only (never stored). */
@@ -82,8 +77,8 @@ export function openConversationKey(conversationId: number, sealed: string, unlo
   if (!key) {
     key =
       "pickup" in unlocked
-        ? openPickup(unlocked.pickup, { conversationId, wrapped: sealed }).then((p) => bind(p.key, { conversationId, legacy: true }))
-        : openSealedConversationKey(sealed, unlocked.keys.encrypt, { conversationId }).then((o) => bind(o.key, { conversationId, legacy: o.legacy }));
+        ? openPickup(unlocked.pickup, { conversationId, wrapped: sealed }).then((p) => bind(p.key, conversationId))
+        : openSealedConversationKey(sealed, unlocked.keys.encrypt, { conversationId }).then((o) => bind(o.key, conversationId));
     // A failure is not cached: another load may bring a good copy.
     key.catch(() => opened.delete(conversationId));
     opened.set(conversationId, key);
@@ -93,25 +88,24 @@ export function openConversationKey(conversationId: number, sealed: string, unlo
 
 /** The conversation key sealed for one X25519 public key (raw base64url). */
 export async function sealKeyForPublic(key: Key, encryptPublic: string, conversationId?: number): Promise<string> {
-  return sealConversationKey(key, encryptPublic, { conversationId: bindingOf(key, conversationId).conversationId });
+  return sealConversationKey(key, encryptPublic, { conversationId: conversationOf(key, conversationId) });
 }
 
 /** Looks up the user's verified key (spec 000 §5; KeyLookupError on failure) and seals for it. */
 export async function sealKeyForUser(key: Key, uid: number, conversationId?: number): Promise<string> {
-  const { conversationId: id } = bindingOf(key, conversationId);
+  const id = conversationOf(key, conversationId);
   const found = await lookupUserKey(uid);
   return sealKeyForPublic(key, found.encryptPublic, id);
 }
 
 export async function encryptTitle(key: Key, title: string, conversationId?: number): Promise<string> {
-  return sealConversationTitle(key, title, { conversationId: bindingOf(key, conversationId).conversationId });
+  return sealConversationTitle(key, title, { conversationId: conversationOf(key, conversationId) });
 }
 
 /**
- * The title, or a rejection when it does not open. A v1 title (from before ids were bound) opens
- * only in a conversation whose key was itself v1 or a guest's.
+ * The title, or a rejection when it does not open. A v1 title (from before ids were bound) still
+ * opens, whichever copy of the key read it: a person added since holds a bound copy of an old key.
  */
 export async function decryptTitle(key: Key, envelope: string, conversationId?: number): Promise<string> {
-  const binding = bindingOf(key, conversationId);
-  return (await openConversationTitle(key, envelope, { conversationId: binding.conversationId, allowLegacy: binding.legacy })).title;
+  return (await openConversationTitle(key, envelope, { conversationId: conversationOf(key, conversationId) })).title;
 }
