@@ -3,7 +3,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Session } from "@sealwork/contracts";
-import { type Key, type KeyPair, encrypt, exportSymmetricKey, generateSymmetricKey, importEncryptionPublicKey, sealFor, serializeEnvelope, utf8Encode } from "@sealwork/crypto";
+import { type Key, type KeyPair, generateSymmetricKey, sealConversationKey, sealMessage } from "@sealwork/crypto";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { signIn } from "../e2e/helpers";
@@ -36,10 +36,12 @@ async function api<T>(runtime: SpawnedRuntime, method: string, path: string, tok
   return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
-async function sealedFor(key: Key): Promise<string> {
+async function sealedFor(key: Key, conversationId: number): Promise<string> {
   const pair = (await crypto.subtle.generateKey({ name: "X25519" }, false, ["deriveBits"])) as KeyPair;
-  return serializeEnvelope(await sealFor(pair.publicKey, await exportSymmetricKey(key), { context: "conversation-key:0" }));
+  return sealConversationKey(key, pair.publicKey, { conversationId });
 }
+
+const reserve = async (runtime: SpawnedRuntime, admin: Session) => (await api<{ id: number }>(runtime, "POST", "/api/conversations/reserve", admin.api_token)).id;
 
 function percentile(sorted: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
@@ -67,9 +69,10 @@ async function sessions(runtime: SpawnedRuntime, count: number): Promise<Session
 async function conversationWith(runtime: SpawnedRuntime, admin: Session, others: Session[]): Promise<{ id: number; key: Key }> {
   const key = await generateSymmetricKey();
   const everyone = [admin, ...others];
-  const sealed_keys = await Promise.all(everyone.map(async (s) => ({ user_id: s.id, sealed: await sealedFor(key) })));
+  const reserved = await reserve(runtime, admin);
+  const sealed_keys = await Promise.all(everyone.map(async (s) => ({ user_id: s.id, sealed: await sealedFor(key, reserved) })));
   const recipient = others.length === 1 ? others[0]!.id : others.map((o) => o.id);
-  const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: (await api<{ id: number }>(runtime, "POST", "/api/conversations/reserve", admin.api_token)).id, recipient, sealed_keys });
+  const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: reserved, recipient, sealed_keys });
   return { id, key };
 }
 
@@ -82,7 +85,7 @@ async function appendPollLatency(runtime: SpawnedRuntime, admin: Session, client
     clients.map(async (client) => {
       for (let round = 0; round < ROUNDS; round++) {
         const localid = `b${client.id}-${round}`;
-        const payload = serializeEnvelope(await encrypt(key, utf8Encode(JSON.stringify({ text: `message ${round}` })), { aad: `message:${id}:${client.id}:${localid}` }));
+        const payload = await sealMessage(key, { conversationId: id, senderId: client.id, localid }, { text: `message ${round}` });
         let t = performance.now();
         const { mote } = await api<{ mote: { id: number } }>(runtime, "POST", `/api/conversations/${id}/append`, client.api_token, { localid, payload });
         appends.push(performance.now() - t);
@@ -216,11 +219,10 @@ async function uploadThroughput(runtime: SpawnedRuntime, admin: Session, other: 
 const OPEN_MESSAGES = Number(process.env.BENCH_OPEN_MESSAGES ?? 2000);
 
 /** The conversation key sealed for a user's registered key (they signed in in the browser). */
-async function sealedForUser(runtime: SpawnedRuntime, token: string, uid: number, key: Key): Promise<string> {
+async function sealedForUser(runtime: SpawnedRuntime, token: string, uid: number, key: Key, conversationId: number): Promise<string> {
   const brief = await api<{ id: number }>(runtime, "GET", `/api/keypairs?fetch_only=1&uid=${uid}`, token);
   const record = await api<{ encrypt_public: string }>(runtime, "GET", `/api/keypairs/${brief.id}`, token);
-  const publicKey = await importEncryptionPublicKey(record.encrypt_public);
-  return serializeEnvelope(await sealFor(publicKey, await exportSymmetricKey(key), { context: "conversation-key:0" }));
+  return sealConversationKey(key, record.encrypt_public, { conversationId });
 }
 
 /**
@@ -238,11 +240,12 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     await page.getByRole("heading", { name: /^Hello/ }).waitFor();
 
     const key = await generateSymmetricKey();
+    const reserved = await reserve(runtime, admin);
     const sealed_keys = [
-      { user_id: admin.id, sealed: await sealedForUser(runtime, admin.api_token, admin.id, key) },
-      { user_id: other.id, sealed: await sealedFor(key) },
+      { user_id: admin.id, sealed: await sealedForUser(runtime, admin.api_token, admin.id, key, reserved) },
+      { user_id: other.id, sealed: await sealedFor(key, reserved) },
     ];
-    const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: (await api<{ id: number }>(runtime, "POST", "/api/conversations/reserve", admin.api_token)).id, recipient: other.id, sealed_keys });
+    const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: reserved, recipient: other.id, sealed_keys });
     const seeded = performance.now();
     const senders = [admin, other];
     for (let start = 1; start <= OPEN_MESSAGES; start += 20) {
@@ -252,7 +255,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
           const from = senders[n % 2]!;
           const localid = `open-${n}`;
           const text = `message ${n}: ${"lorem ipsum dolor sit amet ".repeat(3)}`;
-          const payload = serializeEnvelope(await encrypt(key, utf8Encode(JSON.stringify({ text })), { aad: `message:${id}:${from.id}:${localid}` }));
+          const payload = await sealMessage(key, { conversationId: id, senderId: from.id, localid }, { text });
           await api(runtime, "POST", `/api/conversations/${id}/append`, from.api_token, { localid, payload });
         }),
       );

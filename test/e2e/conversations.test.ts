@@ -108,16 +108,19 @@ describe("conversations in the browser", () => {
     await b.context().close();
   });
 
-  it("adds a third person who reads the history, administrates, removes them, renames and archives", { timeout: 180_000 }, async () => {
+  // The conversation is made as protocol v1 made them (key copies and title not bound to its id):
+  // one from before the update keeps opening, takes a new person and a new (bound) title.
+  it("adds a third person who reads the history, administrates, removes them, renames and archives (a v1 conversation)", { timeout: 180_000 }, async () => {
     const [ann, ben, cem] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" }), createSession({ name: "Cem" })]);
     await shareGroup(ann, ben, cem);
     const a = await signedIn(ann);
     const b = await signedIn(ben);
     const c = await signedIn(cem);
-    const { id, key } = await startConversation(ann, [ben], { realKeys: true });
+    const { id, key } = await startConversation(ann, [ben], { realKeys: true, v1: true, title: "Before the update" });
     await appendText(ann, id, "history-1", "Written before Cem joined", key);
 
     await gotoApp(a, `/conversation/${id}`);
+    await a.getByRole("heading", { name: "Before the update", level: 1 }).waitFor();
     await messageList(a).getByText("Written before Cem joined").waitFor();
     const people = conversationPanel(a).getByRole("list", { name: "People" });
     await people.getByText("Ben").waitFor();
@@ -134,6 +137,7 @@ describe("conversations in the browser", () => {
     await addDialog.getByRole("button", { name: "Add", exact: true }).click();
     await people.getByText("Cem").waitFor();
     await gotoApp(c, `/conversation/${id}`);
+    await c.getByRole("heading", { name: "Before the update", level: 1 }).waitFor();
     await messageList(c).getByText("Written before Cem joined").waitFor();
 
     // The admin star.
@@ -147,8 +151,8 @@ describe("conversations in the browser", () => {
     await gotoApp(c, `/conversation/${id}`);
     expect(await errorDialogText(c)).toContain("You are not authorized to access this conversation or pickup!");
 
-    // Rename: click the title, set it; Ben sees it after a reload.
-    await conversationPanel(a).getByRole("button", { name: "Set a title" }).click();
+    // Rename: click the title, set it (now bound to the conversation); Ben sees it after a reload.
+    await conversationPanel(a).getByRole("button", { name: "Edit the title" }).click();
     await conversationPanel(a).getByLabel("Title", { exact: true }).fill("Project X");
     await conversationPanel(a).getByRole("button", { name: "Save title" }).click();
     await a.getByRole("heading", { name: "Project X", level: 1 }).waitFor();

@@ -1,9 +1,9 @@
-import { decrypt, utf8Decode } from "@sealwork/crypto";
+import { openConversationTitle, openMessage } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import type { Session } from "@sealwork/contracts";
 import { db } from "@sealwork/core/db/service";
-import { TITLE_AAD, conversationKey, encrypted, reserveConversation, sealedKey, shareGroup, startConversation } from "../support/conversations";
+import { conversationKey, encrypted, encryptedMessage, encryptedTitle, reserveConversation, sealedKey, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 
 type Json = Record<string, unknown>;
@@ -42,7 +42,7 @@ describe("conversations: starting", () => {
     const key = await conversationKey();
     const { id, body } = await startConversation(a, [b], { key, title: "Lunch plans" });
     expect(body).toMatchObject({ id, author_id: a.id, recipient_id: b.id, other_id: b.id, multiple: false, last_mote: 0, attachlist: [] });
-    expect(utf8Decode(await decrypt(key, (body as unknown as { title: string }).title, { aad: TITLE_AAD }))).toBe("Lunch plans");
+    expect(await openConversationTitle(key, (body as unknown as { title: string }).title, { conversationId: id, allowLegacy: false })).toEqual({ title: "Lunch plans", legacy: false });
     expect((body as unknown as { participants: unknown[] }).participants).toEqual([
       { user_id: a.id, admin: true },
       { user_id: b.id, admin: false },
@@ -73,11 +73,10 @@ describe("conversations: starting", () => {
   it("requires sharing a group unless the author is an administrator", async () => {
     const [a, stranger, admin] = await Promise.all([createSession(), createSession(), createSession({ admin: true })]);
     const key = await conversationKey();
-    const body = async (from: Session, to: number) => ({
-      id: await reserveConversation(from),
-      recipient: to,
-      sealed_keys: await Promise.all([from.id, to].map(async (user_id) => ({ user_id, sealed: await sealedKey(key) }))),
-    });
+    const body = async (from: Session, to: number) => {
+      const id = await reserveConversation(from);
+      return { id, recipient: to, sealed_keys: await Promise.all([from.id, to].map(async (user_id) => ({ user_id, sealed: await sealedKey(key, id) }))) };
+    };
     const refused = await http("POST", "/api/conversations", { token: a.api_token, body: await body(a, stranger.id) });
     expect(refused).toMatchObject({ status: 403, body: { code: "conversation_no_shared_group" } });
     const byAdmin = await http("POST", "/api/conversations", { token: admin.api_token, body: await body(admin, stranger.id) });
@@ -89,11 +88,13 @@ describe("conversations: starting", () => {
   it("creates only an id reserved by the caller, once", async () => {
     const [a, b] = await trio();
     const key = await conversationKey();
-    const sealed_keys = [
-      { user_id: a.id, sealed: await sealedKey(key) },
-      { user_id: b.id, sealed: await sealedKey(key) },
-    ];
-    const post = (id: number) => http<Json>("POST", "/api/conversations", { token: a.api_token, body: { id, recipient: b.id, sealed_keys } });
+    const post = async (id: number) => {
+      const sealed_keys = [
+        { user_id: a.id, sealed: await sealedKey(key, id) },
+        { user_id: b.id, sealed: await sealedKey(key, id) },
+      ];
+      return http<Json>("POST", "/api/conversations", { token: a.api_token, body: { id, recipient: b.id, sealed_keys } });
+    };
     const invalid = { status: 422, body: { code: "reservation_invalid" } };
     // Another person's reservation, an id never handed out, one already used.
     expect(await post(await reserveConversation(b))).toMatchObject(invalid);
@@ -114,8 +115,8 @@ describe("conversations: starting", () => {
   it("refuses missing or bad sealed keys, bad titles, unknown and repeated recipients", async () => {
     const [a, b, c] = await trio();
     const key = await conversationKey();
-    const sealed = await sealedKey(key);
     const id = await reserveConversation(a);
+    const sealed = await sealedKey(key, id);
     const post = (body: Json) => http<Json>("POST", "/api/conversations", { token: a.api_token, body: { id, ...body } });
     const both = [
       { user_id: a.id, sealed },
@@ -139,10 +140,11 @@ describe("conversations: messages", () => {
   it("appends, loads the newest page, pages back with before and the more flag, and polls", async () => {
     const [a, b] = await trio();
     const { id, key } = await startConversation(a, [b]);
-    const first = await append(a.api_token, id, "local-1", await encrypted(key, "hello"));
+    const first = await append(a.api_token, id, "local-1", await encryptedMessage(key, id, a.id, "local-1", "hello"));
+    const hello = { conversationId: id, senderId: a.id, localid: "local-1" };
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ previous_mote: 0, localid: "local-1", mote: { source_id: a.id, localid: "local-1" } });
-    expect(utf8Decode(await decrypt(key, first.body.mote.payload))).toBe("hello");
+    expect(await openMessage(key, first.body.mote.payload, hello)).toEqual({ text: "hello" });
 
     const poll = (largest: number, token = b.api_token) => http<{ has_new: boolean }>("GET", `/api/conversations/${id}/poll?largest=${largest}`, { token });
     expect((await poll(0)).body).toEqual({ has_new: true });
@@ -170,7 +172,7 @@ describe("conversations: messages", () => {
     const older = await load(b.api_token, id, `?before=${ids[0]}`);
     expect(older.body.motes).toHaveLength(10);
     expect(older.body.more).toBe(false);
-    expect(utf8Decode(await decrypt(key, older.body.motes[0]!.payload))).toBe("hello");
+    expect(await openMessage(key, older.body.motes[0]!.payload, hello)).toEqual({ text: "hello" });
 
     const after = await load(b.api_token, id, `?after=${ids[44]}`);
     expect(after.body.motes.map((m) => m.id)).toEqual(ids.slice(45));
@@ -213,7 +215,7 @@ describe("conversations: messages", () => {
       [JSON.stringify({ ...good, v: 2 }), "mote_payload_invalid"],
       [JSON.stringify({ ...good, extra: 1 }), "mote_payload_invalid"],
       [JSON.stringify(good, null, 2), "mote_payload_invalid"],
-      [await sealedKey(key), "mote_payload_invalid"],
+      [await sealedKey(key, id), "mote_payload_invalid"],
       [good, "validation"],
       ["x".repeat(64 * 1024 + 1), "validation"],
     ];
@@ -228,7 +230,7 @@ describe("conversations: messages", () => {
   it("renames (any participant; the title is an envelope)", async () => {
     const [a, b] = await trio();
     const { id, key } = await startConversation(a, [b]);
-    const title = await encrypted(key, "New name");
+    const title = await encryptedTitle(key, id, "New name");
     const renamed = await http<Json>("POST", `/api/conversations/${id}`, { token: b.api_token, body: { _method: "PATCH", title } });
     expect(renamed).toMatchObject({ status: 200, body: { id, title } });
     expect((await http<Json>("PATCH", `/api/conversations/${id}`, { token: a.api_token, body: { title: "New name" } })).body).toMatchObject({ code: "title_invalid" });
@@ -257,7 +259,7 @@ describe("conversations: who may do what", () => {
     for (const [method, path, body] of calls(999_999_999)) {
       expect(await http(method, path, { token: a.api_token, body }), `${method} ${path}`).toMatchObject({ status: 404, body: { code: "conversation_not_found", message: DELETED } });
     }
-    const sealed = await sealedKey(key);
+    const sealed = await sealedKey(key, id);
     expect(await http("POST", `/api/conversations/${id}/participate`, { token: outsider.api_token, body: { participant: outsider.id, sealed } })).toMatchObject({
       status: 403,
       body: { message: "You are not authorized to add new people to this conversation!" },
@@ -279,7 +281,7 @@ describe("conversations: who may do what", () => {
     const [author, member, extra] = await trio();
     const fourth = await createSession();
     const { id, key } = await startConversation(author, [member]);
-    const sealed = await sealedKey(key);
+    const sealed = await sealedKey(key, id);
     const participate = (who: { api_token: string }, body: Json) => http<Json>("POST", `/api/conversations/${id}/participate`, { token: who.api_token, body });
     const unparticipate = (who: { api_token: string }, unparticipant: number) => http<Json>("POST", `/api/conversations/${id}/unparticipate`, { token: who.api_token, body: { unparticipant } });
     const message = (reply: { body: Json }) => reply.body.message;

@@ -1,10 +1,10 @@
 import { PutObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { Queue } from "@sealwork/core";
 import { db } from "@sealwork/core/db/service";
-import { decrypt, formatPickupCode, normalizePickupCode, unwrapPickupKey, utf8Decode } from "@sealwork/crypto";
+import { formatPickupCode, normalizePickupCode, openMessage, openPickup } from "@sealwork/crypto";
 import { describe, expect, inject, it } from "vitest";
 import { http, outboxFor } from "../support/api";
-import { encrypted, shareGroup, startConversation } from "../support/conversations";
+import { encrypted, encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { collect, createPickup, pickupBody } from "../support/pickups";
 import { spawnRuntime } from "../support/runtime";
 import { createSession } from "../support/users";
@@ -78,7 +78,7 @@ describe("pickups: the guest", () => {
   it("looks up, recovers with the security code, reads, answers; the creator sees the redemption", async () => {
     const creator = await createSession();
     const p = await createPickup(creator, { title: "Contract" });
-    await http("POST", `/api/conversations/${p.conversation_id}/append`, { token: creator.api_token, body: { localid: "c1", payload: await encrypted(p.key, "Here it is") } });
+    await http("POST", `/api/conversations/${p.conversation_id}/append`, { token: creator.api_token, body: { localid: "c1", payload: await encryptedMessage(p.key, p.conversation_id, creator.id, "c1", "Here it is") } });
 
     const { meta, recover, keys } = await collect(p);
     expect(meta.status).toBe(200);
@@ -87,23 +87,23 @@ describe("pickups: the guest", () => {
     expect(recover.status).toBe(200);
     expect(recover.body).toMatchObject({ id: 0, name: "Guest", conversation_id: p.conversation_id });
     expect(recover.body.redeem_timestamp).toBeGreaterThan(0);
-    const key = await unwrapPickupKey(keys!, recover.body.wrapped);
     const guest = recover.body.api_token;
 
     const page = await http<{ motes: { payload: string; source_id: number }[]; sealed: string; meta: Json; attrib: Json }>("GET", `/api/conversations/${p.conversation_id}?meta=1`, { token: guest });
     expect(page.status).toBe(200);
     expect(page.body.sealed).toBe(recover.body.wrapped);
-    expect(utf8Decode(await decrypt(key, page.body.motes[0]!.payload))).toBe("Here it is");
-    expect(utf8Decode(await decrypt(key, page.body.meta.title as string))).toBe("Contract");
+    const { key, title } = await openPickup(keys!, { conversationId: p.conversation_id, wrapped: page.body.sealed, title: page.body.meta.title as string });
+    expect(title).toBe("Contract");
+    expect(await openMessage(key, page.body.motes[0]!.payload, { conversationId: p.conversation_id, senderId: creator.id, localid: "c1" })).toEqual({ text: "Here it is" });
     expect(page.body.attrib["0"]).toEqual({ uid: 0, name: "Guest" });
 
-    const answer = await http<{ mote: { source_id: number } }>("POST", `/api/conversations/${p.conversation_id}/append`, { token: guest, body: { localid: "g1", payload: await encrypted(key, "Thanks!") } });
+    const answer = await http<{ mote: { source_id: number } }>("POST", `/api/conversations/${p.conversation_id}/append`, { token: guest, body: { localid: "g1", payload: await encryptedMessage(key, p.conversation_id, 0, "g1", "Thanks!") } });
     expect(answer.status).toBe(200);
     expect(answer.body.mote.source_id).toBe(0);
     expect((await http<Json>("GET", `/api/conversations/${p.conversation_id}/poll?largest=0`, { token: guest })).body).toEqual({ has_new: true });
 
     const seen = await http<{ motes: { payload: string; source_id: number }[] }>("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token });
-    expect(utf8Decode(await decrypt(p.key, seen.body.motes.at(-1)!.payload))).toBe("Thanks!");
+    expect(await openMessage(p.key, seen.body.motes.at(-1)!.payload, { conversationId: p.conversation_id, senderId: 0, localid: "g1" })).toEqual({ text: "Thanks!" });
     const listed = await http<{ pickups: Record<string, Json> }>("GET", `/api/users/${creator.id}/conversations`, { token: creator.api_token });
     expect(listed.body.pickups[String(p.conversation_id)]!.redeem_timestamp).toBe(recover.body.redeem_timestamp);
 

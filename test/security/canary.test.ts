@@ -3,13 +3,22 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { type AccountKeys, base64urlDecode, encrypt, serializeEnvelope, unwrapAccountKeys, unwrapPickupKey, utf8Encode } from "@sealwork/crypto";
+import {
+  type AccountKeys,
+  base64urlDecode,
+  base64urlEncode,
+  exportFileKey,
+  sealMessage,
+  serializeFileStreamHeader,
+  unwrapAccountKeys,
+  unwrapPickupKey,
+} from "@sealwork/crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { http, outboxFor } from "../support/api";
 import { uploadFile } from "../support/attachments";
-import { encrypted, shareGroup, startConversation } from "../support/conversations";
+import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { invite } from "../support/invites";
 import { collect, createPickup } from "../support/pickups";
 import { enableTotp } from "../support/totp";
@@ -126,8 +135,9 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const fileContent = `canary-file-content-${convo}`;
     const { id, key } = await startConversation(ann, [ben], { title });
     const file = await uploadFile(ann, id, Buffer.from(fileContent.repeat(20_000)), Buffer.from(`canary-thumbnail-${convo}`));
-    const payload = JSON.stringify({ text, files: [{ id: file.id, name: fileName, type: "application/pdf", size: 1, key: "k", header: "h", thumb: true }] });
-    const sent = await http("POST", `/api/conversations/${id}/append`, { token: ann.api_token, body: { localid: "canary", payload: await encrypted(key, payload), attachments: [file.id] } });
+    const ref = { id: file.id, name: fileName, type: "application/pdf", size: fileContent.length * 20_000, key: base64urlEncode(await exportFileKey(file.stream)), header: serializeFileStreamHeader(file.stream.header), thumb: true };
+    const payload = await sealMessage(key, { conversationId: id, senderId: ann.id, localid: "canary" }, { text, files: [ref] });
+    const sent = await http("POST", `/api/conversations/${id}/append`, { token: ann.api_token, body: { localid: "canary", payload, attachments: [file.id] } });
     expect(sent.status).toBe(200);
     for (const [label, value] of [["conversation title", title], ["message text", text], ["file name", fileName], ["file contents", fileContent], ["thumbnail", `canary-thumbnail-${convo}`]]) {
       needles.push(needle(label!, Buffer.from(value!), value));
@@ -145,11 +155,11 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const creator = await createSession();
     const pickup = await createPickup(creator, { title: `canary-pickup-title-${tag}` });
     const toGuest = `canary-pickup-message-${tag}`;
-    await http("POST", `/api/conversations/${pickup.conversation_id}/append`, { token: creator.api_token, body: { localid: "c1", payload: await encrypted(pickup.key, toGuest) } });
+    await http("POST", `/api/conversations/${pickup.conversation_id}/append`, { token: creator.api_token, body: { localid: "c1", payload: await encryptedMessage(pickup.key, pickup.conversation_id, creator.id, "c1", toGuest) } });
     const { recover, keys } = await collect(pickup);
     const guestKey = await unwrapPickupKey(keys!, recover.body.wrapped);
     const fromGuest = `canary-pickup-answer-${tag}`;
-    const answer = serializeEnvelope(await encrypt(guestKey, utf8Encode(fromGuest)));
+    const answer = await encryptedMessage(guestKey, pickup.conversation_id, 0, "g1", fromGuest);
     expect((await http("POST", `/api/conversations/${pickup.conversation_id}/append`, { token: recover.body.api_token, body: { localid: "g1", payload: answer } })).status).toBe(200);
     await outboxFor(pickup.email);
     for (const value of [`canary-pickup-title-${tag}`, toGuest, fromGuest]) needles.push(needle(`pickup content "${value}"`, Buffer.from(value), value));

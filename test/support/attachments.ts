@@ -1,14 +1,12 @@
 import type { Session } from "@sealwork/contracts";
 import {
   type FileStream,
-  type Key,
   decryptFileStream,
-  encrypt,
   encryptFileChunk,
   encryptedFileSize,
   fileChunkCount,
   newFileStream,
-  serializeEnvelope,
+  sealThumbnail,
 } from "@sealwork/crypto";
 import { http } from "./api";
 
@@ -70,7 +68,7 @@ export function completeUpload(who: Who, conversationId: number, id: number, eta
 export async function uploadFile(who: Who, conversationId: number, data: Uint8Array, thumb?: Uint8Array) {
   const stream = await newFileStream();
   const encrypted = await encryptFile(stream, data);
-  const thumbEnvelope = thumb ? serializeEnvelope(await encrypt(stream.key as Key, thumb, { aad: "thumbnail" })) : undefined;
+  const thumbEnvelope = thumb ? await sealThumbnail(stream.key, thumb) : undefined;
   const thumbBytes = thumbEnvelope ? new TextEncoder().encode(thumbEnvelope) : undefined;
   const started = await startUpload(who, conversationId, { size: encrypted.length, ...(thumbBytes ? { thumb_size: thumbBytes.length } : {}) });
   if (started.status !== 200) throw new Error(`starting an upload failed: ${started.status} ${JSON.stringify(started.body)}`);

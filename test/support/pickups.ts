@@ -7,11 +7,10 @@ import {
   generatePickupSecurityCode,
   pickupLink,
   pickupLookup,
-  serializeEnvelope,
-  wrapPickupKey,
+  sealPickup,
 } from "@sealwork/crypto";
 import { http, type Reply, uniqueEmail } from "./api";
-import { conversationKey, encrypted, reserveConversation, sealedKey } from "./conversations";
+import { conversationKey, reserveConversation, standInKey } from "./conversations";
 
 /** Argon2id parameters for the guest's key in tests: the protocol's floor, for speed. */
 export const TEST_PICKUP_PARAMS = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
@@ -31,24 +30,25 @@ export interface MadePickup {
 let instanceName: Promise<string> | undefined;
 export const instance = () => (instanceName ??= http<{ name: string }>("GET", "/api/instance").then((r) => r.body.name));
 
-/** The body of POST /api/pickup as the web client builds it, and what only the client knows. */
+/** The body of POST /api/pickup as the web client builds it (`sealPickup` for the reserved id), and what only the client knows. */
 export async function pickupBody(creator: Pick<Session, "api_token">, options: { linkSecret?: boolean; title?: string; email?: string; expiredays?: number } = {}) {
   const code = generatePickupCode();
   const securityCode = generatePickupSecurityCode();
   const linkSecret = options.linkSecret === false ? null : generatePickupLinkSecret();
   const key = await conversationKey();
-  const wrapped = await wrapPickupKey(key, { code, securityCode, linkSecret }, TEST_PICKUP_PARAMS);
+  const conversation_id = await reserveConversation(creator);
+  const sealed = await sealPickup({ conversationId: conversation_id, conversationKey: key, creatorPublic: await standInKey(), secrets: { code, securityCode, linkSecret }, title: options.title, params: TEST_PICKUP_PARAMS });
   const link = pickupLink(process.env.APP_URL!, code, linkSecret);
   const email = options.email ?? uniqueEmail("guest");
   const body = {
-    conversation_id: await reserveConversation(creator),
+    conversation_id,
     email,
     expiredays: options.expiredays ?? 14,
-    ...(options.title ? { title: await encrypted(key, options.title) } : {}),
+    ...(sealed.title ? { title: sealed.title } : {}),
     lookup: await pickupLookup(code, await instance()),
-    verifier: wrapped.verifier,
-    wrapped: serializeEnvelope(wrapped.envelope),
-    sealed: await sealedKey(key),
+    verifier: sealed.verifier,
+    wrapped: sealed.wrapped,
+    sealed: sealed.sealed,
     link,
   };
   return { body, code, securityCode, linkSecret, key, link, email, lookup: body.lookup };

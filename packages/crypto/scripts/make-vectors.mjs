@@ -154,6 +154,52 @@ const record = {
 const accountPublic = { encryptPublic: b64u(account.x.raw), signPublic: b64u(account.ed.raw) };
 const small = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
 
+// Records (docs/protocol.md §8, "Contexts and associated data in use"): each kind with the
+// context or associated data that binds it to its place. The conversation key is sealed for the
+// recipient key above with the fixed ephemeral key; `legacy` ones use protocol v1's strings,
+// which the open functions still accept for conversations made before ids were bound.
+const recordKey = range(0xe0, 32);
+const conversationKeyRecord = (conversationId, context, nonce, legacy = false) => ({ conversationId, epoch: 0, legacy, ...sealed(context, recordKey, nonce) });
+const titleRecord = (conversationId, aad, title, nonce, legacy = false) => ({ conversationId, epoch: 0, legacy, title: text(title), ...aead(recordKey, Buffer.from(title, "utf8"), aad, nonce) });
+// JSON.stringify of the payload with its fields in the schema's order (text, files; id, name,
+// type, size, key, header, thumb), which is what a sealer writes whatever order it was given.
+function messageRecord(conversationId, senderId, localid, payload, nonce) {
+  const json = JSON.stringify(payload);
+  return { conversationId, senderId, localid, payload, json: text(json), ...aead(recordKey, Buffer.from(json, "utf8"), `message:${conversationId}:${senderId}:${localid}`, nonce) };
+}
+const fileRef = {
+  id: 7,
+  name: `${grueziNfc}.pdf`,
+  type: "application/pdf",
+  size: 1234567,
+  key: b64u(range(0x70, 32)),
+  header: canonical({ v: 1, kind: "file-stream", alg: "aes256gcm-stream", chunk: 1048576, prefix: b64u(range(0x78, 7)) }),
+  thumb: true,
+};
+async function pickupRecord(conversationId, title, secrets, nonces) {
+  const wrap = await pickupWrap(secrets.code, secrets.securityCode, secrets.linkSecret, small, nonces.salt, nonces.wrap, recordKey);
+  const creator = sealed(`conversation-key:${conversationId}:0`, recordKey, nonces.seal);
+  const titled = aead(recordKey, Buffer.from(title, "utf8"), `conversation-title:${conversationId}:0`, nonces.title);
+  return {
+    conversationId,
+    conversationKey: hex(recordKey),
+    title: text(title),
+    code: wrap.code,
+    securityCode: wrap.securityCode,
+    linkSecret: wrap.linkSecret,
+    params: small,
+    sealNonce: creator.nonce,
+    wrapSalt: wrap.salt,
+    wrapNonce: wrap.nonce,
+    titleNonce: titled.nonce,
+    sealed: creator.envelope,
+    wrapped: wrap.envelope,
+    verifier: wrap.verifier,
+    auth: wrap.auth,
+    titleEnvelope: titled.envelope,
+  };
+}
+
 const vectors = {
   about: "Known answers for protocol version 1, written by scripts/make-vectors.mjs from docs/protocol.md with node:crypto. Text inputs carry their UTF-8 bytes so an editor that normalises Unicode cannot silently change a vector.",
   primitives: {
@@ -243,6 +289,29 @@ const vectors = {
     await pickupWrap("PQRST00001", "999999", null, small, range(0x11, 16), range(0x22, 12), range(0x33, 32)),
     await pickupWrap("ABABA12121", "654321", range(0x01, 16), { memoryKiB: 65536, iterations: 3, parallelism: 1 }, range(0x44, 16), range(0x55, 12), range(0x66, 32)),
   ],
+  records: {
+    conversationKey: [
+      conversationKeyRecord(42, "conversation-key:42:0", range(0x01, 12)),
+      conversationKeyRecord(Number.MAX_SAFE_INTEGER, `conversation-key:${Number.MAX_SAFE_INTEGER}:0`, range(0x02, 12)),
+      conversationKeyRecord(42, "conversation-key:0", range(0x03, 12), true),
+    ],
+    conversationTitle: [
+      titleRecord(42, "conversation-title:42:0", grueziNfc, range(0x04, 12)),
+      titleRecord(42, "conversation-title:42:0", grueziNfd, range(0x05, 12)),
+      titleRecord(43, "conversation-title:43:0", "Ångström", range(0x06, 12)),
+      titleRecord(42, "conversation-title", "A\u030Angstro\u0308m", range(0x07, 12), true),
+    ],
+    message: [
+      messageRecord(42, 3, "local-1", { text: grueziNfc }, range(0x08, 12)),
+      messageRecord(42, 3, "local-2", { text: grueziNfd }, range(0x09, 12)),
+      messageRecord(42, 0, "g_1-x", { text: "Danke!\nZweite Zeile", files: [fileRef] }, range(0x0a, 12)),
+      messageRecord(43, 5, "k9", {}, range(0x0b, 12)),
+    ],
+    thumbnail: [{ ...aead(range(0x70, 32), Buffer.from("\u00ff\u00d8\u00ff\u00e0 JFIF thumbnail bytes", "latin1"), "thumbnail", range(0x0c, 12)) }],
+    pickup: [
+      await pickupRecord(44, grueziNfd, { code: "HJKMN34567", securityCode: "012345", linkSecret: range(0xd0, 16) }, { seal: range(0x0d, 12), salt: range(0x80, 16), wrap: range(0x90, 12), title: range(0x0e, 12) }),
+    ],
+  },
   fingerprint: {
     accountX25519: groups(sha256hex(account.x.raw)),
     accountEd25519: groups(sha256hex(account.ed.raw)),

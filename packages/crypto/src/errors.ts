@@ -24,6 +24,8 @@ export const CRYPTO_ERROR_CODES = [
   "invalid_input",
   /** This runtime lacks WebCrypto or one of the algorithms (spec key popup code NCRP). */
   "crypto_unavailable",
+  /** A record opened, but what it holds is not that record's payload (not JSON, or not its schema). */
+  "invalid_payload",
 ] as const;
 
 export type CryptoErrorCode = (typeof CRYPTO_ERROR_CODES)[number];

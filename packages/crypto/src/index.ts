@@ -116,3 +116,26 @@ export {
   parseFileStreamHeader,
   serializeFileStreamHeader,
 } from "./file-stream";
+
+// Records (docs/protocol.md §8, "Contexts and associated data in use"): one seal/open pair per
+// record kind, with the context or associated data and the payload schema it needs. Seal
+// functions answer the envelope's canonical text, as the API stores it.
+export { CONVERSATION_EPOCH, type ConversationPlace, type LegacyOption } from "./records/place";
+export {
+  LEGACY_CONVERSATION_KEY_CONTEXT,
+  type OpenedConversationKey,
+  conversationKeyContext,
+  openConversationKey,
+  sealConversationKey,
+} from "./records/conversation-key";
+export {
+  LEGACY_CONVERSATION_TITLE_AAD,
+  type OpenedConversationTitle,
+  conversationTitleAad,
+  openConversationTitle,
+  sealConversationTitle,
+} from "./records/conversation-title";
+export { type FileRef, fileRefSchema, parseFileRef } from "./records/file-ref";
+export { type MessagePayload, type MessagePlace, messageAad, messagePayloadSchema, openMessage, sealMessage } from "./records/message";
+export { THUMBNAIL_AAD, openThumbnail, sealThumbnail } from "./records/thumbnail";
+export { type PickupToSeal, type SealedPickup, openPickup, sealPickup } from "./records/pickup";

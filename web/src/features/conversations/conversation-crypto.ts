@@ -1,31 +1,57 @@
 import {
   type Key,
-  decrypt,
-  encrypt,
-  exportSymmetricKey,
+  LEGACY_CONVERSATION_KEY_CONTEXT,
+  LEGACY_CONVERSATION_TITLE_AAD,
   generateSymmetricKey,
-  importEncryptionPublicKey,
-  importSymmetricKey,
-  openSealed,
-  sealFor,
-  serializeEnvelope,
-  unwrapPickupKey,
-  utf8Decode,
-  utf8Encode,
+  openConversationKey as openSealedConversationKey,
+  openConversationTitle,
+  openPickup,
+  sealConversationKey,
+  sealConversationTitle,
 } from "@sealwork/crypto";
 import type { GuestKeys } from "../../lib/guest";
 import { lookupUserKey } from "../../lib/keypairs";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
 /**
- * The conversation key and title (docs/protocol.md, Conversations). One random AES key per
- * conversation, sealed for every participant under the context of epoch 0 (the id does not exist
- * yet when the author seals it); the title is an `aead` envelope under it.
+ * The conversation key and title (docs/protocol.md, Conversations), over the record functions of
+ * `@sealwork/crypto`: one random AES key per conversation, sealed for every participant under a
+ * context that names the conversation id (reserved before anything is sealed); the title is an
+ * `aead` envelope under it, bound to the id as well.
+ *
+ * Each key this module makes or opens remembers its conversation, so the functions below keep
+ * their older signatures: the conversation id may be passed, and must then agree.
  */
-export const CONVERSATION_KEY_CONTEXT = "conversation-key:0";
-export const TITLE_AAD = "conversation-title";
 
-export { generateSymmetricKey as newConversationKey };
+/** @deprecated Protocol v1's context, only ever opened (by the crypto package's legacy path). */
+export const CONVERSATION_KEY_CONTEXT = LEGACY_CONVERSATION_KEY_CONTEXT;
+/** @deprecated Protocol v1's associated data, only ever opened (by the crypto package's legacy path). */
+export const TITLE_AAD = LEGACY_CONVERSATION_TITLE_AAD;
+
+// Which conversation each key belongs to (keys are never stored; neither is this).
+const conversations = new WeakMap<Key, number>();
+
+function bind(key: Key, conversationId: number): Key {
+  conversations.set(key, conversationId);
+  return key;
+}
+
+/** The conversation a key belongs to: the one given, which must agree with the one it was made or opened for. */
+function conversationOf(key: Key, conversationId: number | undefined): number {
+  const known = conversations.get(key);
+  if (conversationId === undefined) {
+    if (known === undefined) throw new Error("this key belongs to no known conversation: pass the conversation id");
+    return known;
+  }
+  if (known !== undefined && known !== conversationId) throw new Error(`this key belongs to conversation ${known}, not ${conversationId}`);
+  return conversationId;
+}
+
+/** A fresh conversation key; pass the reserved id (POST /api/conversations/reserve) so what is sealed under it is bound to it. */
+export async function newConversationKey(conversationId?: number): Promise<Key> {
+  const key = await generateSymmetricKey();
+  return conversationId === undefined ? key : bind(key, conversationId);
+}
 
 /** Opened conversation keys, for this page's life only (never stored). */
 const opened = new Map<number, Promise<Key>>();
@@ -38,8 +64,9 @@ export type KeyHolder = UnlockedKeys | GuestKeys;
 
 /**
  * Opens the caller's copy of the conversation key once per conversation and session: a member's
- * is sealed for their account key; a guest's is the pickup's `pickup-wrap` (docs/protocol.md,
- * Pickups), opened with the keys derived from code, security code and link secret.
+ * is sealed for their account key (bound to this conversation, or from before ids were bound);
+ * a guest's is the pickup's `pickup-wrap` (docs/protocol.md, Pickups), opened with the keys
+ * derived from code, security code and link secret. A copy that does not open rejects.
  */
 export function openConversationKey(conversationId: number, sealed: string, unlocked: KeyHolder): Promise<Key> {
   if (openedFor !== unlocked.uid) {
@@ -50,8 +77,8 @@ export function openConversationKey(conversationId: number, sealed: string, unlo
   if (!key) {
     key =
       "pickup" in unlocked
-        ? unwrapPickupKey(unlocked.pickup, sealed)
-        : openSealed(sealed, unlocked.keys.encrypt, { context: CONVERSATION_KEY_CONTEXT }).then(importSymmetricKey);
+        ? openPickup(unlocked.pickup, { conversationId, wrapped: sealed }).then((p) => bind(p.key, conversationId))
+        : openSealedConversationKey(sealed, unlocked.keys.encrypt, { conversationId }).then((o) => bind(o.key, conversationId));
     // A failure is not cached: another load may bring a good copy.
     key.catch(() => opened.delete(conversationId));
     opened.set(conversationId, key);
@@ -60,21 +87,25 @@ export function openConversationKey(conversationId: number, sealed: string, unlo
 }
 
 /** The conversation key sealed for one X25519 public key (raw base64url). */
-export async function sealKeyForPublic(key: Key, encryptPublic: string): Promise<string> {
-  const publicKey = await importEncryptionPublicKey(encryptPublic);
-  return serializeEnvelope(await sealFor(publicKey, await exportSymmetricKey(key), { context: CONVERSATION_KEY_CONTEXT }));
+export async function sealKeyForPublic(key: Key, encryptPublic: string, conversationId?: number): Promise<string> {
+  return sealConversationKey(key, encryptPublic, { conversationId: conversationOf(key, conversationId) });
 }
 
 /** Looks up the user's verified key (spec 000 §5; KeyLookupError on failure) and seals for it. */
-export async function sealKeyForUser(key: Key, uid: number): Promise<string> {
+export async function sealKeyForUser(key: Key, uid: number, conversationId?: number): Promise<string> {
+  const id = conversationOf(key, conversationId);
   const found = await lookupUserKey(uid);
-  return sealKeyForPublic(key, found.encryptPublic);
+  return sealKeyForPublic(key, found.encryptPublic, id);
 }
 
-export async function encryptTitle(key: Key, title: string): Promise<string> {
-  return serializeEnvelope(await encrypt(key, utf8Encode(title), { aad: TITLE_AAD }));
+export async function encryptTitle(key: Key, title: string, conversationId?: number): Promise<string> {
+  return sealConversationTitle(key, title, { conversationId: conversationOf(key, conversationId) });
 }
 
-export async function decryptTitle(key: Key, envelope: string): Promise<string> {
-  return utf8Decode(await decrypt(key, envelope, { aad: TITLE_AAD }));
+/**
+ * The title, or a rejection when it does not open. A v1 title (from before ids were bound) still
+ * opens, whichever copy of the key read it: a person added since holds a bound copy of an old key.
+ */
+export async function decryptTitle(key: Key, envelope: string, conversationId?: number): Promise<string> {
+  return (await openConversationTitle(key, envelope, { conversationId: conversationOf(key, conversationId) })).title;
 }

@@ -1,6 +1,6 @@
-import { generateSymmetricKey } from "@sealwork/crypto";
+import { encrypt, generateSymmetricKey, serializeEnvelope, utf8Encode } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
-import { openMessage, sealMessage } from "./message-crypto";
+import { messageAad, openMessage, sealMessage } from "./message-crypto";
 
 describe("message payloads under the conversation key", () => {
   it("opens what it sealed, Unicode included", async () => {
@@ -20,9 +20,10 @@ describe("message payloads under the conversation key", () => {
     await expect(openMessage(await generateSymmetricKey(), 12, { source_id: 3, localid: "local-1", payload })).rejects.toThrow();
   });
 
-  it("refuses a payload that is not a message object", async () => {
+  it("refuses a payload that is not a message object, sealing or opening", async () => {
     const key = await generateSymmetricKey();
-    const payload = await sealMessage(key, 1, 1, "x", { text: 5 } as never);
+    await expect(sealMessage(key, 1, 1, "x", { text: 5 } as never)).rejects.toThrow("not a message payload");
+    const payload = serializeEnvelope(await encrypt(key, utf8Encode('{"text":5}'), { aad: messageAad(1, 1, "x") }));
     await expect(openMessage(key, 1, { source_id: 1, localid: "x", payload })).rejects.toThrow("not a message payload");
   });
 });

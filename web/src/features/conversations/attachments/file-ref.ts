@@ -1,43 +1,9 @@
-import { z } from "zod";
+import type { FileRef } from "@sealwork/crypto";
 
 /**
- * One attached file as it travels inside an encrypted message payload (`files` of the payload):
- * everything needed to fetch, decrypt and present it. The server knows only the attachment id
- * and the ciphertext size; name, type, size and the file key are inside the message envelope.
+ * One attached file inside an encrypted message payload: the type and its validity rules
+ * (spec 000 §5) live with the message record in `@sealwork/crypto`.
  */
-export interface FileRef {
-  /** The attachment id the server gave the upload. */
-  id: number;
-  name: string;
-  /** MIME type as the browser reported it ("" when unknown). */
-  type: string;
-  /** Plaintext size in bytes. */
-  size: number;
-  /** The file key (base64url) and the stream header (JSON text): docs/protocol.md, Files in chunks. */
-  key: string;
-  header: string;
-  /** Whether an encrypted thumbnail was uploaded (images). */
-  thumb: boolean;
-}
-
-/**
- * The attachment validity rules (spec 000 §5, in our terms): every field of the expected type,
- * or the attachment shows as invalid. The payload came out of an authenticated envelope, but from
- * another participant's client, so it is still checked.
- */
-const fileRefSchema = z.object({
-  id: z.number().int().positive(),
-  name: z.string().min(1).max(1024),
-  type: z.string().max(255),
-  size: z.number().int().min(0),
-  key: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
-  header: z.string().min(1).max(512),
-  thumb: z.boolean(),
-});
-
-export function parseFileRef(value: unknown): FileRef | null {
-  const parsed = fileRefSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
-}
+export { type FileRef, parseFileRef } from "@sealwork/crypto";
 
 export const isImage = (file: Pick<FileRef, "type">) => /^image\/(png|jpeg|gif|webp|bmp|avif)$/.test(file.type);

@@ -3,16 +3,15 @@ import {
   type FileStream,
   base64urlDecode,
   base64urlEncode,
-  decrypt,
   decryptFileStream,
-  encrypt,
   encryptFileChunk,
   encryptedFileSize,
   exportFileKey,
   fileChunkCount,
   importFileStream,
   newFileStream,
-  serializeEnvelope,
+  openThumbnail,
+  sealThumbnail,
   serializeFileStreamHeader,
   utf8Encode,
 } from "@sealwork/crypto";
@@ -26,8 +25,6 @@ import { makeThumbnail } from "./thumbnail";
  * they stream in, so memory stays flat whatever the file size.
  */
 
-/** The associated data of an encrypted thumbnail (under the file's own key). */
-const THUMB_AAD = "thumbnail";
 /** Attempts per part when the network or the bucket fails (not when the user cancels). */
 const PUT_ATTEMPTS = 3;
 /** Decrypted chunks are handed to a Blob every so often, so the page does not hold them all. */
@@ -93,7 +90,7 @@ export async function uploadAttachment(conversationId: number, file: File, { onP
 async function encryptedThumbnail(stream: FileStream, file: Blob): Promise<Uint8Array | null> {
   const image = await makeThumbnail(file);
   if (!image) return null;
-  const bytes = utf8Encode(serializeEnvelope(await encrypt(stream.key, image, { aad: THUMB_AAD })));
+  const bytes = utf8Encode(await sealThumbnail(stream.key, image));
   return bytes.length <= THUMB_MAX_BYTES ? bytes : null;
 }
 
@@ -194,6 +191,6 @@ export async function fetchThumbnail(conversationId: number, file: FileRef, sign
   const { url } = await call("GET /api/conversations/{id}/attachments/{aid}", { params: { id: conversationId, aid: file.id }, query: { thumb: "1" }, signal });
   const response = await fetch(url, { signal });
   if (!response.ok) throw new TransferError("failed", `the bucket answered ${response.status}`);
-  const image = await decrypt(stream.key, await response.text(), { aad: THUMB_AAD });
+  const image = await openThumbnail(stream.key, await response.text());
   return new Blob([image as Uint8Array<ArrayBuffer>], { type: "image/jpeg" });
 }

@@ -5,13 +5,12 @@ import {
   generatePickupSecurityCode,
   pickupLink,
   pickupLookup,
-  serializeEnvelope,
-  wrapPickupKey,
+  sealPickup,
 } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { appendMessage, newLocalid } from "../append-message";
-import { encryptTitle, newConversationKey, sealKeyForPublic } from "../conversation-crypto";
+import { newConversationKey } from "../conversation-crypto";
 import { sealMessage } from "../message-crypto";
 import { type KeptSecrets, keepSecrets } from "./kept-secrets";
 
@@ -35,27 +34,27 @@ export interface CreatedPickup extends KeptSecrets {
 }
 
 /**
- * The creator's side of docs/protocol.md, Pickups, step 1: a conversation key, sealed for the
- * creator like any conversation's; code, security code and link secret; the `pickup-wrap` for
- * the guest (Argon2id with the default parameters: the slow part); the lookup; the encrypted
- * title; and the link the server mails. Nothing here has left the browser yet.
+ * The creator's side of docs/protocol.md, Pickups, step 1: the reserved conversation id; a
+ * conversation key; code, security code and link secret; `sealPickup` seals the key for the
+ * creator like any conversation's, wraps it for the guest (`pickup-wrap`, Argon2id with the
+ * default parameters: the slow part) and encrypts the title, both bound to the id; the lookup;
+ * and the link the server mails. Nothing here has left the browser yet.
  */
 export async function preparePickup(unlocked: UnlockedKeys, instanceName: string, input: NewPickupInput, appUrl = window.location.origin) {
   const secrets: KeptSecrets = { code: generatePickupCode(), securityCode: generatePickupSecurityCode(), linkSecret: input.codeOnly ? null : generatePickupLinkSecret() };
   const { id } = await call("POST /api/conversations/reserve");
-  const key = await newConversationKey();
-  const wrapped = await wrapPickupKey(key, secrets);
+  const key = await newConversationKey(id);
+  const sealed = await sealPickup({ conversationId: id, conversationKey: key, creatorPublic: unlocked.publicKeys.encryptPublic, secrets, title: input.title.trim() });
   const link = pickupLink(appUrl, secrets.code, secrets.linkSecret);
-  const title = input.title.trim();
   const body: Body<"POST /api/pickup"> = {
     conversation_id: id,
     email: input.email.trim(),
     expiredays: input.expiredays,
-    ...(title ? { title: await encryptTitle(key, title) } : {}),
+    ...(sealed.title ? { title: sealed.title } : {}),
     lookup: await pickupLookup(secrets.code, instanceName),
-    verifier: wrapped.verifier,
-    wrapped: serializeEnvelope(wrapped.envelope),
-    sealed: await sealKeyForPublic(key, unlocked.publicKeys.encryptPublic),
+    verifier: sealed.verifier,
+    wrapped: sealed.wrapped,
+    sealed: sealed.sealed,
     link,
   };
   return { body, key, secrets, link };
@@ -70,6 +69,8 @@ export type PreparedPickup = Awaited<ReturnType<typeof preparePickup>>;
 export async function sendPickup(unlocked: UnlockedKeys, prepared: PreparedPickup, input: NewPickupInput): Promise<CreatedPickup> {
   const created = await call("POST /api/pickup", { body: prepared.body });
   const conversationId = created.conversation_id;
+  // Everything was sealed for the reserved id; a message for another one would not open.
+  if (conversationId !== prepared.body.conversation_id) throw new Error(`the server created conversation ${conversationId}, not the reserved ${prepared.body.conversation_id}`);
   keepSecrets(conversationId, prepared.secrets, input.remember);
   const text = input.message.trim();
   if (text) {

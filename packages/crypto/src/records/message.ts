@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { decrypt } from "../aead";
+import { utf8Decode, utf8Encode } from "../bytes";
+import { type AeadEnvelope, parseEnvelope } from "../envelope";
+import { CryptoError } from "../errors";
+import type { Key } from "../primitives";
+import { type FileRef, fileRefSchema } from "./file-ref";
+import { checkId, checkLocalid, checkPlace, encryptRecord } from "./place";
+
+/**
+ * A message (docs/protocol.md, Conversations): the JSON `{ text?, files? }` under the conversation
+ * key with the associated data `message:<conversationId>:<senderId>:<localid>`, so the server
+ * cannot move a message to another conversation, attribute it to someone else or replay it as
+ * another message of the same sender. The opener takes the three from the stored message.
+ */
+
+export interface MessagePayload {
+  text?: string;
+  /**
+   * As sealed, every entry passed `fileRefSchema`. As opened, entries are objects but otherwise
+   * unchecked (another participant's client wrote them): check each with `parseFileRef` before
+   * use, so one bad attachment shows as invalid without hiding the message.
+   */
+  files?: FileRef[];
+}
+
+/** Who sent which message where. The guest of a pickup is sender 0. */
+export interface MessagePlace {
+  conversationId: number;
+  senderId: number;
+  localid: string;
+}
+
+/** What a sealer may seal: the fields in this order, every file reference valid. */
+export const messagePayloadSchema = z.object({
+  text: z.string().optional(),
+  files: z.array(fileRefSchema).optional(),
+});
+
+/** What an opener accepts: an object with `text` a string and `files` an array of objects, when present. */
+const openedPayloadSchema = z.object({
+  text: z.string().optional(),
+  files: z.array(z.looseObject({})).optional(),
+});
+
+export function messageAad(conversationId: number, senderId: number, localid: string): string {
+  return `message:${checkId(conversationId, "a conversation id")}:${checkId(senderId, "a sender id", 0)}:${checkLocalid(localid)}`;
+}
+
+function aadOf(place: MessagePlace): string {
+  const { conversationId, senderId, localid } = checkPlace(place, "the message's place");
+  return messageAad(conversationId, senderId, localid);
+}
+
+/** Encrypts a message payload; answers the envelope's text. A payload outside the schema: invalid_input. */
+export function sealMessage(conversationKey: Key, place: MessagePlace, payload: MessagePayload): Promise<string> {
+  return sealMessageWith(conversationKey, place, payload, undefined);
+}
+
+/** sealMessage with the nonce supplied: for known-answer tests only. */
+export async function sealMessageWith(conversationKey: Key, place: MessagePlace, payload: MessagePayload, nonce: Uint8Array | undefined): Promise<string> {
+  const aad = aadOf(place);
+  const parsed = messagePayloadSchema.safeParse(payload);
+  if (!parsed.success) throw new CryptoError("invalid_input", "not a message payload");
+  // Written from the parsed value, so the bytes do not depend on the caller's key order.
+  return encryptRecord(conversationKey, utf8Encode(JSON.stringify(parsed.data)), aad, nonce);
+}
+
+/**
+ * Opens a stored message. Wrong key, conversation, sender or local id, or any change:
+ * decrypt_failed; opens but is not a message payload: invalid_payload (spec 000 §8 'Invalid
+ * mote payload' either way). Fields other than `text` and `files` are dropped.
+ */
+export async function openMessage(conversationKey: Key, envelope: AeadEnvelope | string, place: MessagePlace): Promise<MessagePayload> {
+  const env = parseEnvelope(envelope, "aead");
+  const bytes = await decrypt(conversationKey, env, { aad: aadOf(place) });
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8Decode(bytes));
+  } catch (cause) {
+    throw new CryptoError("invalid_payload", "not a message payload", { cause });
+  }
+  const parsed = openedPayloadSchema.safeParse(value);
+  if (!parsed.success) throw new CryptoError("invalid_payload", "not a message payload");
+  return parsed.data as MessagePayload;
+}
