@@ -1,4 +1,5 @@
 import { contracts, splitRouteKey, type HttpMethod, type RouteKey } from "@sealwork/contracts";
+import type { JobKind } from "@sealwork/core/config";
 
 /**
  * THE route table: every endpoint of the API and the Lambda handler that serves it. The SST Api
@@ -54,19 +55,35 @@ export const routes: Record<RouteKey, string> = {
   "DELETE /api/conversations/{id}": "functions/api/pickup/delete.handler",
 };
 
-/** SQS consumers: queue name → worker handler. */
+/**
+ * The jobs: each kind (JobMessage's `type` in the core) has its own SQS queue, dead-letter queue
+ * and worker Lambda (stacks/queues.ts, stacks/api.ts; locally packages/local). The queue's
+ * visibility timeout is derived from the worker's timeout; `batchSize` is the most messages one
+ * invocation gets.
+ */
+export interface JobWorker {
+  handler: string;
+  timeoutSeconds: number;
+  batchSize: number;
+}
+
 export const workers = {
-  jobs: "functions/workers/jobs.handler",
-} as const;
+  // Email and text messages (Mail.deliver): one SES call each.
+  mail: { handler: "functions/workers/mail.handler", timeoutSeconds: 30, batchSize: 10 },
+  // A deleted or expired pickup's files: every object under its conversation's prefix.
+  "purge-attachments": { handler: "functions/workers/purge-attachments.handler", timeoutSeconds: 120, batchSize: 5 },
+  // Every pickup past its validity end (Pickup.sweep), sent by a schedule.
+  "pickup-sweep": { handler: "functions/workers/pickup-sweep.handler", timeoutSeconds: 300, batchSize: 1 },
+} as const satisfies Record<JobKind, JobWorker>;
 
 /**
- * Jobs put on the jobs queue on a schedule: an EventBridge rule on AWS (stacks/api.ts), a timer
- * in the local runtime. `job` is the message body the worker reads (JobMessage in the core).
+ * Jobs put on their kind's queue on a schedule: an EventBridge rule on AWS (stacks/queues.ts), a
+ * timer in the local runtime. `job` is the message body the worker reads (JobMessage in the core).
  */
 export const schedules = [
   // Expired pickups: their conversation, messages and files (Pickup.sweep).
   { name: "PickupSweep", everyMinutes: 60, job: { type: "pickup-sweep" } },
-] as const;
+] as const satisfies ReadonlyArray<{ name: string; everyMinutes: number; job: { type: JobKind } }>;
 
 export interface ServedRoute {
   key: RouteKey;

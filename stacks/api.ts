@@ -1,7 +1,8 @@
 import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import { Api as HttpApi, Config, use, type StackContext } from "sst/constructs";
-import { servedRoutes, workers } from "../functions/routes";
-import { Queues, WORKER_TIMEOUT_SECONDS } from "./queues";
+import { Function, Api as HttpApi, Config, use, type StackContext } from "sst/constructs";
+import { servedRoutes, workers, type JobWorker } from "../functions/routes";
+import { queueUrlSetting, type JobKind } from "../packages/core/src/config";
+import { Queues } from "./queues";
 import { Storage, isEphemeralStage, tenantSettings } from "./storage";
 
 /**
@@ -40,13 +41,13 @@ export function apiRoutes(): Record<string, { function: { handler: string } }> {
 }
 
 /**
- * The HTTP API (one route per entry of the route table) and the jobs worker. Every Lambda of the
+ * The HTTP API (one route per entry of the route table) and one worker per job kind. Every Lambda of the
  * app lives in this stack so that they share one environment, one set of permissions and the
  * bound secrets.
  */
 export function Api({ stack, app }: StackContext) {
   const { table, bucket } = use(Storage);
-  const { jobs } = use(Queues);
+  const { queues } = use(Queues);
   const site = tenantSettings();
 
   // Values live in SSM: `npx sst secrets set JWT_PRIVATE_JWK … --stage <tenant>`. Bound
@@ -92,7 +93,7 @@ export function Api({ stack, app }: StackContext) {
     new PolicyStatement({
       effect: Effect.ALLOW,
       actions: ["sqs:SendMessage", "sqs:GetQueueAttributes"],
-      resources: [jobs.queueArn],
+      resources: Object.values(queues).map(({ queue }) => queue.queueArn),
     }),
     new PolicyStatement({
       effect: Effect.ALLOW,
@@ -110,7 +111,7 @@ export function Api({ stack, app }: StackContext) {
     INSTANCE_ENV: isEphemeralStage(app.stage) ? "staging" : "production",
     TABLE_NAME: table.tableName,
     BUCKET_NAME: bucket.bucketName,
-    JOBS_QUEUE_URL: jobs.queueUrl,
+    ...Object.fromEntries(Object.entries(queues).map(([kind, { queue }]) => [queueUrlSetting(kind as JobKind), queue.queueUrl])),
     JWT_ISSUER: `sealwork:${app.stage}`,
     MAIL_TRANSPORT: "ses",
     ...(site.domain ? { MAIL_FROM: `no-reply@${site.domain}` } : {}),
@@ -139,12 +140,17 @@ export function Api({ stack, app }: StackContext) {
     routes: apiRoutes(),
   });
 
-  jobs.addConsumer(stack, {
-    function: { handler: workers.jobs, timeout: WORKER_TIMEOUT_SECONDS },
-    cdk: { eventSource: { batchSize: 10, reportBatchItemFailures: true } },
-  });
+  const consumers = new Map<JobKind, Function>();
+  for (const [kind, worker] of Object.entries(workers) as Array<[JobKind, JobWorker]>) {
+    const { queue } = queues[kind];
+    queue.addConsumer(stack, {
+      function: { handler: worker.handler, timeout: worker.timeoutSeconds },
+      cdk: { eventSource: { batchSize: worker.batchSize, reportBatchItemFailures: true } },
+    });
+    consumers.set(kind, queue.consumerFunction as Function);
+  }
 
   stack.addOutputs({ ApiUrl: api.url });
 
-  return { api, secrets: { jwtPrivateJwk, setupToken } };
+  return { api, consumers, secrets: { jwtPrivateJwk, setupToken } };
 }

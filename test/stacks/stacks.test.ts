@@ -16,15 +16,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Stack, type CfnElement } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
-import { App, getStack, useFunctions, type FunctionProps, type Api as HttpApi } from "sst/constructs";
+import type { IConstruct } from "constructs";
+import { App, getStack, use, useFunctions, type FunctionProps, type Api as HttpApi } from "sst/constructs";
 import { initProject, useProject } from "sst/project.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handlerModule, schedules, servedRoutes, workers } from "../../functions/routes";
+import { handlerModule, schedules, servedRoutes, workers, type JobWorker } from "../../functions/routes";
+import { JOB_KINDS, queueUrlSetting, type JobKind } from "../../packages/core/src/config";
 import { TABLE, keyAttributes } from "../../packages/core/src/db/table";
 import config from "../../sst.config";
 import { Api, INSTANCE_SETTINGS } from "../../stacks/api";
-import { MAX_RECEIVE_COUNT, Queues, WORKER_TIMEOUT_SECONDS } from "../../stacks/queues";
+import { MAX_RECEIVE_COUNT, Queues, visibilityTimeoutSeconds } from "../../stacks/queues";
 import { Storage } from "../../stacks/storage";
 import { PREBUILT_WEB_CONTEXT, Web } from "../../stacks/web";
 
@@ -39,7 +42,8 @@ interface Synthesised {
   web: Template;
   /** Route key → function props as registered with SST's function builder (what gets bundled). */
   routeFunctions: Map<string, FunctionProps | undefined>;
-  worker: FunctionProps | undefined;
+  /** Job kind → its worker's logical id and props, its queue's and dead-letter queue's logical ids. */
+  kinds: Map<JobKind, { logicalId: string; props: FunctionProps; queueId: string; deadLettersId: string }>;
 }
 
 const bundle = process.env.STACKS_TEST_BUNDLE === "1";
@@ -57,6 +61,10 @@ async function synthesise(stage: string, settings: Record<string, string> = {}):
   } finally {
     for (const name of SETTINGS) delete process.env[name];
   }
+}
+
+function logicalId(construct: IConstruct): string {
+  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
 }
 
 async function synthesiseApp(stage: string): Promise<Synthesised> {
@@ -86,8 +94,13 @@ async function synthesiseApp(stage: string): Promise<Synthesised> {
     const fn = api.getFunction(key);
     routeFunctions.set(key, fn ? useFunctions().fromID(fn.node.addr) : undefined);
   }
-  const jobs = getStack(Queues).node.findChild("Jobs") as unknown as { consumerFunction?: { node: { addr: string } } };
-  const workerAddr = jobs.consumerFunction?.node.addr;
+  const { queues } = use(Queues);
+  const kinds = new Map(
+    [...use(Api).consumers].map(([kind, fn]) => [
+      kind,
+      { logicalId: logicalId(fn), props: useFunctions().fromID(fn.node.addr)!, queueId: logicalId(queues[kind].queue.cdk.queue), deadLettersId: logicalId(queues[kind].deadLetters) },
+    ]),
+  );
 
   return {
     storage: Template.fromStack(getStack(Storage)),
@@ -95,7 +108,7 @@ async function synthesiseApp(stage: string): Promise<Synthesised> {
     api: Template.fromStack(apiStack),
     web: Template.fromStack(getStack(Web)),
     routeFunctions,
-    worker: workerAddr ? useFunctions().fromID(workerAddr) : undefined,
+    kinds,
   };
 }
 
@@ -120,8 +133,11 @@ function appFunctions(template: Template): Resource[] {
   }).map(([, fn]) => fn);
 }
 
-function jobsQueue(template: Template): Resource {
-  return only(template, "AWS::SQS::Queue", { Properties: { RedrivePolicy: Match.anyValue() } }).resource;
+/** The Api stack's resource of a logical id. */
+function resource(template: Template, logicalId: string): Resource {
+  const found = (template.toJSON().Resources as Record<string, Resource>)[logicalId];
+  expect(found, logicalId).toBeDefined();
+  return found!;
 }
 
 let prod: Synthesised;
@@ -218,32 +234,57 @@ describe("Storage", () => {
 });
 
 describe("Queues", () => {
-  it("has the jobs queue redriving to its dead-letter queue", () => {
-    prod.queues.resourceCountIs("AWS::SQS::Queue", 2);
-    const jobs = jobsQueue(prod.queues);
-    const dlqId = jobs.Properties.RedrivePolicy.deadLetterTargetArn["Fn::GetAtt"][0];
-    expect(jobs.Properties.RedrivePolicy).toEqual({
-      deadLetterTargetArn: { "Fn::GetAtt": [dlqId, "Arn"] },
-      maxReceiveCount: MAX_RECEIVE_COUNT,
-    });
-    expect(prod.queues.toJSON().Resources[dlqId].Type).toBe("AWS::SQS::Queue");
+  const kinds = Object.entries(workers) as Array<[JobKind, JobWorker]>;
+
+  it("has a queue and a dead-letter queue for every job kind, the queue redriving to its own", () => {
+    expect(Object.keys(workers).sort()).toEqual([...JOB_KINDS].sort());
+    prod.queues.resourceCountIs("AWS::SQS::Queue", 2 * JOB_KINDS.length);
+    const deadLetters = new Set<string>();
+    for (const [kind] of kinds) {
+      const { queueId, deadLettersId } = prod.kinds.get(kind)!;
+      expect(resource(prod.queues, queueId).Properties.RedrivePolicy, kind).toEqual({
+        deadLetterTargetArn: { "Fn::GetAtt": [deadLettersId, "Arn"] },
+        maxReceiveCount: MAX_RECEIVE_COUNT,
+      });
+      expect(resource(prod.queues, deadLettersId).Type).toBe("AWS::SQS::Queue");
+      deadLetters.add(deadLettersId);
+    }
+    expect(deadLetters.size).toBe(JOB_KINDS.length);
   });
 
-  it("has the worker consume the jobs queue, with a timeout below the visibility timeout", () => {
-    const { resource: mapping } = only(prod.api, "AWS::Lambda::EventSourceMapping");
-    expect(mapping.Properties).toMatchObject({
-      BatchSize: 10,
-      FunctionResponseTypes: ["ReportBatchItemFailures"],
-      EventSourceArn: { "Fn::ImportValue": expect.stringContaining("Jobs") },
-    });
-    const worker = prod.api.toJSON().Resources[mapping.Properties.FunctionName.Ref] as Resource;
-    expect(worker.Type).toBe("AWS::Lambda::Function");
-    expect(worker.Properties.Timeout).toBe(WORKER_TIMEOUT_SECONDS);
-    expect(jobsQueue(prod.queues).Properties.VisibilityTimeout).toBeGreaterThan(worker.Properties.Timeout);
-    expect(prod.worker?.handler).toBe(workers.jobs);
+  it("encrypts every queue with SQS-managed keys and refuses requests without TLS", () => {
+    for (const [logicalId, queue] of resources(prod.queues, "AWS::SQS::Queue")) {
+      expect(queue.Properties.SqsManagedSseEnabled, logicalId).toBe(true);
+      prod.queues.hasResourceProperties("AWS::SQS::QueuePolicy", {
+        Queues: [{ Ref: logicalId }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } })]),
+        },
+      });
+    }
   });
 
-  it("puts each scheduled job on the jobs queue at its rate (the pickup sweep)", () => {
+  it("has each kind's worker consume its queue, with its own timeout below the visibility timeout", () => {
+    const mappings = resources(prod.api, "AWS::Lambda::EventSourceMapping").map(([, m]) => m.Properties);
+    expect(mappings).toHaveLength(JOB_KINDS.length);
+    for (const [kind, worker] of kinds) {
+      const { logicalId, props, queueId } = prod.kinds.get(kind)!;
+      expect(props.handler).toBe(worker.handler);
+      const mapping = mappings.find((m) => m.FunctionName.Ref === logicalId);
+      expect(mapping, kind).toMatchObject({
+        BatchSize: worker.batchSize,
+        FunctionResponseTypes: ["ReportBatchItemFailures"],
+        EventSourceArn: { "Fn::ImportValue": expect.stringContaining(queueId) },
+      });
+      const fn = resource(prod.api, logicalId);
+      expect(fn.Properties.Timeout).toBe(worker.timeoutSeconds);
+      const visibility = resource(prod.queues, queueId).Properties.VisibilityTimeout;
+      expect(visibility).toBe(visibilityTimeoutSeconds(worker));
+      expect(visibility).toBeGreaterThan(fn.Properties.Timeout);
+    }
+  });
+
+  it("puts each scheduled job on its kind's queue at its rate (the pickup sweep)", () => {
     const rules = resources(prod.queues, "AWS::Events::Rule");
     expect(rules).toHaveLength(schedules.length);
     for (const schedule of schedules) {
@@ -253,7 +294,7 @@ describe("Queues", () => {
       // CDK writes whole hours as "rate(1 hour)".
       const hours = schedule.everyMinutes / 60;
       expect(rule.Properties.ScheduleExpression).toBe(Number.isInteger(hours) ? `rate(${hours} hour${hours === 1 ? "" : "s"})` : `rate(${schedule.everyMinutes} minutes)`);
-      expect(rule.Properties.Targets[0].Arn).toEqual({ "Fn::GetAtt": [expect.stringContaining("Jobs"), "Arn"] });
+      expect(rule.Properties.Targets[0].Arn).toEqual({ "Fn::GetAtt": [prod.kinds.get(schedule.job.type)!.queueId, "Arn"] });
     }
   });
 });
@@ -274,19 +315,19 @@ describe("Api", () => {
       expect(props?.handler, `${route.method} ${route.path}`).toBe(route.handler);
       expect(props?.runtime).toBe("nodejs22.x");
     }
-    expect(prod.worker?.runtime).toBe("nodejs22.x");
+    for (const { props } of prod.kinds.values()) expect(props.runtime).toBe("nodejs22.x");
   });
 
   it("points at handler files that exist", () => {
-    for (const handler of [...servedRoutes().map((route) => route.handler), workers.jobs]) {
+    for (const handler of [...servedRoutes().map((route) => route.handler), ...Object.values(workers).map((w) => w.handler)]) {
       const { file } = handlerModule(handler);
       expect(fs.existsSync(path.join(root, `${file}.ts`)), `${file}.ts`).toBe(true);
     }
   });
 
-  it("gives every function (routes and worker) its settings and secrets", () => {
+  it("gives every function (routes and workers) its settings and secrets", () => {
     const functions = appFunctions(prod.api);
-    expect(functions).toHaveLength(servedRoutes().length + 1);
+    expect(functions).toHaveLength(servedRoutes().length + JOB_KINDS.length);
     for (const fn of functions) {
       expect(fn.Properties.Runtime).toBe("nodejs22.x");
       expect(fn.Properties.Architectures).toEqual(["arm64"]);
@@ -303,11 +344,14 @@ describe("Api", () => {
         SST_StaticSite_url_Site: "__FETCH_FROM_SSM__",
       });
       expect(env.APP_URL).toBeUndefined();
-      for (const name of ["TABLE_NAME", "BUCKET_NAME", "JOBS_QUEUE_URL"]) expect(env[name], name).toBeDefined();
+      for (const name of ["TABLE_NAME", "BUCKET_NAME"]) expect(env[name], name).toBeDefined();
+      for (const kind of JOB_KINDS) {
+        expect(env[queueUrlSetting(kind)], kind).toEqual({ "Fn::ImportValue": expect.stringContaining(prod.kinds.get(kind)!.queueId) });
+      }
     }
   });
 
-  it("lets every function use the table and its indexes, the bucket, the queue and SES", () => {
+  it("lets every function use the table and its indexes, the bucket, every queue and SES", () => {
     const policies = resources(prod.api, "AWS::IAM::Policy").map(([, policy]) => policy.Properties);
     for (const fn of appFunctions(prod.api)) {
       const roleId = fn.Properties.Role["Fn::GetAtt"][0];
@@ -319,6 +363,8 @@ describe("Api", () => {
         expect(allowing(action).length, `${roleId} ${action}`).toBeGreaterThan(0);
       }
       expect(JSON.stringify(allowing("dynamodb:Query").map((s) => s.Resource))).toContain("/index/*");
+      const queues = JSON.stringify(allowing("sqs:SendMessage").map((s) => s.Resource));
+      for (const kind of JOB_KINDS) expect(queues, `${roleId} ${kind}`).toContain(prod.kinds.get(kind)!.queueId);
     }
   });
 });
