@@ -56,6 +56,27 @@ export const routes: Record<RouteKey, string> = {
 };
 
 /**
+ * One Lambda per area serves the API (stacks/api.ts), dispatching inside on the route key
+ * (functions/dispatch.ts). A route's area is its handler's folder under functions/api/ (a file
+ * directly there: its name), unless this map merges that folder into another area.
+ */
+const MERGED_AREAS: Record<string, string> = {
+  health: "instance",
+  attachments: "conversations",
+  keypairs: "keys",
+  backup: "keys",
+  verification: "users",
+  pickup: "pickups",
+};
+
+/** "functions/api/keypairs/get.handler" → "keys". */
+export function areaOf(handler: string): string {
+  const folder = /^functions\/api\/([a-z][a-z0-9-]*)[/.]/.exec(handler)?.[1];
+  if (!folder) throw new Error(`${handler}: a route's handler lives under functions/api/ in a kebab-case folder or file`);
+  return MERGED_AREAS[folder] ?? folder;
+}
+
+/**
  * The jobs: each kind (JobMessage's `type` in the core) has its own SQS queue, dead-letter queue
  * and worker Lambda (stacks/queues.ts, stacks/api.ts; locally packages/local). The queue's
  * visibility timeout is derived from the worker's timeout; `batchSize` is the most messages one
@@ -90,6 +111,8 @@ export interface ServedRoute {
   method: HttpMethod;
   path: string;
   handler: string;
+  /** The area whose Lambda serves it. */
+  area: string;
 }
 
 /**
@@ -101,7 +124,7 @@ export function servedRoutes(): ServedRoute[] {
   const keys = new Set<string>();
   for (const key of Object.keys(routes) as RouteKey[]) {
     const { method, path } = splitRouteKey(key);
-    served.push({ key, method, path, handler: routes[key] });
+    served.push({ key, method, path, handler: routes[key], area: areaOf(routes[key]) });
     keys.add(`${method} ${path}`);
   }
   const overrides = new Map<string, string>();
@@ -112,7 +135,7 @@ export function servedRoutes(): ServedRoute[] {
     const handler = routes[key];
     if (keys.has(`POST ${path}`)) throw new Error(`${key}: POST ${path} exists, so _method cannot be routed to it`);
     const earlier = overrides.get(path);
-    if (earlier === undefined) served.push({ key, method: "POST", path, handler });
+    if (earlier === undefined) served.push({ key, method: "POST", path, handler, area: areaOf(handler) });
     else if (earlier !== handler) throw new Error(`${key}: overridable methods of ${path} must share one handler`);
     overrides.set(path, handler);
   }
@@ -123,4 +146,11 @@ export function servedRoutes(): ServedRoute[] {
 export function handlerModule(handler: string): { file: string; exportName: string } {
   const dot = handler.lastIndexOf(".");
   return { file: handler.slice(0, dot), exportName: handler.slice(dot + 1) };
+}
+
+/** The served routes grouped by area, areas in the table's order. */
+export function routesByArea(served: ServedRoute[] = servedRoutes()): Map<string, ServedRoute[]> {
+  const areas = new Map<string, ServedRoute[]>();
+  for (const route of served) areas.set(route.area, [...(areas.get(route.area) ?? []), route]);
+  return areas;
 }

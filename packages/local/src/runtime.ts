@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join, resolve } from "node:path";
 import { queueUrlSetting, type JobKind } from "@sealwork/core/config";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { AREA_ENTRIES, staleAreaEntries } from "../../../functions/area-entries";
 import { schedules, workers, type JobWorker } from "../../../functions/routes";
 import { createApiAdapter } from "./api-adapter";
 import { ensureQueues, ensureTable } from "./bootstrap";
@@ -44,6 +45,9 @@ const BUCKET_NAME = "sealwork-files";
  */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const log = options.log ?? ((line: string) => console.log(line));
+  // The API is served through the area entries, as on AWS: they must match the route table.
+  const stale = staleAreaEntries();
+  if (stale.length) throw new Error(`${AREA_ENTRIES}/ is out of step with functions/routes.ts (${stale.join(", ")}): run \`npm run areas\``);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
