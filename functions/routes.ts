@@ -77,6 +77,15 @@ export function areaOf(handler: string): string {
 }
 
 /**
+ * Packages that only one route needs, which it loads with a dynamic import (qrcode and its pngjs:
+ * the QR code of the TOTP setup). Only that route's area bundles them; every other bundle leaves
+ * them out (esbuild `external`), since the import never runs there. See stacks/bundling.ts.
+ */
+export const routeOnlyPackages = {
+  qrcode: "POST /api/verification/totpSetup",
+} as const satisfies Record<string, RouteKey>;
+
+/**
  * The jobs: each kind (JobMessage's `type` in the core) has its own SQS queue, dead-letter queue
  * and worker Lambda (stacks/queues.ts, stacks/api.ts; locally packages/local). The queue's
  * visibility timeout is derived from the worker's timeout; `batchSize` is the most messages one

@@ -5,6 +5,7 @@ import { Function, Api as HttpApi, Config, use, type Stack, type StackContext } 
 import { areaHandler } from "../functions/area-entries";
 import { servedRoutes, workers, type JobWorker, type ServedRoute } from "../functions/routes";
 import { queueUrlSetting, type JobKind } from "../packages/core/src/config";
+import { nodejsBundling } from "./bundling";
 import { Queues, pascal } from "./queues";
 import { Storage, isEphemeralStage, tenantSettings } from "./storage";
 
@@ -174,6 +175,7 @@ function serveAreas(stack: Stack, api: HttpApi, table: ApiRoute[]): Map<string, 
       const id = `${pascal(route.area)}Area`;
       const fn = new Function(stack, id, {
         handler: areaHandler(route.area),
+        nodejs: nodejsBundling(route.area),
         // As for the functions SST's Api makes: no SSM parameter for binding it to other functions.
         _doNotAllowOthersToBind: true,
       });

@@ -23,7 +23,7 @@ import { App, getStack, use, useFunctions, type FunctionProps, type StackContext
 import { initProject, useProject } from "sst/project.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { areaHandler } from "../../functions/area-entries";
-import { handlerModule, routesByArea, schedules, servedRoutes, workers, type JobWorker } from "../../functions/routes";
+import { handlerModule, routeOnlyPackages, routes, routesByArea, schedules, servedRoutes, workers, type JobWorker } from "../../functions/routes";
 import { JOB_KINDS, queueUrlSetting, type JobKind } from "../../packages/core/src/config";
 import { TABLE, keyAttributes } from "../../packages/core/src/db/table";
 import config from "../../sst.config";
@@ -351,12 +351,21 @@ describe("Api", () => {
     }
   });
 
-  it("runs each area's entry and each worker on nodejs22.x", () => {
+  it("runs each area's entry, on nodejs22.x, bundling a route-only package only in the area that needs it", () => {
     for (const [area, { props }] of prod.areas) {
       expect(props.handler).toBe(areaHandler(area));
       expect(props.runtime).toBe("nodejs22.x");
+      const external = props.nodejs?.esbuild?.external ?? [];
+      expect(external).toContain("@aws-sdk/*");
+      for (const [name, key] of Object.entries(routeOnlyPackages)) {
+        const needed = servedRoutes().some((route) => route.key === key && route.area === area);
+        expect(external.includes(name), `${area} ${name}`).toBe(!needed);
+      }
     }
-    for (const { props } of prod.kinds.values()) expect(props.runtime).toBe("nodejs22.x");
+    for (const { props } of prod.kinds.values()) {
+      expect(props.runtime).toBe("nodejs22.x");
+      expect(props.nodejs?.esbuild?.external).toEqual(expect.arrayContaining(["@aws-sdk/*", ...Object.keys(routeOnlyPackages)]));
+    }
   });
 
   it("points at handler files that exist", () => {
@@ -364,6 +373,7 @@ describe("Api", () => {
       const { file } = handlerModule(handler);
       expect(fs.existsSync(path.join(root, `${file}.ts`)), `${file}.ts`).toBe(true);
     }
+    expect(routes[routeOnlyPackages.qrcode]).toBe("functions/api/verification/totp-setup.handler");
   });
 
   it("gives every function (areas and workers) its settings and secrets", () => {

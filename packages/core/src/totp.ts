@@ -8,7 +8,6 @@ import {
   normaliseRecoveryCode,
 } from "@sealwork/contracts";
 import { Secret, TOTP } from "otpauth";
-import QRCode from "qrcode";
 import { isAdmin, isMember, type Caller } from "./caller";
 import { config } from "./config";
 import { db, type UserItem } from "./db/entities";
@@ -56,6 +55,9 @@ export namespace Totp {
       throw error;
     }
     const uri = generator(secret, caller.user).toString();
+    // Imported here, not at the top: only the TOTP setup's bundle carries qrcode (and pngjs);
+    // routeOnlyPackages in functions/routes.ts leaves it out of every other one.
+    const { default: QRCode } = await import("qrcode");
     return { qr: await QRCode.toDataURL(uri, { errorCorrectionLevel: "M", margin: 2, width: 240 }), secret };
   }
 
