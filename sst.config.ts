@@ -13,7 +13,8 @@ export default {
     // Imported here, not at the top: sst first loads this file without `stacks` just to read
     // config(). The full load bundles the stacks with the workspace packages they reach through
     // the route table (which is why those are not root dependencies: SST leaves those out).
-    const [{ Storage, isEphemeralStage }, { Queues }, { Api }, { Web }] = await Promise.all([
+    const [{ nodejsBundling }, { Storage, isEphemeralStage }, { Queues }, { Api }, { Web }] = await Promise.all([
+      import("./stacks/bundling"),
       import("./stacks/storage"),
       import("./stacks/queues"),
       import("./stacks/api"),
@@ -23,7 +24,9 @@ export default {
     app.setDefaultFunctionProps({
       runtime: "nodejs22.x",
       architecture: "arm_64",
-      nodejs: { format: "esm" },
+      // Minified ES modules without the AWS SDK (the runtime has it); an area's function adds
+      // the route-only packages of other areas (stacks/bundling.ts).
+      nodejs: nodejsBundling(),
       logRetention: "one_month",
     });
     app.stack(Storage).stack(Queues).stack(Api).stack(Web);

@@ -1,4 +1,5 @@
 import { contracts, splitRouteKey, type HttpMethod, type RouteKey } from "@sealwork/contracts";
+import type { JobKind } from "@sealwork/core/config";
 
 /**
  * THE route table: every endpoint of the API and the Lambda handler that serves it. The SST Api
@@ -55,25 +56,64 @@ export const routes: Record<RouteKey, string> = {
   "DELETE /api/conversations/{id}": "functions/api/pickup/delete.handler",
 };
 
-/** SQS consumers: queue name → worker handler. */
-export const workers = {
-  jobs: "functions/workers/jobs.handler",
-} as const;
+/**
+ * One Lambda per area serves the API (stacks/api.ts), dispatching inside on the route key
+ * (functions/dispatch.ts). A route's area is its handler's folder under functions/api/ (a file
+ * directly there: its name), unless this map merges that folder into another area.
+ */
+const MERGED_AREAS: Record<string, string> = {
+  health: "instance",
+  attachments: "conversations",
+  keypairs: "keys",
+  backup: "keys",
+  verification: "users",
+  pickup: "pickups",
+};
+
+/** "functions/api/keypairs/get.handler" → "keys". */
+export function areaOf(handler: string): string {
+  const folder = /^functions\/api\/([a-z][a-z0-9-]*)[/.]/.exec(handler)?.[1];
+  if (!folder) throw new Error(`${handler}: a route's handler lives under functions/api/ in a kebab-case folder or file`);
+  return MERGED_AREAS[folder] ?? folder;
+}
 
 /**
- * Jobs put on the jobs queue on a schedule: an EventBridge rule on AWS (stacks/api.ts), a timer
- * in the local runtime. `job` is the message body the worker reads (JobMessage in the core).
+ * The jobs: each kind (JobMessage's `type` in the core) has its own SQS queue, dead-letter queue
+ * and worker Lambda (stacks/queues.ts, stacks/api.ts; locally packages/local). The queue's
+ * visibility timeout is derived from the worker's timeout; `batchSize` is the most messages one
+ * invocation gets.
+ */
+export interface JobWorker {
+  handler: string;
+  timeoutSeconds: number;
+  batchSize: number;
+}
+
+export const workers = {
+  // Email and text messages (Mail.deliver): one SES call each.
+  mail: { handler: "functions/workers/mail.handler", timeoutSeconds: 30, batchSize: 10 },
+  // A deleted or expired pickup's files: every object under its conversation's prefix.
+  "purge-attachments": { handler: "functions/workers/purge-attachments.handler", timeoutSeconds: 120, batchSize: 5 },
+  // Every pickup past its validity end (Pickup.sweep), sent by a schedule.
+  "pickup-sweep": { handler: "functions/workers/pickup-sweep.handler", timeoutSeconds: 300, batchSize: 1 },
+} as const satisfies Record<JobKind, JobWorker>;
+
+/**
+ * Jobs put on their kind's queue on a schedule: an EventBridge rule on AWS (stacks/queues.ts), a
+ * timer in the local runtime. `job` is the message body the worker reads (JobMessage in the core).
  */
 export const schedules = [
   // Expired pickups: their conversation, messages and files (Pickup.sweep).
   { name: "PickupSweep", everyMinutes: 60, job: { type: "pickup-sweep" } },
-] as const;
+] as const satisfies ReadonlyArray<{ name: string; everyMinutes: number; job: { type: JobKind } }>;
 
 export interface ServedRoute {
   key: RouteKey;
   method: HttpMethod;
   path: string;
   handler: string;
+  /** The area whose Lambda serves it. */
+  area: string;
 }
 
 /**
@@ -85,7 +125,7 @@ export function servedRoutes(): ServedRoute[] {
   const keys = new Set<string>();
   for (const key of Object.keys(routes) as RouteKey[]) {
     const { method, path } = splitRouteKey(key);
-    served.push({ key, method, path, handler: routes[key] });
+    served.push({ key, method, path, handler: routes[key], area: areaOf(routes[key]) });
     keys.add(`${method} ${path}`);
   }
   const overrides = new Map<string, string>();
@@ -96,7 +136,7 @@ export function servedRoutes(): ServedRoute[] {
     const handler = routes[key];
     if (keys.has(`POST ${path}`)) throw new Error(`${key}: POST ${path} exists, so _method cannot be routed to it`);
     const earlier = overrides.get(path);
-    if (earlier === undefined) served.push({ key, method: "POST", path, handler });
+    if (earlier === undefined) served.push({ key, method: "POST", path, handler, area: areaOf(handler) });
     else if (earlier !== handler) throw new Error(`${key}: overridable methods of ${path} must share one handler`);
     overrides.set(path, handler);
   }
@@ -107,4 +147,11 @@ export function servedRoutes(): ServedRoute[] {
 export function handlerModule(handler: string): { file: string; exportName: string } {
   const dot = handler.lastIndexOf(".");
   return { file: handler.slice(0, dot), exportName: handler.slice(dot + 1) };
+}
+
+/** The served routes grouped by area, areas in the table's order. */
+export function routesByArea(served: ServedRoute[] = servedRoutes()): Map<string, ServedRoute[]> {
+  const areas = new Map<string, ServedRoute[]>();
+  for (const route of served) areas.set(route.area, [...(areas.get(route.area) ?? []), route]);
+  return areas;
 }

@@ -1,7 +1,12 @@
+import { HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRouteKey } from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import { Api as HttpApi, Config, use, type StackContext } from "sst/constructs";
-import { servedRoutes, workers } from "../functions/routes";
-import { Queues, WORKER_TIMEOUT_SECONDS } from "./queues";
+import { Function, Api as HttpApi, Config, use, type Stack, type StackContext } from "sst/constructs";
+import { areaHandler } from "../functions/area-entries";
+import { servedRoutes, workers, type JobWorker, type ServedRoute } from "../functions/routes";
+import { queueUrlSetting, type JobKind } from "../packages/core/src/config";
+import { nodejsBundling } from "./bundling";
+import { Queues, pascal } from "./queues";
 import { Storage, isEphemeralStage, tenantSettings } from "./storage";
 
 /**
@@ -32,21 +37,22 @@ function instanceSettings(env: NodeJS.ProcessEnv): Record<string, string> {
   return settings;
 }
 
-/** "POST /api/users/{id}/login" → the SST route definition for its handler. */
-export function apiRoutes(): Record<string, { function: { handler: string } }> {
-  const routes: Record<string, { function: { handler: string } }> = {};
-  for (const route of servedRoutes()) routes[`${route.method} ${route.path}`] = { function: { handler: route.handler } };
-  return routes;
+/** What the Api stack needs of a route: where API Gateway matches it and which area serves it. */
+export type ApiRoute = Pick<ServedRoute, "method" | "path" | "area">;
+
+/** The HTTP API with one Lambda per area of the route table, and one worker per job kind. */
+export function Api(context: StackContext) {
+  return apiStack(context, servedRoutes());
 }
 
 /**
- * The HTTP API (one route per entry of the route table) and the jobs worker. Every Lambda of the
- * app lives in this stack so that they share one environment, one set of permissions and the
- * bound secrets.
+ * The Api stack for a route table (the stack test synthesises generated ones too). Every Lambda
+ * of the app lives here so that they share one environment, one set of permissions and the bound
+ * secrets.
  */
-export function Api({ stack, app }: StackContext) {
-  const { table, bucket } = use(Storage);
-  const { jobs } = use(Queues);
+export function apiStack({ stack, app }: StackContext, table: ApiRoute[]) {
+  const { table: dynamoTable, bucket } = use(Storage);
+  const { queues } = use(Queues);
   const site = tenantSettings();
 
   // Values live in SSM: `npx sst secrets set JWT_PRIVATE_JWK … --stage <tenant>`. Bound
@@ -54,7 +60,7 @@ export function Api({ stack, app }: StackContext) {
   const jwtPrivateJwk = new Config.Secret(stack, "JWT_PRIVATE_JWK");
   const setupToken = new Config.Secret(stack, "SETUP_TOKEN");
 
-  const tableArn = table.tableArn;
+  const tableArn = dynamoTable.tableArn;
   const bucketArn = bucket.bucketArn;
   const permissions = [
     new PolicyStatement({
@@ -92,7 +98,7 @@ export function Api({ stack, app }: StackContext) {
     new PolicyStatement({
       effect: Effect.ALLOW,
       actions: ["sqs:SendMessage", "sqs:GetQueueAttributes"],
-      resources: [jobs.queueArn],
+      resources: Object.values(queues).map(({ queue }) => queue.queueArn),
     }),
     new PolicyStatement({
       effect: Effect.ALLOW,
@@ -108,9 +114,9 @@ export function Api({ stack, app }: StackContext) {
     STAGE: app.stage,
     INSTANCE_NAME: app.stage,
     INSTANCE_ENV: isEphemeralStage(app.stage) ? "staging" : "production",
-    TABLE_NAME: table.tableName,
+    TABLE_NAME: dynamoTable.tableName,
     BUCKET_NAME: bucket.bucketName,
-    JOBS_QUEUE_URL: jobs.queueUrl,
+    ...Object.fromEntries(Object.entries(queues).map(([kind, { queue }]) => [queueUrlSetting(kind as JobKind), queue.queueUrl])),
     JWT_ISSUER: `sealwork:${app.stage}`,
     MAIL_TRANSPORT: "ses",
     ...(site.domain ? { MAIL_FROM: `no-reply@${site.domain}` } : {}),
@@ -136,15 +142,54 @@ export function Api({ stack, app }: StackContext) {
       allowMethods: ["ANY"],
       maxAge: "10 minutes",
     },
-    routes: apiRoutes(),
   });
+  const areas = serveAreas(stack, api, table);
 
-  jobs.addConsumer(stack, {
-    function: { handler: workers.jobs, timeout: WORKER_TIMEOUT_SECONDS },
-    cdk: { eventSource: { batchSize: 10, reportBatchItemFailures: true } },
-  });
+  const consumers = new Map<JobKind, Function>();
+  for (const [kind, worker] of Object.entries(workers) as Array<[JobKind, JobWorker]>) {
+    const { queue } = queues[kind];
+    queue.addConsumer(stack, {
+      function: { handler: worker.handler, timeout: worker.timeoutSeconds },
+      cdk: { eventSource: { batchSize: worker.batchSize, reportBatchItemFailures: true } },
+    });
+    consumers.set(kind, queue.consumerFunction as Function);
+  }
 
   stack.addOutputs({ ApiUrl: api.url });
 
-  return { api, secrets: { jwtPrivateJwk, setupToken } };
+  return { api, areas, consumers, functions: [...areas.values(), ...consumers.values()], secrets: { jwtPrivateJwk, setupToken } };
+}
+
+/**
+ * One Lambda per area, and one integration for it that all of the area's routes share: per area a
+ * function, its role, policy, log retention, integration and invoke permission; per route only
+ * the API Gateway route. (SST's own `routes` would give each route an integration and a
+ * permission of its own, 3 resources per route instead of 1.) The function reads the matched route
+ * from the event's routeKey (functions/dispatch.ts).
+ */
+function serveAreas(stack: Stack, api: HttpApi, table: ApiRoute[]): Map<string, Function> {
+  const areas = new Map<string, { fn: Function; integration: HttpLambdaIntegration }>();
+  for (const route of table) {
+    let area = areas.get(route.area);
+    if (!area) {
+      const id = `${pascal(route.area)}Area`;
+      const fn = new Function(stack, id, {
+        handler: areaHandler(route.area),
+        nodejs: nodejsBundling(),
+        // As for the functions SST's Api makes: no SSM parameter for binding it to other functions.
+        _doNotAllowOthersToBind: true,
+      });
+      // One permission for the whole API instead of one per route.
+      area = { fn, integration: new HttpLambdaIntegration(`${id}Integration`, fn, { scopePermissionToRoute: false }) };
+      areas.set(route.area, area);
+    }
+    // The construct ids SST's Api gives its routes, so a route keeps its logical id.
+    new HttpRoute(api, `Route_${route.method}_${route.path}`, {
+      httpApi: api.cdk.httpApi,
+      routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+      integration: area.integration,
+      authorizer: new HttpNoneAuthorizer(),
+    });
+  }
+  return new Map([...areas].map(([name, { fn }]) => [name, fn]));
 }

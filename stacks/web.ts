@@ -1,6 +1,5 @@
 import { StaticSite, use, type StackContext } from "sst/constructs";
 import { Api } from "./api";
-import { Queues } from "./queues";
 import { tenantSettings } from "./storage";
 
 /**
@@ -12,8 +11,7 @@ export const PREBUILT_WEB_CONTEXT = "sealwork:prebuiltWeb";
 
 /** The React SPA (web/) on S3 behind CloudFront. */
 export function Web({ stack, app }: StackContext) {
-  const { api } = use(Api);
-  const { jobs } = use(Queues);
+  const { api, functions } = use(Api);
   const settings = tenantSettings();
   const prebuilt = app.node.tryGetContext(PREBUILT_WEB_CONTEXT) as string | undefined;
 
@@ -41,8 +39,7 @@ export function Web({ stack, app }: StackContext) {
     // The CloudFront URL is only known after this stack is created, and the Api stack cannot
     // reference it (Web already depends on Api). SST's site binding stores the URL in SSM and
     // gives each function SST_StaticSite_url_Site, which the core resolves to APP_URL at cold start.
-    api.bind([site]);
-    jobs.bind([site]);
+    for (const fn of functions) fn.bind([site]);
   }
 
   // The first administrator signs up through <SiteUrl>/setup#<SETUP_TOKEN> (docs/deploy.md).

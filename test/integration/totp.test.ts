@@ -32,7 +32,11 @@ describe("two-factor setup", () => {
     const me = await createSession();
     const reply = await http<{ qr: string; secret: string }>("POST", "/api/verification/totpSetup", { token: me.api_token, body: {} });
     expect(reply.status).toBe(200);
-    expect(reply.body.qr).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/=]{100,}$/);
+    // The QR code's content, an otpauth:// URI for the account; the browser draws it.
+    const uri = new URL(reply.body.qr);
+    expect([uri.protocol, uri.host]).toEqual(["otpauth:", "totp"]);
+    expect(decodeURIComponent(uri.pathname)).toContain(me.email!);
+    expect(Object.fromEntries(uri.searchParams)).toMatchObject({ secret: reply.body.secret, algorithm: "SHA1", digits: "6", period: "30" });
     expect(reply.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect((await lookupSelf(me.id, me.api_token)).body.totp_enabled).toBe(false);
     // A password alone still signs in.

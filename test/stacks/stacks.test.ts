@@ -16,15 +16,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Stack, type CfnElement } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
-import { App, getStack, useFunctions, type FunctionProps, type Api as HttpApi } from "sst/constructs";
+import type { IConstruct } from "constructs";
+import { App, getStack, use, useFunctions, type FunctionProps, type StackContext } from "sst/constructs";
 import { initProject, useProject } from "sst/project.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handlerModule, schedules, servedRoutes, workers } from "../../functions/routes";
+import { areaHandler } from "../../functions/area-entries";
+import { handlerModule, routes, routesByArea, schedules, servedRoutes, workers, type JobWorker } from "../../functions/routes";
+import { JOB_KINDS, queueUrlSetting, type JobKind } from "../../packages/core/src/config";
 import { TABLE, keyAttributes } from "../../packages/core/src/db/table";
 import config from "../../sst.config";
-import { Api, INSTANCE_SETTINGS } from "../../stacks/api";
-import { MAX_RECEIVE_COUNT, Queues, WORKER_TIMEOUT_SECONDS } from "../../stacks/queues";
+import { Api, INSTANCE_SETTINGS, apiStack, type ApiRoute } from "../../stacks/api";
+import { MAX_RECEIVE_COUNT, Queues, visibilityTimeoutSeconds } from "../../stacks/queues";
 import { Storage } from "../../stacks/storage";
 import { PREBUILT_WEB_CONTEXT, Web } from "../../stacks/web";
 
@@ -37,9 +41,10 @@ interface Synthesised {
   queues: Template;
   api: Template;
   web: Template;
-  /** Route key → function props as registered with SST's function builder (what gets bundled). */
-  routeFunctions: Map<string, FunctionProps | undefined>;
-  worker: FunctionProps | undefined;
+  /** Area → logical id of its function in the Api stack, and its props as registered with SST's builder. */
+  areas: Map<string, { logicalId: string; props: FunctionProps }>;
+  /** Job kind → its worker's logical id and props, its queue's and dead-letter queue's logical ids. */
+  kinds: Map<JobKind, { logicalId: string; props: FunctionProps; queueId: string; deadLettersId: string }>;
 }
 
 const bundle = process.env.STACKS_TEST_BUNDLE === "1";
@@ -59,45 +64,73 @@ async function synthesise(stage: string, settings: Record<string, string> = {}):
   }
 }
 
-async function synthesiseApp(stage: string): Promise<Synthesised> {
+async function newApp(stage: string, activeStack: (stackName: string) => boolean): Promise<App> {
   await initProject({ root, stage, region });
-  const app = new App(
-    {
-      mode: "deploy",
-      name: useProject().config.name,
-      stage,
-      region,
-      account,
-      // Bundling is the same for every stage: do it once, for the main "test" stage.
-      isActiveStack: (stackName) => (bundle && stage === "test") || stackName.endsWith("-Web"),
-    },
+  return new App(
+    { mode: "deploy", name: useProject().config.name, stage, region, account, isActiveStack: activeStack },
     {
       outdir: fs.mkdtempSync(path.join(scratch, "cdk-out-")),
       context: { [PREBUILT_WEB_CONTEXT]: path.join(scratch, "web") },
     },
   );
+}
+
+function logicalId(construct: IConstruct): string {
+  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+async function synthesiseApp(stage: string): Promise<Synthesised> {
+  // Bundling is the same for every stage: do it once, for the main "test" stage.
+  const app = await newApp(stage, (stackName) => (bundle && stage === "test") || stackName.endsWith("-Web"));
   await config.stacks(app);
   await app.finish();
 
-  const apiStack = getStack(Api);
-  const api = apiStack.node.findChild("Api") as HttpApi;
-  const routeFunctions = new Map<string, FunctionProps | undefined>();
-  for (const key of api.routes) {
-    const fn = api.getFunction(key);
-    routeFunctions.set(key, fn ? useFunctions().fromID(fn.node.addr) : undefined);
-  }
-  const jobs = getStack(Queues).node.findChild("Jobs") as unknown as { consumerFunction?: { node: { addr: string } } };
-  const workerAddr = jobs.consumerFunction?.node.addr;
+  const built = use(Api);
+  const { queues } = use(Queues);
+  const propsOf = (fn: { node: { addr: string } }) => useFunctions().fromID(fn.node.addr)!;
+  const areas = new Map([...built.areas].map(([area, fn]) => [area, { logicalId: logicalId(fn), props: propsOf(fn) }]));
+  const kinds = new Map(
+    [...built.consumers].map(([kind, fn]) => [
+      kind,
+      { logicalId: logicalId(fn), props: propsOf(fn), queueId: logicalId(queues[kind].queue.cdk.queue), deadLettersId: logicalId(queues[kind].deadLetters) },
+    ]),
+  );
 
   return {
     storage: Template.fromStack(getStack(Storage)),
     queues: Template.fromStack(getStack(Queues)),
-    api: Template.fromStack(apiStack),
+    api: Template.fromStack(getStack(Api)),
     web: Template.fromStack(getStack(Web)),
-    routeFunctions,
-    worker: workerAddr ? useFunctions().fromID(workerAddr) : undefined,
+    areas,
+    kinds,
   };
 }
+
+/**
+ * The Api stack of the app with another route table: sst.config.ts's stacks, with `table` in
+ * place of the route table and without the Web stack (it adds no resource to the Api stack).
+ */
+async function synthesiseApiWith(table: ApiRoute[]): Promise<Template> {
+  const app = await newApp("size", () => false);
+  const generatedApi = (context: StackContext) => apiStack(context, table);
+  const original = app.stack.bind(app);
+  app.stack = ((fn: Parameters<App["stack"]>[0], props?: Parameters<App["stack"]>[1]) => {
+    if (fn === Web) return app;
+    return original(fn === Api ? generatedApi : fn, props);
+  }) as App["stack"];
+  await config.stacks(app);
+  await app.finish();
+  return Template.fromStack(getStack(generatedApi));
+}
+
+/** A made-up table: `perArea` GET routes in each of `areas` areas. */
+function generatedTable(areas: number, perArea: number): ApiRoute[] {
+  return Array.from({ length: areas }, (_, a) =>
+    Array.from({ length: perArea }, (_, r) => ({ method: "GET" as const, path: `/api/area-${a}/route-${r}`, area: `area-${a}` })),
+  ).flat();
+}
+
+const resourceCount = (template: Template) => Object.keys(template.toJSON().Resources as object).length;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- synthesised CloudFormation JSON
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -120,8 +153,11 @@ function appFunctions(template: Template): Resource[] {
   }).map(([, fn]) => fn);
 }
 
-function jobsQueue(template: Template): Resource {
-  return only(template, "AWS::SQS::Queue", { Properties: { RedrivePolicy: Match.anyValue() } }).resource;
+/** The Api stack's resource of a logical id. */
+function resource(template: Template, logicalId: string): Resource {
+  const found = (template.toJSON().Resources as Record<string, Resource>)[logicalId];
+  expect(found, logicalId).toBeDefined();
+  return found!;
 }
 
 let prod: Synthesised;
@@ -218,32 +254,57 @@ describe("Storage", () => {
 });
 
 describe("Queues", () => {
-  it("has the jobs queue redriving to its dead-letter queue", () => {
-    prod.queues.resourceCountIs("AWS::SQS::Queue", 2);
-    const jobs = jobsQueue(prod.queues);
-    const dlqId = jobs.Properties.RedrivePolicy.deadLetterTargetArn["Fn::GetAtt"][0];
-    expect(jobs.Properties.RedrivePolicy).toEqual({
-      deadLetterTargetArn: { "Fn::GetAtt": [dlqId, "Arn"] },
-      maxReceiveCount: MAX_RECEIVE_COUNT,
-    });
-    expect(prod.queues.toJSON().Resources[dlqId].Type).toBe("AWS::SQS::Queue");
+  const kinds = Object.entries(workers) as Array<[JobKind, JobWorker]>;
+
+  it("has a queue and a dead-letter queue for every job kind, the queue redriving to its own", () => {
+    expect(Object.keys(workers).sort()).toEqual([...JOB_KINDS].sort());
+    prod.queues.resourceCountIs("AWS::SQS::Queue", 2 * JOB_KINDS.length);
+    const deadLetters = new Set<string>();
+    for (const [kind] of kinds) {
+      const { queueId, deadLettersId } = prod.kinds.get(kind)!;
+      expect(resource(prod.queues, queueId).Properties.RedrivePolicy, kind).toEqual({
+        deadLetterTargetArn: { "Fn::GetAtt": [deadLettersId, "Arn"] },
+        maxReceiveCount: MAX_RECEIVE_COUNT,
+      });
+      expect(resource(prod.queues, deadLettersId).Type).toBe("AWS::SQS::Queue");
+      deadLetters.add(deadLettersId);
+    }
+    expect(deadLetters.size).toBe(JOB_KINDS.length);
   });
 
-  it("has the worker consume the jobs queue, with a timeout below the visibility timeout", () => {
-    const { resource: mapping } = only(prod.api, "AWS::Lambda::EventSourceMapping");
-    expect(mapping.Properties).toMatchObject({
-      BatchSize: 10,
-      FunctionResponseTypes: ["ReportBatchItemFailures"],
-      EventSourceArn: { "Fn::ImportValue": expect.stringContaining("Jobs") },
-    });
-    const worker = prod.api.toJSON().Resources[mapping.Properties.FunctionName.Ref] as Resource;
-    expect(worker.Type).toBe("AWS::Lambda::Function");
-    expect(worker.Properties.Timeout).toBe(WORKER_TIMEOUT_SECONDS);
-    expect(jobsQueue(prod.queues).Properties.VisibilityTimeout).toBeGreaterThan(worker.Properties.Timeout);
-    expect(prod.worker?.handler).toBe(workers.jobs);
+  it("encrypts every queue with SQS-managed keys and refuses requests without TLS", () => {
+    for (const [logicalId, queue] of resources(prod.queues, "AWS::SQS::Queue")) {
+      expect(queue.Properties.SqsManagedSseEnabled, logicalId).toBe(true);
+      prod.queues.hasResourceProperties("AWS::SQS::QueuePolicy", {
+        Queues: [{ Ref: logicalId }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } })]),
+        },
+      });
+    }
   });
 
-  it("puts each scheduled job on the jobs queue at its rate (the pickup sweep)", () => {
+  it("has each kind's worker consume its queue, with its own timeout below the visibility timeout", () => {
+    const mappings = resources(prod.api, "AWS::Lambda::EventSourceMapping").map(([, m]) => m.Properties);
+    expect(mappings).toHaveLength(JOB_KINDS.length);
+    for (const [kind, worker] of kinds) {
+      const { logicalId, props, queueId } = prod.kinds.get(kind)!;
+      expect(props.handler).toBe(worker.handler);
+      const mapping = mappings.find((m) => m.FunctionName.Ref === logicalId);
+      expect(mapping, kind).toMatchObject({
+        BatchSize: worker.batchSize,
+        FunctionResponseTypes: ["ReportBatchItemFailures"],
+        EventSourceArn: { "Fn::ImportValue": expect.stringContaining(queueId) },
+      });
+      const fn = resource(prod.api, logicalId);
+      expect(fn.Properties.Timeout).toBe(worker.timeoutSeconds);
+      const visibility = resource(prod.queues, queueId).Properties.VisibilityTimeout;
+      expect(visibility).toBe(visibilityTimeoutSeconds(worker));
+      expect(visibility).toBeGreaterThan(fn.Properties.Timeout);
+    }
+  });
+
+  it("puts each scheduled job on its kind's queue at its rate (the pickup sweep)", () => {
     const rules = resources(prod.queues, "AWS::Events::Rule");
     expect(rules).toHaveLength(schedules.length);
     for (const schedule of schedules) {
@@ -253,7 +314,7 @@ describe("Queues", () => {
       // CDK writes whole hours as "rate(1 hour)".
       const hours = schedule.everyMinutes / 60;
       expect(rule.Properties.ScheduleExpression).toBe(Number.isInteger(hours) ? `rate(${hours} hour${hours === 1 ? "" : "s"})` : `rate(${schedule.everyMinutes} minutes)`);
-      expect(rule.Properties.Targets[0].Arn).toEqual({ "Fn::GetAtt": [expect.stringContaining("Jobs"), "Arn"] });
+      expect(rule.Properties.Targets[0].Arn).toEqual({ "Fn::GetAtt": [prod.kinds.get(schedule.job.type)!.queueId, "Arn"] });
     }
   });
 });
@@ -265,28 +326,54 @@ describe("Api", () => {
     const expected = servedRoutes().map((route) => `${route.method} ${route.path}`);
     expect(expected.length).toBeGreaterThan(0);
     expect(routeKeys.sort()).toEqual([...expected].sort());
-    prod.api.resourceCountIs("AWS::ApiGatewayV2::Integration", expected.length);
   });
 
-  it("serves each route with the handler the route table names, on nodejs22.x", () => {
+  it("serves each route with its area's function, through one integration and one permission per area", () => {
+    const integrations = new Map(resources(prod.api, "AWS::ApiGatewayV2::Integration"));
+    const routeResources = resources(prod.api, "AWS::ApiGatewayV2::Route").map(([, r]) => r.Properties);
+    expect([...prod.areas.keys()].sort()).toEqual([...routesByArea().keys()].sort());
+    expect(integrations.size).toBe(prod.areas.size);
     for (const route of servedRoutes()) {
-      const props = prod.routeFunctions.get(`${route.method} ${route.path}`);
-      expect(props?.handler, `${route.method} ${route.path}`).toBe(route.handler);
-      expect(props?.runtime).toBe("nodejs22.x");
+      const key = `${route.method} ${route.path}`;
+      const served = routeResources.find((r) => r.RouteKey === key)!;
+      expect(served.AuthorizationType, key).toBe("NONE");
+      const integrationId = (served.Target["Fn::Join"][1] as unknown[]).map((part) => (part as { Ref?: string }).Ref).find(Boolean)!;
+      const integration = integrations.get(integrationId)!;
+      expect(integration.Properties).toMatchObject({ IntegrationType: "AWS_PROXY", PayloadFormatVersion: "2.0" });
+      expect(integration.Properties.IntegrationUri, key).toEqual({ "Fn::GetAtt": [prod.areas.get(route.area)!.logicalId, "Arn"] });
     }
-    expect(prod.worker?.runtime).toBe("nodejs22.x");
+    const permissions = resources(prod.api, "AWS::Lambda::Permission").map(([, p]) => p.Properties);
+    expect(permissions).toHaveLength(prod.areas.size);
+    for (const { logicalId } of prod.areas.values()) {
+      const permission = permissions.find((p) => p.FunctionName["Fn::GetAtt"][0] === logicalId)!;
+      expect(permission).toMatchObject({ Action: "lambda:InvokeFunction", Principal: "apigateway.amazonaws.com" });
+      expect(JSON.stringify(permission.SourceArn)).toContain("/*/*/*");
+    }
+  });
+
+  it("runs each area's entry and each worker on nodejs22.x, minified, leaving the AWS SDK to the runtime", () => {
+    for (const [area, { props }] of prod.areas) {
+      expect(props.handler).toBe(areaHandler(area));
+      expect(props.runtime).toBe("nodejs22.x");
+      expect(props.nodejs?.esbuild?.external).toEqual(["@aws-sdk/*"]);
+      expect(props.nodejs?.minify).toBe(true);
+    }
+    for (const { props } of prod.kinds.values()) {
+      expect(props.runtime).toBe("nodejs22.x");
+      expect(props.nodejs?.esbuild?.external).toEqual(["@aws-sdk/*"]);
+    }
   });
 
   it("points at handler files that exist", () => {
-    for (const handler of [...servedRoutes().map((route) => route.handler), workers.jobs]) {
+    for (const handler of [...servedRoutes().map((route) => route.handler), ...Object.values(workers).map((w) => w.handler), ...[...prod.areas.keys()].map(areaHandler)]) {
       const { file } = handlerModule(handler);
       expect(fs.existsSync(path.join(root, `${file}.ts`)), `${file}.ts`).toBe(true);
     }
   });
 
-  it("gives every function (routes and worker) its settings and secrets", () => {
+  it("gives every function (areas and workers) its settings and secrets", () => {
     const functions = appFunctions(prod.api);
-    expect(functions).toHaveLength(servedRoutes().length + 1);
+    expect(functions).toHaveLength(prod.areas.size + JOB_KINDS.length);
     for (const fn of functions) {
       expect(fn.Properties.Runtime).toBe("nodejs22.x");
       expect(fn.Properties.Architectures).toEqual(["arm64"]);
@@ -303,14 +390,20 @@ describe("Api", () => {
         SST_StaticSite_url_Site: "__FETCH_FROM_SSM__",
       });
       expect(env.APP_URL).toBeUndefined();
-      for (const name of ["TABLE_NAME", "BUCKET_NAME", "JOBS_QUEUE_URL"]) expect(env[name], name).toBeDefined();
+      for (const name of ["TABLE_NAME", "BUCKET_NAME"]) expect(env[name], name).toBeDefined();
+      for (const kind of JOB_KINDS) {
+        expect(env[queueUrlSetting(kind)], kind).toEqual({ "Fn::ImportValue": expect.stringContaining(prod.kinds.get(kind)!.queueId) });
+      }
     }
   });
 
-  it("lets every function use the table and its indexes, the bucket, the queue and SES", () => {
+  it("gives every function its own role, policy and log retention, using the table and its indexes, the bucket, every queue and SES", () => {
+    const functions = appFunctions(prod.api);
+    const roles = new Set(functions.map((fn) => fn.Properties.Role["Fn::GetAtt"][0] as string));
+    expect(roles.size).toBe(functions.length);
+    prod.api.resourceCountIs("Custom::LogRetention", functions.length);
     const policies = resources(prod.api, "AWS::IAM::Policy").map(([, policy]) => policy.Properties);
-    for (const fn of appFunctions(prod.api)) {
-      const roleId = fn.Properties.Role["Fn::GetAtt"][0];
+    for (const roleId of roles) {
       const statements: Array<{ Action: string | string[]; Resource: unknown }> = policies
         .filter((policy) => policy.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
         .flatMap((policy) => policy.PolicyDocument.Statement);
@@ -319,7 +412,47 @@ describe("Api", () => {
         expect(allowing(action).length, `${roleId} ${action}`).toBeGreaterThan(0);
       }
       expect(JSON.stringify(allowing("dynamodb:Query").map((s) => s.Resource))).toContain("/index/*");
+      const queues = JSON.stringify(allowing("sqs:SendMessage").map((s) => s.Resource));
+      for (const kind of JOB_KINDS) expect(queues, `${roleId} ${kind}`).toContain(prod.kinds.get(kind)!.queueId);
     }
+  });
+});
+
+describe("the Api stack's size", () => {
+  // CloudFormation refuses a stack of more than 500 resources.
+  const LIMIT = 500;
+  let counts: { today: number; one: number; oneMoreRoute: number; oneMoreArea: number; projected: number };
+
+  beforeAll(async () => {
+    counts = {
+      today: resourceCount(prod.api),
+      one: resourceCount(await synthesiseApiWith(generatedTable(1, 1))),
+      oneMoreRoute: resourceCount(await synthesiseApiWith(generatedTable(1, 2))),
+      oneMoreArea: resourceCount(await synthesiseApiWith(generatedTable(2, 1))),
+      // The product's horizon: 200 routes over 20 areas.
+      projected: resourceCount(await synthesiseApiWith(generatedTable(20, 10))),
+    };
+  }, 120_000);
+
+  it("grows by one resource per route and by a fixed few per area, not per route", () => {
+    const perRoute = counts.oneMoreRoute - counts.one;
+    const perArea = counts.oneMoreArea - counts.one - perRoute;
+    const fixed = counts.one - perArea - perRoute;
+    const model = (areas: number, routes: number) => fixed + perArea * areas + perRoute * routes;
+    console.log(
+      `Api stack resources: ${fixed} + ${perArea} per area + ${perRoute} per route; ` +
+        `today ${counts.today} (${prod.areas.size} areas, ${servedRoutes().length} routes); 200 routes over 20 areas: ${counts.projected}`,
+    );
+    // Only the API Gateway route itself is per route; function, role, policy, log retention,
+    // integration and permission are per area.
+    expect(perRoute).toBe(1);
+    expect(perArea).toBe(6);
+    expect(counts.today).toBe(model(prod.areas.size, servedRoutes().length));
+    expect(counts.projected).toBe(model(20, 200));
+  });
+
+  it("stays far below CloudFormation's limit with 200 routes over 20 areas", () => {
+    expect(counts.projected).toBeLessThan(LIMIT * 0.75);
   });
 });
 

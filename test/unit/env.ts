@@ -1,5 +1,5 @@
 import { exportJWK, generateKeyPair } from "jose";
-import { resetConfig } from "@sealwork/core";
+import { JOB_KINDS, queueUrlSetting, resetConfig } from "@sealwork/core";
 
 /** Settings for unit tests that never reach AWS or the stand-ins. */
 export async function unitEnv(): Promise<void> {
@@ -7,7 +7,7 @@ export async function unitEnv(): Promise<void> {
   Object.assign(process.env, {
     TABLE_NAME: "unit",
     BUCKET_NAME: "unit",
-    JOBS_QUEUE_URL: "http://127.0.0.1:9/000000000000/jobs",
+    ...Object.fromEntries(JOB_KINDS.map((kind) => [queueUrlSetting(kind), `http://127.0.0.1:9/000000000000/${kind}`])),
     JWT_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)),
     APP_URL: "http://localhost:3000",
     POWERTOOLS_LOG_LEVEL: "SILENT",

@@ -1,9 +1,9 @@
 import { Conversation } from "@sealwork/core/conversation";
 import { NO_CONTENT, api } from "@sealwork/core/http/api";
-import { Pickup } from "@sealwork/core/pickup";
+import { withPickupViews } from "@sealwork/core/pickup/views";
 
 /** 204 when nothing changed since `previous`; else the conversations with news. */
 export const handler = api("GET /api/notify/check", async ({ actor, query }) => {
   const news = await Conversation.check(actor, query.previous);
-  return news ? Pickup.withViews(news) : NO_CONTENT;
+  return news ? withPickupViews(news) : NO_CONTENT;
 });

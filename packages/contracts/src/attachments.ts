@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { PARTICIPANTS } from "./access";
 import { route, type RouteContract } from "./route";
 import * as f from "./fields";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { MEMBERS, PARTICIPANTS } from "./access";
 import { route, type RouteContract } from "./route";
 import { userId } from "./users";

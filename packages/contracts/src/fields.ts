@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Shared field rules of spec 000 section 5, used by the handlers and the web forms alike. */
 export const PASSWORD_MIN = 8;

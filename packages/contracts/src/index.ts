@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { attachmentRoutes } from "./attachments";
 import { conversationRoutes } from "./conversations";
 import { instanceRoutes } from "./instance";

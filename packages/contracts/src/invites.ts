@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ADMINS } from "./access";
 import * as keys from "./keypairs";
 import { route, type RouteContract } from "./route";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ANYONE, MEMBERS } from "./access";
 import { route, type RouteContract } from "./route";
 import { aeadText, conversationParams, conversationView, sealedText, TITLE_MAX } from "./conversations";

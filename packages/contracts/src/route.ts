@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { CallerKind } from "./access";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ADMINS, MEMBERS } from "./access";
 import * as f from "./fields";
 import { route, type RouteContract } from "./route";

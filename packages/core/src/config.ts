@@ -1,9 +1,26 @@
-import { z } from "zod";
+import * as z from "zod";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
   .default("false")
   .transform((v) => v === "true" || v === "1");
+
+/**
+ * The kinds of job. Each has its own SQS queue (with a dead-letter queue) and worker, declared in
+ * functions/routes.ts; JobMessage (queue.ts) has one message shape per kind.
+ */
+export const JOB_KINDS = ["mail", "purge-attachments", "pickup-sweep"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+type Snake<S extends string> = S extends `${infer A}-${infer B}` ? `${A}_${Snake<B>}` : S;
+export type QueueUrlSetting<K extends JobKind = JobKind> = `${Uppercase<Snake<K>>}_QUEUE_URL`;
+
+/** The setting that holds a kind's queue URL: "pickup-sweep" → PICKUP_SWEEP_QUEUE_URL. */
+export function queueUrlSetting<K extends JobKind>(kind: K): QueueUrlSetting<K> {
+  return `${kind.replaceAll("-", "_").toUpperCase()}_QUEUE_URL` as QueueUrlSetting<K>;
+}
+
+const queueUrls = Object.fromEntries(JOB_KINDS.map((kind) => [queueUrlSetting(kind), z.string().min(1)])) as Record<QueueUrlSetting, z.ZodString>;
 
 /**
  * Every setting the server reads, parsed once. On AWS the stacks set these on each function;
@@ -14,7 +31,8 @@ const schema = z.object({
   AWS_REGION: z.string().min(1).default("eu-central-2"),
   TABLE_NAME: z.string().min(1),
   BUCKET_NAME: z.string().min(1),
-  JOBS_QUEUE_URL: z.string().min(1),
+  /** One queue URL per job kind (queueUrlSetting). */
+  ...queueUrls,
   /** Set only locally, to reach the stand-ins. */
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),

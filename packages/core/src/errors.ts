@@ -1,5 +1,5 @@
 import type { ErrorCode } from "@sealwork/contracts";
-import type { z } from "zod";
+import type * as z from "zod";
 import { conversationErrors } from "./conversation/errors";
 import { instanceErrors } from "./instance/errors";
 import { inviteErrors } from "./invite/errors";

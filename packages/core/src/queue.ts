@@ -1,9 +1,12 @@
-import { SQSClient, SendMessageCommand } from "@aws-sdk/client-sqs";
-import { z } from "zod";
-import { config } from "./config";
+import { GetQueueAttributesCommand, SQSClient, SendMessageCommand } from "@aws-sdk/client-sqs";
+import * as z from "zod";
+import { JOB_KINDS, config, queueUrlSetting, type JobKind } from "./config";
 import { localCredentials } from "./db/client";
 
-/** Every message the jobs queue carries. Workers parse with this and drop what does not fit. */
+/**
+ * Every message the job queues carry, one shape per kind (JOB_KINDS): a message goes to its
+ * kind's queue, and that kind's worker parses it here and drops what does not fit.
+ */
 export const JobMessage = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("mail"),
@@ -18,6 +21,12 @@ export const JobMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("pickup-sweep") }),
 ]);
 export type JobMessage = z.infer<typeof JobMessage>;
+export type Job<K extends JobKind> = Extract<JobMessage, { type: K }>;
+
+// A message shape without a kind (so without a queue), or a kind without one, does not compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const everyKindHasAShape: Same<JobMessage["type"], JobKind> = true;
+void everyKindHasAShape;
 
 let client: SQSClient | undefined;
 
@@ -28,7 +37,17 @@ export function sqs(): SQSClient {
 }
 
 export namespace Queue {
+  /** Puts a job on its kind's queue. */
   export async function send(message: JobMessage): Promise<void> {
-    await sqs().send(new SendMessageCommand({ QueueUrl: config().JOBS_QUEUE_URL, MessageBody: JSON.stringify(JobMessage.parse(message)) }));
+    const job = JobMessage.parse(message);
+    await sqs().send(new SendMessageCommand({ QueueUrl: config()[queueUrlSetting(job.type)], MessageBody: JSON.stringify(job) }));
+  }
+
+  /** Asks every kind's queue for its attributes (the health check); throws if one does not answer. */
+  export async function probe(): Promise<void> {
+    const settings = config();
+    await Promise.all(
+      JOB_KINDS.map((kind) => sqs().send(new GetQueueAttributesCommand({ QueueUrl: settings[queueUrlSetting(kind)], AttributeNames: ["QueueArn"] }))),
+    );
   }
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import type { APIGatewayProxyEventV2 } from "aws-lambda";
+import { areaHandler } from "../../../functions/area-entries";
+import type { ApiHandler } from "../../../functions/dispatch";
 import { servedRoutes, type ServedRoute } from "../../../functions/routes";
 import { lambdaContext } from "./lambda-context";
 import { loadHandler } from "./paths";
-
-type ApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** API Gateway's own payload limit. */
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -17,7 +17,8 @@ interface CompiledRoute extends ServedRoute {
 
 /**
  * Serves the route table the way API Gateway's HTTP API does: match "METHOD /path/{param}",
- * build a payload-v2 event, call the same handler Lambda would, write its result.
+ * build a payload-v2 event, call the route's area entry (functions/areas/) as the area's Lambda
+ * would, and write its result. Each area is loaded on its first request.
  */
 export function createApiAdapter() {
   const compiled: CompiledRoute[] = servedRoutes().map((route) => {
@@ -30,10 +31,10 @@ export function createApiAdapter() {
     });
     return { ...route, names, pattern: new RegExp(`^${segments.join("/")}/?$`) };
   });
-  const handlers = new Map<string, Promise<ApiHandler>>();
-  const handlerFor = (name: string) => {
-    if (!handlers.has(name)) handlers.set(name, loadHandler<ApiHandler>(name));
-    return handlers.get(name)!;
+  const areas = new Map<string, Promise<ApiHandler>>();
+  const areaFor = (area: string) => {
+    if (!areas.has(area)) areas.set(area, loadHandler<ApiHandler>(areaHandler(area)));
+    return areas.get(area)!;
   };
 
   return async function serveApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -58,7 +59,7 @@ export function createApiAdapter() {
       pathParameters[name] = safeDecode(match[i + 1] ?? "");
     });
     const event = toEvent(req, url, route, body, pathParameters);
-    const result = await (await handlerFor(route.handler))(event, lambdaContext(route.key));
+    const result = await (await areaFor(route.area))(event, lambdaContext(route.area));
     res.writeHead(result.statusCode ?? 200, (result.headers ?? {}) as Record<string, string>);
     res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, "base64") : (result.body ?? ""));
   };

@@ -1,4 +1,5 @@
 import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, UpdateTimeToLiveCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { JOB_KINDS, type JobKind } from "@sealwork/core/config";
 import { TABLE, keyAttributes } from "@sealwork/core/db/table";
 import { SqsStandIn } from "./sqs";
 
@@ -32,14 +33,21 @@ export async function ensureTable(client: DynamoDBClient, name: string): Promise
   await client.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }));
 }
 
-/** The jobs queue and its dead-letter queue, as the Queues stack defines them. */
+/** How often a job is received before it goes to its kind's dead-letter queue, as on AWS. */
 export const JOBS_MAX_RECEIVES = 5;
 
-export function ensureQueues(sqs: SqsStandIn): { jobsUrl: string } {
-  sqs.createQueue("jobs-dlq", { MessageRetentionPeriod: String(14 * 24 * 3600) });
-  const jobsUrl = sqs.createQueue("jobs", {
-    VisibilityTimeout: "30",
-    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: SqsStandIn.arn("jobs-dlq"), maxReceiveCount: JOBS_MAX_RECEIVES }),
-  });
-  return { jobsUrl };
+/**
+ * One queue and one dead-letter queue per job kind, as the Queues stack defines them: "mail" and
+ * "mail-dlq", and so on. Locally a failed job comes back after 30 s, whatever its worker's timeout.
+ */
+export function ensureQueues(sqs: SqsStandIn): Record<JobKind, string> {
+  const urls = {} as Record<JobKind, string>;
+  for (const kind of JOB_KINDS) {
+    sqs.createQueue(`${kind}-dlq`, { MessageRetentionPeriod: String(14 * 24 * 3600) });
+    urls[kind] = sqs.createQueue(kind, {
+      VisibilityTimeout: "30",
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: SqsStandIn.arn(`${kind}-dlq`), maxReceiveCount: JOBS_MAX_RECEIVES }),
+    });
+  }
+  return urls;
 }

@@ -1,8 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join, resolve } from "node:path";
+import { queueUrlSetting, type JobKind } from "@sealwork/core/config";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
-import { schedules, workers } from "../../../functions/routes";
+import { AREA_ENTRIES, staleAreaEntries } from "../../../functions/area-entries";
+import { schedules, workers, type JobWorker } from "../../../functions/routes";
 import { createApiAdapter } from "./api-adapter";
 import { ensureQueues, ensureTable } from "./bootstrap";
 import { startDelivery } from "./deliver";
@@ -43,6 +45,9 @@ const BUCKET_NAME = "sealwork-files";
  */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const log = options.log ?? ((line: string) => console.log(line));
+  // The API is served through the area entries, as on AWS: they must match the route table.
+  const stale = staleAreaEntries();
+  if (stale.length) throw new Error(`${AREA_ENTRIES}/ is out of step with functions/routes.ts (${stale.join(", ")}): run \`npm run areas\``);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
@@ -62,7 +67,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const sqsServer = createServer((req, res) => void sqs.handle(req, res));
     await listen(sqsServer, sqsPort, "127.0.0.1");
     stops.push(async () => (await close(sqsServer), sqs.flush()));
-    const { jobsUrl } = ensureQueues(sqs);
+    const queueUrls = ensureQueues(sqs);
 
     const secrets = await localSecrets(dataDir);
     const appUrl = `http://localhost:${options.port}`;
@@ -71,7 +76,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       AWS_REGION: "eu-central-2",
       TABLE_NAME,
       BUCKET_NAME,
-      JOBS_QUEUE_URL: jobsUrl,
+      ...Object.fromEntries(Object.entries(queueUrls).map(([kind, url]) => [queueUrlSetting(kind as JobKind), url])),
       DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
       S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
       SQS_ENDPOINT: `http://127.0.0.1:${sqsPort}`,
@@ -90,9 +95,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const { dynamo: dynamoClient } = await import("@sealwork/core/db/client");
     await ensureTable(dynamoClient(), TABLE_NAME);
 
-    for (const [queue, handler] of Object.entries(workers)) {
-      const delivery = startDelivery(sqs, queue, await loadHandler<(e: SQSEvent) => Promise<SQSBatchResponse>>(handler));
-      stops.push(delivery.stop);
+    // Each kind's queue to its worker, as Lambda's SQS event source does on AWS.
+    for (const [kind, worker] of Object.entries(workers) as Array<[JobKind, JobWorker]>) {
+      const handler = await loadHandler<(e: SQSEvent) => Promise<SQSBatchResponse>>(worker.handler);
+      stops.push(startDelivery(sqs, kind, handler, { batchSize: worker.batchSize, idleMs: 250 }).stop);
     }
     // The scheduled jobs, as EventBridge sends them on AWS: once at start, then at their rate.
     for (const schedule of schedules) {

@@ -10,7 +10,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { ATTACHMENT_PART_SIZE, completeAttachment, id as idSchema, newAttachment, type MoteView } from "@sealwork/contracts";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Actor } from "../access";
 import { config } from "../config";
 import { nextId } from "../db/counter";

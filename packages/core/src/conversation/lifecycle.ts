@@ -1,5 +1,5 @@
 import { newConversation, renameBody, type ConversationView } from "@sealwork/contracts";
-import type { z } from "zod";
+import type * as z from "zod";
 import { type Actor, requireMember } from "../access";
 import { nextId } from "../db/counter";
 import { cancellationReasons, db, type TransactionEntities } from "../db/service";

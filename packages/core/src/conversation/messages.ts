@@ -1,5 +1,5 @@
 import { MOTES_PAGE, appendBody, loadQuery, type MoteView } from "@sealwork/contracts";
-import { z } from "zod";
+import * as z from "zod";
 import type { Actor } from "../access";
 import { nextId } from "../db/counter";
 import { isConditionFailure } from "../db/conditions";

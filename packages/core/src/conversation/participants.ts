@@ -1,5 +1,5 @@
 import { participateBody, unparticipateBody } from "@sealwork/contracts";
-import type { z } from "zod";
+import type * as z from "zod";
 import { can, type Actor, type ParticipantActor } from "../access";
 import { isConditionFailure } from "../db/conditions";
 import { db } from "../db/service";

@@ -2,7 +2,7 @@ import middy from "@middy/core";
 import httpCors from "@middy/http-cors";
 import { contracts, splitRouteKey, type Body, type Params, type Query, type Response, type RouteKey } from "@sealwork/contracts";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { z } from "zod";
+import * as z from "zod";
 import type { Actor } from "../access/actor";
 import { config } from "../config";
 import { AppError, errorBody, fail, valid, type ErrorCode } from "../errors";

@@ -1,12 +1,11 @@
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { HeadBucketCommand } from "@aws-sdk/client-s3";
-import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { config } from "../config";
 import { dynamo } from "../db/client";
-import { sqs } from "../queue";
+import { Queue } from "../queue";
 import { s3 } from "../storage";
 
-/** Whether the table, bucket and jobs queue answer. Failures are reported, never thrown. */
+/** Whether the table, bucket and job queues answer. Failures are reported, never thrown. */
 export namespace Health {
   export async function check() {
     const c = config();
@@ -16,7 +15,7 @@ export namespace Health {
         return Table?.TableStatus === "ACTIVE" ? "ok" : `status ${Table?.TableStatus ?? "unknown"}`;
       }),
       probe(async () => (await s3().send(new HeadBucketCommand({ Bucket: c.BUCKET_NAME })), "ok")),
-      probe(async () => (await sqs().send(new GetQueueAttributesCommand({ QueueUrl: c.JOBS_QUEUE_URL, AttributeNames: ["All"] })), "ok")),
+      probe(async () => (await Queue.probe(), "ok")),
     ]);
     const status: "ok" | "degraded" = [table, bucket, queue].every((s) => s === "ok") ? "ok" : "degraded";
     return { status, table, bucket, queue };

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { setupBody, type Session } from "@sealwork/contracts";
-import type { z } from "zod";
+import type * as z from "zod";
 import { config } from "../config";
 import { fail, valid } from "../errors";
 import { User } from "../user/user";

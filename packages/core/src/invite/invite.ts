@@ -1,5 +1,5 @@
 import { INVITE_VALID_DAYS, id as idSchema, newInvite, tempKeypairRecord, type InviteView, type PublicUser } from "@sealwork/contracts";
-import type { z } from "zod";
+import type * as z from "zod";
 import { can, requireAdmin, type Actor } from "../access";
 import { config } from "../config";
 import { nextId } from "../db/counter";

@@ -1,5 +1,5 @@
 import { normaliseContact, registration, verificationRequest, type Session } from "@sealwork/contracts";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Actor } from "../access";
 import { config } from "../config";
 import { db } from "../db/service";
@@ -8,6 +8,7 @@ import { Mail } from "../mail";
 import { hashPassword } from "../password";
 import { RateLimit } from "../rate-limit/rate-limit";
 import type { UserItem } from "../user/entities";
+import { Login } from "../user/login";
 import { User } from "../user/user";
 import type { InviteItem } from "./entities";
 
@@ -23,11 +24,11 @@ export namespace Registration {
   /** Emails (or texts) a 6-digit code to an invited account that has no password yet. */
   export async function sendRegistrationCode(actor: Actor, uid: number, contact: string): Promise<void> {
     valid(verificationRequest, { uid, contact });
-    await RateLimit.assertAllowed(User.loginRules().perClient, actor.ip);
+    await RateLimit.assertAllowed(Login.loginRules().perClient, actor.ip);
     const user = await User.get(uid);
     const normalised = normaliseContact(contact);
     if (!user || (user.email !== normalised && user.phone !== normalised)) {
-      await RateLimit.recordFailure(User.loginRules().perClient, actor.ip);
+      await RateLimit.recordFailure(Login.loginRules().perClient, actor.ip);
       fail("contact_unknown");
     }
     if (user.passwordHash) fail("already_registered");
@@ -57,7 +58,7 @@ export namespace Registration {
     body: z.input<typeof registration>,
   ): Promise<Session> {
     const input = valid(registration, body, "registration_invalid");
-    await RateLimit.assertAllowed(User.loginRules().perClient, actor.ip);
+    await RateLimit.assertAllowed(Login.loginRules().perClient, actor.ip);
     const user = await User.byContact(input.contact);
     if (!user) fail("registration_invalid");
     if (user.passwordHash) fail("already_registered");
@@ -65,7 +66,7 @@ export namespace Registration {
     const { data: pending } = await db().entities.verification.get({ userId: user.id, purpose: "register" }).go();
     const live = pending && (pending.expiresAt ?? 0) > Date.now() / 1000 && pending.contact === normaliseContact(input.contact);
     if (!live || pending.codeHash !== (await codeHash(user.id, input.vericode))) {
-      await RateLimit.recordFailure(User.loginRules().perClient, actor.ip);
+      await RateLimit.recordFailure(Login.loginRules().perClient, actor.ip);
       if (live && pending.failures + 1 >= VERIFICATION_MAX_FAILURES) {
         await db().entities.verification.delete({ userId: user.id, purpose: "register" }).go();
       } else if (live) {

@@ -18,7 +18,7 @@ import {
   serializeEnvelope,
   verifyRecord,
 } from "@sealwork/crypto";
-import type { z } from "zod";
+import type * as z from "zod";
 import { can, requireMember, type Actor } from "../access";
 import { config } from "../config";
 import { nextId } from "../db/counter";

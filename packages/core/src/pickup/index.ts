@@ -1,2 +1,3 @@
 export { Pickup } from "./pickup";
+export { withPickupViews } from "./views";
 export type { PickupItem } from "./entities";

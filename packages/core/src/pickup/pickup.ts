@@ -1,10 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
-import { PICKUP_MAX_WRONG, id as idSchema, newPickup, pickupLookupParams, pickupRecoverBody, type ConversationView, type PickupView } from "@sealwork/contracts";
-import type { z } from "zod";
+import { PICKUP_MAX_WRONG, id as idSchema, newPickup, pickupLookupParams, pickupRecoverBody } from "@sealwork/contracts";
+import type * as z from "zod";
 import { base64urlDecode, parsePickupFragment, pickupLink, pickupLookup, pickupParams, pickupVerifier } from "@sealwork/crypto";
 import { can, requireMember, type Actor, type MemberActor } from "../access";
 import { config } from "../config";
-import { Conversation, GUEST_NAME } from "../conversation";
+import { find, keysOf } from "../conversation/access";
+import { creation, purge as purgeConversation } from "../conversation/lifecycle";
+import { GUEST_NAME, describe } from "../conversation/views";
 import { isConditionFailure } from "../db/conditions";
 import { cancellationReasons, db } from "../db/service";
 import { envelopeText } from "../envelope";
@@ -14,6 +16,7 @@ import { RateLimit } from "../rate-limit/rate-limit";
 import { issueToken } from "../tokens";
 import type { PickupItem } from "./entities";
 import { getPickup, isLive } from "./live";
+import { pickupView, pickupViews, withPickupViews } from "./views";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const DAY = 86_400;
@@ -37,6 +40,8 @@ export namespace Pickup {
   }
 
   const get = getPickup;
+  export const views = pickupViews;
+  export const withViews = withPickupViews;
 
   /** The live pickup behind a lookup hash, or undefined (unknown, expired, deleted or locked). */
   async function byLookup(lookup: string): Promise<PickupItem | undefined> {
@@ -45,20 +50,9 @@ export namespace Pickup {
     return pickup && pickup.lookup === lookup && isLive(pickup) ? pickup : undefined;
   }
 
-  function view(p: PickupItem, wrapped: string): PickupView {
-    return {
-      conversation_id: p.conversationId,
-      email: p.email,
-      redeem_timestamp: p.redeemedAt ?? -1,
-      expire_timestamp: p.expireAt,
-      link_secret: pickupParams(wrapped).link === 1,
-      locked: p.failures >= PICKUP_MAX_WRONG,
-    };
-  }
-
   /** The guest's pickup-wrap envelope (its copy of the conversation key). */
   async function guestWrap(conversationId: number): Promise<string | undefined> {
-    return (await Conversation.keysOf([conversationId], 0)).get(conversationId);
+    return (await keysOf([conversationId], 0)).get(conversationId);
   }
 
   // --- creating -----------------------------------------------------------------------------
@@ -96,7 +90,7 @@ export namespace Pickup {
     const result = await db()
       .transaction.write((tx) => [
         tx.pickuplookup.create({ lookup: input.lookup, conversationId: id, purgeAt }).commit(),
-        ...Conversation.creation(tx, { id, authorId: me.uid, recipientId: 0, title, multiple: false, keys }, ms).items,
+        ...creation(tx, { id, authorId: me.uid, recipientId: 0, title, multiple: false, keys }, ms).items,
         tx.pickup.create(pickup).commit(),
       ])
       .go();
@@ -109,7 +103,7 @@ export namespace Pickup {
       throw new Error(`creating pickup ${id} was cancelled: ${reasons.join(",")}`);
     }
     await sendMail(me, input.email, input.link, expireAt);
-    return { conversation_id: id, conversation: await Conversation.describe(id, me.uid), pickup: view(pickup, wrapped) };
+    return { conversation_id: id, conversation: await describe(id, me.uid), pickup: pickupView(pickup, wrapped) };
   }
 
 
@@ -221,24 +215,6 @@ export namespace Pickup {
     }
   }
 
-  /** The creator's view of the pickups among these conversations, keyed by conversation id. */
-  export async function views(conversations: ConversationView[]): Promise<Record<string, PickupView>> {
-    const ids = conversations.filter((c) => c.recipient_id === 0).map((c) => c.id);
-    const out: Record<string, PickupView> = {};
-    if (!ids.length) return out;
-    const [{ data: pickups }, wraps] = await Promise.all([db().entities.pickup.get(ids.map((conversationId) => ({ conversationId }))).go(), Conversation.keysOf(ids, 0)]);
-    for (const p of pickups) {
-      const wrapped = wraps.get(p.conversationId);
-      if (wrapped) out[String(p.conversationId)] = view(p, wrapped);
-    }
-    return out;
-  }
-
-  /** A conversation list (or notification check) with the creator's view of its pickups added. */
-  export async function withViews<T extends { conversations: ConversationView[] }>(list: T): Promise<T & { pickups: Record<string, PickupView> }> {
-    return { ...list, pickups: await views(list.conversations) };
-  }
-
   // --- deleting and expiry ------------------------------------------------------------------
 
   /**
@@ -249,7 +225,7 @@ export namespace Pickup {
   export async function remove(actor: Actor, id: number) {
     valid(idSchema, id);
     requireMember(actor);
-    const conversation = await Conversation.find(id);
+    const conversation = await find(id);
     if (!conversation) fail("conversation_not_found");
     if (conversation.recipientId !== 0) fail("conversation_not_pickup");
     if (!can(actor, "delete", { kind: "conversation", id, authorId: conversation.authorId, pickup: true, participant: null })) fail("pickup_delete_forbidden");
@@ -262,7 +238,7 @@ export namespace Pickup {
     const pickup = await get(id);
     // The lookup item first: from then on nobody can find the pickup, whatever else fails.
     if (pickup) await db().entities.pickuplookup.delete({ lookup: pickup.lookup }).go();
-    await Conversation.purge(id);
+    await purgeConversation(id);
     await db().entities.pickup.delete({ conversationId: id }).go();
   }
 

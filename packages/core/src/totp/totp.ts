@@ -11,7 +11,6 @@ import {
   totpSetupBody,
 } from "@sealwork/contracts";
 import { Secret, TOTP } from "otpauth";
-import QRCode from "qrcode";
 import { assertMember, can, requireAdmin, type Actor } from "../access";
 import { getUser } from "../user/read";
 import { config } from "../config";
@@ -61,8 +60,8 @@ export namespace Totp {
       if (isConditionFailure(error)) fail("totp_already_enabled");
       throw error;
     }
-    const uri = generator(secret, actor.user).toString();
-    return { qr: await QRCode.toDataURL(uri, { errorCorrectionLevel: "M", margin: 2, width: 240 }), secret };
+    // The otpauth:// URI the QR code shows: the browser draws it (no image library on the server).
+    return { qr: generator(secret, actor.user).toString(), secret };
   }
 
   /** Finalizes a setup with a code of the pending secret; answers the recovery codes, once. */

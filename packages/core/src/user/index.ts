@@ -1,2 +1,3 @@
 export { User } from "./user";
+export { Login } from "./login";
 export type { UserItem } from "./entities";

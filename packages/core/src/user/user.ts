@@ -1,17 +1,13 @@
-import { id as idSchema, loginBody, normaliseContact, userChanges, type PublicUser, type Session, type UserChanges } from "@sealwork/contracts";
+import { id as idSchema, normaliseContact, userChanges, type PublicUser, type Session, type UserChanges } from "@sealwork/contracts";
 import { can, isMember, requireAdmin, type Actor } from "../access";
-import { config } from "../config";
 import { nextId } from "../db/counter";
 import { db, type TransactionEntities } from "../db/service";
 import { type UserItem } from "./entities";
 import { countUsers, getUser, toPublic as publicUser } from "./read";
 import { fail, valid } from "../errors";
-import { burnPasswordCheck, hashPassword, verifyPassword } from "../password";
-import { RateLimit } from "../rate-limit/rate-limit";
+import { hashPassword, verifyPassword } from "../password";
 import { isConditionFailure } from "../db/conditions";
 import { issueToken } from "../tokens";
-import { Totp } from "../totp/totp";
-
 
 export namespace User {
   export interface NewUser {
@@ -21,15 +17,6 @@ export namespace User {
     password?: string;
     admin?: boolean;
     superAdmin?: boolean;
-  }
-
-  /** Failed logins per account and per client address (also counted by registration and lookups). */
-  export function loginRules() {
-    const { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_IP, LOGIN_LOCK_SECONDS } = config();
-    return {
-      perUser: { scope: "login-user", max: LOGIN_MAX_FAILURES, windowSeconds: LOGIN_LOCK_SECONDS },
-      perClient: { scope: "login-client", max: LOGIN_MAX_FAILURES_PER_IP, windowSeconds: LOGIN_LOCK_SECONDS },
-    };
   }
 
   /** Creates an account; without a password it waits for registration (password_empty). */
@@ -125,52 +112,6 @@ export namespace User {
     };
   }
 
-  /**
-   * The login screen's first step. "#<id>" looks up one's own account (the TOTP screen);
-   * anything else is an email or phone number.
-   */
-  export async function lookup(actor: Actor, query: string) {
-    let user: UserItem | undefined;
-    if (query.startsWith("#")) {
-      const id = Number(query.slice(1));
-      const found = Number.isSafeInteger(id) ? await get(id) : undefined;
-      user = found && can(actor, "read", { kind: "account", id, superAdmin: found.superAdmin }) ? found : undefined;
-    } else {
-      await RateLimit.assertAllowed(loginRules().perClient, actor.ip);
-      user = await byContact(query);
-      if (!user) await RateLimit.recordFailure(loginRules().perClient, actor.ip);
-    }
-    if (!user) fail("contact_unknown");
-    return {
-      id: user.id,
-      recognition: maskContact(query.startsWith("#") ? (user.email ?? user.phone ?? "") : normaliseContact(query)),
-      password_empty: !user.passwordHash,
-      totp_enabled: user.totpEnabled,
-    };
-  }
-
-  /** With 2FA on, the password and a second factor (a code or a recovery code) are both required. */
-  export async function login(actor: Actor, id: number, password: string, totpAuth?: string): Promise<Session> {
-    valid(idSchema, id);
-    valid(loginBody, { password, totp_auth: totpAuth });
-    const rules = loginRules();
-    const userKey = String(id);
-    await RateLimit.assertAllowed(rules.perUser, userKey);
-    await RateLimit.assertAllowed(rules.perClient, actor.ip);
-    const user = await get(id);
-    const passwordOk = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
-    // Only behind a correct password is the second factor checked (and a code used up).
-    const second = passwordOk && user?.totpEnabled ? await Totp.consume(user, totpAuth) : null;
-    const ok = passwordOk && (!user?.totpEnabled || second !== null);
-    if (!user || !ok) {
-      await RateLimit.recordFailure(rules.perUser, userKey);
-      await RateLimit.recordFailure(rules.perClient, actor.ip);
-      fail(user?.totpEnabled ? "password_or_totp_incorrect" : "password_incorrect");
-    }
-    await RateLimit.clear(rules.perUser, userKey);
-    return session(user, { recoveryTOTP: second === "recovery" });
-  }
-
   /** Settings and administration. Returns reset when the actor must log in again. */
   export async function update(actor: Actor, id: number, body: UserChanges): Promise<{ reset: boolean; user: PublicUser }> {
     const target = await account(actor, id, "update");
@@ -236,10 +177,4 @@ export namespace User {
     const { data } = await db().entities.user.query.all({}).go({ pages: "all" });
     return data.map(toPublic);
   }
-}
-
-function maskContact(contact: string): string {
-  if (contact.startsWith("+")) return contact.slice(0, 3) + "*".repeat(Math.max(0, contact.length - 5)) + contact.slice(-2);
-  const [local = "", domain = ""] = contact.split("@");
-  return `${local.slice(0, 1)}${"*".repeat(Math.max(1, local.length - 1))}@${domain}`;
 }

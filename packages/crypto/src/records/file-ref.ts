@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * One attached file as it travels inside an encrypted message payload (`files` of the payload):

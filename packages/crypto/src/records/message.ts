@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { decrypt } from "../aead";
 import { utf8Decode, utf8Encode } from "../bytes";
 import { type AeadEnvelope, parseEnvelope } from "../envelope";
