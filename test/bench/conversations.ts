@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { signIn } from "../e2e/helpers";
 import { launchBrowser } from "../support/browser";
 import { ROOT, type SpawnedRuntime, spawnRuntime } from "../support/runtime";
+import { bareTransactionLatency } from "./bare-transactions";
 
 /**
  * Conversations under load and in the browser (issue 4), figures not assertions, in
@@ -96,7 +97,19 @@ async function appendPollLatency(runtime: SpawnedRuntime, admin: Session, client
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { clients: clients.length, rounds: ROUNDS, seconds: Math.round(seconds * 10) / 10, appends_per_s: Math.round((appends.length / seconds) * 10) / 10, append: latency(appends), poll: latency(polls) };
+  // The same number of bare transactions of the same items, at the same concurrency, in this run.
+  const bare = latency(await bareTransactionLatency(runtime.env, id + 1_000_000, clients.length, ROUNDS));
+  const append = latency(appends);
+  return {
+    clients: clients.length,
+    rounds: ROUNDS,
+    seconds: Math.round(seconds * 10) / 10,
+    appends_per_s: Math.round((appends.length / seconds) * 10) / 10,
+    append,
+    poll: latency(polls),
+    bare_transaction: bare,
+    append_p99_to_bare_p99: Math.round((append.p99_ms / bare.p99_ms) * 100) / 100,
+  };
 }
 
 const UPLOAD_ENTRY = `

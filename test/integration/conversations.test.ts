@@ -43,10 +43,13 @@ describe("conversations: starting", () => {
     const { id, body } = await startConversation(a, [b], { key, title: "Lunch plans" });
     expect(body).toMatchObject({ id, author_id: a.id, recipient_id: b.id, other_id: b.id, multiple: false, last_mote: 0, attachlist: [] });
     expect(await openConversationTitle(key, (body as unknown as { title: string }).title, { conversationId: id, allowLegacy: false })).toEqual({ title: "Lunch plans", legacy: false });
-    expect((body as unknown as { participants: unknown[] }).participants).toEqual([
-      { user_id: a.id, admin: true },
-      { user_id: b.id, admin: false },
-    ]);
+    // Participants come in user-id order, everywhere.
+    expect((body as unknown as { participants: unknown[] }).participants).toEqual(
+      [
+        { user_id: a.id, admin: true },
+        { user_id: b.id, admin: false },
+      ].sort((x, y) => x.user_id - y.user_id),
+    );
 
     const listed = await http<{ conversations: Json[]; attribution: Json; pickups: Json; last_visits: Json; outstanding: Json }>("GET", `/api/users/${b.id}/conversations`, { token: b.api_token });
     expect(listed.status).toBe(200);

@@ -1,4 +1,5 @@
 import { type Actions, type Actor, type ParticipantActor, type ResourceOf, can } from "../access";
+import { isConditionFailure } from "../db/conditions";
 import { db } from "../db/service";
 import { id as idSchema } from "@sealwork/contracts";
 import { type ErrorCode, fail, valid } from "../errors";
@@ -25,6 +26,29 @@ export async function participantOf(conversationId: number, userId: number): Pro
 export async function participantsOf(conversationId: number): Promise<ParticipantItem[]> {
   const { data } = await db().entities.participant.query.byConversation({ conversationId }).go({ pages: "all" });
   return data;
+}
+
+/** Who takes part in a conversation, and whether as an admin: its `members` list. */
+export type Member = NonNullable<ConversationItem["members"]>[number];
+
+/**
+ * The conversation's members from its own item; a conversation made before the item carried them
+ * has its participant items read once and the list written back (conditionally, so a concurrent
+ * change of the participants is not overwritten).
+ */
+export async function membersOf(conversation: ConversationItem): Promise<Member[]> {
+  if (conversation.members) return conversation.members;
+  const members = (await participantsOf(conversation.id)).map((p) => ({ u: p.userId, a: p.admin }));
+  try {
+    await db()
+      .entities.conversation.patch({ id: conversation.id })
+      .set({ members })
+      .where((attr, op) => op.notExists(attr.members))
+      .go();
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  return members;
 }
 
 /** The conversation as the access layer sees it, for the actor whose entry `participant` is. */

@@ -3,20 +3,34 @@ import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
 
 /**
  * A conversation: routing metadata only. The title is an `aead` envelope under the conversation
- * key (the server cannot read it). `lastMoteId`, `timestamp` and `activity` follow the newest
- * message (best effort, see Conversation.append) for ordering, unread and the notification poll.
+ * key (the server cannot read it). The item also carries what lists and the notification check
+ * need, so that they read one item per conversation (a batch read) and never its messages or
+ * participants: who takes part (`members`, kept with the participant items in their
+ * transactions), the message counter and who sent the newest messages (messages.ts, append).
  */
 export const ConversationEntity = new Entity({
   model: { entity: "conversation", version: "1", service: SERVICE },
   attributes: {
     id: { type: "number", required: true },
     authorId: { type: "number", required: true },
-    /** The first recipient; 0 will mean a pickup. */
+    /** The first recipient; 0 means a pickup. */
     recipientId: { type: "number", required: true },
     title: { type: "string" },
     multiple: { type: "boolean", required: true, default: false },
     createdAt: { type: "number", required: true, default: now, readOnly: true },
+    /** The message counter: the newest message id handed out (its message may still be committing). */
     lastMoteId: { type: "number", required: true, default: 0 },
+    /** Who was handed `lastMoteId`. */
+    lastSourceId: { type: "number" },
+    /** The newest message id handed out to anyone but `lastSourceId` (0: none). */
+    lastOtherMoteId: { type: "number", required: true, default: 0 },
+    /** The participants and their admin flags (absent on conversations older than this field: read the participants then). */
+    members: {
+      type: "list",
+      items: { type: "map", properties: { u: { type: "number", required: true }, a: { type: "boolean", required: true } } },
+    },
+    /** Raised by every change of `members`: the condition that keeps two changes from losing one. */
+    membersVersion: { type: "number", required: true, default: 0 },
     /** Seconds: creation or the newest message. */
     timestamp: { type: "number", required: true },
     /** Milliseconds: the last change a participant should hear of (creation, message, added person). */
@@ -26,7 +40,6 @@ export const ConversationEntity = new Entity({
     byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
   },
 });
-
 
 /**
  * One participant of a conversation, with the conversation key sealed for them (a `sealed`

@@ -52,6 +52,9 @@ export function creation(tx: TransactionEntities, input: NewRecord, ms = Date.no
     multiple: input.multiple,
     createdAt: now,
     lastMoteId: 0,
+    lastOtherMoteId: 0,
+    members: [...input.keys.keys()].map((u) => ({ u, a: u === input.authorId })),
+    membersVersion: 0,
     timestamp: now,
     activity: ms,
   };
@@ -108,7 +111,7 @@ export async function create(actor: Actor, body: z.input<typeof newConversation>
     if (reasons[0] === "ConditionalCheckFailed") fail("reservation_invalid");
     throw new Error(`creating conversation ${input.id} was cancelled: ${reasons.join(",")}`);
   }
-  return view(made!.conversation, made!.participants, me.uid, false);
+  return view(made!.conversation, made!.conversation.members!, made!.participants[0], false);
 }
 
 /** PATCH /api/conversations/{id}: any participant may rename; the title is an `aead` envelope. */

@@ -1,12 +1,11 @@
 import { MOTES_PAGE, appendBody, loadQuery, type MoteView } from "@sealwork/contracts";
 import * as z from "zod";
 import type { Actor } from "../access";
-import { nextId } from "../db/counter";
 import { isConditionFailure } from "../db/conditions";
-import { db } from "../db/service";
+import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
-import { access, participantsOf } from "./access";
+import { access, membersOf } from "./access";
 import type { MoteItem } from "./entities";
 import { attribution, moteView, participantViews, view } from "./views";
 
@@ -38,19 +37,23 @@ export async function load(actor: Actor, id: number, request: LoadOptions) {
     more = data.length > MOTES_PAGE;
     motes = data.slice(0, MOTES_PAGE).reverse();
   }
-  const participants = await participantsOf(id);
+  // Seen: up to the counter, so that an id lost to a retry does not stay unread for good (a
+  // message still committing at this very moment is shown by the open page's polling).
   const newest = Math.max(conversation.lastMoteId, motes.at(-1)?.id ?? 0);
-  await db()
-    .entities.participant.patch({ conversationId: id, userId: me.uid })
-    // Opening an archived conversation that news brought back keeps it in the lists.
-    .set({ lastVisit: nowSeconds(), lastSeenMote: Math.max(newest, participant.lastSeenMote), archived: participant.archived && !(newest > participant.lastSeenMote) })
-    .go();
+  const [members] = await Promise.all([
+    membersOf(conversation),
+    db()
+      .entities.participant.patch({ conversationId: id, userId: me.uid })
+      // Opening an archived conversation that news brought back keeps it in the lists.
+      .set({ lastVisit: nowSeconds(), lastSeenMote: Math.max(newest, participant.lastSeenMote), archived: participant.archived && !(newest > participant.lastSeenMote) })
+      .go(),
+  ]);
   return {
     motes: motes.map(moteView),
     more,
-    meta: options.meta === "1" ? view(conversation, participants, me.uid, false) : null,
-    participants: participantViews(participants),
-    attrib: await attribution([...participants.map((p) => p.userId), ...motes.map((m) => m.sourceId)]),
+    meta: options.meta === "1" ? view(conversation, members, participant, false) : null,
+    participants: participantViews(members),
+    attrib: await attribution([...members.map((m) => m.u), ...motes.map((m) => m.sourceId)]),
     sealed: participant.sealedKey,
   };
 }
@@ -75,39 +78,36 @@ export async function poll(actor: Actor, id: number, largest: number) {
 }
 
 /**
- * POST /api/conversations/{id}/append. The id comes from the conversation's own counter (an
- * atomic add), and the message is written in one transaction with a create-only item for
- * (conversation, user, localid): a retry with the same localid, even racing the first try,
- * stores nothing and answers the message already stored. A lost race leaves a gap in the ids;
- * ids only ever increase.
+ * POST /api/conversations/{id}/append, in three table round trips after authentication: the
+ * access check (the participant and the conversation, read together), the message id (an atomic
+ * add on the conversation, which moves its newest-message marks along in the same write), and one
+ * transaction holding the message with a create-only item for (conversation, user, localid). A
+ * retry with the same localid, even racing the first try, stores nothing and answers the message
+ * already stored; it costs an id, so ids only ever increase but may skip. `previous_mote` is the
+ * id handed out just before: a client that holds another newest id loads the newer ones.
  */
 export async function append(actor: Actor, id: number, body: z.input<typeof appendBody>) {
-  const { me } = await access(actor, id, "write");
+  const { me, conversation } = await access(actor, id, "write");
   const input = valid(appendBody, body);
   const payload = envelopeText(input.payload, "aead", "mote_payload_invalid");
-
-  // No read of the localid first: the transaction's condition finds a retry (at the cost of a
-  // skipped id), which keeps the common case to one counter add and one transaction.
-  const mote: MoteItem = { conversationId: id, id: await nextId(`mote:${id}`), sourceId: me.uid, timestamp: nowSeconds(), payload, localid: input.localid };
   const attachments = [...new Set(input.attachments ?? [])];
+  let moteId = await allocate(id, me.uid, conversation.lastSourceId === me.uid);
   for (let attempt = 1; ; attempt++) {
-    const result = await db()
-      .transaction.write(({ mote: m, localid, attachment }) => [
-        localid.create({ conversationId: id, userId: me.uid, localid: input.localid, moteId: mote.id }).commit(),
-        m.create(mote).commit(),
-        // Only the sender's own, completely uploaded files of this conversation (attachments.ts).
-        ...attachments.map((aid) =>
-          attachment
-            .patch({ conversationId: id, id: aid })
-            .set({ state: "attached", moteId: mote.id })
-            .remove(["expiresAt"])
-            .where((attr, op) => `${op.eq(attr.state, "uploaded")} AND ${op.eq(attr.sourceId, me.uid)}`)
-            .commit(),
-        ),
-      ])
-      .go();
-    if (!result.canceled) break;
-    const reasons = result.data.map((r) => r.code);
+    const mote: MoteItem = { conversationId: id, id: moteId, sourceId: me.uid, timestamp: nowSeconds(), payload, localid: input.localid };
+    const { canceled, reasons } = await writeTransaction(({ mote: m, localid, attachment }) => [
+      localid.create({ conversationId: id, userId: me.uid, localid: input.localid, moteId }).commit(),
+      m.create(mote).commit(),
+      // Only the sender's own, completely uploaded files of this conversation (attachments.ts).
+      ...attachments.map((aid) =>
+        attachment
+          .patch({ conversationId: id, id: aid })
+          .set({ state: "attached", moteId })
+          .remove(["expiresAt"])
+          .where((attr, op) => `${op.eq(attr.state, "uploaded")} AND ${op.eq(attr.sourceId, me.uid)}`)
+          .commit(),
+      ),
+    ]);
+    if (!canceled) return answer(mote);
     if (reasons[0] === "ConditionalCheckFailed") {
       // The same localid won a race with this request: answer its message.
       const winner = await storedFor(id, me.uid, input.localid);
@@ -115,10 +115,9 @@ export async function append(actor: Actor, id: number, body: z.input<typeof appe
     }
     if (reasons.slice(2).includes("ConditionalCheckFailed")) fail("attachment_invalid");
     if (attempt >= APPEND_ATTEMPTS) throw new Error(`append to ${id} cancelled: ${reasons.join(",")}`);
-    await new Promise((r) => setTimeout(r, 20 * attempt));
+    // A message already holds this id (one a counter of before handed out): take the next.
+    if (reasons[1] === "ConditionalCheckFailed") moteId = await allocate(id, me.uid, true);
   }
-  const [answered] = await Promise.all([answer(mote), touch(id, mote.id, mote.timestamp)]);
-  return answered;
 }
 
 async function storedFor(conversationId: number, userId: number, localid: string): Promise<MoteItem | undefined> {
@@ -128,28 +127,39 @@ async function storedFor(conversationId: number, userId: number, localid: string
   return found.data ?? undefined;
 }
 
-async function answer(mote: MoteItem) {
-  const { data } = await db()
-    .entities.mote.query.byConversation({ conversationId: mote.conversationId })
-    .lt({ id: mote.id })
-    .go({ limit: 1, order: "desc" });
-  return { mote: moteView(mote), previous_mote: data[0]?.id ?? 0, localid: mote.localid ?? "" };
+function answer(mote: MoteItem) {
+  return { mote: moteView(mote), previous_mote: Math.max(0, mote.id - 1), localid: mote.localid ?? "" };
 }
 
 /**
- * Moves the conversation's newest-message marker forward (never back). Outside the message's
- * transaction on purpose: concurrent appends would otherwise conflict on this one item. The
- * messages themselves are the truth (poll and load read them); this only orders lists.
+ * The next message id of the conversation, for `sender`: one atomic update that adds to the
+ * counter and keeps what unread needs (views.ts): who got the newest id and the newest id anyone
+ * else got. Which of the two writes applies depends on whether the sender also got the newest id
+ * before, so it is a condition; `sameSender` is the guess to try first (from the access read).
  */
-async function touch(id: number, moteId: number, timestamp: number) {
-  try {
-    await db()
-      .entities.conversation.patch({ id })
-      .set({ lastMoteId: moteId, timestamp, activity: Date.now() })
-      .where((attr, op) => op.lt(attr.lastMoteId, moteId))
-      .go();
-  } catch (error) {
-    // A newer message got there first.
-    if (!isConditionFailure(error)) throw error;
+async function allocate(id: number, sender: number, sameSender: boolean): Promise<number> {
+  const ms = Date.now();
+  for (let attempt = 0, same = sameSender; attempt < 3; attempt++, same = !same) {
+    try {
+      const { data } = await db()
+        .entities.conversation.patch({ id })
+        .data((attr, op) => {
+          if (!same) {
+            // The newest id so far was someone else's: it becomes the newest by others than the sender.
+            op.set(attr.lastOtherMoteId, op.name(attr.lastMoteId));
+            op.set(attr.lastSourceId, sender);
+          }
+          op.add(attr.lastMoteId, 1);
+          op.set(attr.timestamp, Math.floor(ms / 1000));
+          op.set(attr.activity, ms);
+        })
+        .where((attr, op) => (same ? op.eq(attr.lastSourceId, sender) : `(${op.notExists(attr.lastSourceId)} OR ${op.ne(attr.lastSourceId, sender)})`))
+        .go({ response: "all_new" });
+      return data.lastMoteId!;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
+  // Neither condition held three times: the conversation is gone (the patch needs it to exist).
+  return fail("conversation_not_found");
 }

@@ -3,7 +3,7 @@ import { type Actor, requireMember } from "../access";
 import { db } from "../db/service";
 import { fail } from "../errors";
 import { getUsers } from "../user/read";
-import { find, participantsOf } from "./access";
+import { type Member, find, membersOf, participantOf } from "./access";
 import type { ConversationItem, MoteItem, ParticipantItem } from "./entities";
 
 /** The guest of a pickup (spec 000 §6: user id 0, named Guest). */
@@ -11,26 +11,28 @@ export const GUEST_NAME = "Guest";
 /** Outstanding counts stop here; the client shows "99+" or similar. */
 const OUTSTANDING_CAP = 100;
 
-export function view(c: ConversationItem, participants: ParticipantItem[], uid: number, unread: boolean): ConversationView {
-  const others = participants.filter((p) => p.userId !== uid);
+/** A conversation as `me` (their participant item, if any) sees it. */
+export function view(c: ConversationItem, members: Member[], me: ParticipantItem | undefined, unread: boolean): ConversationView {
+  const others = members.filter((m) => m.u !== me?.userId);
   return {
     id: c.id,
     title: c.title ?? null,
     author_id: c.authorId,
     recipient_id: c.recipientId,
-    other_id: !c.multiple && others.length === 1 ? others[0]!.userId : null,
-    participants: participantViews(participants),
+    other_id: !c.multiple && others.length === 1 ? others[0]!.u : null,
+    participants: participantViews(members),
     multiple: c.multiple,
     timestamp: c.timestamp,
     last_mote: c.lastMoteId,
     unread,
     attachlist: [],
-    sealed: participants.find((p) => p.userId === uid)?.sealedKey ?? null,
+    sealed: me?.sealedKey ?? null,
   };
 }
 
-export function participantViews(participants: ParticipantItem[]): ParticipantView[] {
-  return participants.map((p) => ({ user_id: p.userId, admin: p.admin }));
+/** The participants in user-id order. */
+export function participantViews(members: Member[]): ParticipantView[] {
+  return members.map((m) => ({ user_id: m.u, admin: m.a })).sort((a, b) => a.user_id - b.user_id);
 }
 
 export function moteView(m: MoteItem): MoteView {
@@ -46,17 +48,22 @@ export async function attribution(uids: Iterable<number>): Promise<Attribution> 
   return out;
 }
 
-/** Messages by others after the participant's last seen one (capped), and whether it is unread. */
-async function unseen(c: ConversationItem, p: ParticipantItem): Promise<{ unread: boolean; outstanding: number }> {
+/**
+ * Whether a participant has not seen the conversation: never opened by someone it was started
+ * for, or a message by someone else handed out after the last one they loaded. From the
+ * conversation's counters alone: who got the newest id, and the newest id anyone else got.
+ * `outstanding` is how many ids were handed out since (at most OUTSTANDING_CAP): an upper bound
+ * of the unseen messages, since it counts the participant's own and ids lost to a retry.
+ */
+function unseen(c: ConversationItem, p: ParticipantItem): { unread: boolean; outstanding: number } {
   const fresh = p.lastVisit === 0 && c.authorId !== p.userId;
-  if (c.lastMoteId <= p.lastSeenMote) return { unread: fresh, outstanding: 0 };
-  const { data } = await db()
-    .entities.mote.query.byConversation({ conversationId: c.id })
-    .gt({ id: p.lastSeenMote })
-    .go({ limit: OUTSTANDING_CAP });
-  const outstanding = data.filter((m) => m.sourceId !== p.userId).length;
-  return { unread: fresh || outstanding > 0, outstanding };
+  const newestByOthers = c.lastSourceId === p.userId ? c.lastOtherMoteId : c.lastMoteId;
+  const news = newestByOthers > p.lastSeenMote;
+  return { unread: fresh || news, outstanding: news ? Math.min(OUTSTANDING_CAP, c.lastMoteId - p.lastSeenMote) : 0 };
 }
+
+/** An archived conversation comes back once a message newer than the archiving arrives. */
+const hidden = (c: ConversationItem, p: ParticipantItem) => p.archived && c.lastMoteId <= p.lastSeenMote;
 
 interface Summary {
   conversations: ConversationView[];
@@ -67,25 +74,26 @@ interface Summary {
   highest: number;
 }
 
-/** An archived conversation comes back once a message newer than the archiving arrives. */
-const hidden = (c: ConversationItem, p: ParticipantItem) => p.archived && c.lastMoteId <= p.lastSeenMote;
-
-/** The user's conversations (not archived), newest first; `since` keeps those with newer activity. */
+/**
+ * The user's conversations (not archived), newest first; `since` keeps those with newer activity.
+ * A fixed number of table requests, however many conversations: the user's participant items
+ * (one query), their conversations (a batch read per hundred) and the people in them (the same).
+ */
 async function summary(uid: number, since = -1): Promise<Summary> {
   const { data: mine } = await db().entities.participant.query.byUser({ userId: uid }).go({ pages: "all" });
-  const rows = await Promise.all(
-    mine.map(async (p) => {
-      const c = await find(p.conversationId);
-      return c && !hidden(c, p) ? { c, p, at: Math.max(c.activity, p.joinedAt) } : undefined;
-    }),
-  );
-  const present = rows.filter((r) => r !== undefined);
-  const highest = present.reduce((max, r) => Math.max(max, r.at), 0);
-  const chosen = present.filter((r) => r.at > since).sort((a, b) => b.c.timestamp - a.c.timestamp || b.c.id - a.c.id);
+  const found = mine.length ? (await db().entities.conversation.get(mine.map((p) => ({ id: p.conversationId }))).go()).data : [];
+  const conversations = new Map(found.map((c) => [c.id, c]));
+  const rows = mine.flatMap((p) => {
+    const c = conversations.get(p.conversationId);
+    return c && !hidden(c, p) ? [{ c, p, at: Math.max(c.activity, p.joinedAt) }] : [];
+  });
+  const highest = rows.reduce((max, r) => Math.max(max, r.at), 0);
+  const chosen = rows.filter((r) => r.at > since).sort((a, b) => b.c.timestamp - a.c.timestamp || b.c.id - a.c.id);
   const built = await Promise.all(
     chosen.map(async ({ c, p }) => {
-      const [participants, seen] = await Promise.all([participantsOf(c.id), unseen(c, p)]);
-      return { view: view(c, participants, uid, seen.unread), p, seen, participants };
+      const members = await membersOf(c);
+      const seen = unseen(c, p);
+      return { view: view(c, members, p, seen.unread), p, seen, members };
     }),
   );
   const outstanding: Record<string, number> = {};
@@ -96,14 +104,14 @@ async function summary(uid: number, since = -1): Promise<Summary> {
   }
   return {
     conversations: built.map((b) => b.view),
-    attribution: await attribution(built.flatMap((b) => b.participants.map((p) => p.userId))),
+    attribution: await attribution(built.flatMap((b) => b.members.map((m) => m.u))),
     last_visits: lastVisits,
     outstanding,
     highest,
   };
 }
 
-/** GET /api/users/{id}/conversations: one's own list only (the pickups among them: Pickup.withViews). */
+/** GET /api/users/{id}/conversations: one's own list only (the pickups among them: pickup/views.ts). */
 export async function list(actor: Actor, userId: number) {
   const me = requireMember(actor);
   if (me.uid !== userId) fail("forbidden");
@@ -124,7 +132,7 @@ export async function check(actor: Actor, previous: number) {
 
 /** One conversation as `uid` sees it, read afresh (after a change, or a pickup's creation). */
 export async function describe(id: number, uid: number): Promise<ConversationView> {
-  const [conversation, participants] = await Promise.all([find(id), participantsOf(id)]);
+  const [conversation, me] = await Promise.all([find(id), participantOf(id, uid)]);
   if (!conversation) fail("conversation_not_found");
-  return view(conversation, participants, uid, false);
+  return view(conversation, await membersOf(conversation), me, false);
 }

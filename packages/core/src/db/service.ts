@@ -58,10 +58,30 @@ export function db(): Service<typeof entities> {
 
 /** The entities as a transaction's callback receives them, for verbs that add items to one. */
 export type TransactionEntities = Parameters<Parameters<Service<typeof entities>["transaction"]["write"]>[0]>[0];
-/** One item of a transaction's list. */
-export type TransactionItem = ReturnType<TransactionEntities["conversation"]["create"]>["commit"] extends () => infer T ? T : never;
+type TransactionBuilder = Parameters<Service<typeof entities>["transaction"]["write"]>[0];
+/** One item of a transaction's list, as a domain's verb builds it for a transaction elsewhere. */
+export type TransactionItem = ReturnType<TransactionBuilder>[number];
 
 /** Why each item of a cancelled transaction failed ("ConditionalCheckFailed", "None", …), in order. */
 export function cancellationReasons(result: { data: unknown }): (string | undefined)[] {
   return (result.data as { code?: string }[]).map((item) => item.code);
+}
+
+/** Transactions cancelled only by a conflict with another one are tried again this often. */
+const CONFLICT_ATTEMPTS = 8;
+
+/**
+ * Writes the transaction `build` returns, again (built afresh) while it is cancelled only because
+ * another transaction touched one of its items at the same moment. Returns the last result:
+ * `canceled` with the reasons when a condition failed.
+ */
+export async function writeTransaction(build: (tx: TransactionEntities) => TransactionItem[]) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await db().transaction.write(build).go();
+    const reasons = result.canceled ? cancellationReasons(result) : [];
+    if (!result.canceled || !reasons.includes("TransactionConflict") || reasons.includes("ConditionalCheckFailed") || attempt >= CONFLICT_ATTEMPTS) {
+      return { canceled: result.canceled, reasons };
+    }
+    await new Promise((resolve) => setTimeout(resolve, (10 + Math.random() * 20) * attempt));
+  }
 }
