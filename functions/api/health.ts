@@ -1,4 +1,5 @@
 import { Health } from "@sealwork/core/instance";
+import { instanceRoutes } from "@sealwork/contracts/instance";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/health", () => Health.check());
+export const handler = api(instanceRoutes, "GET /api/health", () => Health.check());

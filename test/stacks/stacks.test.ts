@@ -23,7 +23,7 @@ import { App, getStack, use, useFunctions, type FunctionProps, type StackContext
 import { initProject, useProject } from "sst/project.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { areaHandler } from "../../functions/area-entries";
-import { handlerModule, routes, routesByArea, schedules, servedRoutes, workers, type JobWorker } from "../../functions/routes";
+import { handlerModule, routesByArea, schedules, servedRoutes, workers, type JobWorker } from "../../functions/routes";
 import { JOB_KINDS, queueUrlSetting, type JobKind } from "../../packages/core/src/config";
 import { TABLE, keyAttributes } from "../../packages/core/src/db/table";
 import config from "../../sst.config";

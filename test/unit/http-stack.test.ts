@@ -1,3 +1,4 @@
+import { instanceRoutes, userRoutes } from "@sealwork/contracts";
 import { api } from "@sealwork/core";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +22,7 @@ const context = { getRemainingTimeInMillis: () => 10_000 } as Context;
 describe("the HTTP middleware stack", () => {
   beforeAll(unitEnv);
 
-  const setup = api("POST /api/instance/setup", async ({ body }) => ({
+  const setup = api(instanceRoutes, "POST /api/instance/setup", async ({ body }) => ({
     id: 1,
     name: body.name,
     email: body.email,
@@ -54,7 +55,7 @@ describe("the HTTP middleware stack", () => {
   });
 
   it("turns an unexpected error into a generic 500 without details", async () => {
-    const broken = api("GET /api/instance", async () => {
+    const broken = api(instanceRoutes, "GET /api/instance", async () => {
       throw new Error("db password is hunter2");
     });
     const result = await broken(event("GET"), context);
@@ -63,7 +64,7 @@ describe("the HTTP middleware stack", () => {
   });
 
   it("requires a token for member routes and honours _method only where declared", async () => {
-    const update = api("PATCH /api/users/{id}", async () => {
+    const update = api(userRoutes, "PATCH /api/users/{id}", async () => {
       throw new Error("must not be reached");
     });
     expect((await update(event("PATCH", JSON.stringify({ name: "x" })), context)).statusCode).toBe(401);

@@ -1,4 +1,5 @@
 import { Backup } from "@sealwork/core/keys";
+import { keypairRoutes } from "@sealwork/contracts/keypairs";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/backup/load", ({ actor, body }) => Backup.load(actor, body.filename));
+export const handler = api(keypairRoutes, "POST /api/backup/load", ({ actor, body }) => Backup.load(actor, body.filename));

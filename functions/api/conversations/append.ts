@@ -1,4 +1,5 @@
 import { Conversation } from "@sealwork/core/conversation";
+import { conversationRoutes } from "@sealwork/contracts/conversations";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/conversations/{id}/append", ({ actor, params, body }) => Conversation.append(actor, params.id, body));
+export const handler = api(conversationRoutes, "POST /api/conversations/{id}/append", ({ actor, params, body }) => Conversation.append(actor, params.id, body));

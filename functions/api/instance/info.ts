@@ -1,4 +1,5 @@
 import { Instance } from "@sealwork/core/instance";
+import { instanceRoutes } from "@sealwork/contracts/instance";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/instance", () => Instance.info());
+export const handler = api(instanceRoutes, "GET /api/instance", () => Instance.info());

@@ -1,4 +1,5 @@
 import { Instance } from "@sealwork/core/instance";
+import { instanceRoutes } from "@sealwork/contracts/instance";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/instance/setup", ({ body }) => Instance.setup(body));
+export const handler = api(instanceRoutes, "POST /api/instance/setup", ({ body }) => Instance.setup(body));

@@ -1,4 +1,5 @@
 import { Keypair } from "@sealwork/core/keys";
+import { keypairRoutes } from "@sealwork/contracts/keypairs";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api("POST /api/keypairs", ({ actor, body }) => Keypair.register(actor, body));
+export const handler = api(keypairRoutes, "POST /api/keypairs", ({ actor, body }) => Keypair.register(actor, body));

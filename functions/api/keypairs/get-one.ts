@@ -1,4 +1,5 @@
 import { Keypair } from "@sealwork/core/keys";
+import { keypairRoutes } from "@sealwork/contracts/keypairs";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api("GET /api/keypairs/{id}", ({ actor, params }) => Keypair.publicKey(actor, params.id));
+export const handler = api(keypairRoutes, "GET /api/keypairs/{id}", ({ actor, params }) => Keypair.publicKey(actor, params.id));

@@ -1,6 +1,7 @@
 import middy from "@middy/core";
 import httpCors from "@middy/http-cors";
-import { contracts, splitRouteKey, type Body, type Params, type Query, type Response, type RouteKey } from "@sealwork/contracts";
+import type { RouteKey } from "@sealwork/contracts";
+import { splitRouteKey, type RouteContract } from "@sealwork/contracts/route";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import * as z from "zod";
 import type { Actor } from "../access/actor";
@@ -17,10 +18,12 @@ type Result = APIGatewayProxyStructuredResultV2;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 
-export interface ApiRequest<K extends RouteKey> {
-  params: Params<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { params: z.ZodType }>["params"]>;
-  query: Query<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { query: z.ZodType }>["query"]>;
-  body: Body<K> extends undefined ? undefined : z.output<Extract<(typeof contracts)[K], { body: z.ZodType }>["body"]>;
+type Part<C, P extends "params" | "query" | "body"> = C extends { [Q in P]: z.ZodType } ? z.output<C[P]> : undefined;
+
+export interface ApiRequest<C extends RouteContract> {
+  params: Part<C, "params">;
+  query: Part<C, "query">;
+  body: Part<C, "body">;
   actor: Actor;
   requestId: string;
 }
@@ -31,7 +34,7 @@ const NO_BODY = z.strictObject({}).transform(() => undefined);
 /** What a handler returns to answer 204 with no body; only routes whose contract has `noContent`. */
 export const NO_CONTENT: unique symbol = Symbol("no content");
 export type NoContent = typeof NO_CONTENT;
-type Answer<K extends RouteKey> = Response<K> | ((typeof contracts)[K] extends { noContent: true } ? NoContent : never);
+type Answer<C extends RouteContract> = z.output<C["response"]> | (C extends { noContent: true } ? NoContent : never);
 
 export interface ApiOptions {
   /** The error code for a body that fails validation (default `validation`, 422). */
@@ -41,10 +44,12 @@ export interface ApiOptions {
 /**
  * Wraps a route's domain call in the one middleware stack: CORS, request id, logging, the
  * `_method` override, bearer authentication, the route's access rule, validation against its
- * zod contract, and the mapping of errors to responses.
+ * zod contract, and the mapping of errors to responses. `routes` is the route's area in the
+ * contracts (for example `conversationRoutes`): a handler's bundle then carries the contracts of
+ * its area, not of every route of the API.
  */
-export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => Promise<Answer<K>>, options: ApiOptions = {}) {
-  const contract = contracts[key] as (typeof contracts)[RouteKey];
+export function api<R extends Record<string, RouteContract>, K extends keyof R & RouteKey>(routes: R, key: K, fn: (request: ApiRequest<R[K]>) => Promise<Answer<R[K]>>, options: ApiOptions = {}) {
+  const contract: RouteContract = routes[key]!;
   const { method } = splitRouteKey(key);
 
   const core = async (event: Event): Promise<Result> => {
@@ -68,7 +73,7 @@ export function api<K extends RouteKey>(key: K, fn: (request: ApiRequest<K>) => 
       body: parse("body" in contract ? contract.body : NO_BODY, body === undefined ? {} : body, options.invalid ?? "validation"),
       actor,
       requestId,
-    } as ApiRequest<K>;
+    } as ApiRequest<R[K]>;
     const result = await fn(request);
     if (result === NO_CONTENT) return { statusCode: 204, headers: { "x-request-id": requestId, "cache-control": "no-store" } };
     return json(200, result, requestId);
