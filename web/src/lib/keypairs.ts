@@ -12,6 +12,7 @@ import {
 import { queryOptions } from "@tanstack/react-query";
 import { call } from "./api";
 import { i18next } from "./i18n";
+import { queryKeys } from "./query-keys";
 
 /**
  * The account-key calls (spec 000 §7) and the checks every client makes on their answers. In lib
@@ -28,7 +29,7 @@ export async function fetchKeyState(signal?: AbortSignal): Promise<KeyState> {
 }
 
 export const keyStateQuery = queryOptions({
-  queryKey: ["keypairs", "own"],
+  queryKey: queryKeys.keypairs.own(),
   queryFn: ({ signal }) => fetchKeyState(signal),
 });
 

@@ -1,6 +1,7 @@
 import type { Attribution, ConversationView } from "@sealwork/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { queryKeys } from "../../lib/query-keys";
 import { useSession } from "../../lib/session";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { decryptTitle, openConversationKey } from "./conversation-crypto";
@@ -25,7 +26,7 @@ export function useConversationLabel(conversation: Labelled, attribution: Attrib
   const unlocked = useUnlockedKeys();
   const { id, title, sealed } = conversation;
   const { data } = useQuery({
-    queryKey: ["conversation-title", unlocked?.uid, id, title],
+    queryKey: queryKeys.conversations.title(unlocked?.uid, id, title),
     queryFn: async () => decryptTitle(await openConversationKey(id, sealed!, unlocked!), title!),
     enabled: unlocked !== null && title !== null && sealed !== null,
     staleTime: Infinity,

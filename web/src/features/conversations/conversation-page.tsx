@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { usePageTitle } from "../../lib/page-title";
+import { queryKeys } from "../../lib/query-keys";
 import { useRequiredSession } from "../../lib/session";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { useGuestKeys } from "../../lib/guest";
@@ -49,7 +50,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
   // The first load recorded the visit: the list's unread dot for this one goes.
   const ready = state.status === "ready";
   useEffect(() => {
-    if (ready) void queryClient.invalidateQueries({ queryKey: ["conversations"] });
+    if (ready) void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
   }, [ready, queryClient]);
 
   const heading = state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, session.id) || t("conversations.onlyYou") : "");

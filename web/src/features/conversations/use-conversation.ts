@@ -3,7 +3,7 @@ import type { Key } from "@sealwork/crypto";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api";
-import { attachmentListKey } from "./attachments/attachment-list";
+import { queryKeys } from "../../lib/query-keys";
 import type { FileRef } from "./attachments/file-ref";
 import { appendMessage, newLocalid } from "./append-message";
 import { type KeyHolder, decryptTitle, openConversationKey } from "./conversation-crypto";
@@ -68,7 +68,7 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     async (key: Key, page: ConversationPage, older: boolean) => {
       const opened = await openMotes(key, id, page.motes);
       // A newly seen message with files belongs in the right panel's list too.
-      if (!older && opened.some((m) => m.payload?.files?.length)) void queryClient.invalidateQueries({ queryKey: attachmentListKey(id) });
+      if (!older && opened.some((m) => m.payload?.files?.length)) void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.attachments(id) });
       update((s) => ({
         ...s,
         messages: mergeMessages(s.messages, opened),
@@ -173,7 +173,7 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
         const answer = await appendMessage(id, message.localid, payload, message.payload.files?.map((file) => file.id));
         const [stored] = await openMotes(key, id, [answer.mote]);
         const result = reconcileAppend(stateRef.current.messages, stored!, answer.previous_mote);
-        if (message.payload.files?.length) void queryClient.invalidateQueries({ queryKey: attachmentListKey(id) });
+        if (message.payload.files?.length) void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.attachments(id) });
         if (result.inOrder) update((s) => ({ ...s, messages: result.messages }));
         else await loadNewer();
       } catch (error) {

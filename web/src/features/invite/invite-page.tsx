@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
+import { queryKeys } from "../../lib/query-keys";
 import { useRequiredSession } from "../../lib/session";
 import { isValidEmail, isValidPhone } from "../../lib/validation";
 import { InviteError, prepareInvite, sendInvite, type CreatedInvite, type InviteDetails } from "./create-invite";
@@ -60,8 +61,8 @@ export function InvitePage() {
       const prepared = await prepareInvite();
       setState({ kind: "forwarding" });
       const invite = await sendInvite(details, prepared);
-      void queryClient.invalidateQueries({ queryKey: ["instance-invites"] });
-      void queryClient.invalidateQueries({ queryKey: ["instance-users"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.admin.invites() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.admin.users() });
       setState({ kind: "created", code: prepared.code, invite });
     } catch (error) {
       console.error("Invite failed", error);

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, fromSeconds } from "../../lib/format";
 import { lookupUserKey, type KeypairView } from "../../lib/keypairs";
+import { queryKeys } from "../../lib/query-keys";
 
 /**
  * The key's record as the server has it, with fingerprints to compare out of band, and the
@@ -13,7 +14,7 @@ import { lookupUserKey, type KeypairView } from "../../lib/keypairs";
 export function KeypairData({ keypair }: { keypair: KeypairView }) {
   const { t } = useTranslation();
   const prints = useQuery({
-    queryKey: ["keypairs", "fingerprints", keypair.id],
+    queryKey: queryKeys.keypairs.fingerprints(keypair.id),
     queryFn: async () => {
       const pub = { encryptPublic: keypair.encrypt_public, signPublic: keypair.sign_public };
       const keys = await importAccountPublicKeys(pub);
@@ -22,7 +23,7 @@ export function KeypairData({ keypair }: { keypair: KeypairView }) {
     staleTime: Infinity,
   });
   const check = useQuery({
-    queryKey: ["keypairs", "lookup", keypair.uid, keypair.id],
+    queryKey: queryKeys.keypairs.lookup(keypair.uid, keypair.id),
     queryFn: () => lookupUserKey(keypair.uid),
     retry: false,
   });

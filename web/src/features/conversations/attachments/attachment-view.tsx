@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../../lib/format";
+import { queryKeys } from "../../../lib/query-keys";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type FileRef, isImage, parseFileRef } from "./file-ref";
 import { downloadAttachment, fetchThumbnail, isAbort } from "./transfer";
@@ -85,7 +86,7 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
 function Thumbnail({ conversationId, file }: { conversationId: number; file: FileRef }) {
   const { t } = useTranslation();
   const thumb = useQuery({
-    queryKey: ["conversations", conversationId, "thumbnail", file.id],
+    queryKey: queryKeys.conversations.thumbnail(conversationId, file.id),
     queryFn: async ({ signal }) => URL.createObjectURL(await fetchThumbnail(conversationId, file, signal)),
     staleTime: Infinity,
     gcTime: 10 * 60 * 1000,

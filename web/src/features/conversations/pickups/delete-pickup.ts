@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call, isApiError } from "../../../lib/api";
 import { i18next } from "../../../lib/i18n";
+import { queryKeys } from "../../../lib/query-keys";
 import { forgetSecrets } from "./kept-secrets";
 
 /** DELETE /api/conversations/{id}: the pickup with its messages and files (its author only). */
@@ -19,7 +20,7 @@ export function useDeletePickup(id: number) {
     mutationFn: () => deletePickup(id),
     onSuccess: () => {
       forgetSecrets(id);
-      return queryClient.invalidateQueries({ queryKey: ["conversations"] });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
     },
   });
 }

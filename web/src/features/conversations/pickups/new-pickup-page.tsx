@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { instanceQuery } from "../../../lib/instance";
 import { usePageTitle } from "../../../lib/page-title";
+import { queryKeys } from "../../../lib/query-keys";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { useFields } from "../../../lib/ui/use-fields";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
@@ -51,7 +52,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
       const prepared = await preparePickup(unlocked, instance.name, input);
       setState({ kind: "forwarding" });
       const pickup = await sendPickup(unlocked, prepared, input);
-      void queryClient.invalidateQueries({ queryKey: ["conversations"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
       setState({ kind: "created", pickup });
     } catch (cause) {
       console.error("Creating the pickup failed", cause);
