@@ -20,6 +20,8 @@ export const queryKeys = {
     fingerprints: (keypairId: number) => ["keypairs", "fingerprints", keypairId] as const,
     lookup: (uid: number, keypairId: number) => ["keypairs", "lookup", uid, keypairId] as const,
   },
+  /** The notification check's mark (the newest event seen), per signed-in user. */
+  notifyCheck: (uid: number) => ["notify", uid] as const,
   conversations: {
     lists: () => ["conversations", "list"] as const,
     list: (uid: number) => ["conversations", "list", uid] as const,
@@ -28,6 +30,8 @@ export const queryKeys = {
     one: (id: number) => ["conversations", "one", id] as const,
     /** The pages of messages, newest page first, decrypted. */
     messages: (id: number) => ["conversations", "one", id, "messages"] as const,
+    /** Messages after the first page (newer and pending ones) and the panel's changes: live-messages.ts. */
+    live: (id: number) => ["conversations", "one", id, "live"] as const,
     /** The message poll's back-off state. */
     poll: (id: number) => ["conversations", "one", id, "poll"] as const,
     attachments: (id: number) => ["conversations", "one", id, "attachments"] as const,

@@ -1,7 +1,7 @@
 import { Box, Button, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { usePageTitle } from "../../lib/page-title";
@@ -15,7 +15,7 @@ import { ConversationPanel } from "./conversation-panel";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
-import { type Message, useConversation } from "./use-conversation";
+import { useConversation } from "./use-conversation";
 
 /** Spec 000 §2: the right panel shows from 700 px; narrower, it opens as a drawer. */
 const PANEL_BREAKPOINT = 700;
@@ -41,9 +41,8 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
   const session = useRequiredSession();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const { state, loadOlder, send, retry, setParticipants, setTitle } = useConversation(id, unlocked, setError);
-  // Stable, so the memoised messages do not all re-render.
-  const onRetry = useCallback((message: Message) => void retry(message), [retry]);
+  const state = useConversation(id, unlocked, setError);
+  const { loadOlder, send, retry, setParticipants, setTitle } = state;
   const wide = useMediaQuery(`(min-width: ${PANEL_BREAKPOINT}px)`) ?? true;
   const [drawer, { open, close }] = useDisclosure(false);
 
@@ -94,8 +93,8 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
               attrib={state.attrib}
               more={state.more}
               loadingOlder={state.loadingOlder}
-              onLoadOlder={() => void loadOlder()}
-              onRetry={onRetry}
+              onLoadOlder={loadOlder}
+              onRetry={retry}
             />
             <MessageBar conversationId={id} onSend={send} />
           </>
