@@ -5,7 +5,7 @@ import { http } from "../support/api";
 import { launchBrowser } from "../support/browser";
 import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
-import { type Person, conversationIdOf, conversationPanel, messageBox, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
+import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
 import { errorDialogText, gotoApp } from "./helpers";
 
 /**
@@ -95,14 +95,17 @@ describe("conversations in the browser", () => {
     for (let i = 1; i <= 55; i++) await appendText(i % 2 ? ann : ben, seeded.id, `seed-${i}`, `seed ${i}`, seeded.key);
     await gotoApp(a, `/conversation/${seeded.id}`);
     await messageList(a).getByText("seed 55", { exact: true }).waitFor();
-    expect(await messageTexts(a).count()).toBe(50);
+    // The newest page: 50 messages held (the list draws only those in view, see messageCount).
+    expect(await messageCount(a)).toBe(50);
     expect(await a.getByText("(no more messages)").count()).toBe(0);
     // The newest at the bottom: the view starts scrolled down; scrolling to the top pages back.
     await expect.poll(() => messageList(a).evaluate((el) => el.scrollTop > 0)).toBe(true);
     await messageList(a).evaluate((el) => el.scrollTo(0, 0));
     await a.getByText("(no more messages)").waitFor();
-    await expect.poll(() => messageTexts(a).count()).toBe(55);
-    expect(await messageTexts(a).first().innerText()).toBe("seed 1");
+    await expect.poll(() => messageCount(a)).toBe(55);
+    // The older page came in above the place in view; scrolled up to the start, the oldest shows first.
+    await messageList(a).evaluate((el) => el.scrollTo(0, 0));
+    await expect.poll(() => messageTexts(a).first().innerText()).toBe("seed 1");
 
     await a.context().close();
     await b.context().close();
