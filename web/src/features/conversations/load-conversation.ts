@@ -85,4 +85,6 @@ export const conversationMessagesQuery = (id: number, unlocked: KeyHolder) =>
     staleTime: Infinity,
     gcTime: 0,
     retry: false,
+    // Pages never change once fetched: comparing them all with the last answer would be work for nothing.
+    structuralSharing: false,
   });

@@ -1,7 +1,7 @@
 import type { Attribution } from "@sealwork/contracts";
 import { Box, Button, Group, Loader, Paper, Text, Tooltip } from "@mantine/core";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useEffect, useLayoutEffect, useRef } from "react";
+import { memo, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AttachmentView } from "./attachments/attachment-view";
 import { exactTime, relativeTime } from "./conversation-time";
@@ -15,6 +15,11 @@ const HEADER_HEIGHT = 32;
 const SPACING = 10;
 /** A guess for a message not measured yet (a short one); real heights replace it once drawn. */
 const ESTIMATED_HEIGHT = 64;
+/**
+ * Once the user pages back, the next older page is fetched while the view is within this many
+ * messages of the oldest one held (a page is 50), so scrolling on does not wait for it.
+ */
+const PREFETCH_MESSAGES = 60;
 
 export interface MessageListProps {
   conversationId: number;
@@ -57,14 +62,21 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
     // Once, when the list appears; afterwards the virtualizer's anchoring and following hold.
   }, []);
 
+  const pagingBack = useRef(false);
   const check = () => {
     const el = viewport.current;
-    if (el && more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) onLoadOlder();
+    if (el && more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) {
+      pagingBack.current = true;
+      onLoadOlder();
+    }
   };
-  // A page that does not fill the view cannot be scrolled: load more at once.
-  useEffect(() => {
+  // A page that does not fill the view cannot be scrolled: load more at once. Paging back, keep a
+  // page ahead of the view (before the browser paints, so the request goes out at once).
+  useLayoutEffect(() => {
     const el = viewport.current;
-    if (el && more && !loadingOlder && el.scrollHeight <= el.clientHeight + SCROLL_DISTANCE) onLoadOlder();
+    if (!el || !more || loadingOlder) return;
+    const inView = virtualizer.getVirtualItemForOffset(virtualizer.scrollOffset ?? 0)?.index ?? 0;
+    if (el.scrollHeight <= el.clientHeight + SCROLL_DISTANCE || (pagingBack.current && inView < PREFETCH_MESSAGES)) onLoadOlder();
   });
 
   const items = virtualizer.getVirtualItems();

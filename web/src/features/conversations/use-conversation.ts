@@ -68,7 +68,8 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
   const loadOlder = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+    // A second call while a page is on its way joins it rather than starting it over.
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const setParticipants = useCallback(
