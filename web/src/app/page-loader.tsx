@@ -3,10 +3,10 @@ import { useTranslation } from "react-i18next";
 
 /** While the first screen's code loads (its route is lazy). */
 export function PageLoader() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("common");
   return (
     <Center mih="100vh">
-      <Loader aria-label={t("common.loading")} />
+      <Loader aria-label={t("loading")} />
     </Center>
   );
 }

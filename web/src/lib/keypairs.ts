@@ -107,7 +107,7 @@ export type KeyLookupFailure = "clock" | "invalid" | "userFailed" | "keyFailed";
 export class KeyLookupError extends Error {
   readonly reason: KeyLookupFailure;
   constructor(reason: KeyLookupFailure, options: { cause?: unknown } = {}) {
-    super(i18next.t(`keys.lookup.${reason}`), options);
+    super(i18next.t(`common:keyLookup.${reason}`), options);
     this.name = "KeyLookupError";
     this.reason = reason;
   }

@@ -5,6 +5,7 @@ import { queryKeys } from "../../lib/query-keys";
 import { useSession } from "../../lib/session";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { decryptTitle, openConversationKey } from "./conversation-crypto";
+import { ns } from "./i18n";
 
 type Labelled = Pick<ConversationView, "id" | "title" | "sealed" | "participants">;
 
@@ -21,7 +22,7 @@ export function participantNames(conversation: Pick<ConversationView, "participa
  * else the other participants' names.
  */
 export function useConversationLabel(conversation: Labelled, attribution: Attribution): string {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const session = useSession();
   const unlocked = useUnlockedKeys();
   const { id, title, sealed } = conversation;
@@ -33,5 +34,5 @@ export function useConversationLabel(conversation: Labelled, attribution: Attrib
     retry: false,
   });
   if (data) return data;
-  return participantNames(conversation, attribution, session?.id ?? 0) || t("conversations.onlyYou");
+  return participantNames(conversation, attribution, session?.id ?? 0) || t("onlyYou");
 }

@@ -16,6 +16,7 @@ import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
 import { useConversation } from "./use-conversation";
+import { ns } from "./i18n";
 
 /** Spec 000 §2: the right panel shows from 700 px; narrower, it opens as a drawer. */
 const PANEL_BREAKPOINT = 700;
@@ -23,7 +24,7 @@ const PANEL_WIDTH = 300;
 
 /** /conversation/{id}: one conversation (spec 000 §2, §4). */
 export function ConversationPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { id: raw } = useParams();
   const id = Number(raw);
   // A member's account keys, or a pickup guest's keys for this pickup.
@@ -31,13 +32,13 @@ export function ConversationPage() {
   const guest = useGuestKeys();
   const unlocked = account ?? (guest?.conversationId === id ? guest : null);
   usePageTitle(t("titles.conversation"));
-  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("conversations.errors.deleted")}</Text>;
-  if (!unlocked) return <Text>{t("conversations.errors.keysMissing")}</Text>;
+  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("errors.deleted")}</Text>;
+  if (!unlocked) return <Text>{t("errors.keysMissing")}</Text>;
   return <ConversationScreen key={id} id={id} unlocked={unlocked} />;
 }
 
 function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const session = useRequiredSession();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
@@ -52,7 +53,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
     if (ready) void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
   }, [ready, queryClient]);
 
-  const heading = state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, session.id) || t("conversations.onlyYou") : "");
+  const heading = state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, session.id) || t("onlyYou") : "");
   const panel =
     state.key && state.meta ? (
       <ConversationPanel
@@ -78,7 +79,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
           </Title>
           {!wide && panel ? (
             <Button variant="light" size="xs" onClick={open}>
-              {t("conversations.panel.open")}
+              {t("panel.open")}
             </Button>
           ) : null}
         </Group>
@@ -106,7 +107,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
         </Box>
       ) : null}
       {!wide ? (
-        <Drawer opened={drawer} onClose={close} position="right" size={PANEL_WIDTH} title={t("conversations.panel.heading")}>
+        <Drawer opened={drawer} onClose={close} position="right" size={PANEL_WIDTH} title={t("panel.heading")}>
           {panel}
         </Drawer>
       ) : null}

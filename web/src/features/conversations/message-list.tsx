@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { AttachmentView } from "./attachments/attachment-view";
 import { exactTime, relativeTime } from "./conversation-time";
 import type { Message } from "./use-conversation";
+import { ns } from "./i18n";
 
 /** Spec 000 §9: older messages load when the view is scrolled within 100 px of the top. */
 const SCROLL_DISTANCE = 100;
@@ -40,7 +41,7 @@ export interface MessageListProps {
  * at the bottom.
  */
 export function MessageList({ conversationId, me, messages, attrib, more, loadingOlder, onLoadOlder, onRetry }: MessageListProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const viewport = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: messages.length,
@@ -89,15 +90,15 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
       // The virtualizer corrects the scroll position itself; the browser's own anchoring would correct it twice.
       style={{ overflowY: "auto", overflowAnchor: "none" }}
       role="log"
-      aria-label={t("conversations.messages")}
+      aria-label={t("messages")}
       data-testid="message-list"
       data-messages={messages.length}
     >
       <Group justify="center" align="center" h={HEADER_HEIGHT}>
-        {loadingOlder ? <Loader size="xs" aria-label={t("conversations.loadingOlder")} /> : null}
+        {loadingOlder ? <Loader size="xs" aria-label={t("loadingOlder")} /> : null}
         {!more ? (
           <Text size="sm" c="dimmed" ta="center">
-            {t("conversations.noMoreMessages")}
+            {t("noMoreMessages")}
           </Text>
         ) : null}
       </Group>
@@ -119,7 +120,7 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
                 justifyContent: mine ? "flex-end" : "flex-start",
               }}
             >
-              <MessageItem conversationId={conversationId} message={m} mine={mine} name={attrib[String(m.sourceId)]?.name ?? t("conversations.unknownSender")} onRetry={onRetry} />
+              <MessageItem conversationId={conversationId} message={m} mine={mine} name={attrib[String(m.sourceId)]?.name ?? t("unknownSender")} onRetry={onRetry} />
             </div>
           );
         })}
@@ -145,7 +146,7 @@ const MessageItem = memo(function MessageItem({
   name: string;
   onRetry: (m: Message) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { payload } = message;
   return (
     <Paper
@@ -164,13 +165,13 @@ const MessageItem = memo(function MessageItem({
         </Text>
         <Tooltip label={exactTime(message.timestamp)}>
           <Text size="xs" c="dimmed">
-            {message.status === "pending" ? t("conversations.sending") : relativeTime(message.timestamp)}
+            {message.status === "pending" ? t("sending") : relativeTime(message.timestamp)}
           </Text>
         </Tooltip>
       </Group>
       {payload === null ? (
         <Text size="sm" c="red">
-          {t("conversations.invalidPayload")}
+          {t("invalidPayload")}
         </Text>
       ) : (
         <>
@@ -185,10 +186,10 @@ const MessageItem = memo(function MessageItem({
       {message.status === "failed" ? (
         <Group gap="xs">
           <Text size="xs" c="red">
-            {t("conversations.notSent")}
+            {t("notSent")}
           </Text>
           <Button size="compact-xs" variant="light" onClick={() => onRetry(message)}>
-            {t("conversations.retry")}
+            {t("retry")}
           </Button>
         </Group>
       ) : null}

@@ -7,6 +7,7 @@ import { queryKeys } from "../../../lib/query-keys";
 import { openMessage } from "../message-crypto";
 import { AttachmentView } from "./attachment-view";
 import type { FileRef } from "./file-ref";
+import { ns } from "../i18n";
 
 export interface AttachmentListProps {
   conversationId: number;
@@ -22,7 +23,7 @@ async function listAttachments(conversationId: number, key: Key, signal: AbortSi
 
 /** The right panel's list of the conversation's attachments ('No attachments found!'). */
 export function AttachmentList({ conversationId, conversationKey }: AttachmentListProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const files = useQuery({
     queryKey: queryKeys.conversations.attachments(conversationId),
     queryFn: ({ signal }) => listAttachments(conversationId, conversationKey, signal),

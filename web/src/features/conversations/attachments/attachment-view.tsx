@@ -7,6 +7,7 @@ import { queryKeys } from "../../../lib/query-keys";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type FileRef, isImage, parseFileRef } from "./file-ref";
 import { downloadAttachment, fetchThumbnail, isAbort } from "./transfer";
+import { ns } from "../i18n";
 
 export interface AttachmentViewProps {
   conversationId: number;
@@ -21,7 +22,7 @@ type Download = { state: "none" } | { state: "downloading"; done: number; total:
  * images, name and size, and Download → downloading (progress) → Save.
  */
 export function AttachmentView({ conversationId, file: raw }: AttachmentViewProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const file = useMemo(() => parseFileRef(raw), [raw]);
   const [download, setDownload] = useState<Download>({ state: "none" });
   const [error, setError] = useState<string | null>(null);
@@ -84,7 +85,7 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
 
 /** preloading → thumb, or thumb-missing when the bucket has none (spec 000 §4). */
 function Thumbnail({ conversationId, file }: { conversationId: number; file: FileRef }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const thumb = useQuery({
     queryKey: queryKeys.conversations.thumbnail(conversationId, file.id),
     queryFn: async ({ signal }) => URL.createObjectURL(await fetchThumbnail(conversationId, file, signal)),

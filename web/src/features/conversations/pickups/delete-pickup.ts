@@ -3,6 +3,7 @@ import { call, isApiError } from "../../../lib/api";
 import { i18next } from "../../../lib/i18n";
 import { queryKeys } from "../../../lib/query-keys";
 import { forgetSecrets } from "./kept-secrets";
+import "../i18n";
 
 /** DELETE /api/conversations/{id}: the pickup with its messages and files (its author only). */
 export function deletePickup(id: number) {
@@ -11,7 +12,7 @@ export function deletePickup(id: number) {
 
 /** Spec 000 §8, Pickup delete. */
 export function deleteErrorText(error: unknown): string {
-  return i18next.t(isApiError(error, 403) ? "pickups.errors.deleteForbidden" : "pickups.errors.deleteFailed");
+  return i18next.t(isApiError(error, 403) ? "conversations:pickups.errors.deleteForbidden" : "conversations:pickups.errors.deleteFailed");
 }
 
 export function useDeletePickup(id: number) {

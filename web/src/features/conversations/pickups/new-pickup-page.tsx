@@ -14,21 +14,22 @@ import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { isValidEmail } from "../../../lib/validation";
 import { type CreatedPickup, type NewPickupInput, preparePickup, sendPickup } from "./create-pickup";
 import { Secret } from "./secret-value";
+import { ns } from "../i18n";
 
 /** Spec 000 §4: the pickup form's states; an error returns to creating. */
 type FormState = { kind: "creating" } | { kind: "submitting" } | { kind: "forwarding" } | { kind: "created"; pickup: CreatedPickup };
 
 /** /pickup/new: title, email, message, expiry and remember-security-code (spec 000 §2). */
 export function NewPickupPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   usePageTitle(t("titles.newPickup"));
   const unlocked = useUnlockedKeys();
-  if (!unlocked) return <Text>{t("conversations.errors.keysMissing")}</Text>;
+  if (!unlocked) return <Text>{t("errors.keysMissing")}</Text>;
   return <NewPickupForm unlocked={unlocked} />;
 }
 
 function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const queryClient = useQueryClient();
   const [state, setState] = useState<FormState>({ kind: "creating" });
   const [error, setError] = useState<string | null>(null);
@@ -41,7 +42,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (state.kind !== "creating") return;
-    if (!isValidEmail(values.email.trim())) return setErrors({ email: t("validation.invalidEmail") });
+    if (!isValidEmail(values.email.trim())) return setErrors({ email: t("common:validation.invalidEmail") });
     setErrors({});
     const input: NewPickupInput = { title: values.title, email: values.email, message, expiredays: Number(expiredays), remember, codeOnly };
     try {
@@ -119,7 +120,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
 
 /** created: the link, the code and the security code, once; then on to the conversation. */
 function CreatedView({ pickup }: { pickup: CreatedPickup }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   return (
     <Stack gap="md" maw={640} data-pickup-state="created">
       <Title order={1} size="h2">
