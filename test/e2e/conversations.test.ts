@@ -173,6 +173,36 @@ describe("conversations in the browser", () => {
     for (const page of [a, b, c]) await page.context().close();
   });
 
+  it("keeps a message that failed to send, with Retry sending it under the same local id", { timeout: 120_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    // Both make their keys, so the conversation key can be sealed for them.
+    const [a, b] = await Promise.all([signedIn(ann), signedIn(ben)]);
+    await b.context().close();
+    const { id } = await startConversation(ann, [ben], { realKeys: true });
+    await gotoApp(a, `/conversation/${id}`);
+    await messageBox(a).waitFor();
+    // The first append never reaches the server.
+    const localids: string[] = [];
+    await a.route(`**/api/conversations/${id}/append`, async (route) => {
+      localids.push((route.request().postDataJSON() as { localid: string }).localid);
+      if (localids.length === 1) await route.abort("connectionrefused");
+      else await route.continue();
+    });
+    await messageBox(a).fill("Try again");
+    await messageBox(a).press("Enter");
+    expect(await errorDialogText(a)).toContain("Error sending your message. Please try again.");
+    await a.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+    const failed = messageList(a).locator('[data-status="failed"]');
+    await failed.getByText("Not sent.").waitFor();
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await messageList(a).locator('[data-status="sent"]').getByText("Try again").waitFor();
+    expect(await messageList(a).locator("[data-message]").count()).toBe(1);
+    expect(localids).toHaveLength(2);
+    expect(localids[1]).toBe(localids[0]);
+    await a.context().close();
+  });
+
   it("shows the 403 and 404 texts", { timeout: 120_000 }, async () => {
     const [ann, ben, outsider] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" }), createSession({ name: "Olga" })]);
     await shareGroup(ann, ben);
