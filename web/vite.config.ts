@@ -13,15 +13,19 @@ export default defineConfig({
   },
   build: {
     outDir: "dist",
+    // dist/.vite/manifest.json: which chunks the entry loads first (scripts/bundle-size.ts).
+    manifest: true,
     emptyOutDir: true,
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
+        // Only what the first page needs ($initial) is grouped; a library that only a lazy route
+        // uses (a Mantine component, the crypto) stays with that route's chunks.
         codeSplitting: {
           groups: [
-            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            { name: "mantine", test: /node_modules[\\/]@mantine[\\/]/ },
-            { name: "vendor", test: /node_modules[\\/]/ },
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, tags: ["$initial"] },
+            { name: "mantine", test: /node_modules[\\/]@mantine[\\/]/, tags: ["$initial"] },
+            { name: "vendor", test: /node_modules[\\/]/, tags: ["$initial"] },
           ],
         },
       },

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Session } from "@sealwork/contracts";
 import { type Key, type KeyPair, generateSymmetricKey, sealConversationKey, sealMessage } from "@sealwork/crypto";
-import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { signIn } from "../e2e/helpers";
 import { launchBrowser } from "../support/browser";
 import { ROOT, type SpawnedRuntime, spawnRuntime } from "../support/runtime";
 import { bareTransactionLatency } from "./bare-transactions";
+import { browserBundle } from "./browser-bundle";
 
 /**
  * Conversations under load and in the browser (issue 4), figures not assertions, in
@@ -19,7 +19,9 @@ import { bareTransactionLatency } from "./bare-transactions";
  *   as a ratio to plain AES-256-GCM of the same bytes in the same page, with the page's peak JS
  *   heap while uploading;
  * - open: a conversation of BENCH_OPEN_MESSAGES (default 2000) messages opened in the SPA (fetch,
- *   decrypt, render the newest page) and paged back to its start by scrolling;
+ *   decrypt, render the newest page) and paged back to its start by scrolling, against the time
+ *   the SPA's own query function (web/…/load-conversation.ts, bundled with esbuild) takes to fetch
+ *   and decrypt the same pages in a page of the same browser without rendering anything;
  * - append and poll latency at BENCH_CLIENTS (default 50) concurrent clients on one conversation.
  */
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 256);
@@ -37,8 +39,8 @@ async function api<T>(runtime: SpawnedRuntime, method: string, path: string, tok
   return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
-async function sealedFor(key: Key, conversationId: number): Promise<string> {
-  const pair = (await crypto.subtle.generateKey({ name: "X25519" }, false, ["deriveBits"])) as KeyPair;
+async function sealedFor(key: Key, conversationId: number, pair?: KeyPair): Promise<string> {
+  pair ??= (await crypto.subtle.generateKey({ name: "X25519" }, false, ["deriveBits"])) as KeyPair;
   return sealConversationKey(key, pair.publicKey, { conversationId });
 }
 
@@ -190,22 +192,14 @@ async function peakMemory(page: Page, run: () => Promise<unknown>) {
 
 async function uploadThroughput(runtime: SpawnedRuntime, admin: Session, other: Session) {
   const { id } = await conversationWith(runtime, admin, [other]);
-  const bundle = await build({
-    stdin: { contents: UPLOAD_ENTRY, resolveDir: ROOT, loader: "ts" },
-    bundle: true,
-    format: "iife",
-    target: "es2022",
-    platform: "browser",
-    define: { "import.meta.env.VITE_API_URL": '""', "process.env.NODE_ENV": '"production"' },
-    write: false,
-  });
+  const script = await browserBundle(UPLOAD_ENTRY);
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
     // A page the runtime serves (the SPA's login), so the bundle's API calls go to the runtime and
     // the browser treats the bucket as being in the same (loopback) address space.
     await page.goto(`${runtime.url}/login`);
-    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    await page.addScriptTag({ content: script });
     const bytes = (await page.evaluate(`bench.makeFile(${UPLOAD_MB})`)) as number;
     await page.evaluate("bench.plain()"); // warm-up
     const plainMs = (await page.evaluate("bench.plain()")) as number;
@@ -231,6 +225,31 @@ async function uploadThroughput(runtime: SpawnedRuntime, admin: Session, other: 
 
 const OPEN_MESSAGES = Number(process.env.BENCH_OPEN_MESSAGES ?? 2000);
 
+/**
+ * The conversation screen's own infinite query (query function and paging), run to the last page
+ * by a QueryClient of its own: fetching and decrypting every page, rendering nothing.
+ */
+const PAGES_ENTRY = `
+import { QueryClient } from "@tanstack/react-query";
+import { conversationMessagesQuery } from "./web/src/features/conversations/load-conversation";
+import { setSession } from "./web/src/lib/session";
+const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+globalThis.bench = {
+  async pages(session, conversationId, privatePkcs8, publicRaw, pages) {
+    setSession(session);
+    const encrypt = {
+      privateKey: await crypto.subtle.importKey("pkcs8", bytes(privatePkcs8), { name: "X25519" }, false, ["deriveBits"]),
+      publicKey: await crypto.subtle.importKey("raw", bytes(publicRaw), { name: "X25519" }, true, []),
+    };
+    const holder = { uid: session.id, keyId: 0, keys: { encrypt }, publicKeys: {} };
+    const client = new QueryClient();
+    const started = performance.now();
+    const data = await client.fetchInfiniteQuery({ ...conversationMessagesQuery(conversationId, holder), pages });
+    return { ms: performance.now() - started, pages: data.pages.length, messages: data.pages.reduce((n, p) => n + p.messages.length, 0) };
+  },
+};
+`;
+
 /** The conversation key sealed for a user's registered key (they signed in in the browser). */
 async function sealedForUser(runtime: SpawnedRuntime, token: string, uid: number, key: Key, conversationId: number): Promise<string> {
   const brief = await api<{ id: number }>(runtime, "GET", `/api/keypairs?fetch_only=1&uid=${uid}`, token);
@@ -254,9 +273,10 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
 
     const key = await generateSymmetricKey();
     const reserved = await reserve(runtime, admin);
+    const otherPair = (await crypto.subtle.generateKey({ name: "X25519" }, true, ["deriveBits"])) as KeyPair;
     const sealed_keys = [
       { user_id: admin.id, sealed: await sealedForUser(runtime, admin.api_token, admin.id, key, reserved) },
-      { user_id: other.id, sealed: await sealedFor(key, reserved) },
+      { user_id: other.id, sealed: await sealedFor(key, reserved, otherPair) },
     ];
     const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: reserved, recipient: other.id, sealed_keys });
     const seeded = performance.now();
@@ -275,30 +295,76 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     }
     const seedSeconds = (performance.now() - seeded) / 1000;
 
+    // The same pages fetched and decrypted by the screen's query function, rendering nothing, in a
+    // page of the same browser signed in as the other participant (whose key the bench holds), in
+    // a context of its own (a session stored in the same context would sign the SPA out). Once
+    // before the SPA opens the conversation, so the server has read these pages as often when each
+    // side is timed, and once after, which is the figure compared.
+    const pagesCount = Math.ceil(OPEN_MESSAGES / 50);
+    const bare = await (await browser.newContext({ baseURL: runtime.url })).newPage();
+    await bare.goto("/login");
+    await bare.addScriptTag({ content: await browserBundle(PAGES_ENTRY) });
+    const b64 = (bytes: ArrayBuffer) => Buffer.from(bytes).toString("base64");
+    const privatePkcs8 = b64(await crypto.subtle.exportKey("pkcs8", otherPair.privateKey));
+    const publicRaw = b64(await crypto.subtle.exportKey("raw", otherPair.publicKey));
+    const fetchAndDecrypt = async () =>
+      (await bare.evaluate(`bench.pages(${JSON.stringify(other)}, ${id}, "${privatePkcs8}", "${publicRaw}", ${pagesCount})`)) as { ms: number; pages: number; messages: number };
+    const firstFetch = await fetchAndDecrypt();
+
     const log = page.getByRole("log", { name: "Messages" });
-    const texts = log.locator("[data-message-text]");
+    // The list is virtualised: it holds every message loaded (data-messages) and draws those in view.
+    const held = async () => Number(await log.getAttribute("data-messages"));
     const started = performance.now();
     // A client-side navigation (as a click in the menu): the keys stay unlocked, no page load.
     await page.evaluate(`history.pushState({}, "", "/conversation/${id}"); dispatchEvent(new PopStateEvent("popstate"));`);
     await log.getByText(`message ${OPEN_MESSAGES}:`).waitFor();
     const openMs = performance.now() - started;
-    const firstPage = await texts.count();
-    const noMore = page.getByText("(no more messages)");
-    while (!(await noMore.isVisible())) {
-      const before = await texts.count();
-      await log.evaluate((el) => el.scrollTo(0, 0));
-      await page.waitForFunction(
-        `document.querySelectorAll('[role="log"] [data-message-text]').length > ${before} || document.body.innerText.includes("(no more messages)")`,
-      );
-    }
+    const firstPage = await held();
+    // Scrolled to the top again as soon as each older page is in, until '(no more messages)': in
+    // the page, so the figure is the SPA's and not the test driver's round trips.
+    const perPage = (await page.evaluate(`(async () => {
+      const el = document.querySelector('[role="log"]');
+      const held = () => Number(el.dataset.messages);
+      const done = () => el.firstElementChild.textContent.includes("(no more messages)");
+      const times = [];
+      while (!done()) {
+        const before = held();
+        const at = performance.now();
+        // As a user keeps scrolling up: back to the top on every frame until the older page is in.
+        await new Promise((resolve) => {
+          const tick = () => {
+            if (held() > before || done()) return resolve();
+            if (el.scrollTop > 0) el.scrollTo(0, 0);
+            requestAnimationFrame(tick);
+          };
+          tick();
+        });
+        times.push(performance.now() - at);
+      }
+      return times;
+    })()`)) as number[];
     const allMs = performance.now() - started;
+    const drawn = await log.locator("[data-message-text]").count();
+    const heldAtEnd = await held();
+    await log.evaluate((el) => el.scrollTo(0, 0));
+    await log.getByText("message 1:").waitFor();
+
+    const fetched = await fetchAndDecrypt();
     return {
       messages: OPEN_MESSAGES,
       seed_appends_per_s: Math.round((OPEN_MESSAGES / seedSeconds) * 10) / 10,
       open_newest_page_ms: Math.round(openMs),
       first_page_messages: firstPage,
       all_pages_ms: Math.round(allMs),
-      rendered_messages: await texts.count(),
+      scroll_back_ms: Math.round(allMs - openMs),
+      scroll_back_page_ms: { median: Math.round([...perPage].sort((a, b) => a - b)[Math.floor(perPage.length / 2)] ?? 0), max: Math.round(Math.max(0, ...perPage)) },
+      held_messages: heldAtEnd,
+      drawn_messages: drawn,
+      fetch_decrypt_pages: fetched.pages,
+      fetch_decrypt_messages: fetched.messages,
+      fetch_decrypt_first_ms: Math.round(firstFetch.ms),
+      fetch_decrypt_ms: Math.round(fetched.ms),
+      all_pages_to_fetch_decrypt: Math.round((allMs / fetched.ms) * 100) / 100,
     };
   } finally {
     await browser.close();

@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import { launchBrowser } from "../support/browser";
 import { ROOT } from "../support/runtime";
+import { browserBundle } from "./browser-bundle";
 
 /**
  * The account-key costs a user feels, measured in Chromium (the same browser the tests use) on
@@ -52,15 +52,7 @@ function figures(samples: number[]): Figures {
 }
 
 export async function runKeysBench(): Promise<void> {
-  const bundle = await build({
-    stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" },
-    bundle: true,
-    format: "iife",
-    target: "es2022",
-    platform: "browser",
-    write: false,
-  });
-  const script = bundle.outputFiles[0]!.text;
+  const script = await browserBundle(ENTRY);
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();

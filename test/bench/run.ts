@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { ROOT, spawnRuntime } from "../support/runtime";
+import { runBundleBench } from "./bundle-size";
 import { runConversationsBench } from "./conversations";
 import { runKeysBench } from "./keys";
 
@@ -9,8 +10,9 @@ import { runKeysBench } from "./keys";
  * `npm run bench`: latency and throughput of the local API, at 1, 10 and 50 concurrent
  * clients, for a password login (Argon2id-bound) and an authenticated GET. Figures, not
  * assertions: they go to bench/results.json. BENCH_SECONDS sets each run's length. Then the
- * account-key costs in Chromium (test/bench/keys.ts, bench/results-keys.json) and the
- * conversation figures (test/bench/conversations.ts, bench/results-conversations.json).
+ * account-key costs in Chromium (test/bench/keys.ts, bench/results-keys.json), the
+ * conversation figures (test/bench/conversations.ts, bench/results-conversations.json) and the
+ * SPA's initial JavaScript (test/bench/bundle-size.ts, bench/results-bundle.json).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = [1, 10, 50];
@@ -57,3 +59,5 @@ await runKeysBench();
 // Conversations: upload throughput and memory, opening a long conversation, append and poll
 // latency under 50 clients: bench/results-conversations.json.
 await runConversationsBench();
+// The SPA's initial JavaScript, gzipped, per chunk: bench/results-bundle.json.
+await runBundleBench();

@@ -16,7 +16,12 @@ export async function signedIn(browser: Browser, person: Person): Promise<Page> 
 
 export const messageBox = (page: Page) => page.getByRole("textbox", { name: "Message" });
 export const messageList = (page: Page) => page.getByRole("log", { name: "Messages" });
-/** The texts of the messages shown, oldest first. */
+/**
+ * How many messages the list holds: it is virtualised, so the page has only those in view (and a
+ * few around them) while the list's `data-messages` counts them all.
+ */
+export const messageCount = async (page: Page) => Number(await messageList(page).getAttribute("data-messages"));
+/** The texts of the messages drawn, oldest first. */
 export const messageTexts = (page: Page) => messageList(page).locator("[data-message-text]");
 /** The right panel of a conversation. */
 export const conversationPanel = (page: Page) => page.getByRole("complementary", { name: "Conversation details" });

@@ -5,7 +5,7 @@ import { http } from "../support/api";
 import { launchBrowser } from "../support/browser";
 import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
-import { type Person, conversationIdOf, conversationPanel, messageBox, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
+import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
 import { errorDialogText, gotoApp } from "./helpers";
 
 /**
@@ -95,14 +95,17 @@ describe("conversations in the browser", () => {
     for (let i = 1; i <= 55; i++) await appendText(i % 2 ? ann : ben, seeded.id, `seed-${i}`, `seed ${i}`, seeded.key);
     await gotoApp(a, `/conversation/${seeded.id}`);
     await messageList(a).getByText("seed 55", { exact: true }).waitFor();
-    expect(await messageTexts(a).count()).toBe(50);
+    // The newest page: 50 messages held (the list draws only those in view, see messageCount).
+    expect(await messageCount(a)).toBe(50);
     expect(await a.getByText("(no more messages)").count()).toBe(0);
     // The newest at the bottom: the view starts scrolled down; scrolling to the top pages back.
     await expect.poll(() => messageList(a).evaluate((el) => el.scrollTop > 0)).toBe(true);
     await messageList(a).evaluate((el) => el.scrollTo(0, 0));
     await a.getByText("(no more messages)").waitFor();
-    await expect.poll(() => messageTexts(a).count()).toBe(55);
-    expect(await messageTexts(a).first().innerText()).toBe("seed 1");
+    await expect.poll(() => messageCount(a)).toBe(55);
+    // The older page came in above the place in view; scrolled up to the start, the oldest shows first.
+    await messageList(a).evaluate((el) => el.scrollTo(0, 0));
+    await expect.poll(() => messageTexts(a).first().innerText()).toBe("seed 1");
 
     await a.context().close();
     await b.context().close();
@@ -172,6 +175,36 @@ describe("conversations in the browser", () => {
     await a.locator(`main [data-conversation-row="${id}"]`).getByText("Project X").waitFor();
 
     for (const page of [a, b, c]) await page.context().close();
+  });
+
+  it("keeps a message that failed to send, with Retry sending it under the same local id", { timeout: 120_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    // Both make their keys, so the conversation key can be sealed for them.
+    const [a, b] = await Promise.all([signedIn(ann), signedIn(ben)]);
+    await b.context().close();
+    const { id } = await startConversation(ann, [ben], { realKeys: true });
+    await gotoApp(a, `/conversation/${id}`);
+    await messageBox(a).waitFor();
+    // The first append never reaches the server.
+    const localids: string[] = [];
+    await a.route(`**/api/conversations/${id}/append`, async (route) => {
+      localids.push((route.request().postDataJSON() as { localid: string }).localid);
+      if (localids.length === 1) await route.abort("connectionrefused");
+      else await route.continue();
+    });
+    await messageBox(a).fill("Try again");
+    await messageBox(a).press("Enter");
+    expect(await errorDialogText(a)).toContain("Error sending your message. Please try again.");
+    await a.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+    const failed = messageList(a).locator('[data-status="failed"]');
+    await failed.getByText("Not sent.").waitFor();
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await messageList(a).locator('[data-status="sent"]').getByText("Try again").waitFor();
+    expect(await messageList(a).locator("[data-message]").count()).toBe(1);
+    expect(localids).toHaveLength(2);
+    expect(localids[1]).toBe(localids[0]);
+    await a.context().close();
   });
 
   it("shows the 403 and 404 texts", { timeout: 120_000 }, async () => {

@@ -95,4 +95,4 @@ export const inviteRoutes = {
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const inviteErrorCodes = ["invite_expired", "invite_accepted"] as const;
+export const inviteErrorCodes = ["invite_expired", "invite_accepted", "invite_not_found"] as const;

@@ -4,6 +4,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { RouterProvider } from "react-router";
 import { createQueryClient } from "../lib/query-client";
+import { queryKeys } from "../lib/query-keys";
 import { getSession, subscribeSession } from "../lib/session";
 import { router } from "./router";
 import { theme } from "./theme";
@@ -15,7 +16,7 @@ export function App() {
   useEffect(
     () =>
       subscribeSession(() => {
-        if (!getSession()) queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== "instance" });
+        if (!getSession()) queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.instance()[0] });
       }),
     [queryClient],
   );

@@ -5,14 +5,14 @@ import { useRouteError } from "react-router";
 
 /** The last resort for a render error: say so and offer a reload, never a blank page. */
 export function RouteError() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("common");
   const error = useRouteError();
   useEffect(() => console.error(error), [error]);
   return (
     <Center mih="100vh" p="md">
       <Stack align="center">
-        <Text>{t("common.unexpected")}</Text>
-        <Button onClick={() => window.location.reload()}>{t("common.reload")}</Button>
+        <Text>{t("unexpected")}</Text>
+        <Button onClick={() => window.location.reload()}>{t("reload")}</Button>
       </Stack>
     </Center>
   );

@@ -1,66 +1,68 @@
+import type { ComponentType, ReactNode } from "react";
 import { createBrowserRouter } from "react-router";
-import { AboutPage } from "../features/about/about-page";
-import { AdminPage } from "../features/admin/admin-page";
-import { ConversationListPage } from "../features/conversations/conversation-list-page"; // conversations
-import { ConversationPage } from "../features/conversations/conversation-page"; // conversations
-import { ConversationRows } from "../features/conversations/conversation-rows"; // conversations
-import { NewConversationPage } from "../features/conversations/new-conversation-page"; // conversations
-import { NewPickupPage } from "../features/conversations/pickups/new-pickup-page"; // pickups
-import { HomePage } from "../features/home/home-page";
-import { InvitePage } from "../features/invite/invite-page";
-import { PickupPopup } from "../features/keys/pickup-popup"; // pickups
-import { LoginPage } from "../features/login/login-page";
-import { SettingsPage } from "../features/settings/settings-page";
-import { SetupPage } from "../features/setup/setup-page";
-import { TotpPage } from "../features/totp/totp-page";
 import { RequireAdmin, RequireAuth } from "./guards";
 import { NotFoundPage } from "./not-found-page";
+import { PageLoader } from "./page-loader";
 import { RouteError } from "./route-error";
-import { AppLayout } from "./shell/app-layout";
+
+/**
+ * A route's screen, loaded with the route (its feature's code and strings in their own chunk),
+ * optionally wrapped (a guard, or props that compose two features).
+ */
+function page<M>(load: () => Promise<M>, render: (module: M) => ReactNode) {
+  return async () => {
+    const module = await load();
+    const Component: ComponentType = () => render(module);
+    return { Component };
+  };
+}
+
+/** Administration and invitations: instance admins only (others see the not-found page). */
+const adminOnly = (screen: ReactNode) => <RequireAdmin>{screen}</RequireAdmin>;
 
 /**
  * Routes of spec 000 §2 that exist so far. Conversations, pickups, groups and reports
- * arrive with their features; until then they fall through to not-found.
+ * arrive with their features; until then they fall through to not-found. Every screen, and the
+ * signed-in shell, loads lazily: the first load brings only what the address needs.
  */
 export const router = createBrowserRouter([
   {
     errorElement: <RouteError />,
+    HydrateFallback: PageLoader,
     children: [
       // Pickups: a found pickup asks for its security code in the key popup's pickup state.
-      { path: "/login", element: <LoginPage pickupPopup={(pickup, close) => <PickupPopup pickup={pickup} onCancel={close} />} /> },
-      { path: "/setup", element: <SetupPage /> },
+      {
+        path: "/login",
+        lazy: page(
+          () => Promise.all([import("../features/login/login-page"), import("../features/keys/pickup-popup")]),
+          ([{ LoginPage }, { PickupPopup }]) => <LoginPage pickupPopup={(pickup, close) => <PickupPopup pickup={pickup} onCancel={close} />} />,
+        ),
+      },
+      { path: "/setup", lazy: page(() => import("../features/setup/setup-page"), ({ SetupPage }) => <SetupPage />) },
       {
         element: <RequireAuth />,
         children: [
           {
-            element: <AppLayout />,
+            lazy: page(() => import("./shell/app-layout"), ({ AppLayout }) => <AppLayout />),
             children: [
-              { index: true, element: <HomePage conversations={<ConversationRows />} /> },
+              {
+                index: true,
+                lazy: page(
+                  () => Promise.all([import("../features/home/home-page"), import("../features/conversations/conversation-rows")]),
+                  ([{ HomePage }, { ConversationRows }]) => <HomePage conversations={<ConversationRows />} />,
+                ),
+              },
               // Conversations (spec 000 §2): the literal routes before the id.
-              { path: "conversation/new", element: <NewConversationPage /> },
-              { path: "conversation/list", element: <ConversationListPage /> },
-              { path: "conversation/:id", element: <ConversationPage /> },
-              { path: "pickup/new", element: <NewPickupPage /> },
-              { path: "settings", element: <SettingsPage /> },
+              { path: "conversation/new", lazy: page(() => import("../features/conversations/new-conversation-page"), ({ NewConversationPage }) => <NewConversationPage />) },
+              { path: "conversation/list", lazy: page(() => import("../features/conversations/conversation-list-page"), ({ ConversationListPage }) => <ConversationListPage />) },
+              { path: "conversation/:id", lazy: page(() => import("../features/conversations/conversation-page"), ({ ConversationPage }) => <ConversationPage />) },
+              { path: "pickup/new", lazy: page(() => import("../features/conversations/pickups/new-pickup-page"), ({ NewPickupPage }) => <NewPickupPage />) },
+              { path: "settings", lazy: page(() => import("../features/settings/settings-page"), ({ SettingsPage }) => <SettingsPage />) },
               // Two-factor login: setup and disable (spec 000 §2).
-              { path: "settings/totp", element: <TotpPage /> },
-              {
-                path: "instanceadmin",
-                element: (
-                  <RequireAdmin>
-                    <AdminPage />
-                  </RequireAdmin>
-                ),
-              },
-              {
-                path: "invite",
-                element: (
-                  <RequireAdmin>
-                    <InvitePage />
-                  </RequireAdmin>
-                ),
-              },
-              { path: "about", element: <AboutPage /> },
+              { path: "settings/totp", lazy: page(() => import("../features/totp/totp-page"), ({ TotpPage }) => <TotpPage />) },
+              { path: "instanceadmin", lazy: page(() => import("../features/admin/admin-page"), ({ AdminPage }) => adminOnly(<AdminPage />)) },
+              { path: "invite", lazy: page(() => import("../features/invite/invite-page"), ({ InvitePage }) => adminOnly(<InvitePage />)) },
+              { path: "about", lazy: page(() => import("../features/about/about-page"), ({ AboutPage }) => <AboutPage />) },
               { path: "*", element: <NotFoundPage /> },
             ],
           },

@@ -1,4 +1,6 @@
-import { splitRouteKey, type Body, type HttpMethod, type Params, type Query, type Response, type RouteKey } from "@sealwork/contracts";
+import type { Body, HttpMethod, Params, Query, Response, RouteKey } from "@sealwork/contracts";
+// The route module alone: the contracts' index builds every zod schema, which the first page does not need.
+import { splitRouteKey } from "@sealwork/contracts/route";
 import { clearSession, getSession } from "./session";
 
 export const API_URL: string = import.meta.env.VITE_API_URL ?? "";

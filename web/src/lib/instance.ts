@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { call } from "./api";
+import { queryKeys } from "./query-keys";
 
 /** Used until the instance answers, or when it cannot. */
 export const DEFAULT_TITLE = "Sealwork";
@@ -9,7 +10,7 @@ export const DEFAULT_TITLE = "Sealwork";
  * rather than a feature because the shell and every screen read it, like the session.
  */
 export const instanceQuery = queryOptions({
-  queryKey: ["instance"],
+  queryKey: queryKeys.instance(),
   queryFn: ({ signal }) => call("GET /api/instance", { signal }),
   staleTime: 5 * 60_000,
 });

@@ -12,6 +12,7 @@ import {
 import { queryOptions } from "@tanstack/react-query";
 import { call } from "./api";
 import { i18next } from "./i18n";
+import { queryKeys } from "./query-keys";
 
 /**
  * The account-key calls (spec 000 §7) and the checks every client makes on their answers. In lib
@@ -28,7 +29,7 @@ export async function fetchKeyState(signal?: AbortSignal): Promise<KeyState> {
 }
 
 export const keyStateQuery = queryOptions({
-  queryKey: ["keypairs", "own"],
+  queryKey: queryKeys.keypairs.own(),
   queryFn: ({ signal }) => fetchKeyState(signal),
 });
 
@@ -106,7 +107,7 @@ export type KeyLookupFailure = "clock" | "invalid" | "userFailed" | "keyFailed";
 export class KeyLookupError extends Error {
   readonly reason: KeyLookupFailure;
   constructor(reason: KeyLookupFailure, options: { cause?: unknown } = {}) {
-    super(i18next.t(`keys.lookup.${reason}`), options);
+    super(i18next.t(`common:keyLookup.${reason}`), options);
     this.name = "KeyLookupError";
     this.reason = reason;
   }

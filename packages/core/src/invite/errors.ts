@@ -4,4 +4,5 @@ import type { ErrorTexts } from "../errors";
 export const inviteErrors = {
   invite_expired: { status: 403, text: "This invitation has expired - please ask for a new one." },
   invite_accepted: { status: 409, text: "This invitation has been accepted already." },
+  invite_not_found: { status: 404, text: "This invitation does not exist." },
 } as const satisfies ErrorTexts;

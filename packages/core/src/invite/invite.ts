@@ -98,9 +98,9 @@ export namespace Invite {
     valid(idSchema, id);
     const { data } = await db().entities.invite.query.all({ id }).go();
     // The index query matches ids by prefix (5 would find 50): pick the exact one.
-    const invite = data.find((i) => i.id === id) ?? fail("not_found", { message: "This invitation does not exist." });
+    const invite = data.find((i) => i.id === id) ?? fail("invite_not_found");
     const invitee = await getUser(invite.userId);
-    if (!invitee) fail("not_found", { message: "This invitation does not exist." });
+    if (!invitee) fail("invite_not_found");
     if (invitee.passwordHash || invite.acceptedAt) fail("invite_accepted");
     const now = nowSeconds();
     const renewed = { validUntil: now + INVITE_VALID_DAYS * DAY, purgeAt: now + (INVITE_VALID_DAYS + PURGE_AFTER_DAYS) * DAY };

@@ -73,7 +73,7 @@ export namespace Keypair {
   export async function fetchOnly(actor: Actor, uid: number): Promise<KeypairFetchOnly> {
     valid(idSchema, uid);
     requireMember(actor);
-    if (!(await getUser(uid))) fail("not_found", { message: "Error looking up user" });
+    if (!(await getUser(uid))) fail("user_not_found");
     const found = await current(uid);
     // A temporary (invitation) key is not for sealing to: its owner has not taken it over yet.
     const usable = Boolean(found?.valid && found.item.type === "public");

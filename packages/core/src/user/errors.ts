@@ -10,4 +10,5 @@ export const userErrors = {
   already_registered: { status: 409, text: "This account is already registered - please log in." },
   old_password_incorrect: { status: 403, text: "Your current password is incorrect." },
   contact_taken: { status: 409, text: "This email address or phone number is already in use." },
+  email_change_forbidden: { status: 403, text: "Only an administrator can change an email address." },
 } as const satisfies ErrorTexts;

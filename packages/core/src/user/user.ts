@@ -118,7 +118,7 @@ export namespace User {
     const changes = valid(userChanges, body);
     const self = isMember(actor) && actor.uid === id;
     if (changes.email !== undefined && !can(actor, "administrate", { kind: "account", id, superAdmin: target.superAdmin })) {
-      fail("forbidden", { message: "Only an administrator can change an email address." });
+      fail("email_change_forbidden");
     }
 
     const set: Partial<UserItem> = {};

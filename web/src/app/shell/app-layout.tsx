@@ -11,6 +11,7 @@ import { BREAKPOINTS } from "../theme";
 import { LeftPanel } from "./left-panel";
 import { TopBar } from "./top-bar";
 import { useIdleLogout } from "./use-idle-logout";
+import { ns } from "../i18n";
 
 /** Spec 000 §2: side menu 70 px, 140 px maximised. */
 const MENU_WIDTH = 70;
@@ -18,7 +19,7 @@ const MENU_WIDTH_MAXIMISED = 140;
 
 /** The signed-in shell: top bar, left panel (a drawer behind the burger on phones) and the page. */
 export function AppLayout() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { pathname } = useLocation();
   const { data: instance } = useInstance();
   const [drawerOpen, drawer] = useDisclosure(false);
@@ -52,7 +53,7 @@ export function AppLayout() {
       <AppShell.Header>
         <TopBar navigationOpen={drawerOpen} onToggleNavigation={drawer.toggle} />
       </AppShell.Header>
-      <AppShell.Navbar component="nav" aria-label={t("shell.mainMenu")}>
+      <AppShell.Navbar component="nav" aria-label={t("mainMenu")}>
         <LeftPanel
           maximised={wide || isPhone}
           onToggleMaximised={isPhone || onConversation ? undefined : () => setMaximised((current) => !current)}

@@ -7,10 +7,11 @@ import { useConversations } from "../../features/conversations/list-conversation
 import { guestPath, isGuest } from "../../lib/guest";
 import { useRequiredSession } from "../../lib/session";
 import { NavLinkItem } from "./nav-item";
+import { ns } from "../i18n";
 
 /** Spec 000 §2, the left menu without a group: All Conversations, New Conversation, each conversation. */
 export function ConversationMenu({ maximised }: { maximised: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { data } = useConversations();
   const guest = isGuest(useRequiredSession());
   const pickupPath = guest ? guestPath() : null;
@@ -32,7 +33,7 @@ export function ConversationMenu({ maximised }: { maximised: boolean }) {
 }
 
 function ConversationItem({ conversation, attribution, maximised }: { conversation: ConversationView; attribution: Attribution; maximised: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const label = useConversationLabel(conversation, attribution);
   // A pickup (recipient 0) has its own icon.
   const Icon = conversation.recipient_id === 0 ? PickupIcon : ChatIcon;

@@ -9,6 +9,7 @@ import { NavButtonItem, NavLinkItem } from "./nav-item";
 import { RecentList } from "./recent-list";
 import { StatusSelect } from "./status-select";
 import { UserBlock } from "./user-block";
+import { ns } from "../i18n";
 
 export interface LeftPanelProps {
   maximised: boolean;
@@ -18,7 +19,7 @@ export interface LeftPanelProps {
 
 /** Spec 000 §2: Home, the user block, status, Settings, Administration, Invite, Logout, Recently. */
 export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const session = useRequiredSession();
   const align = maximised ? "stretch" : "center";
 
@@ -31,13 +32,13 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
               variant="subtle"
               color="gray"
               onClick={onToggleMaximised}
-              aria-label={t(maximised ? "shell.collapseMenu" : "shell.expandMenu")}
+              aria-label={t(maximised ? "collapseMenu" : "expandMenu")}
               style={{ alignSelf: maximised ? "flex-end" : "center" }}
             >
               {maximised ? <ChevronsLeftIcon size={16} /> : <ChevronsRightIcon size={16} />}
             </ActionIcon>
           ) : null}
-          <NavLinkItem to="/" label={t("shell.home")} icon={<HomeIcon />} maximised={maximised} />
+          <NavLinkItem to="/" label={t("home")} icon={<HomeIcon />} maximised={maximised} />
         </Stack>
       </AppShell.Section>
       <Divider />
@@ -51,16 +52,16 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
       <AppShell.Section py="xs" px={6}>
         <Stack gap={4} align={align}>
           {/* Guests see no settings (spec 000 §2). */}
-          {isGuest(session) ? null : <NavLinkItem to="/settings/" label={t("shell.settings")} icon={<SettingsIcon />} maximised={maximised} />}
+          {isGuest(session) ? null : <NavLinkItem to="/settings/" label={t("settings")} icon={<SettingsIcon />} maximised={maximised} />}
           {isInstanceAdmin(session) ? (
             <>
-              <NavLinkItem to="/instanceadmin/" label={t("shell.admin")} icon={<ShieldIcon />} maximised={maximised} />
-              <NavLinkItem to="/invite/" label={t("shell.invite")} icon={<InviteIcon />} maximised={maximised} />
+              <NavLinkItem to="/instanceadmin/" label={t("admin")} icon={<ShieldIcon />} maximised={maximised} />
+              <NavLinkItem to="/invite/" label={t("invite")} icon={<InviteIcon />} maximised={maximised} />
             </>
           ) : null}
           <Menu position={maximised ? "bottom-start" : "right-start"} withinPortal>
             <Menu.Target>
-              <NavButtonItem label={t("shell.logout")} icon={<LogoutIcon />} maximised={maximised} />
+              <NavButtonItem label={t("logout")} icon={<LogoutIcon />} maximised={maximised} />
             </Menu.Target>
             <Menu.Dropdown>
               <LogoutItems />

@@ -1,17 +1,18 @@
 import { Menu } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { logoutAndReload, type LogoutKind } from "../../lib/logout";
+import { ns } from "../i18n";
 
 /** The three ways out (spec 000 §2), as items of whichever menu offers them. */
 export function LogoutItems() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const out = (kind: LogoutKind) => () => void logoutAndReload(kind);
   return (
     <>
-      <Menu.Item onClick={out("logout")}>{t("shell.logoutPlain")}</Menu.Item>
-      <Menu.Item onClick={out("keep-cache")}>{t("shell.logoutKeepCache")}</Menu.Item>
+      <Menu.Item onClick={out("logout")}>{t("logoutPlain")}</Menu.Item>
+      <Menu.Item onClick={out("keep-cache")}>{t("logoutKeepCache")}</Menu.Item>
       <Menu.Item color="red" onClick={out("wipe")}>
-        {t("shell.logoutWipe")}
+        {t("logoutWipe")}
       </Menu.Item>
     </>
   );

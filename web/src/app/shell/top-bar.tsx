@@ -7,6 +7,7 @@ import { useInstance } from "../../lib/instance";
 import { useRequiredSession } from "../../lib/session";
 import { HomeIcon, SettingsIcon } from "../../lib/ui/icons";
 import { UserMenu } from "./user-menu";
+import { ns } from "../i18n";
 
 export interface TopBarProps {
   navigationOpen: boolean;
@@ -14,7 +15,7 @@ export interface TopBarProps {
 }
 
 export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { title, data: instance } = useInstance();
   // A pickup's guest has no conversation list and no settings (spec 000 §2, §6).
   const guest = isGuest(useRequiredSession());
@@ -26,9 +27,9 @@ export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
           onClick={onToggleNavigation}
           hiddenFrom="xs"
           size="sm"
-          aria-label={t(navigationOpen ? "shell.closeNavigation" : "shell.openNavigation")}
+          aria-label={t(navigationOpen ? "closeNavigation" : "openNavigation")}
         />
-        <ActionIcon component={Link} to="/" variant="subtle" size="lg" aria-label={t("shell.goHome")}>
+        <ActionIcon component={Link} to="/" variant="subtle" size="lg" aria-label={t("goHome")}>
           <HomeIcon />
         </ActionIcon>
         <Text fw={700} truncate>
@@ -36,7 +37,7 @@ export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
         </Text>
         {instance?.inEnv === "staging" ? (
           <Badge color="orange" variant="light">
-            {t("shell.staging")}
+            {t("staging")}
           </Badge>
         ) : null}
       </Group>
@@ -44,7 +45,7 @@ export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
         {guest ? null : (
           <>
             <ConversationsPopover />
-            <ActionIcon component={Link} to="/settings/" variant="subtle" size="lg" aria-label={t("shell.openSettings")}>
+            <ActionIcon component={Link} to="/settings/" variant="subtle" size="lg" aria-label={t("openSettings")}>
               <SettingsIcon />
             </ActionIcon>
           </>

@@ -9,12 +9,14 @@ import { useInstanceInvites } from "./list-invites";
 import { useResendInvite } from "./resend-invite";
 import { useInstanceUsers } from "./list-users";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
+import { errorText } from "../../lib/error-text";
 import { SwitchOffTotpModal } from "./switch-off-totp-modal";
 import { UsersTable } from "./users-table";
+import { ns } from "./i18n";
 
 /** /instanceadmin/: the instance's users; the router shows it to instance admins only. */
 export function AdminPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const users = useInstanceUsers();
   const [editing, setEditing] = useState<PublicUser | null>(null);
   // Two-factor: the user whose 2FA is being switched off, and a failure to report.
@@ -27,24 +29,24 @@ export function AdminPage() {
   return (
     <Stack gap="lg">
       <Title order={1} size="h2">
-        {t("admin.heading")}
+        {t("heading")}
       </Title>
       <Title order={2} size="h3">
-        {t("admin.users")}
+        {t("users")}
       </Title>
-      {users.isPending ? <Loader aria-label={t("common.loading")} /> : null}
-      {users.isError ? <Alert color="red">{t("admin.fetchFailed")}</Alert> : null}
+      {users.isPending ? <Loader aria-label={t("common:loading")} /> : null}
+      {users.isError ? <Alert color="red">{t("fetchFailed")}</Alert> : null}
       {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} /> : null}
       <Title order={2} size="h3">
-        {t("admin.invites.heading")}
+        {t("invites.heading")}
       </Title>
-      {invites.isPending ? <Loader aria-label={t("common.loading")} /> : null}
-      {invites.isError ? <Alert color="red">{t("admin.invites.fetchFailed")}</Alert> : null}
+      {invites.isPending ? <Loader aria-label={t("common:loading")} /> : null}
+      {invites.isError ? <Alert color="red">{t("invites.fetchFailed")}</Alert> : null}
       {invites.data ? (
         <InvitesTable
           invites={invites.data}
           resending={resend.isPending ? (resend.variables ?? null) : null}
-          onResend={(invite) => resend.mutate(invite.id, { onError: (error) => setFailure(error.message || t("admin.invites.resendFailed")) })}
+          onResend={(invite) => resend.mutate(invite.id, { onError: (error) => setFailure(errorText(error, t("invites.resendFailed"))) })}
         />
       ) : null}
       <EditUserModal user={editing} onClose={() => setEditing(null)} />

@@ -5,9 +5,10 @@ import type { PublicUser } from "@sealwork/contracts";
 import { notifications } from "@mantine/notifications";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { isApiError } from "../../lib/api";
 import { isValidEmail, isValidName, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
+import { errorText } from "../../lib/error-text";
 import { useUpdateUser, type UserChanges } from "./update-user";
+import { ns } from "./i18n";
 
 type Field = "name" | "email" | "password";
 
@@ -18,9 +19,9 @@ export interface EditUserModalProps {
 }
 
 export function EditUserModal({ user, onClose }: EditUserModalProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   return (
-    <Modal opened={user !== null} onClose={onClose} title={t("admin.editTitle")} centered>
+    <Modal opened={user !== null} onClose={onClose} title={t("editTitle")} centered>
       {user ? <EditUserForm key={user.id} user={user} onDone={onClose} /> : null}
     </Modal>
   );
@@ -28,7 +29,7 @@ export function EditUserModal({ user, onClose }: EditUserModalProps) {
 
 /** Save failures show inside the modal, so the edits stay for another try. */
 function EditUserForm({ user, onDone }: { user: PublicUser; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const { values, setErrors, bind } = useFields<Field>({ name: user.name, email: user.email ?? "", password: "" });
   const [failure, setFailure] = useState<string | null>(null);
   const update = useUpdateUser();
@@ -43,9 +44,9 @@ function EditUserForm({ user, onDone }: { user: PublicUser; onDone: () => void }
     event.preventDefault();
     if (!changed || update.isPending) return;
     const found: Partial<Record<Field, string>> = {};
-    if (changes.name !== undefined && !isValidName(changes.name)) found.name = t("validation.nameRequired");
-    if (changes.email !== undefined && !isValidEmail(changes.email)) found.email = t("validation.invalidEmail");
-    if (changes.password && !isValidPassword(values.password)) found.password = t("validation.passwordTooShort", { min: PASSWORD_MIN });
+    if (changes.name !== undefined && !isValidName(changes.name)) found.name = t("common:validation.nameRequired");
+    if (changes.email !== undefined && !isValidEmail(changes.email)) found.email = t("common:validation.invalidEmail");
+    if (changes.password && !isValidPassword(values.password)) found.password = t("common:validation.passwordTooShort", { min: PASSWORD_MIN });
     setErrors(found);
     setFailure(null);
     if (Object.keys(found).length > 0) return;
@@ -53,10 +54,10 @@ function EditUserForm({ user, onDone }: { user: PublicUser; onDone: () => void }
       { id: user.id, body: changes },
       {
         onSuccess: () => {
-          notifications.show({ color: "green", message: t("admin.saved") });
+          notifications.show({ color: "green", message: t("saved") });
           onDone();
         },
-        onError: (error) => setFailure(isApiError(error) && error.status > 0 && error.message ? error.message : t("admin.saveFailed")),
+        onError: (error) => setFailure(errorText(error, t("saveFailed"))),
       },
     );
   }
@@ -65,24 +66,24 @@ function EditUserForm({ user, onDone }: { user: PublicUser; onDone: () => void }
     <form onSubmit={submit} noValidate>
       <Stack>
         {failure ? (
-          <Alert color="red" title={t("common.error")} role="alert">
+          <Alert color="red" title={t("common:error")} role="alert">
             {failure}
           </Alert>
         ) : null}
-        <TextInput label={t("admin.name")} autoComplete="off" data-autofocus {...bind("name")} />
-        <TextInput label={t("admin.email")} type="email" autoComplete="off" {...bind("email")} />
+        <TextInput label={t("name")} autoComplete="off" data-autofocus {...bind("name")} />
+        <TextInput label={t("email")} type="email" autoComplete="off" {...bind("email")} />
         <PasswordField
-          label={t("admin.newPassword")}
-          description={t("admin.newPasswordHint")}
+          label={t("newPassword")}
+          description={t("newPasswordHint")}
           autoComplete="new-password"
           {...bind("password")}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
-            {t("common.cancel")}
+            {t("common:cancel")}
           </Button>
           <Button type="submit" disabled={!changed} loading={update.isPending}>
-            {t("common.save")}
+            {t("common:save")}
           </Button>
         </Group>
       </Stack>

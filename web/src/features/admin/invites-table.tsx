@@ -2,6 +2,7 @@ import { Badge, Button, Table, Text } from "@mantine/core";
 import { inviteDaysLeft, type InviteView } from "@sealwork/contracts";
 import { useTranslation } from "react-i18next";
 import { formatDate, fromSeconds } from "../../lib/format";
+import { ns } from "./i18n";
 
 export interface InvitesTableProps {
   invites: InviteView[];
@@ -13,19 +14,19 @@ const STATUS_COLOR = { pending: "yellow", expired: "red", accepted: "green" } as
 
 /** The administration page's invitations: who, status, days left (29 for a fresh one), resend. */
 export function InvitesTable({ invites, onResend, resending }: InvitesTableProps) {
-  const { t } = useTranslation();
-  if (invites.length === 0) return <Text c="dimmed">{t("admin.invites.none")}</Text>;
+  const { t } = useTranslation(ns);
+  if (invites.length === 0) return <Text c="dimmed">{t("invites.none")}</Text>;
   return (
     <Table.ScrollContainer minWidth={720}>
-      <Table striped highlightOnHover aria-label={t("admin.invites.heading")}>
+      <Table striped highlightOnHover aria-label={t("invites.heading")}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{t("admin.email")}</Table.Th>
-            <Table.Th>{t("admin.invites.status")}</Table.Th>
-            <Table.Th>{t("admin.invites.expires")}</Table.Th>
-            <Table.Th>{t("admin.invites.invitedBy")}</Table.Th>
-            <Table.Th>{t("admin.invites.created")}</Table.Th>
-            <Table.Th>{t("admin.actions")}</Table.Th>
+            <Table.Th>{t("email")}</Table.Th>
+            <Table.Th>{t("invites.status")}</Table.Th>
+            <Table.Th>{t("invites.expires")}</Table.Th>
+            <Table.Th>{t("invites.invitedBy")}</Table.Th>
+            <Table.Th>{t("invites.created")}</Table.Th>
+            <Table.Th>{t("actions")}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -34,11 +35,11 @@ export function InvitesTable({ invites, onResend, resending }: InvitesTableProps
               <Table.Td>{invite.email ?? invite.phone ?? ""}</Table.Td>
               <Table.Td>
                 <Badge color={STATUS_COLOR[invite.status]} variant="light" size="sm">
-                  {t(`admin.invites.${invite.status}`)}
+                  {t(`invites.${invite.status}`)}
                 </Badge>
               </Table.Td>
               <Table.Td>
-                {invite.status === "pending" ? t("admin.invites.expiresIn", { count: inviteDaysLeft(invite.expires_at) }) : invite.status === "expired" ? t("admin.invites.expired") : ""}
+                {invite.status === "pending" ? t("invites.expiresIn", { count: inviteDaysLeft(invite.expires_at) }) : invite.status === "expired" ? t("invites.expired") : ""}
               </Table.Td>
               <Table.Td>{invite.invited_by?.name ?? ""}</Table.Td>
               <Table.Td>{formatDate(fromSeconds(invite.created_at))}</Table.Td>
@@ -48,10 +49,10 @@ export function InvitesTable({ invites, onResend, resending }: InvitesTableProps
                     size="xs"
                     variant="light"
                     loading={resending === invite.id}
-                    aria-label={t("admin.invites.resendTo", { email: invite.email ?? "" })}
+                    aria-label={t("invites.resendTo", { email: invite.email ?? "" })}
                     onClick={() => onResend(invite)}
                   >
-                    {t("admin.invites.resend")}
+                    {t("invites.resend")}
                   </Button>
                 )}
               </Table.Td>

@@ -1,9 +1,10 @@
 import type { InviteView } from "@sealwork/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { call } from "../../lib/api";
+import { queryKeys } from "../../lib/query-keys";
 
 export const instanceInvitesQuery = queryOptions({
-  queryKey: ["instance-invites"],
+  queryKey: queryKeys.admin.invites(),
   queryFn: async ({ signal }): Promise<InviteView[]> => (await call("GET /api/instance/invites", { signal })).invites,
 });
 

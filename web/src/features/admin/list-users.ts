@@ -1,9 +1,10 @@
 import type { PublicUser } from "@sealwork/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
+import { queryKeys } from "../../lib/query-keys";
 
 export const instanceUsersQuery = queryOptions({
-  queryKey: ["instance-users"],
+  queryKey: queryKeys.admin.users(),
   queryFn: async ({ signal }): Promise<PublicUser[]> => {
     try {
       const { users } = await call("GET /api/instance/users", { signal });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../lib/api";
+import { queryKeys } from "../../lib/query-keys";
 import { instanceUsersQuery } from "./list-users";
 
 /** POST /api/verification/totpDestroyAdmin: an administrator switches off a user's 2FA. */
@@ -14,7 +15,7 @@ export function useSwitchOffTotp() {
     onSuccess: (_answer, uid) => {
       void queryClient.invalidateQueries({ queryKey: instanceUsersQuery.queryKey });
       // The administrator's own settings, when it was their own account.
-      void queryClient.invalidateQueries({ queryKey: ["users", uid] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.users.one(uid) });
     },
   });
 }

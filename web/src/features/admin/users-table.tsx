@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Table, Text } from "@mantine/core";
 import type { PublicUser } from "@sealwork/contracts";
 import { useTranslation } from "react-i18next";
+import { ns } from "./i18n";
 
 export interface UsersTableProps {
   users: PublicUser[];
@@ -10,21 +11,21 @@ export interface UsersTableProps {
 }
 
 export function UsersTable({ users, onEdit, onSwitchOffTotp }: UsersTableProps) {
-  const { t } = useTranslation();
-  if (users.length === 0) return <Text c="dimmed">{t("admin.noUsers")}</Text>;
+  const { t } = useTranslation(ns);
+  if (users.length === 0) return <Text c="dimmed">{t("noUsers")}</Text>;
 
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{t("admin.id")}</Table.Th>
-            <Table.Th>{t("admin.name")}</Table.Th>
-            <Table.Th>{t("admin.email")}</Table.Th>
-            <Table.Th>{t("admin.phone")}</Table.Th>
-            <Table.Th>{t("admin.roles")}</Table.Th>
-            <Table.Th>{t("admin.totp")}</Table.Th>
-            <Table.Th>{t("admin.actions")}</Table.Th>
+            <Table.Th>{t("id")}</Table.Th>
+            <Table.Th>{t("name")}</Table.Th>
+            <Table.Th>{t("email")}</Table.Th>
+            <Table.Th>{t("phone")}</Table.Th>
+            <Table.Th>{t("roles")}</Table.Th>
+            <Table.Th>{t("totp")}</Table.Th>
+            <Table.Th>{t("actions")}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -37,21 +38,21 @@ export function UsersTable({ users, onEdit, onSwitchOffTotp }: UsersTableProps) 
               <Table.Td>
                 <Roles user={user} />
               </Table.Td>
-              <Table.Td>{t(user.totp_enabled ? "admin.totpOn" : "admin.totpOff")}</Table.Td>
+              <Table.Td>{t(user.totp_enabled ? "totpOn" : "totpOff")}</Table.Td>
               <Table.Td>
                 <Group gap="xs" wrap="nowrap">
-                  <Button size="xs" variant="light" aria-label={t("admin.editUser", { name: user.name })} onClick={() => onEdit(user)}>
-                    {t("admin.edit")}
+                  <Button size="xs" variant="light" aria-label={t("editUser", { name: user.name })} onClick={() => onEdit(user)}>
+                    {t("edit")}
                   </Button>
                   {user.totp_enabled && onSwitchOffTotp ? (
                     <Button
                       size="xs"
                       variant="light"
                       color="red"
-                      aria-label={t("totp.admin.switchOffUser", { name: user.name })}
+                      aria-label={t("twoFactor.switchOffUser", { name: user.name })}
                       onClick={() => onSwitchOffTotp(user)}
                     >
-                      {t("totp.admin.switchOff")}
+                      {t("twoFactor.switchOff")}
                     </Button>
                   ) : null}
                 </Group>
@@ -65,11 +66,11 @@ export function UsersTable({ users, onEdit, onSwitchOffTotp }: UsersTableProps) 
 }
 
 function Roles({ user }: { user: PublicUser }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const roles = [
-    user.hasSuperAdminRole ? t("admin.roleSuper") : null,
-    user.hasAdminRole ? t("admin.roleAdmin") : null,
-    !user.hasSuperAdminRole && !user.hasAdminRole ? t("admin.roleUser") : null,
+    user.hasSuperAdminRole ? t("roleSuper") : null,
+    user.hasAdminRole ? t("roleAdmin") : null,
+    !user.hasSuperAdminRole && !user.hasAdminRole ? t("roleUser") : null,
   ].filter((role) => role !== null);
   return (
     <Group gap={4}>
@@ -80,7 +81,7 @@ function Roles({ user }: { user: PublicUser }) {
       ))}
       {user.password_empty ? (
         <Badge color="yellow" variant="light" size="sm">
-          {t("admin.pending")}
+          {t("pending")}
         </Badge>
       ) : null}
     </Group>

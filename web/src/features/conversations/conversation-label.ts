@@ -1,9 +1,11 @@
 import type { Attribution, ConversationView } from "@sealwork/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { queryKeys } from "../../lib/query-keys";
 import { useSession } from "../../lib/session";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { decryptTitle, openConversationKey } from "./conversation-crypto";
+import { ns } from "./i18n";
 
 type Labelled = Pick<ConversationView, "id" | "title" | "sealed" | "participants">;
 
@@ -20,17 +22,17 @@ export function participantNames(conversation: Pick<ConversationView, "participa
  * else the other participants' names.
  */
 export function useConversationLabel(conversation: Labelled, attribution: Attribution): string {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const session = useSession();
   const unlocked = useUnlockedKeys();
   const { id, title, sealed } = conversation;
   const { data } = useQuery({
-    queryKey: ["conversation-title", unlocked?.uid, id, title],
+    queryKey: queryKeys.conversations.title(unlocked?.uid, id, title),
     queryFn: async () => decryptTitle(await openConversationKey(id, sealed!, unlocked!), title!),
     enabled: unlocked !== null && title !== null && sealed !== null,
     staleTime: Infinity,
     retry: false,
   });
   if (data) return data;
-  return participantNames(conversation, attribution, session?.id ?? 0) || t("conversations.onlyYou");
+  return participantNames(conversation, attribution, session?.id ?? 0) || t("onlyYou");
 }

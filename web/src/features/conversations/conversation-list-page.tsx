@@ -4,23 +4,24 @@ import { Link } from "react-router";
 import { usePageTitle } from "../../lib/page-title";
 import { PlusIcon } from "./conversation-icons";
 import { ConversationRows } from "./conversation-rows";
+import { ns } from "./i18n";
 
 /** /conversation/list: 'Messages', New conversation and New pickup, the rows (spec 000 §2). */
 export function ConversationListPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   usePageTitle(t("titles.conversations"));
   return (
     <Stack gap="md" maw={800}>
       <Group justify="space-between">
         <Title order={1} size="h2">
-          {t("conversations.title")}
+          {t("title")}
         </Title>
         <Group gap="xs">
           <Button component={Link} to="/conversation/new" leftSection={<PlusIcon size={16} />}>
-            {t("conversations.newConversation")}
+            {t("newConversation")}
           </Button>
           <Button component={Link} to="/pickup/new" variant="light" leftSection={<PlusIcon size={16} />}>
-            {t("conversations.newPickup")}
+            {t("newPickup")}
           </Button>
         </Group>
       </Group>

@@ -1,10 +1,11 @@
 import { Box, Button, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { usePageTitle } from "../../lib/page-title";
+import { queryKeys } from "../../lib/query-keys";
 import { useRequiredSession } from "../../lib/session";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { useGuestKeys } from "../../lib/guest";
@@ -14,7 +15,8 @@ import { ConversationPanel } from "./conversation-panel";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
-import { type Message, useConversation } from "./use-conversation";
+import { useConversation } from "./use-conversation";
+import { ns } from "./i18n";
 
 /** Spec 000 §2: the right panel shows from 700 px; narrower, it opens as a drawer. */
 const PANEL_BREAKPOINT = 700;
@@ -22,7 +24,7 @@ const PANEL_WIDTH = 300;
 
 /** /conversation/{id}: one conversation (spec 000 §2, §4). */
 export function ConversationPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { id: raw } = useParams();
   const id = Number(raw);
   // A member's account keys, or a pickup guest's keys for this pickup.
@@ -30,29 +32,28 @@ export function ConversationPage() {
   const guest = useGuestKeys();
   const unlocked = account ?? (guest?.conversationId === id ? guest : null);
   usePageTitle(t("titles.conversation"));
-  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("conversations.errors.deleted")}</Text>;
-  if (!unlocked) return <Text>{t("conversations.errors.keysMissing")}</Text>;
+  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("errors.deleted")}</Text>;
+  if (!unlocked) return <Text>{t("errors.keysMissing")}</Text>;
   return <ConversationScreen key={id} id={id} unlocked={unlocked} />;
 }
 
 function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const session = useRequiredSession();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const { state, loadOlder, send, retry, setParticipants, setTitle } = useConversation(id, unlocked, setError);
-  // Stable, so the memoised messages do not all re-render.
-  const onRetry = useCallback((message: Message) => void retry(message), [retry]);
+  const state = useConversation(id, unlocked, setError);
+  const { loadOlder, send, retry, setParticipants, setTitle } = state;
   const wide = useMediaQuery(`(min-width: ${PANEL_BREAKPOINT}px)`) ?? true;
   const [drawer, { open, close }] = useDisclosure(false);
 
   // The first load recorded the visit: the list's unread dot for this one goes.
   const ready = state.status === "ready";
   useEffect(() => {
-    if (ready) void queryClient.invalidateQueries({ queryKey: ["conversations"] });
+    if (ready) void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
   }, [ready, queryClient]);
 
-  const heading = state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, session.id) || t("conversations.onlyYou") : "");
+  const heading = state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, session.id) || t("onlyYou") : "");
   const panel =
     state.key && state.meta ? (
       <ConversationPanel
@@ -78,7 +79,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
           </Title>
           {!wide && panel ? (
             <Button variant="light" size="xs" onClick={open}>
-              {t("conversations.panel.open")}
+              {t("panel.open")}
             </Button>
           ) : null}
         </Group>
@@ -93,8 +94,8 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
               attrib={state.attrib}
               more={state.more}
               loadingOlder={state.loadingOlder}
-              onLoadOlder={() => void loadOlder()}
-              onRetry={onRetry}
+              onLoadOlder={loadOlder}
+              onRetry={retry}
             />
             <MessageBar conversationId={id} onSend={send} />
           </>
@@ -106,7 +107,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
         </Box>
       ) : null}
       {!wide ? (
-        <Drawer opened={drawer} onClose={close} position="right" size={PANEL_WIDTH} title={t("conversations.panel.heading")}>
+        <Drawer opened={drawer} onClose={close} position="right" size={PANEL_WIDTH} title={t("panel.heading")}>
           {panel}
         </Drawer>
       ) : null}

@@ -15,6 +15,7 @@ import { PersonPicker } from "./person-picker";
 import { PickupDetails } from "./pickups/pickup-details";
 import { useRenameConversation } from "./rename-conversation";
 import { useRemoveParticipant } from "./unparticipate";
+import { ns } from "./i18n";
 
 export interface ConversationPanelProps {
   conversationId: number;
@@ -32,7 +33,7 @@ export interface ConversationPanelProps {
 
 /** The right panel (spec 000 §2): title, people with the admin star and removal, adding people, archive, attachments. */
 export function ConversationPanel(props: ConversationPanelProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { conversationId, conversationKey, recipientId, authorId, participants, attrib, onParticipants, onError } = props;
   const session = useSession();
   // A pickup's guest reads, answers and downloads; the conversation's settings are not theirs.
@@ -55,16 +56,16 @@ export function ConversationPanel(props: ConversationPanelProps) {
   };
 
   return (
-    <Stack gap="sm" p="sm" component="aside" aria-label={t("conversations.panel.heading")}>
+    <Stack gap="sm" p="sm" component="aside" aria-label={t("panel.heading")}>
       {guest ? <PlainTitle title={props.title} /> : <TitleEditor {...props} />}
       <Divider />
       <Text fw={600} size="sm">
-        {t("conversations.panel.people")}
+        {t("panel.people")}
       </Text>
-      <Stack gap={2} role="list" aria-label={t("conversations.panel.people")}>
+      <Stack gap={2} role="list" aria-label={t("panel.people")}>
         {participants.map((p) => {
           const name = nameOf(p.user_id);
-          const label = p.admin ? t("conversations.panel.removeAdmin", { name }) : t("conversations.panel.makeAdmin", { name });
+          const label = p.admin ? t("panel.removeAdmin", { name }) : t("panel.makeAdmin", { name });
           return (
             <Group key={p.user_id} gap={4} wrap="nowrap" role="listitem" data-participant={p.user_id} data-admin={p.admin}>
               <Text size="sm" truncate flex={1}>
@@ -83,11 +84,11 @@ export function ConversationPanel(props: ConversationPanelProps) {
                       <StarIcon size={16} filled={p.admin} />
                     </ActionIcon>
                   </Tooltip>
-                  <Tooltip label={t("conversations.panel.remove", { name })}>
+                  <Tooltip label={t("panel.remove", { name })}>
                     <ActionIcon
                       variant="subtle"
                       color="red"
-                      aria-label={t("conversations.panel.remove", { name })}
+                      aria-label={t("panel.remove", { name })}
                       onClick={() => remove.mutate(p.user_id, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "removeFailed")) })}
                     >
                       <RemoveIcon size={16} />
@@ -104,23 +105,23 @@ export function ConversationPanel(props: ConversationPanelProps) {
       ) : (
         <>
           <Button variant="light" onClick={() => setAdding(true)}>
-            {t("conversations.panel.addPeople")}
+            {t("panel.addPeople")}
           </Button>
           <Button
             variant="default"
             loading={archive.isPending}
             onClick={() => archive.mutate(undefined, { onSuccess: () => void navigate("/conversation/list"), onError: (cause) => onError(actionErrorText(cause, "archiveFailed")) })}
           >
-            {t("conversations.panel.archive")}
+            {t("panel.archive")}
           </Button>
         </>
       )}
       <Divider />
       <AttachmentList conversationId={conversationId} conversationKey={conversationKey} />
-      <Modal opened={adding} onClose={() => setAdding(false)} title={t("conversations.panel.addTitle")} centered>
+      <Modal opened={adding} onClose={() => setAdding(false)} title={t("panel.addTitle")} centered>
         <PersonPicker
           busy={add.isPending}
-          check={(person) => (participants.some((p) => p.user_id === person.id) ? t("conversations.new.already") : null)}
+          check={(person) => (participants.some((p) => p.user_id === person.id) ? t("new.already") : null)}
           onPick={(person) => pick(person.id)}
         />
       </Modal>
@@ -139,7 +140,7 @@ function PlainTitle({ title }: { title: string | null }) {
 
 /** Click the title to set or edit it (a rename). */
 function TitleEditor({ conversationId, conversationKey, title, onTitle, onError }: ConversationPanelProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const [draft, setDraft] = useState<string | null>(null);
   const rename = useRenameConversation(conversationId, conversationKey);
   const save = (event: FormEvent) => {
@@ -158,18 +159,18 @@ function TitleEditor({ conversationId, conversationKey, title, onTitle, onError 
     return (
       <form onSubmit={save}>
         <Group gap="xs" align="flex-end" wrap="nowrap">
-          <TextInput label={t("conversations.panel.title")} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} maxLength={200} flex={1} data-autofocus autoFocus />
+          <TextInput label={t("panel.title")} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} maxLength={200} flex={1} data-autofocus autoFocus />
           <Button type="submit" loading={rename.isPending}>
-            {t("conversations.panel.saveTitle")}
+            {t("panel.saveTitle")}
           </Button>
         </Group>
       </form>
     );
   }
   return (
-    <UnstyledButton onClick={() => setDraft(title ?? "")} aria-label={title ? t("conversations.panel.editTitle") : t("conversations.panel.setTitle")}>
+    <UnstyledButton onClick={() => setDraft(title ?? "")} aria-label={title ? t("panel.editTitle") : t("panel.setTitle")}>
       <Title order={2} size="h4" c={title ? undefined : "dimmed"} data-conversation-title>
-        {title ?? t("conversations.panel.setTitle")}
+        {title ?? t("panel.setTitle")}
       </Title>
     </UnstyledButton>
   );

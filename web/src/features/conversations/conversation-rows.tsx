@@ -8,11 +8,12 @@ import { ChatIcon, PickupIcon } from "./conversation-icons";
 import { useConversationLabel } from "./conversation-label";
 import { exactTime, relativeTime } from "./conversation-time";
 import { useConversations } from "./list-conversations";
+import { ns } from "./i18n";
 
 /** The unread dot (spec 000 §2). */
 export function UnreadDot() {
-  const { t } = useTranslation();
-  return <Box component="span" role="img" aria-label={t("conversations.unread")} w={10} h={10} bg="indigo" style={{ borderRadius: "50%", flex: "none" }} data-unread />;
+  const { t } = useTranslation(ns);
+  return <Box component="span" role="img" aria-label={t("unread")} w={10} h={10} bg="indigo" style={{ borderRadius: "50%", flex: "none" }} data-unread />;
 }
 
 function ConversationRow({ conversation, attribution, onNavigate }: { conversation: ConversationView; attribution: Attribution; onNavigate?: () => void }) {
@@ -38,7 +39,7 @@ function ConversationRow({ conversation, attribution, onNavigate }: { conversati
 
 /** The user's conversations with unread dots and relative times: the list page, home and the top bar. */
 export function ConversationRows({ limit, onNavigate }: { limit?: number; onNavigate?: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { data, isPending, isError } = useConversations();
   const [dialog, setDialog] = useState(false);
   useEffect(() => setDialog(isError), [isError]);
@@ -47,15 +48,15 @@ export function ConversationRows({ limit, onNavigate }: { limit?: number; onNavi
   if (isError || !data) {
     return (
       <>
-        <Text c="red">{t("conversations.errors.listFailed")}</Text>
-        <ErrorDialog message={dialog ? t("conversations.errors.listFailed") : null} onClose={() => setDialog(false)} />
+        <Text c="red">{t("errors.listFailed")}</Text>
+        <ErrorDialog message={dialog ? t("errors.listFailed") : null} onClose={() => setDialog(false)} />
       </>
     );
   }
-  if (data.conversations.length === 0) return <Text c="dimmed">{t("conversations.empty")}</Text>;
+  if (data.conversations.length === 0) return <Text c="dimmed">{t("empty")}</Text>;
   const shown = limit === undefined ? data.conversations : data.conversations.slice(0, limit);
   return (
-    <Stack gap={0} component="nav" aria-label={t("conversations.title")}>
+    <Stack gap={0} component="nav" aria-label={t("title")}>
       {shown.map((c) => (
         <ConversationRow key={c.id} conversation={c} attribution={data.attribution} onNavigate={onNavigate} />
       ))}

@@ -5,14 +5,15 @@ import { Link } from "react-router";
 import { ChatIcon } from "./conversation-icons";
 import { ConversationRows } from "./conversation-rows";
 import { useConversations } from "./list-conversations";
+import { ns } from "./i18n";
 
 /** The top bar's conversations popover, with a marker while any conversation is unread (spec 000 §2). */
 export function ConversationsPopover() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const [opened, { toggle, close }] = useDisclosure(false);
   const { data } = useConversations();
   const unread = data?.conversations.some((c) => c.unread) ?? false;
-  const label = unread ? `${t("conversations.popover.label")} (${t("conversations.popover.unread")})` : t("conversations.popover.label");
+  const label = unread ? `${t("popover.label")} (${t("popover.unread")})` : t("popover.label");
   return (
     <Popover opened={opened} onChange={(o) => (o ? undefined : close())} position="bottom-end" width={340} withinPortal>
       <Popover.Target>
@@ -26,7 +27,7 @@ export function ConversationsPopover() {
         <Stack gap="xs">
           <ConversationRows limit={10} onNavigate={close} />
           <Anchor component={Link} to="/conversation/list" size="sm" onClick={close}>
-            {t("conversations.allConversations")}
+            {t("allConversations")}
           </Anchor>
         </Stack>
       </Popover.Dropdown>

@@ -1,6 +1,7 @@
 import type { Body } from "@sealwork/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../lib/api";
+import { queryKeys } from "../../lib/query-keys";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { encryptTitle, newConversationKey, sealKeyForPublic, sealKeyForUser } from "./conversation-crypto";
 
@@ -33,6 +34,6 @@ export function useCreateConversation(unlocked: UnlockedKeys) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: NewConversationInput) => createConversation(unlocked, input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["conversations"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() }),
   });
 }

@@ -5,6 +5,7 @@ import { formatFileSize } from "../../lib/format";
 import { AttachmentPicker } from "./attachments/attachment-picker";
 import type { FileRef } from "./attachments/file-ref";
 import { SendIcon } from "./conversation-icons";
+import { ns } from "./i18n";
 
 export interface MessageBarProps {
   conversationId: number;
@@ -15,7 +16,7 @@ export interface MessageBarProps {
 
 /** Enter sends, Shift+Enter breaks the line; attached files wait as chips for the next send. */
 export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const [text, setText] = useState("");
   const [files, setFiles] = useState<FileRef[]>([]);
 
@@ -34,7 +35,7 @@ export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps
   return (
     <Stack gap={4}>
       {files.length > 0 ? (
-        <Group gap={6} aria-label={t("conversations.pendingFiles")} role="list">
+        <Group gap={6} aria-label={t("pendingFiles")} role="list">
           {files.map((file) => (
             <Paper key={file.id} withBorder px={8} py={2} radius="xl" role="listitem">
               <Group gap={4} wrap="nowrap">
@@ -44,7 +45,7 @@ export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps
                 <Text size="xs" c="dimmed">
                   {formatFileSize(file.size)}
                 </Text>
-                <CloseButton size="xs" aria-label={t("conversations.removeFile", { name: file.name })} onClick={() => setFiles((current) => current.filter((f) => f.id !== file.id))} />
+                <CloseButton size="xs" aria-label={t("removeFile", { name: file.name })} onClick={() => setFiles((current) => current.filter((f) => f.id !== file.id))} />
               </Group>
             </Paper>
           ))}
@@ -53,8 +54,8 @@ export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps
       <Group gap="xs" align="flex-end" wrap="nowrap">
         <AttachmentPicker conversationId={conversationId} disabled={disabled} onAttached={(file) => setFiles((current) => [...current, file])} />
         <Textarea
-          aria-label={t("conversations.message")}
-          placeholder={t("conversations.messagePlaceholder")}
+          aria-label={t("message")}
+          placeholder={t("messagePlaceholder")}
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
           onKeyDown={onKeyDown}
@@ -64,7 +65,7 @@ export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps
           flex={1}
           disabled={disabled}
         />
-        <ActionIcon size="lg" onClick={send} disabled={disabled} aria-label={t("conversations.send")}>
+        <ActionIcon size="lg" onClick={send} disabled={disabled} aria-label={t("send")}>
           <SendIcon size={18} />
         </ActionIcon>
       </Group>

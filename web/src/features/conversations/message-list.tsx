@@ -1,13 +1,26 @@
 import type { Attribution } from "@sealwork/contracts";
-import { Box, Button, Group, Loader, Paper, Stack, Text, Tooltip } from "@mantine/core";
-import { memo, useEffect, useLayoutEffect, useRef } from "react";
+import { Box, Button, Group, Loader, Paper, Text, Tooltip } from "@mantine/core";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AttachmentView } from "./attachments/attachment-view";
 import { exactTime, relativeTime } from "./conversation-time";
 import type { Message } from "./use-conversation";
+import { ns } from "./i18n";
 
 /** Spec 000 §9: older messages load when the view is scrolled within 100 px of the top. */
 const SCROLL_DISTANCE = 100;
+/** The line above the messages: the loader while paging back, '(no more messages)' at the start. */
+const HEADER_HEIGHT = 32;
+/** Mantine's xs spacing: between messages and around them. */
+const SPACING = 10;
+/** A guess for a message not measured yet (a short one); real heights replace it once drawn. */
+const ESTIMATED_HEIGHT = 64;
+/**
+ * Once the user pages back, the next older page is fetched while the view is within this many
+ * messages of the oldest one held (a page is 50), so scrolling on does not wait for it.
+ */
+const PREFETCH_MESSAGES = 60;
 
 export interface MessageListProps {
   conversationId: number;
@@ -20,58 +33,98 @@ export interface MessageListProps {
   onRetry: (message: Message) => void;
 }
 
-/** Oldest at the top, newest at the bottom; scrolling up pages back until '(no more messages)'. */
+/**
+ * Oldest at the top, newest at the bottom; scrolling up pages back until '(no more messages)'.
+ * Virtualised (TanStack Virtual): only the messages in view and a few around them are in the page,
+ * measured as they are drawn (text, thumbnails). The virtualizer keeps the place when older
+ * messages arrive above (anchored to the message in view) and follows new ones while the view is
+ * at the bottom.
+ */
 export function MessageList({ conversationId, me, messages, attrib, more, loadingOlder, onLoadOlder, onRetry }: MessageListProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const viewport = useRef<HTMLDivElement>(null);
-  const firstKey = messages[0]?.key;
-  const lastKey = messages.at(-1)?.key;
-  // Starts empty, so the first messages (however they arrive) scroll to the bottom.
-  const previous = useRef<{ firstKey?: string; lastKey?: string; height: number; atBottom: boolean }>({ height: 0, atBottom: true });
-
-  // Keeps the place when older messages arrive above; follows new ones when at the bottom.
-  useLayoutEffect(() => {
-    const el = viewport.current;
-    if (!el) return;
-    const before = previous.current;
-    if (before.firstKey !== undefined && firstKey !== before.firstKey && lastKey === before.lastKey) {
-      el.scrollTop += el.scrollHeight - before.height;
-    } else if (lastKey !== before.lastKey && (before.atBottom || before.lastKey === undefined)) {
-      el.scrollTop = el.scrollHeight;
-    }
-    previous.current = { firstKey, lastKey, height: el.scrollHeight, atBottom: el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_DISTANCE };
-  }, [firstKey, lastKey, messages.length]);
-
-  const check = () => {
-    const el = viewport.current;
-    if (!el) return;
-    previous.current.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_DISTANCE;
-    previous.current.height = el.scrollHeight;
-    if (more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) onLoadOlder();
-  };
-  // A page that does not fill the view cannot be scrolled: load more at once.
-  useEffect(() => {
-    const el = viewport.current;
-    if (el && more && !loadingOlder && el.scrollHeight <= el.clientHeight + SCROLL_DISTANCE) onLoadOlder();
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => viewport.current,
+    estimateSize: () => ESTIMATED_HEIGHT,
+    getItemKey: (index) => messages[index]!.key,
+    overscan: 6,
+    gap: SPACING,
+    scrollMargin: HEADER_HEIGHT,
+    paddingEnd: SPACING,
+    anchorTo: "end",
+    followOnAppend: true,
+    scrollEndThreshold: SCROLL_DISTANCE,
   });
 
+  // The view opens at the newest message.
+  useLayoutEffect(() => {
+    virtualizer.scrollToEnd();
+    // Once, when the list appears; afterwards the virtualizer's anchoring and following hold.
+  }, []);
+
+  const pagingBack = useRef(false);
+  const check = () => {
+    const el = viewport.current;
+    if (el && more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) {
+      pagingBack.current = true;
+      onLoadOlder();
+    }
+  };
+  // A page that does not fill the view cannot be scrolled: load more at once. Paging back, keep a
+  // page ahead of the view (before the browser paints, so the request goes out at once).
+  useLayoutEffect(() => {
+    const el = viewport.current;
+    if (!el || !more || loadingOlder) return;
+    const inView = virtualizer.getVirtualItemForOffset(virtualizer.scrollOffset ?? 0)?.index ?? 0;
+    if (el.scrollHeight <= el.clientHeight + SCROLL_DISTANCE || (pagingBack.current && inView < PREFETCH_MESSAGES)) onLoadOlder();
+  });
+
+  const items = virtualizer.getVirtualItems();
   return (
-    <Box ref={viewport} onScroll={check} flex={1} mih={0} style={{ overflowY: "auto" }} role="log" aria-label={t("conversations.messages")} data-testid="message-list">
-      <Stack gap="xs" p="xs">
-        {loadingOlder ? (
-          <Group justify="center">
-            <Loader size="xs" aria-label={t("conversations.loadingOlder")} />
-          </Group>
-        ) : null}
+    <Box
+      ref={viewport}
+      onScroll={check}
+      flex={1}
+      mih={0}
+      // The virtualizer corrects the scroll position itself; the browser's own anchoring would correct it twice.
+      style={{ overflowY: "auto", overflowAnchor: "none" }}
+      role="log"
+      aria-label={t("messages")}
+      data-testid="message-list"
+      data-messages={messages.length}
+    >
+      <Group justify="center" align="center" h={HEADER_HEIGHT}>
+        {loadingOlder ? <Loader size="xs" aria-label={t("loadingOlder")} /> : null}
         {!more ? (
           <Text size="sm" c="dimmed" ta="center">
-            {t("conversations.noMoreMessages")}
+            {t("noMoreMessages")}
           </Text>
         ) : null}
-        {messages.map((m) => (
-          <MessageItem key={m.key} conversationId={conversationId} message={m} mine={m.sourceId === me} name={attrib[String(m.sourceId)]?.name ?? t("conversations.unknownSender")} onRetry={onRetry} />
-        ))}
-      </Stack>
+      </Group>
+      <div style={{ position: "relative", height: virtualizer.getTotalSize() }}>
+        {items.map((item) => {
+          const m = messages[item.index]!;
+          const mine = m.sourceId === me;
+          return (
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              style={{
+                position: "absolute",
+                top: 0,
+                insetInline: SPACING,
+                transform: `translateY(${item.start - HEADER_HEIGHT}px)`,
+                display: "flex",
+                justifyContent: mine ? "flex-end" : "flex-start",
+              }}
+            >
+              <MessageItem conversationId={conversationId} message={m} mine={mine} name={attrib[String(m.sourceId)]?.name ?? t("unknownSender")} onRetry={onRetry} />
+            </div>
+          );
+        })}
+      </div>
     </Box>
   );
 }
@@ -93,7 +146,7 @@ const MessageItem = memo(function MessageItem({
   name: string;
   onRetry: (m: Message) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { payload } = message;
   return (
     <Paper
@@ -102,7 +155,7 @@ const MessageItem = memo(function MessageItem({
       radius="md"
       maw="85%"
       bg={mine ? "var(--mantine-color-indigo-light)" : undefined}
-      style={{ alignSelf: mine ? "flex-end" : "flex-start", opacity: message.status === "pending" ? 0.7 : 1 }}
+      style={{ opacity: message.status === "pending" ? 0.7 : 1 }}
       data-message={message.id ?? "pending"}
       data-status={message.status}
     >
@@ -112,13 +165,13 @@ const MessageItem = memo(function MessageItem({
         </Text>
         <Tooltip label={exactTime(message.timestamp)}>
           <Text size="xs" c="dimmed">
-            {message.status === "pending" ? t("conversations.sending") : relativeTime(message.timestamp)}
+            {message.status === "pending" ? t("sending") : relativeTime(message.timestamp)}
           </Text>
         </Tooltip>
       </Group>
       {payload === null ? (
         <Text size="sm" c="red">
-          {t("conversations.invalidPayload")}
+          {t("invalidPayload")}
         </Text>
       ) : (
         <>
@@ -133,10 +186,10 @@ const MessageItem = memo(function MessageItem({
       {message.status === "failed" ? (
         <Group gap="xs">
           <Text size="xs" c="red">
-            {t("conversations.notSent")}
+            {t("notSent")}
           </Text>
           <Button size="compact-xs" variant="light" onClick={() => onRetry(message)}>
-            {t("conversations.retry")}
+            {t("retry")}
           </Button>
         </Group>
       ) : null}

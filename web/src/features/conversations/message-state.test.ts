@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ShownMessage, LATE_COMMIT_OVERLAP, addPending, mergeMessages, messageKey, newerCursor, newestId, oldestId, reconcileAppend, setPendingStatus } from "./message-state";
+import { type ShownMessage, LATE_COMMIT_OVERLAP, addPending, mergeMessages, messageKey, newerCursor, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
 
 type M = ShownMessage<string>;
 const ME = 7;
@@ -35,8 +35,8 @@ describe("conversation messages: pending and stored (spec 000 §4)", () => {
 
   it("replaces the pending message by the append answer when it is in order", () => {
     let list: M[] = [stored(1), stored(2)];
-    list = addPending(list, { sourceId: ME, localid: "a", timestamp: 10, payload: "mine" });
-    list = addPending(list, { sourceId: ME, localid: "b", timestamp: 11, payload: "mine too" });
+    list = addPending(list, pendingMessage({ sourceId: ME, localid: "a", timestamp: 10, payload: "mine" }));
+    list = addPending(list, pendingMessage({ sourceId: ME, localid: "b", timestamp: 11, payload: "mine too" }));
     expect(ids(list)).toEqual([1, 2, "a", "b"]);
     const first = reconcileAppend(list, stored(3, ME, "a"), 2);
     expect(first.inOrder).toBe(true);
@@ -49,7 +49,7 @@ describe("conversation messages: pending and stored (spec 000 §4)", () => {
 
   it("keeps the pending message and asks for a reload when someone else wrote in between", () => {
     let list: M[] = [stored(1), stored(2)];
-    list = addPending(list, { sourceId: ME, localid: "a", timestamp: 10, payload: "mine" });
+    list = addPending(list, pendingMessage({ sourceId: ME, localid: "a", timestamp: 10, payload: "mine" }));
     const answer = reconcileAppend(list, stored(4, ME, "a"), 3);
     expect(answer.inOrder).toBe(false);
     expect(answer.messages).toBe(list);
@@ -64,14 +64,18 @@ describe("conversation messages: pending and stored (spec 000 §4)", () => {
 
   it("does not confuse another sender's equal local id with the pending message", () => {
     let list: M[] = [stored(1)];
-    list = addPending(list, { sourceId: ME, localid: "same", timestamp: 10, payload: "mine" });
+    list = addPending(list, pendingMessage({ sourceId: ME, localid: "same", timestamp: 10, payload: "mine" }));
     expect(ids(mergeMessages(list, [stored(2, 3, "same")]))).toEqual([1, 2, "same"]);
   });
 
-  it("marks a failed send and back to pending on retry", () => {
-    const list = addPending<string>([], { sourceId: ME, localid: "a", timestamp: 1, payload: "x" });
-    const failed = setPendingStatus(list, list[0]!.key, "failed");
-    expect(failed[0]!.status).toBe("failed");
-    expect(setPendingStatus(failed, list[0]!.key, "pending")[0]!.status).toBe("pending");
+  it("marks a failed send, and a retry (the same local id) is pending again in its place", () => {
+    const message = pendingMessage<string>({ sourceId: ME, localid: "a", timestamp: 1, payload: "x" });
+    const list = addPending<string>([stored(1)], message);
+    const failed = setPendingStatus(list, message.key, "failed");
+    expect(failed[1]!.status).toBe("failed");
+    expect(setPendingStatus(failed, message.key, "pending")[1]!.status).toBe("pending");
+    const retried = addPending(failed, message);
+    expect(ids(retried)).toEqual([1, "a"]);
+    expect(retried[1]!.status).toBe("pending");
   });
 });

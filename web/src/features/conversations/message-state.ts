@@ -62,8 +62,14 @@ export function mergeMessages<P>(current: ShownMessage<P>[], incoming: ShownMess
   return [...sorted, ...pending];
 }
 
-export function addPending<P>(current: ShownMessage<P>[], message: Omit<ShownMessage<P>, "id" | "status" | "key">): ShownMessage<P>[] {
-  return [...current, { ...message, id: null, status: "pending", key: messageKey(message.sourceId, message.localid, null) }];
+/** A message the user just sent, before the server has it (keyed by its local id). */
+export function pendingMessage<P>(message: Omit<ShownMessage<P>, "id" | "status" | "key">): ShownMessage<P> {
+  return { ...message, id: null, status: "pending", key: messageKey(message.sourceId, message.localid, null) };
+}
+
+/** Shows a pending message after the others; one already shown (a failed send retried) is pending again. */
+export function addPending<P>(current: ShownMessage<P>[], message: ShownMessage<P>): ShownMessage<P>[] {
+  return current.some((m) => m.key === message.key) ? setPendingStatus(current, message.key, "pending") : [...current, message];
 }
 
 export function setPendingStatus<P>(current: ShownMessage<P>[], key: string, status: "pending" | "failed"): ShownMessage<P>[] {

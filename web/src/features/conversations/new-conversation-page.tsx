@@ -10,18 +10,19 @@ import { actionErrorText } from "./conversation-errors";
 import { useCreateConversation } from "./create-conversation";
 import type { FoundPerson } from "./lookup-person";
 import { PersonPicker } from "./person-picker";
+import { ns } from "./i18n";
 
 /** /conversation/new: one or several people and an optional title (spec 000 §2). */
 export function NewConversationPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   usePageTitle(t("titles.newConversation"));
   const unlocked = useUnlockedKeys();
-  if (!unlocked) return <Text>{t("conversations.errors.keysMissing")}</Text>;
+  if (!unlocked) return <Text>{t("errors.keysMissing")}</Text>;
   return <NewConversationForm unlocked={unlocked} />;
 }
 
 function NewConversationForm({ unlocked }: { unlocked: NonNullable<ReturnType<typeof useUnlockedKeys>> }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const session = useRequiredSession();
   const navigate = useNavigate();
   const [people, setPeople] = useState<FoundPerson[]>([]);
@@ -30,8 +31,8 @@ function NewConversationForm({ unlocked }: { unlocked: NonNullable<ReturnType<ty
   const create = useCreateConversation(unlocked);
 
   const check = (person: FoundPerson) => {
-    if (person.id === session.id) return t("conversations.new.self");
-    if (people.some((p) => p.id === person.id)) return t("conversations.new.already");
+    if (person.id === session.id) return t("new.self");
+    if (people.some((p) => p.id === person.id)) return t("new.already");
     return null;
   };
   const start = () =>
@@ -46,32 +47,32 @@ function NewConversationForm({ unlocked }: { unlocked: NonNullable<ReturnType<ty
   return (
     <Stack gap="md" maw={640}>
       <Title order={1} size="h2">
-        {t("conversations.new.heading")}
+        {t("new.heading")}
       </Title>
       <PersonPicker check={check} onPick={(person) => setPeople((current) => [...current, person])} />
-      <Paper withBorder p="sm" radius="md" component="section" aria-label={t("conversations.new.people")}>
+      <Paper withBorder p="sm" radius="md" component="section" aria-label={t("new.people")}>
         <Stack gap={4}>
           <Text fw={600} size="sm">
-            {t("conversations.new.people")}
+            {t("new.people")}
           </Text>
           {people.length === 0 ? (
             <Text size="sm" c="dimmed">
-              {t("conversations.new.noPeople")}
+              {t("new.noPeople")}
             </Text>
           ) : (
             people.map((person) => (
               <Group key={person.id} justify="space-between" wrap="nowrap">
                 <Text size="sm">{person.contact}</Text>
-                <CloseButton aria-label={t("conversations.new.remove", { name: person.contact })} onClick={() => setPeople((current) => current.filter((p) => p.id !== person.id))} />
+                <CloseButton aria-label={t("new.remove", { name: person.contact })} onClick={() => setPeople((current) => current.filter((p) => p.id !== person.id))} />
               </Group>
             ))
           )}
         </Stack>
       </Paper>
-      <TextInput label={t("conversations.new.title")} value={title} onChange={(e) => setTitle(e.currentTarget.value)} maxLength={200} />
+      <TextInput label={t("new.title")} value={title} onChange={(e) => setTitle(e.currentTarget.value)} maxLength={200} />
       <Group>
         <Button onClick={start} disabled={people.length === 0} loading={create.isPending}>
-          {t("conversations.new.start")}
+          {t("new.start")}
         </Button>
       </Group>
       <ErrorDialog message={error} onClose={() => setError(null)} />

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { isApiError } from "../../lib/api";
 import { actionErrorText } from "./conversation-errors";
 import { type FoundPerson, lookupPerson } from "./lookup-person";
+import { ns } from "./i18n";
 
 export interface PersonPickerProps {
   /** Checks the person before they are taken; a text refuses them. */
@@ -17,7 +18,7 @@ export interface PersonPickerProps {
  * administrators only, spec 000 §6), so nobody can browse the instance's accounts.
  */
 export function PersonPicker({ check, onPick, busy }: PersonPickerProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const [contact, setContact] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [looking, setLooking] = useState(false);
@@ -36,7 +37,7 @@ export function PersonPicker({ check, onPick, busy }: PersonPickerProps) {
         await onPick(person);
       }
     } catch (cause) {
-      setError(isApiError(cause, 404) ? t("conversations.new.notFound") : actionErrorText(cause, "addFailed"));
+      setError(isApiError(cause, 404) ? t("new.notFound") : actionErrorText(cause, "addFailed"));
     } finally {
       setLooking(false);
     }
@@ -46,8 +47,8 @@ export function PersonPicker({ check, onPick, busy }: PersonPickerProps) {
     <form onSubmit={(e) => void submit(e)}>
       <Group align="flex-end" gap="xs" wrap="nowrap">
         <TextInput
-          label={t("conversations.new.contact")}
-          description={t("conversations.new.contactHint")}
+          label={t("new.contact")}
+          description={t("new.contactHint")}
           value={contact}
           onChange={(e) => setContact(e.currentTarget.value)}
           error={error}
@@ -55,7 +56,7 @@ export function PersonPicker({ check, onPick, busy }: PersonPickerProps) {
           autoComplete="off"
         />
         <Button type="submit" loading={looking || busy} disabled={!contact.trim()}>
-          {t("conversations.new.add")}
+          {t("new.add")}
         </Button>
       </Group>
     </form>

@@ -1,5 +1,7 @@
-import { call } from "../../lib/api";
-import { POLL_TIMEOUT_MS } from "./poll-backoff";
+import { queryOptions } from "@tanstack/react-query";
+import { call, isApiError } from "../../lib/api";
+import { queryKeys } from "../../lib/query-keys";
+import { POLL_START_MS, POLL_TIMEOUT_MS, nextPollDelay } from "./poll-backoff";
 
 /** GET /api/conversations/{id}/poll?largest=: whether a message newer than `largest` exists (4 s timeout). */
 export async function pollConversation(id: number, largest: number, signal: AbortSignal): Promise<boolean> {
@@ -10,3 +12,44 @@ export async function pollConversation(id: number, largest: number, signal: Abor
   });
   return reply.has_new;
 }
+
+/** The poll's state: the wait before the next poll. */
+export interface PollState {
+  delay: number;
+}
+
+export interface PollSource {
+  /** The newest message id held. */
+  largest: () => number;
+  /** Loads the news; a failure here still counts as news for the back-off. */
+  loadNews: () => Promise<void>;
+}
+
+/**
+ * The message poll as a query (spec 000 §4, §9): each run polls once and answers the wait before
+ * the next (5000 ms, × 1.1 after a quiet poll or an error, at most 20000 ms, 5000 ms again on
+ * news), which `refetchInterval` reads, so the next poll starts that long after this one ended.
+ * The first waits 5000 ms after the screen opened (initial data). A 403 or 404 ends it: the query
+ * fails, and the screen says why. Not retried, and it keeps going in a background tab, as before.
+ */
+export const conversationPollQuery = (id: number, source: PollSource) =>
+  queryOptions({
+    queryKey: queryKeys.conversations.poll(id),
+    queryFn: async ({ client, queryKey, signal }): Promise<PollState> => {
+      const last = client.getQueryData<PollState>(queryKey)?.delay ?? POLL_START_MS;
+      let news = false;
+      try {
+        news = await pollConversation(id, source.largest(), signal);
+        if (news) await source.loadNews();
+      } catch (error) {
+        if (signal.aborted || isApiError(error, 403) || isApiError(error, 404)) throw error;
+      }
+      return { delay: nextPollDelay(last, news) };
+    },
+    initialData: { delay: POLL_START_MS },
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    refetchInterval: (query) => (query.state.status === "error" ? false : (query.state.data?.delay ?? POLL_START_MS)),
+    refetchIntervalInBackground: true,
+  });

@@ -1,6 +1,7 @@
 import type { Key } from "@sealwork/crypto";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../lib/api";
+import { queryKeys } from "../../lib/query-keys";
 import { encryptTitle } from "./conversation-crypto";
 
 /** PATCH /api/conversations/{id}: the new title, encrypted under the conversation key. */
@@ -12,6 +13,6 @@ export function useRenameConversation(id: number, key: Key) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (title: string) => renameConversation(id, key, title),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["conversations"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() }),
   });
 }

@@ -6,10 +6,11 @@ import { useInstance } from "../../lib/instance";
 import { usePageTitle } from "../../lib/page-title";
 import { useRequiredSession } from "../../lib/session";
 import { Icon } from "../../lib/ui/icons";
+import { ns } from "./i18n";
 
 /** Home: groups and conversations. The conversation list comes from its feature (the router passes it in). */
 export function HomePage({ conversations }: { conversations?: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const session = useRequiredSession();
   usePageTitle(t("titles.home"));
 
@@ -17,23 +18,23 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
     <Stack gap="lg">
       <Group justify="space-between" wrap="nowrap">
         <Title order={1} size="h2">
-          {t("home.greeting", { name: session.name })}
+          {t("greeting", { name: session.name })}
         </Title>
         <PlusMenu />
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <EmptyList title={t("home.groups")} empty={t("home.noGroups")} hint={t("home.noGroupsHint")} />
+        <EmptyList title={t("groups")} empty={t("noGroups")} hint={t("noGroupsHint")} />
         {conversations ? (
-          <Paper withBorder p="md" radius="md" component="section" aria-label={t("home.conversations")}>
+          <Paper withBorder p="md" radius="md" component="section" aria-label={t("conversations")}>
             <Stack gap="xs">
               <Title order={2} size="h4">
-                {t("home.conversations")}
+                {t("conversations")}
               </Title>
               {conversations}
             </Stack>
           </Paper>
         ) : (
-          <EmptyList title={t("home.conversations")} empty={t("home.noConversations")} hint={t("home.noConversationsHint")} />
+          <EmptyList title={t("conversations")} empty={t("noConversations")} hint={t("noConversationsHint")} />
         )}
       </SimpleGrid>
     </Stack>
@@ -42,13 +43,13 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
 
 /** Spec 000 §2: the plus popover, new conversation and new pickup unless conversations are off. */
 function PlusMenu() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const { data: instance } = useInstance();
   if (instance?.featureOff.convo) return null;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <ActionIcon variant="light" size="lg" aria-label={t("home.create")}>
+        <ActionIcon variant="light" size="lg" aria-label={t("create")}>
           <Icon>
             <path d="M12 5v14M5 12h14" />
           </Icon>
@@ -56,10 +57,10 @@ function PlusMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Item component={Link} to="/conversation/new">
-          {t("home.newConversation")}
+          {t("newConversation")}
         </Menu.Item>
         <Menu.Item component={Link} to="/pickup/new">
-          {t("home.newPickup")}
+          {t("newPickup")}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

@@ -1,9 +1,11 @@
 import type { Body, Response } from "@sealwork/contracts";
 import { generateAccountKeys, wrapAccountKeys } from "@sealwork/crypto";
 import { call, isApiError } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
 import { generateInvitationCode } from "../../lib/invitation-code";
 import { fetchKeyState, signedPublicKey } from "../../lib/keypairs";
+import "./i18n";
 
 export type InviteDetails = Omit<Body<"POST /api/instance/invite">, "public_key" | "transit">;
 export type CreatedInvite = Response<"POST /api/instance/invite">;
@@ -37,7 +39,7 @@ export async function prepareInvite(): Promise<PreparedInvite> {
     const transit = await wrapAccountKeys(keys, code);
     return { code, public_key: await signedPublicKey(keys, "temp"), transit: { ...transit } };
   } catch (cause) {
-    throw new InviteError(i18next.t("invite.errors.keys"), false, { cause });
+    throw new InviteError(i18next.t("invite:errors.keys"), false, { cause });
   }
 }
 
@@ -53,12 +55,14 @@ export async function sendInvite(details: InviteDetails, prepared: PreparedInvit
         .join("\n");
       throw new InviteError(joined, true, { cause: error });
     }
-    // An address in use, or a role this administrator may not grant: correct and resubmit.
-    if (isApiError(error, 409) || (isApiError(error, 403) && error.code === "forbidden" && error.message !== "You are not allowed to do this.")) {
-      throw new InviteError(error.message, true, { cause: error });
+    // An address in use: correct and resubmit.
+    if (isApiError(error, 409)) throw new InviteError(errorText(error), true, { cause: error });
+    // The super administrator role, which only a super administrator may grant: resubmit without it.
+    if (isApiError(error, 403) && error.code === "forbidden" && details.roles?.superAdmin) {
+      throw new InviteError(i18next.t("invite:errors.superOnly"), true, { cause: error });
     }
     // No answer: the invite may or may not have been stored.
-    if (isApiError(error, 0) || !isApiError(error)) throw new InviteError(i18next.t("invite.errors.corrupt"), false, { cause: error });
-    throw new InviteError(i18next.t("invite.errors.server", { status: error.status }), false, { cause: error });
+    if (isApiError(error, 0) || !isApiError(error)) throw new InviteError(i18next.t("invite:errors.corrupt"), false, { cause: error });
+    throw new InviteError(i18next.t("invite:errors.server", { status: error.status }), false, { cause: error });
   }
 }

@@ -4,9 +4,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
+import { queryKeys } from "../../lib/query-keys";
 import { useRequiredSession } from "../../lib/session";
 import { isValidEmail, isValidPhone } from "../../lib/validation";
 import { InviteError, prepareInvite, sendInvite, type CreatedInvite, type InviteDetails } from "./create-invite";
+import { ns } from "./i18n";
 
 /** Spec 000 §4: the invite form's states. */
 type InviteState =
@@ -30,7 +32,7 @@ const EMPTY: Values = { email: "", phone: "", admin: false, superAdmin: false, s
 
 /** /invite/: an administrator invites someone; their browser makes the invitee's temporary keys. */
 export function InvitePage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const session = useRequiredSession();
   const queryClient = useQueryClient();
   const [state, setState] = useState<InviteState>({ kind: "creating" });
@@ -41,8 +43,8 @@ export function InvitePage() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     const found: typeof errors = {};
-    if (!isValidEmail(values.email)) found.email = t("validation.invalidEmail");
-    if (values.phone.trim() && !isValidPhone(values.phone)) found.phone = t("validation.invalidPhone");
+    if (!isValidEmail(values.email)) found.email = t("common:validation.invalidEmail");
+    if (values.phone.trim() && !isValidPhone(values.phone)) found.phone = t("common:validation.invalidPhone");
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const details: InviteDetails = {
@@ -60,13 +62,13 @@ export function InvitePage() {
       const prepared = await prepareInvite();
       setState({ kind: "forwarding" });
       const invite = await sendInvite(details, prepared);
-      void queryClient.invalidateQueries({ queryKey: ["instance-invites"] });
-      void queryClient.invalidateQueries({ queryKey: ["instance-users"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.admin.invites() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.admin.users() });
       setState({ kind: "created", code: prepared.code, invite });
     } catch (error) {
       console.error("Invite failed", error);
       if (error instanceof InviteError) setState({ kind: error.resubmit ? "error-resubmit" : "error", message: error.message });
-      else setState({ kind: "error", message: t("invite.errors.corrupt") });
+      else setState({ kind: "error", message: t("errors.corrupt") });
     }
   }
 
@@ -81,40 +83,40 @@ export function InvitePage() {
   return (
     <Stack gap="lg" maw={640} data-invite-state={state.kind}>
       <Title order={1} size="h2">
-        {t("invite.heading")}
+        {t("heading")}
       </Title>
       {state.kind === "created" ? (
         <Paper withBorder p="lg">
           <Stack>
-            <Text>{t("invite.created.text", { email: state.invite.account.email ?? "" })}</Text>
+            <Text>{t("created.text", { email: state.invite.account.email ?? "" })}</Text>
             <Text size="sm" c="dimmed">
-              {t("invite.created.hint")}
+              {t("created.hint")}
             </Text>
             <Group>
-              <Code fz="xl" fw={700} p="md" aria-label={t("invite.created.codeLabel")} data-invitation-code>
+              <Code fz="xl" fw={700} p="md" aria-label={t("created.codeLabel")} data-invitation-code>
                 {state.code}
               </Code>
               <CopyButton value={state.code}>
                 {({ copied, copy }) => (
                   <Button variant="light" onClick={copy}>
-                    {copied ? t("invite.created.copied") : t("invite.created.copy")}
+                    {copied ? t("created.copied") : t("created.copy")}
                   </Button>
                 )}
               </CopyButton>
             </Group>
             <Group>
-              <Button onClick={again}>{t("invite.created.another")}</Button>
+              <Button onClick={again}>{t("created.another")}</Button>
             </Group>
           </Stack>
         </Paper>
       ) : null}
       {state.kind === "error" ? (
-        <Alert color="red" role="alert" title={t("common.error")}>
+        <Alert color="red" role="alert" title={t("common:error")}>
           <Stack>
             <Text size="sm">{state.message}</Text>
             <Group>
               <Button variant="light" onClick={again}>
-                {t("invite.startOver")}
+                {t("startOver")}
               </Button>
             </Group>
           </Stack>
@@ -124,12 +126,12 @@ export function InvitePage() {
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
             {state.kind === "error-resubmit" ? (
-              <Alert color="red" role="alert" title={t("common.error")} style={{ whiteSpace: "pre-line" }}>
+              <Alert color="red" role="alert" title={t("common:error")} style={{ whiteSpace: "pre-line" }}>
                 {state.message}
               </Alert>
             ) : null}
             <TextInput
-              label={t("invite.email")}
+              label={t("email")}
               type="email"
               required
               value={values.email}
@@ -138,27 +140,27 @@ export function InvitePage() {
               onChange={(e) => setValues({ ...values, email: e.currentTarget.value })}
             />
             <TextInput
-              label={t("invite.phone")}
+              label={t("phone")}
               placeholder={t("login.phonePlaceholder")}
               value={values.phone}
               error={errors.phone}
               disabled={busy}
               onChange={(e) => setValues({ ...values, phone: e.currentTarget.value })}
             />
-            <TextInput label={t("invite.groups")} disabled description={INVITE_GROUPS_DISABLED} value="" readOnly />
+            <TextInput label={t("groups")} disabled description={INVITE_GROUPS_DISABLED} value="" readOnly />
             <Stack gap={6}>
               <Text size="sm" fw={500}>
-                {t("invite.roles")}
+                {t("roles")}
               </Text>
               <Checkbox
-                label={t("invite.roleAdmin")}
+                label={t("roleAdmin")}
                 checked={values.admin || values.superAdmin}
                 disabled={busy || values.superAdmin}
                 onChange={(e) => setValues({ ...values, admin: e.currentTarget.checked })}
               />
               {session.hasSuperAdminRole ? (
                 <Checkbox
-                  label={t("invite.roleSuper")}
+                  label={t("roleSuper")}
                   checked={values.superAdmin}
                   disabled={busy}
                   onChange={(e) => setValues({ ...values, superAdmin: e.currentTarget.checked })}
@@ -166,13 +168,13 @@ export function InvitePage() {
               ) : null}
             </Stack>
             <Switch
-              label={t("invite.sendEmail")}
+              label={t("sendEmail")}
               checked={values.sendEmail}
               disabled={busy}
               onChange={(e) => setValues({ ...values, sendEmail: e.currentTarget.checked })}
             />
             <Textarea
-              label={t("invite.message")}
+              label={t("message")}
               autosize
               minRows={3}
               maxLength={INVITE_MESSAGE_MAX}
@@ -183,12 +185,12 @@ export function InvitePage() {
             {busy ? (
               <Group gap="xs" role="status">
                 <Loader size="sm" />
-                <Text size="sm">{t(state.kind === "submitting" ? "invite.submitting" : "invite.forwarding")}</Text>
+                <Text size="sm">{t(state.kind === "submitting" ? "submitting" : "forwarding")}</Text>
               </Group>
             ) : null}
             <Group justify="flex-end">
               <Button type="submit" loading={busy}>
-                {t("invite.submit")}
+                {t("submit")}
               </Button>
             </Group>
           </Stack>

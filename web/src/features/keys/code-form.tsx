@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { PasswordField } from "../../lib/ui/password-field";
 import { useShake } from "../../lib/ui/use-shake";
 import type { KeyFlowNotice } from "./key-flow";
+import { ns } from "./i18n";
 
 export interface CodeFormProps {
   submitLabel: string;
@@ -20,7 +21,7 @@ export interface CodeFormProps {
 
 /** The secure-code box of the popup: unlock, recovery and import ask once; fresh asks twice. */
 export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, ready = true, children }: CodeFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const [code, setCode] = useState("");
   const [repeat, setRepeat] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -37,8 +38,8 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (busy || !ready) return;
-    if (choose && !isValidSecureCode(code)) return setProblem(t("keys.rule"));
-    if (choose && code !== repeat) return setProblem(t("keys.mismatch"));
+    if (choose && !isValidSecureCode(code)) return setProblem(t("rule"));
+    if (choose && code !== repeat) return setProblem(t("mismatch"));
     if (!code) return;
     setProblem(null);
     onSubmit(code);
@@ -50,7 +51,7 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
         {children}
         <div className={box.className}>
           <PasswordField
-            label={t("keys.secureCode")}
+            label={t("secureCode")}
             autoComplete={choose ? "new-password" : "current-password"}
             value={code}
             onChange={(event) => setCode(event.currentTarget.value)}
@@ -64,14 +65,14 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
         {choose ? (
           <>
             <PasswordField
-              label={t("keys.secureCodeRepeat")}
+              label={t("secureCodeRepeat")}
               autoComplete="new-password"
               value={repeat}
               onChange={(event) => setRepeat(event.currentTarget.value)}
               disabled={busy}
             />
             <Text size="sm" c="dimmed">
-              {t("keys.rule")}
+              {t("rule")}
             </Text>
           </>
         ) : null}

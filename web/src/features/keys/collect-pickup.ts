@@ -1,9 +1,11 @@
 import type { Session } from "@sealwork/contracts";
 import { derivePickupKeys, unwrapPickupKey } from "@sealwork/crypto";
-import { call, isApiError } from "../../lib/api";
+import { call } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
 import { type GuestPickup, GUEST_ID, saveGuestPickup, setGuestKeys } from "../../lib/guest";
 import { i18next } from "../../lib/i18n";
 import { setSession } from "../../lib/session";
+import "./i18n";
 
 /**
  * The guest's way in (docs/protocol.md, Pickups, steps 2–3): keys derived from code, security
@@ -33,10 +35,7 @@ export async function collectPickup(pickup: GuestPickup, securityCode: string): 
   return conversationId;
 }
 
-/** Spec 000 §8: 403 a wrong security code, 404 gone (unknown, expired, deleted or locked). */
+/** Spec 000 §8: the refusal's text (a wrong security code; gone: unknown, expired, deleted or locked; too many tries). */
 export function collectErrorText(error: unknown): string {
-  if (isApiError(error, 403)) return i18next.t("keys.pickup.wrongCode");
-  if (isApiError(error, 404)) return i18next.t("login.pickup.incorrect");
-  if (isApiError(error, 429)) return i18next.t("login.tooMany");
-  return i18next.t("keys.pickup.failed");
+  return errorText(error, i18next.t("keys:pickup.failed"));
 }

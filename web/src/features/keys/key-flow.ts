@@ -27,6 +27,7 @@ import { isInvitationCode, normalizeInvitationCode } from "../../lib/invitation-
 import { setUnlockedKeys } from "../../lib/unlocked-keys";
 import { VaultError, clearLocalKey, loadLocalKey, readRaw, saveLocalKey, type LocalKey } from "../../lib/vault";
 import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
+import "./i18n";
 
 /**
  * The secure-key popup's states (spec 000 §2, §4): checking, then fresh (no key anywhere),
@@ -150,7 +151,7 @@ export function useKeyFlow(uid: number) {
     [go, uid],
   );
 
-  const wrongCode = useCallback(() => setNotice({ message: i18next.t("keys.wrongCode") }), []);
+  const wrongCode = useCallback(() => setNotice({ message: i18next.t("keys:wrongCode") }), []);
 
   /** fresh: create the keys, wrap them under the code, register them, keep the envelope here. */
   const create = useCallback(
@@ -229,13 +230,13 @@ export function useKeyFlow(uid: number) {
         const envelope = await readKeyFile(file);
         if (!envelopeMatches(envelope, state.keypair)) {
           setState({ ...state, envelope: null });
-          return setNotice({ message: i18next.t("keys.import.failed"), detail: i18next.t("keys.import.otherKey") });
+          return setNotice({ message: i18next.t("keys:import.failed"), detail: i18next.t("keys:import.otherKey") });
         }
         go({ ...state, envelope });
       } catch (error) {
         console.warn("Not a key file", error);
         setState({ ...state, envelope: null });
-        setNotice({ message: i18next.t("keys.import.failed") });
+        setNotice({ message: i18next.t("keys:import.failed") });
       }
     },
     [go, state],
@@ -263,7 +264,7 @@ export function useKeyFlow(uid: number) {
       const { instance } = state.server;
       // Where secure codes are off, the invitation code is the instance's default code, as typed.
       const code = instance.disableSecurecode ? input : normalizeInvitationCode(input);
-      if (!instance.disableSecurecode && !isInvitationCode(code)) return setNotice({ message: i18next.t("keys.temp.invalid") });
+      if (!instance.disableSecurecode && !isInvitationCode(code)) return setNotice({ message: i18next.t("keys:temp.invalid") });
       const taken = state;
       return perform(async (current) => {
         if (!transit.current) {
@@ -276,7 +277,7 @@ export function useKeyFlow(uid: number) {
         }
         const keys = await open(transit.current, code, { damaged: "TTCD", malformed: "TTFO" });
         if (current !== run.current) return;
-        if (keys === WRONG_CODE) return setNotice({ message: i18next.t("keys.wrongCode"), detail: `${i18next.t("keys.error.code")} TTCD` });
+        if (keys === WRONG_CODE) return setNotice({ message: i18next.t("keys:wrongCode"), detail: `${i18next.t("keys:error.code")} TTCD` });
         go({ ...taken, keys });
       }, "opening");
     },
@@ -326,7 +327,7 @@ export function useKeyFlow(uid: number) {
       downloadBlob(`sealwork-local-key-${uid}.json`, new Blob([text], { type: "application/json" }));
     } catch (error) {
       console.error("Could not read the local key", error);
-      setNotice({ message: i18next.t("keys.codes.UNRD") });
+      setNotice({ message: i18next.t("keys:codes.UNRD") });
     }
   }, [uid]);
 
@@ -335,7 +336,7 @@ export function useKeyFlow(uid: number) {
       await clearLocalKey(uid);
     } catch (error) {
       console.error("Could not clear the local key", error);
-      return setNotice({ message: i18next.t("keys.codes.UNEK") });
+      return setNotice({ message: i18next.t("keys:codes.UNEK") });
     }
     await check();
   }, [check, uid]);

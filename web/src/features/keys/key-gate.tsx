@@ -6,6 +6,7 @@ import { useRequiredSession } from "../../lib/session";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { KeyPopup } from "./key-popup";
 import { PickupPopup } from "./pickup-popup";
+import { ns } from "./i18n";
 
 /**
  * Shows its children only once the signed-in user's account keys are unlocked in memory; until
@@ -22,7 +23,7 @@ export function KeyGate({ children }: { children: ReactNode }) {
 }
 
 function GuestGate() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const [pickup] = useState(readGuestPickup);
-  return <PickupPopup pickup={pickup} onCancel={() => void logoutAndReload("logout")} cancelLabel={t("keys.logout")} />;
+  return <PickupPopup pickup={pickup} onCancel={() => void logoutAndReload("logout")} cancelLabel={t("logout")} />;
 }

@@ -5,13 +5,14 @@ import { logoutAndReload } from "../../lib/logout";
 import { CodeForm, NoticeAlert } from "./code-form";
 import { LOCAL_KEY_CODES } from "./key-errors";
 import { useKeyFlow, type KeyFlow, type KeyFlowNotice } from "./key-flow";
+import { ns } from "./i18n";
 
 /**
  * The secure-key popup (spec 000 §2, §4, §8): a modal over the app that only a loaded key or a
  * logout ends. Its state is in `data-key-state` for tests and styling.
  */
 export function KeyPopup({ uid }: { uid: number }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const flow = useKeyFlow(uid);
   useDefaultCode(flow);
   const { state, busy } = flow;
@@ -25,22 +26,22 @@ export function KeyPopup({ uid }: { uid: number }) {
       closeOnClickOutside={false}
       centered
       size="lg"
-      title={t("keys.title")}
+      title={t("title")}
     >
       <Stack data-key-state={state.kind} gap="md">
         <StateView flow={flow} />
         {busy ? (
           <Group gap="sm" role="status">
             <Loader size="sm" />
-            <Text size="sm">{t(`keys.busy.${busy}`)}</Text>
+            <Text size="sm">{t(`busy.${busy}`)}</Text>
           </Group>
         ) : null}
         <Group justify="space-between">
           <Text size="xs" c="dimmed">
-            {t("keys.memoryOnly")}
+            {t("memoryOnly")}
           </Text>
           <Button variant="subtle" color="gray" onClick={() => void logoutAndReload("logout")} disabled={busy !== null}>
-            {t("keys.logout")}
+            {t("logout")}
           </Button>
         </Group>
       </Stack>
@@ -49,7 +50,7 @@ export function KeyPopup({ uid }: { uid: number }) {
 }
 
 function StateView({ flow }: { flow: KeyFlow }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const { state, busy, notice } = flow;
   const working = busy !== null;
 
@@ -59,63 +60,63 @@ function StateView({ flow }: { flow: KeyFlow }) {
       return (
         <Group gap="sm">
           <Loader size="sm" />
-          <Text>{t("keys.checking")}</Text>
+          <Text>{t("checking")}</Text>
         </Group>
       );
     case "fresh":
       return (
-        <StateSection heading={t(state.lastKey === null ? "keys.fresh.heading" : "keys.fresh.renewHeading")} intro={t("keys.fresh.intro")}>
-          {state.server.instance.disableSecurecode ? <Text size="sm">{t("keys.fresh.auto")}</Text> : null}
-          <CodeForm choose submitLabel={t("keys.fresh.submit")} onSubmit={(code) => void flow.create(code)} busy={working} notice={notice}>
+        <StateSection heading={t(state.lastKey === null ? "fresh.heading" : "fresh.renewHeading")} intro={t("fresh.intro")}>
+          {state.server.instance.disableSecurecode ? <Text size="sm">{t("fresh.auto")}</Text> : null}
+          <CodeForm choose submitLabel={t("fresh.submit")} onSubmit={(code) => void flow.create(code)} busy={working} notice={notice}>
             <Text size="sm" c="dimmed">
-              {t("keys.fresh.hint")}
+              {t("fresh.hint")}
             </Text>
           </CodeForm>
         </StateSection>
       );
     case "unlock":
       return (
-        <StateSection heading={t("keys.unlock.heading")} intro={t("keys.unlock.intro")}>
-          <CodeForm submitLabel={t("keys.unlock.submit")} onSubmit={(code) => void flow.unlock(code)} busy={working} notice={notice} />
+        <StateSection heading={t("unlock.heading")} intro={t("unlock.intro")}>
+          <CodeForm submitLabel={t("unlock.submit")} onSubmit={(code) => void flow.unlock(code)} busy={working} notice={notice} />
         </StateSection>
       );
     case "missing":
       return (
-        <StateSection heading={t("keys.missing.heading")} intro={t(state.older ? "keys.missing.older" : "keys.missing.absent")}>
+        <StateSection heading={t("missing.heading")} intro={t(state.older ? "missing.older" : "missing.absent")}>
           {notice ? <Alert color="red">{notice.message}</Alert> : null}
           <Group>
             <Button onClick={flow.chooseRecovery} disabled={working}>
-              {t("keys.missing.recover")}
+              {t("missing.recover")}
             </Button>
             <Button variant="default" onClick={flow.chooseImport} disabled={working}>
-              {t("keys.missing.import")}
+              {t("missing.import")}
             </Button>
           </Group>
         </StateSection>
       );
     case "recovery":
       return (
-        <StateSection heading={t("keys.recovery.heading")} intro={t("keys.recovery.intro")}>
-          <CodeForm submitLabel={t("keys.recovery.submit")} onSubmit={(code) => void flow.recover(code)} busy={working} notice={notice} />
+        <StateSection heading={t("recovery.heading")} intro={t("recovery.intro")}>
+          <CodeForm submitLabel={t("recovery.submit")} onSubmit={(code) => void flow.recover(code)} busy={working} notice={notice} />
           <Group>
             <Button variant="subtle" onClick={flow.backToMissing} disabled={working}>
-              {t("common.back")}
+              {t("common:back")}
             </Button>
           </Group>
         </StateSection>
       );
     case "import":
       return (
-        <StateSection heading={t("keys.import.heading")} intro={t("keys.import.intro")}>
+        <StateSection heading={t("import.heading")} intro={t("import.intro")}>
           <CodeForm
-            submitLabel={t("keys.import.submit")}
+            submitLabel={t("import.submit")}
             onSubmit={(code) => void flow.importKey(code)}
             busy={working}
             notice={notice}
             ready={state.envelope !== null}
           >
             <FileInput
-              label={t("keys.import.file")}
+              label={t("import.file")}
               accept="application/json,.json"
               clearable
               onChange={(file) => void flow.pickFile(file)}
@@ -124,52 +125,52 @@ function StateView({ flow }: { flow: KeyFlow }) {
           </CodeForm>
           <Group>
             <Button variant="subtle" onClick={flow.backToMissing} disabled={working}>
-              {t("common.back")}
+              {t("common:back")}
             </Button>
           </Group>
         </StateSection>
       );
     case "temp":
       return state.keys ? (
-        <StateSection heading={t("keys.temp.chooseHeading")} intro={t("keys.temp.chooseIntro")}>
-          <CodeForm choose submitLabel={t("keys.temp.chooseSubmit")} onSubmit={(code) => void flow.takeOver(code)} busy={working} notice={notice}>
+        <StateSection heading={t("temp.chooseHeading")} intro={t("temp.chooseIntro")}>
+          <CodeForm choose submitLabel={t("temp.chooseSubmit")} onSubmit={(code) => void flow.takeOver(code)} busy={working} notice={notice}>
             <Text size="sm" c="dimmed">
-              {t("keys.fresh.hint")}
+              {t("fresh.hint")}
             </Text>
           </CodeForm>
         </StateSection>
       ) : (
-        <StateSection heading={t("keys.temp.heading")} intro={t("keys.temp.intro")}>
+        <StateSection heading={t("temp.heading")} intro={t("temp.intro")}>
           <InvitationCodeForm onSubmit={(code) => void flow.openInvitation(code)} busy={working} notice={notice} />
         </StateSection>
       );
     case "invalidated":
       return (
-        <StateSection heading={t("keys.invalidated.heading")} intro={t("keys.invalidated.text")}>
+        <StateSection heading={t("invalidated.heading")} intro={t("invalidated.text")}>
           <Group>
-            <Button onClick={flow.renew}>{t("keys.invalidated.renew")}</Button>
+            <Button onClick={flow.renew}>{t("invalidated.renew")}</Button>
           </Group>
         </StateSection>
       );
     case "error":
       return (
-        <StateSection heading={t("keys.error.heading")}>
+        <StateSection heading={t("error.heading")}>
           <Alert color="red" role="alert">
-            <Text size="sm">{t(`keys.codes.${state.code}`)}</Text>
+            <Text size="sm">{t(`codes.${state.code}`)}</Text>
             <Text size="sm" mt="xs">
-              {t("keys.error.code")} <Code>{state.code}</Code>
+              {t("error.code")} <Code>{state.code}</Code>
             </Text>
           </Alert>
           {notice ? <Alert color="red">{notice.message}</Alert> : null}
           <Group>
-            <Button onClick={() => void flow.retry()}>{t("keys.error.retry")}</Button>
+            <Button onClick={() => void flow.retry()}>{t("error.retry")}</Button>
             {LOCAL_KEY_CODES.includes(state.code) ? (
               <>
                 <Button variant="default" onClick={() => void flow.saveLocal()}>
-                  {t("keys.error.save")}
+                  {t("error.save")}
                 </Button>
                 <Button variant="default" color="red" onClick={() => void flow.clearLocal()}>
-                  {t("keys.error.clear")}
+                  {t("error.clear")}
                 </Button>
               </>
             ) : null}
@@ -181,7 +182,7 @@ function StateView({ flow }: { flow: KeyFlow }) {
 
 /** temp: the invitation code, shown as typed but upper-cased (spaces are removed on submit). */
 function InvitationCodeForm({ onSubmit, busy, notice }: { onSubmit: (code: string) => void; busy: boolean; notice: KeyFlowNotice | null }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const [code, setCode] = useState("");
   return (
     <form
@@ -193,7 +194,7 @@ function InvitationCodeForm({ onSubmit, busy, notice }: { onSubmit: (code: strin
     >
       <Stack>
         <TextInput
-          label={t("keys.temp.code")}
+          label={t("temp.code")}
           value={code}
           onChange={(event) => setCode(event.currentTarget.value.toUpperCase())}
           autoComplete="off"
@@ -205,7 +206,7 @@ function InvitationCodeForm({ onSubmit, busy, notice }: { onSubmit: (code: strin
         <NoticeAlert notice={notice} />
         <Group justify="flex-end">
           <Button type="submit" loading={busy}>
-            {t("keys.temp.submit")}
+            {t("temp.submit")}
           </Button>
         </Group>
       </Stack>

@@ -7,6 +7,7 @@ import type { GuestPickup } from "../../lib/guest";
 import { useShake } from "../../lib/ui/use-shake";
 import { NoticeAlert } from "./code-form";
 import { collectErrorText, collectPickup } from "./collect-pickup";
+import { ns } from "./i18n";
 
 export interface PickupPopupProps {
   /** The pickup the login screen looked up, or this tab's after a reload (null: none here). */
@@ -22,7 +23,7 @@ export interface PickupPopupProps {
  * counts it and locks the pickup after ten.
  */
 export function PickupPopup({ pickup, onCancel, cancelLabel }: PickupPopupProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -31,7 +32,7 @@ export function PickupPopup({ pickup, onCancel, cancelLabel }: PickupPopupProps)
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy || !pickup) return;
-    if (!isValidPickupSecurityCode(code)) return setNotice(t("keys.pickup.rule"));
+    if (!isValidPickupSecurityCode(code)) return setNotice(t("pickup.rule"));
     setBusy(true);
     setNotice(null);
     try {
@@ -50,18 +51,18 @@ export function PickupPopup({ pickup, onCancel, cancelLabel }: PickupPopupProps)
   }
 
   return (
-    <Modal opened onClose={() => undefined} withCloseButton={false} closeOnEscape={false} closeOnClickOutside={false} centered title={t("keys.pickup.title")}>
+    <Modal opened onClose={() => undefined} withCloseButton={false} closeOnEscape={false} closeOnClickOutside={false} centered title={t("pickup.title")}>
       <Stack data-key-state="pickup" gap="md">
         <Title order={2} size="h4">
-          {t("keys.pickup.heading")}
+          {t("pickup.heading")}
         </Title>
         {pickup ? (
           <form onSubmit={(event) => void submit(event)} noValidate>
             <Stack>
-              <Text size="sm">{t("keys.pickup.intro")}</Text>
+              <Text size="sm">{t("pickup.intro")}</Text>
               <div className={box.className}>
                 <TextInput
-                  label={t("keys.pickup.securityCode")}
+                  label={t("pickup.securityCode")}
                   inputMode="numeric"
                   autoComplete="one-time-code"
                   value={code}
@@ -75,25 +76,25 @@ export function PickupPopup({ pickup, onCancel, cancelLabel }: PickupPopupProps)
               {busy ? (
                 <Group gap="sm" role="status">
                   <Loader size="sm" />
-                  <Text size="sm">{t("keys.pickup.busy")}</Text>
+                  <Text size="sm">{t("pickup.busy")}</Text>
                 </Group>
               ) : null}
               <Group justify="space-between">
                 <Button variant="subtle" color="gray" onClick={onCancel} disabled={busy}>
-                  {cancelLabel ?? t("common.back")}
+                  {cancelLabel ?? t("common:back")}
                 </Button>
                 <Button type="submit" loading={busy}>
-                  {t("keys.pickup.submit")}
+                  {t("pickup.submit")}
                 </Button>
               </Group>
             </Stack>
           </form>
         ) : (
           <Stack>
-            <Text size="sm">{t("keys.pickup.missing")}</Text>
+            <Text size="sm">{t("pickup.missing")}</Text>
             <Group justify="flex-end">
               <Button variant="subtle" color="gray" onClick={onCancel}>
-                {cancelLabel ?? t("common.back")}
+                {cancelLabel ?? t("common:back")}
               </Button>
             </Group>
           </Stack>

@@ -2,8 +2,9 @@ import { Button, Stack, TextInput } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { isValidEmail, isValidPhone } from "../../lib/validation";
-import { lookupErrorKey } from "./login-errors";
+import { lookupErrorText } from "./login-errors";
 import { useLookupContact, type Account } from "./lookup-contact";
+import { ns } from "./i18n";
 
 export interface ContactFormProps {
   mode: "phone" | "email";
@@ -13,7 +14,7 @@ export interface ContactFormProps {
 
 /** First step: the phone number or email that identifies the account. */
 export function ContactForm({ mode, onFound, onError }: ContactFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const [value, setValue] = useState("");
   const [invalid, setInvalid] = useState<string | null>(null);
   const lookup = useLookupContact();
@@ -23,13 +24,13 @@ export function ContactForm({ mode, onFound, onError }: ContactFormProps) {
     const contact = value.trim();
     const valid = mode === "phone" ? isValidPhone(contact) : isValidEmail(contact);
     if (!valid) {
-      setInvalid(t(mode === "phone" ? "validation.invalidPhone" : "validation.invalidEmail"));
+      setInvalid(t(mode === "phone" ? "common:validation.invalidPhone" : "common:validation.invalidEmail"));
       return;
     }
     setInvalid(null);
     lookup.mutate(contact, {
       onSuccess: (account) => onFound(account, contact),
-      onError: (error) => onError(t(lookupErrorKey(error))),
+      onError: (error) => onError(lookupErrorText(error)),
     });
   }
 
@@ -39,8 +40,8 @@ export function ContactForm({ mode, onFound, onError }: ContactFormProps) {
         {mode === "phone" ? (
           <TextInput
             key="phone"
-            label={t("login.phone")}
-            placeholder={t("login.phonePlaceholder")}
+            label={t("phone")}
+            placeholder={t("phonePlaceholder")}
             type="tel"
             autoComplete="tel"
             value={value}
@@ -51,8 +52,8 @@ export function ContactForm({ mode, onFound, onError }: ContactFormProps) {
         ) : (
           <TextInput
             key="email"
-            label={t("login.email")}
-            placeholder={t("login.emailPlaceholder")}
+            label={t("email")}
+            placeholder={t("emailPlaceholder")}
             type="email"
             autoComplete="email"
             value={value}
@@ -62,7 +63,7 @@ export function ContactForm({ mode, onFound, onError }: ContactFormProps) {
           />
         )}
         <Button type="submit" loading={lookup.isPending}>
-          {t("login.continue")}
+          {t("continue")}
         </Button>
       </Stack>
     </form>

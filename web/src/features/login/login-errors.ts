@@ -1,38 +1,38 @@
 import { isApiError } from "../../lib/api";
+import { errorText } from "../../lib/error-text";
+import { i18next } from "../../lib/i18n";
+import "./i18n";
 
-/** Spec 000 §8, login: the text for each failure, as an i18n key. */
-export function lookupErrorKey(error: unknown) {
-  if (isApiError(error, 404)) return "login.unknownContact" as const;
-  if (isApiError(error, 429)) return "login.tooMany" as const;
-  return "login.lookupFailed" as const;
+/**
+ * Spec 000 §8, login: a refusal shows its code's text (unknown contact, wrong password or 2FA
+ * code, wrong verification code, expired invitation, unknown pickup, too many tries); anything
+ * else shows the login's own text.
+ */
+const failed = () => i18next.t("login:lookupFailed");
+
+export function lookupErrorText(error: unknown): string {
+  return errorText(error, failed());
 }
 
-/** A 403 that names the second factor means the code (or the password) was wrong. */
+/** A refusal that names the second factor: the code (or the password) was wrong. */
 export function isTotpFailure(error: unknown): boolean {
-  return isApiError(error, 403) && (error.code === "password_or_totp_incorrect" || /totp|2fa/i.test(error.message));
+  return isApiError(error, 403) && (error.code === "password_or_totp_incorrect" || error.code === "totp_incorrect");
 }
 
-export function loginErrorKey(error: unknown) {
-  if (isApiError(error, 403)) return isTotpFailure(error) ? ("login.incorrectPasswordOrTotp" as const) : ("login.incorrectPassword" as const);
-  if (isApiError(error, 429)) return "login.tooMany" as const;
-  return "login.lookupFailed" as const;
+export function loginErrorText(error: unknown): string {
+  return errorText(error, failed());
 }
 
-export function registerErrorKey(error: unknown) {
-  if (isApiError(error, 403) && error.code === "invite_expired") return "login.register.inviteExpired" as const;
-  if (isApiError(error, 403)) return "login.register.codeIncorrect" as const;
-  if (isApiError(error, 422)) return "login.register.invalid" as const;
-  if (isApiError(error, 429)) return "login.tooMany" as const;
-  return "login.lookupFailed" as const;
+export function registerErrorText(error: unknown): string {
+  // Spec 000 §8: registration details the contract refuses read as the registration's own 422.
+  if (isApiError(error, 422) && error.code === "validation") return i18next.t("errors:registration_invalid");
+  return errorText(error, failed());
 }
 
-export function sendVerificationErrorKey(error: unknown) {
-  if (isApiError(error, 403) && error.code === "invite_expired") return "login.register.inviteExpired" as const;
-  return isApiError(error, 429) ? ("login.tooMany" as const) : ("login.register.sendFailed" as const);
+export function sendVerificationErrorText(error: unknown): string {
+  return errorText(error, i18next.t("login:register.sendFailed"));
 }
 
-export function pickupErrorKey(error: unknown) {
-  if (isApiError(error, 404)) return "login.pickup.incorrect" as const;
-  if (isApiError(error, 429)) return "login.tooMany" as const;
-  return "login.lookupFailed" as const;
+export function pickupErrorText(error: unknown): string {
+  return errorText(error, failed());
 }

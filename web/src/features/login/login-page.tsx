@@ -14,6 +14,7 @@ import type { Account } from "./lookup-contact";
 import { PasswordForm } from "./password-form";
 import { PickupForm } from "./pickup-form";
 import { RegisterForm } from "./register-form";
+import { ns } from "./i18n";
 
 type Mode = "phone" | "email" | "pickup";
 type Step = { kind: "contact" } | { kind: "password" | "register"; account: Account; contact: string };
@@ -25,7 +26,7 @@ export interface LoginPageProps {
 
 /** Spec 000 §2 and §4: contact, then register (no password yet) or password (plus 2FA); or a pickup. */
 export function LoginPage({ pickupPopup }: LoginPageProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const location = useLocation();
   const navigate = useNavigate();
   const session = useSession();
@@ -69,12 +70,12 @@ export function LoginPage({ pickupPopup }: LoginPageProps) {
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
         <Stack>
           <Title order={1} size="h2">
-            {t("login.heading", { title })}
+            {t("heading", { title })}
           </Title>
-          {notice === "passwordChanged" ? <Alert color="green">{t("login.passwordChanged")}</Alert> : null}
-          {instance?.needsSetup ? <Alert color="yellow">{t("login.notSetUp")}</Alert> : null}
+          {notice === "passwordChanged" ? <Alert color="green">{t("passwordChanged")}</Alert> : null}
+          {instance?.needsSetup ? <Alert color="yellow">{t("notSetUp")}</Alert> : null}
           <SegmentedControl
-            aria-label={t("login.method")}
+            aria-label={t("method")}
             fullWidth
             // Mantine shrinks the radios to nothing, which no pointer (nor a browser test) can reach.
             // A thin invisible strip along each segment's bottom edge keeps the radio clickable
@@ -83,9 +84,9 @@ export function LoginPage({ pickupPopup }: LoginPageProps) {
             value={mode}
             onChange={changeMode}
             data={[
-              { value: "phone", label: t("login.modePhone") },
-              { value: "email", label: t("login.modeEmail") },
-              { value: "pickup", label: t("login.modePickup") },
+              { value: "phone", label: t("modePhone") },
+              { value: "email", label: t("modeEmail") },
+              { value: "pickup", label: t("modePickup") },
             ]}
           />
           {mode === "pickup" ? (

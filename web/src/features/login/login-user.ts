@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { call } from "../../lib/api";
 import { i18next } from "../../lib/i18n";
 import { setSession } from "../../lib/session";
+import "./i18n";
 
 export type LoginInput = { id: number } & Body<"POST /api/users/{id}/login">;
 
@@ -16,7 +17,7 @@ function signIn(session: Session) {
   setSession(session);
   // Spec 000 §8: a used 2FA recovery code raises a warning that outlives the login screen.
   if (session.recoveryTOTP) {
-    notifications.show({ color: "yellow", message: i18next.t("login.recoveryWarning"), autoClose: false });
+    notifications.show({ color: "yellow", message: i18next.t("login:recoveryWarning"), autoClose: false });
   }
 }
 

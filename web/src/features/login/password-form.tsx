@@ -5,9 +5,10 @@ import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useShake } from "../../lib/ui/use-shake";
 import { isSixDigits } from "../../lib/validation";
-import { isTotpFailure, loginErrorKey } from "./login-errors";
+import { isTotpFailure, loginErrorText } from "./login-errors";
 import { useLoginUser } from "./login-user";
 import type { Account } from "./lookup-contact";
+import { ns } from "./i18n";
 
 export interface PasswordFormProps {
   account: Account;
@@ -20,7 +21,7 @@ export interface PasswordFormProps {
  * recovery code can stand in for the 2FA code (the server normalises look-alike characters).
  */
 export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [useRecovery, setUseRecovery] = useState(false);
@@ -31,9 +32,9 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
 
   function attempt(currentCode: string) {
     const found: typeof errors = {};
-    if (!password) found.password = t("validation.passwordRequired");
-    if (account.totp_enabled && !useRecovery && !isSixDigits(currentCode)) found.code = t("validation.sixDigits");
-    if (account.totp_enabled && useRecovery && !isRecoveryCode(currentCode)) found.code = t("totp.login.recoveryInvalid");
+    if (!password) found.password = t("common:validation.passwordRequired");
+    if (account.totp_enabled && !useRecovery && !isSixDigits(currentCode)) found.code = t("common:validation.sixDigits");
+    if (account.totp_enabled && useRecovery && !isRecoveryCode(currentCode)) found.code = t("twoFactor.recoveryInvalid");
     setErrors(found);
     if (found.password || found.code || login.isPending) return;
     login.mutate(
@@ -45,7 +46,7 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
             codeBox.shake();
             codeInput.current?.focus();
           }
-          onError(t(loginErrorKey(error)));
+          onError(loginErrorText(error));
         },
       },
     );
@@ -78,9 +79,9 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Text>{t("login.signingInAs", { recognition: account.recognition })}</Text>
+        <Text>{t("signingInAs", { recognition: account.recognition })}</Text>
         <PasswordField
-          label={t("login.password")}
+          label={t("password")}
           autoComplete="current-password"
           value={password}
           onChange={(event) => setPassword(event.currentTarget.value)}
@@ -92,8 +93,8 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
             <TextInput
               ref={codeInput}
               className={codeBox.className}
-              label={useRecovery ? t("totp.login.recovery") : t("login.totp")}
-              description={useRecovery ? t("totp.login.recoveryHint") : t("login.totpHint")}
+              label={useRecovery ? t("twoFactor.recovery") : t("totp")}
+              description={useRecovery ? t("twoFactor.recoveryHint") : t("totpHint")}
               inputMode={useRecovery ? "text" : "numeric"}
               autoComplete={useRecovery ? "off" : "one-time-code"}
               value={code}
@@ -101,16 +102,16 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
               error={errors.code}
             />
             <Anchor component="button" type="button" size="sm" onClick={toggleRecovery} style={{ alignSelf: "flex-start" }}>
-              {useRecovery ? t("totp.login.useCode") : t("totp.login.useRecovery")}
+              {useRecovery ? t("twoFactor.useCode") : t("twoFactor.useRecovery")}
             </Anchor>
           </Stack>
         ) : null}
         <Group justify="space-between">
           <Button variant="subtle" onClick={onBack}>
-            {t("common.back")}
+            {t("common:back")}
           </Button>
           <Button type="submit" loading={login.isPending}>
-            {t("login.submit")}
+            {t("submit")}
           </Button>
         </Group>
       </Stack>

@@ -3,9 +3,10 @@ import { type PickupFragment, normalizePickupCode, parsePickupFragment } from "@
 import { useEffect, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { GuestPickup } from "../../lib/guest";
-import { pickupErrorKey } from "./login-errors";
+import { pickupErrorText } from "./login-errors";
 import { PickupLinkError, useLookupPickup } from "./lookup-pickup";
 import { pickupCodeInput } from "./pickup-code";
+import { ns } from "./i18n";
 
 export interface PickupFormProps {
   /** The pickup link's fragment the user opened: filled in and looked up at once. */
@@ -17,7 +18,7 @@ export interface PickupFormProps {
 
 /** A guest's entry (spec 000 §2): the pickup code (ABABA-12121), typed, or pasted as a link or fragment. */
 export function PickupForm({ initial, onFound, onError }: PickupFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const [code, setCode] = useState(() => pickupCodeInput(initial?.code ?? ""));
   // A link's secret belongs to the code it came with; typing another code drops it.
   const [linkSecret, setLinkSecret] = useState<string | null>(initial?.linkSecret ?? null);
@@ -26,12 +27,12 @@ export function PickupForm({ initial, onFound, onError }: PickupFormProps) {
   const autoSubmitted = useRef(false);
 
   function attempt(fragment: PickupFragment | null) {
-    if (!fragment) return setInvalid(t("login.pickup.invalid"));
+    if (!fragment) return setInvalid(t("pickup.invalid"));
     setInvalid(null);
     lookup.mutate(fragment, {
       onSuccess: onFound,
       onError: (error) =>
-        onError(error instanceof PickupLinkError ? t(error.needsLink ? "login.pickup.needsLink" : "login.pickup.incorrect") : t(pickupErrorKey(error))),
+        onError(error instanceof PickupLinkError ? t(error.needsLink ? "pickup.needsLink" : "pickup.incorrect") : pickupErrorText(error)),
     });
   }
 
@@ -65,9 +66,9 @@ export function PickupForm({ initial, onFound, onError }: PickupFormProps) {
     <form onSubmit={submit} noValidate>
       <Stack>
         <TextInput
-          label={t("login.pickup.code")}
-          description={t("login.pickup.hint")}
-          placeholder={t("login.pickup.placeholder")}
+          label={t("pickup.code")}
+          description={t("pickup.hint")}
+          placeholder={t("pickup.placeholder")}
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
@@ -78,7 +79,7 @@ export function PickupForm({ initial, onFound, onError }: PickupFormProps) {
           autoFocus
         />
         <Button type="submit" loading={lookup.isPending}>
-          {t("login.continue")}
+          {t("continue")}
         </Button>
       </Stack>
     </form>

@@ -3,12 +3,12 @@ import { PasswordField } from "../../lib/ui/password-field";
 import { useFields } from "../../lib/ui/use-fields";
 import { useEffect, useRef, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { isApiError } from "../../lib/api";
 import { isSixDigits, isValidName, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
-import { registerErrorKey, sendVerificationErrorKey } from "./login-errors";
+import { registerErrorText, sendVerificationErrorText } from "./login-errors";
 import type { Account } from "./lookup-contact";
 import { useRegisterUser } from "./register-user";
 import { useSendVerification } from "./send-verification";
+import { ns } from "./i18n";
 
 export interface RegisterFormProps {
   account: Account;
@@ -21,7 +21,7 @@ type Field = "name" | "password" | "verification" | "code";
 
 /** An invited account without a password: a code is emailed, then name and password are set. */
 export function RegisterForm({ account, contact, onBack, onError }: RegisterFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const { values, setErrors, bind } = useFields<Field>(
     { name: "", password: "", verification: "", code: "" },
     { code: (value) => value.replace(/\D/g, "").slice(0, 6) },
@@ -31,7 +31,7 @@ export function RegisterForm({ account, contact, onBack, onError }: RegisterForm
   const sent = useRef(false);
 
   function sendCode() {
-    send.mutate({ uid: account.id, contact }, { onError: (error) => onError(t(sendVerificationErrorKey(error))) });
+    send.mutate({ uid: account.id, contact }, { onError: (error) => onError(sendVerificationErrorText(error)) });
   }
 
   // Once per account; the ref keeps React's development double effects from sending two emails.
@@ -44,47 +44,47 @@ export function RegisterForm({ account, contact, onBack, onError }: RegisterForm
   function submit(event: FormEvent) {
     event.preventDefault();
     const found: Partial<Record<Field, string>> = {};
-    if (!isValidName(values.name)) found.name = t("validation.nameRequired");
-    if (!isValidPassword(values.password)) found.password = t("validation.passwordTooShort", { min: PASSWORD_MIN });
-    if (values.verification !== values.password) found.verification = t("validation.passwordMismatch");
-    if (!isSixDigits(values.code)) found.code = t("validation.sixDigits");
+    if (!isValidName(values.name)) found.name = t("common:validation.nameRequired");
+    if (!isValidPassword(values.password)) found.password = t("common:validation.passwordTooShort", { min: PASSWORD_MIN });
+    if (values.verification !== values.password) found.verification = t("common:validation.passwordMismatch");
+    if (!isSixDigits(values.code)) found.code = t("common:validation.sixDigits");
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     register.mutate(
       { name: values.name.trim(), password: values.password, contact, vericode: values.code },
       // 409: already registered; the server's text says what to do.
-      { onError: (error) => onError(isApiError(error, 409) ? error.message : t(registerErrorKey(error))) },
+      { onError: (error) => onError(registerErrorText(error)) },
     );
   }
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Text fw={600}>{t("login.register.heading")}</Text>
-        <Text size="sm">{t("login.register.codeSent", { contact })}</Text>
-        <TextInput label={t("login.register.name")} autoComplete="name" autoFocus {...bind("name")} />
-        <PasswordField label={t("login.register.password")} autoComplete="new-password" {...bind("password")} />
+        <Text fw={600}>{t("register.heading")}</Text>
+        <Text size="sm">{t("register.codeSent", { contact })}</Text>
+        <TextInput label={t("register.name")} autoComplete="name" autoFocus {...bind("name")} />
+        <PasswordField label={t("register.password")} autoComplete="new-password" {...bind("password")} />
         <PasswordField
-          label={t("login.register.passwordVerification")}
+          label={t("register.passwordVerification")}
           autoComplete="new-password"
           {...bind("verification")}
         />
         <TextInput
-          label={t("login.register.code")}
+          label={t("register.code")}
           inputMode="numeric"
           autoComplete="one-time-code"
           {...bind("code")}
         />
         <Group justify="space-between">
           <Button variant="subtle" onClick={onBack}>
-            {t("common.back")}
+            {t("common:back")}
           </Button>
           <Group gap="xs">
             <Button variant="default" onClick={sendCode} loading={send.isPending}>
-              {t("login.register.resend")}
+              {t("register.resend")}
             </Button>
             <Button type="submit" loading={register.isPending}>
-              {t("login.register.submit")}
+              {t("register.submit")}
             </Button>
           </Group>
         </Group>

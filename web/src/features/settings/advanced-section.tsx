@@ -3,20 +3,21 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { API_VERSION, CLIENT_VERSION } from "../../lib/version";
 import { KeySection } from "./key-section"; // account keys
+import { ns } from "./i18n";
 
 export function AdvancedSection() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   return (
     <Stack gap="xs">
       <Title order={2} size="h3">
-        {t("settings.advanced")}
+        {t("advanced")}
       </Title>
       <KeySection />
       <Anchor component={Link} to="/about/">
-        {t("settings.about")}
+        {t("about")}
       </Anchor>
       <Text size="sm" c="dimmed">
-        {t("about.client", { version: CLIENT_VERSION })} · {t("about.api", { version: API_VERSION })}
+        {t("version.client", { version: CLIENT_VERSION })} · {t("version.api", { version: API_VERSION })}
       </Text>
     </Stack>
   );

@@ -12,13 +12,14 @@ import { PasswordField } from "../../lib/ui/password-field";
 import { setUnlockedKeys, useUnlockedKeys } from "../../lib/unlocked-keys";
 import { loadLocalKey, saveLocalKey } from "../../lib/vault";
 import { KeypairData } from "./keypair-data";
+import { ns } from "./i18n";
 
 /**
  * Settings → Advanced, account key (spec 000 §2): export the encrypted backup as a file, import
  * such a file (then unlock it with the secure code), and show the key's data and fingerprints.
  */
 export function KeySection() {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const session = useRequiredSession();
   const unlocked = useUnlockedKeys();
   const keyState = useQuery(keyStateQuery);
@@ -39,7 +40,7 @@ export function KeySection() {
       downloadBlob(keyFileName(session.id, unlocked.keyId), keyFileBlob(envelope));
     } catch (error) {
       console.error("Export failed", error);
-      setFailure({ message: t("keys.settings.exportFailed") });
+      setFailure({ message: t("key.exportFailed") });
     }
   }
 
@@ -60,33 +61,33 @@ export function KeySection() {
   return (
     <Stack gap="xs">
       <Title order={3} size="h4">
-        {t("keys.settings.heading")}
+        {t("key.heading")}
       </Title>
       <Text size="sm" c="dimmed">
-        {t("keys.settings.exportHint")}
+        {t("key.exportHint")}
       </Text>
       <Group>
         <Button variant="default" onClick={() => void exportKey()} disabled={!unlocked}>
-          {t("keys.settings.export")}
+          {t("key.export")}
         </Button>
         <FileButton onChange={(file) => void pickFile(file)} accept="application/json,.json">
           {(props) => (
             <Button variant="default" {...props} disabled={!keypair}>
-              {t("keys.settings.import")}
+              {t("key.import")}
             </Button>
           )}
         </FileButton>
         <Button variant="subtle" onClick={() => setShowData((shown) => !shown)} aria-expanded={showData}>
-          {t(showData ? "keys.settings.hide" : "keys.settings.show")}
+          {t(showData ? "key.hide" : "key.show")}
         </Button>
       </Group>
       {showData ? (
         keyState.isError ? (
-          <Alert color="red">{t("keys.settings.loadFailed")}</Alert>
+          <Alert color="red">{t("key.loadFailed")}</Alert>
         ) : keypair ? (
           <KeypairData keypair={keypair} />
         ) : (
-          <Text size="sm">{t("common.loading")}</Text>
+          <Text size="sm">{t("common:loading")}</Text>
         )
       ) : null}
       {imported && keypair ? (
@@ -97,7 +98,7 @@ export function KeySection() {
             await saveLocalKey(session.id, keypair.id, imported);
             setUnlockedKeys({ uid: session.id, keyId: keypair.id, keys, publicKeys: { encryptPublic: imported.encryptPublic, signPublic: imported.signPublic } });
             setImported(null);
-            notifications.show({ color: "green", message: t("keys.settings.imported") });
+            notifications.show({ color: "green", message: t("key.imported") });
           }}
         />
       ) : null}
@@ -110,7 +111,7 @@ type Keys = Awaited<ReturnType<typeof unwrapAccountKeys>>;
 
 /** Asks for the secure code of an imported key file and opens it. */
 function ImportUnlock({ envelope, onCancel, onUnlocked }: { envelope: SecureCodeWrapEnvelope; onCancel: () => void; onUnlocked: (keys: Keys) => Promise<void> }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -133,7 +134,7 @@ function ImportUnlock({ envelope, onCancel, onUnlocked }: { envelope: SecureCode
   }
 
   return (
-    <Modal opened onClose={onCancel} title={t("keys.settings.importTitle")} centered>
+    <Modal opened onClose={onCancel} title={t("key.importTitle")} centered>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack>
           <PasswordField label={t("keys.secureCode")} value={code} onChange={(event) => setCode(event.currentTarget.value)} disabled={busy} data-autofocus />
@@ -145,7 +146,7 @@ function ImportUnlock({ envelope, onCancel, onUnlocked }: { envelope: SecureCode
           {busy ? <Text size="sm">{t("keys.busy.unlocking")}</Text> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onCancel} disabled={busy}>
-              {t("common.cancel")}
+              {t("common:cancel")}
             </Button>
             <Button type="submit" loading={busy}>
               {t("keys.unlock.submit")}

@@ -5,15 +5,17 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, fromSeconds } from "../../lib/format";
 import { lookupUserKey, type KeypairView } from "../../lib/keypairs";
+import { queryKeys } from "../../lib/query-keys";
+import { ns } from "./i18n";
 
 /**
  * The key's record as the server has it, with fingerprints to compare out of band, and the
  * result of the same check any other member makes before sealing to this key.
  */
 export function KeypairData({ keypair }: { keypair: KeypairView }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const prints = useQuery({
-    queryKey: ["keypairs", "fingerprints", keypair.id],
+    queryKey: queryKeys.keypairs.fingerprints(keypair.id),
     queryFn: async () => {
       const pub = { encryptPublic: keypair.encrypt_public, signPublic: keypair.sign_public };
       const keys = await importAccountPublicKeys(pub);
@@ -22,28 +24,28 @@ export function KeypairData({ keypair }: { keypair: KeypairView }) {
     staleTime: Infinity,
   });
   const check = useQuery({
-    queryKey: ["keypairs", "lookup", keypair.uid, keypair.id],
+    queryKey: queryKeys.keypairs.lookup(keypair.uid, keypair.id),
     queryFn: () => lookupUserKey(keypair.uid),
     retry: false,
   });
 
   const rows: [string, ReactNode][] = [
-    [t("keys.settings.id"), String(keypair.id)],
-    [t("keys.settings.type"), keypair.type],
-    [t("keys.settings.created"), formatDateTime(fromSeconds(keypair.timestamp))],
-    [t("keys.settings.registered"), formatDateTime(fromSeconds(keypair.sentinel))],
-    [t("keys.settings.valid"), t(keypair.valid ? "keys.settings.yes" : "keys.settings.no")],
-    [t("keys.settings.encryptFingerprint"), <Code key="e">{prints.data?.encrypt ?? "…"}</Code>],
-    [t("keys.settings.signFingerprint"), <Code key="s">{prints.data?.sign ?? "…"}</Code>],
-    [t("keys.settings.accountFingerprint"), <Code key="a">{prints.data?.account ?? "…"}</Code>],
+    [t("key.id"), String(keypair.id)],
+    [t("key.type"), keypair.type],
+    [t("key.created"), formatDateTime(fromSeconds(keypair.timestamp))],
+    [t("key.registered"), formatDateTime(fromSeconds(keypair.sentinel))],
+    [t("key.valid"), t(keypair.valid ? "key.yes" : "key.no")],
+    [t("key.encryptFingerprint"), <Code key="e">{prints.data?.encrypt ?? "…"}</Code>],
+    [t("key.signFingerprint"), <Code key="s">{prints.data?.sign ?? "…"}</Code>],
+    [t("key.accountFingerprint"), <Code key="a">{prints.data?.account ?? "…"}</Code>],
     [
-      t("keys.settings.signature"),
+      t("key.signature"),
       check.isError ? (
         <Text key="c" c="red" size="sm">
           {check.error.message}
         </Text>
       ) : check.isSuccess ? (
-        t("keys.settings.verified")
+        t("key.verified")
       ) : (
         "…"
       ),
@@ -52,8 +54,8 @@ export function KeypairData({ keypair }: { keypair: KeypairView }) {
 
   return (
     <>
-      {prints.isError ? <Alert color="red">{t("keys.settings.loadFailed")}</Alert> : null}
-      <Table variant="vertical" layout="fixed" withTableBorder aria-label={t("keys.settings.heading")}>
+      {prints.isError ? <Alert color="red">{t("key.loadFailed")}</Alert> : null}
+      <Table variant="vertical" layout="fixed" withTableBorder aria-label={t("key.heading")}>
         <Table.Tbody>
           {rows.map(([label, value]) => (
             <Table.Tr key={label}>

@@ -6,6 +6,7 @@ import { type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { isValidPassword, PASSWORD_MIN } from "../../lib/validation";
 import { useUpdateOwnUser } from "./update-own-user";
+import { ns } from "./i18n";
 
 type Field = "old" | "new" | "confirmation";
 
@@ -19,7 +20,7 @@ export interface PasswordSectionProps {
  * old one is given; until then Save stays disabled and Enter does nothing.
  */
 export function PasswordSection({ userId, onError }: PasswordSectionProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const empty = { old: "", new: "", confirmation: "" };
   const { values, setValues, bind } = useFields<Field>(empty);
   const update = useUpdateOwnUser(userId);
@@ -35,7 +36,7 @@ export function PasswordSection({ userId, onError }: PasswordSectionProps) {
           // With reset the session is gone and the login screen says why.
           if (reset) return;
           setValues(empty);
-          notifications.show({ color: "green", message: t("common.saved") });
+          notifications.show({ color: "green", message: t("common:saved") });
         },
         onError,
       },
@@ -46,17 +47,17 @@ export function PasswordSection({ userId, onError }: PasswordSectionProps) {
     <form onSubmit={submit} noValidate>
       <Stack>
         <Title order={2} size="h3">
-          {t("settings.password")}
+          {t("password")}
         </Title>
-        <PasswordField label={t("settings.oldPassword")} autoComplete="current-password" {...bind("old")} />
-        <PasswordField label={t("settings.newPassword")} autoComplete="new-password" {...bind("new")} />
-        <PasswordField label={t("settings.confirmPassword")} autoComplete="new-password" {...bind("confirmation")} />
+        <PasswordField label={t("oldPassword")} autoComplete="current-password" {...bind("old")} />
+        <PasswordField label={t("newPassword")} autoComplete="new-password" {...bind("new")} />
+        <PasswordField label={t("confirmPassword")} autoComplete="new-password" {...bind("confirmation")} />
         <Text size="sm" c="dimmed">
-          {t("settings.passwordRules", { min: PASSWORD_MIN })}
+          {t("passwordRules", { min: PASSWORD_MIN })}
         </Text>
         <Group>
           <Button type="submit" disabled={!ready} loading={update.isPending}>
-            {t("settings.savePassword")}
+            {t("savePassword")}
           </Button>
         </Group>
       </Stack>

@@ -5,6 +5,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { isValidName } from "../../lib/validation";
 import { useUpdateOwnUser } from "./update-own-user";
+import { ns } from "./i18n";
 
 export interface ProfileSectionProps {
   user: Pick<PublicUser, "id" | "name" | "email" | "phone">;
@@ -13,7 +14,7 @@ export interface ProfileSectionProps {
 
 /** Name (editable), email and phone (read only: they identify the account at login). */
 export function ProfileSection({ user, onError }: ProfileSectionProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const [name, setName] = useState(user.name);
   // A name saved here or elsewhere replaces what the field shows.
   useEffect(() => setName(user.name), [user.name]);
@@ -26,7 +27,7 @@ export function ProfileSection({ user, onError }: ProfileSectionProps) {
     if (!changed || !valid || update.isPending) return;
     update.mutate(
       { name: name.trim() },
-      { onSuccess: () => notifications.show({ color: "green", message: t("common.saved") }), onError },
+      { onSuccess: () => notifications.show({ color: "green", message: t("common:saved") }), onError },
     );
   }
 
@@ -34,20 +35,20 @@ export function ProfileSection({ user, onError }: ProfileSectionProps) {
     <form onSubmit={submit} noValidate>
       <Stack>
         <Title order={2} size="h3">
-          {t("settings.profile")}
+          {t("profile")}
         </Title>
         <TextInput
-          label={t("settings.name")}
+          label={t("name")}
           autoComplete="name"
           value={name}
           onChange={(event) => setName(event.currentTarget.value)}
-          error={valid ? null : t("validation.nameRequired")}
+          error={valid ? null : t("common:validation.nameRequired")}
         />
-        <TextInput label={t("settings.email")} value={user.email ?? ""} placeholder={t("common.notSet")} variant="filled" readOnly />
-        <TextInput label={t("settings.phone")} value={user.phone ?? ""} placeholder={t("common.notSet")} variant="filled" readOnly />
+        <TextInput label={t("email")} value={user.email ?? ""} placeholder={t("common:notSet")} variant="filled" readOnly />
+        <TextInput label={t("phone")} value={user.phone ?? ""} placeholder={t("common:notSet")} variant="filled" readOnly />
         <Group>
           <Button type="submit" disabled={!changed || !valid} loading={update.isPending}>
-            {t("settings.saveName")}
+            {t("saveName")}
           </Button>
         </Group>
       </Stack>

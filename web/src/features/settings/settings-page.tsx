@@ -1,19 +1,20 @@
 import { Alert, Container, Divider, Stack, Title } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { isApiError } from "../../lib/api";
 import { usePageTitle } from "../../lib/page-title";
 import { useRequiredSession } from "../../lib/session";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
+import { errorText, isRefusal } from "../../lib/error-text";
 import { AdvancedSection } from "./advanced-section";
 import { useOwnUser } from "./get-own-user";
 import { LanguageSection } from "./language-section";
 import { PasswordSection } from "./password-section";
 import { ProfileSection } from "./profile-section";
 import { TotpSection } from "./totp-section";
+import { ns } from "./i18n";
 
 export function SettingsPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const session = useRequiredSession();
   const user = useOwnUser(session.id);
   const [failure, setFailure] = useState<{ detail: string | null } | null>(null);
@@ -21,15 +22,15 @@ export function SettingsPage() {
 
   // 'Error saving changes!', with the server's reason below when it gave one (a wrong old password).
   const onError = (error: unknown) =>
-    setFailure({ detail: isApiError(error) && error.status >= 400 && error.status < 500 ? error.message : null });
+    setFailure({ detail: isRefusal(error) ? errorText(error) : null });
 
   return (
     <Container size="sm" px={0}>
       <Stack gap="lg">
         <Title order={1} size="h2">
-          {t("settings.heading")}
+          {t("heading")}
         </Title>
-        {user.isError ? <Alert color="red">{t("settings.loadFailed")}</Alert> : null}
+        {user.isError ? <Alert color="red">{t("loadFailed")}</Alert> : null}
         <ProfileSection user={user.data ?? session} onError={onError} />
         <Divider />
         <PasswordSection userId={session.id} onError={onError} />
@@ -41,7 +42,7 @@ export function SettingsPage() {
         <AdvancedSection />
       </Stack>
       <ErrorDialog
-        message={failure ? t("settings.saveFailed") : null}
+        message={failure ? t("saveFailed") : null}
         detail={failure?.detail}
         onClose={() => setFailure(null)}
       />

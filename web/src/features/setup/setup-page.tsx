@@ -6,10 +6,11 @@ import { useInstance } from "../../lib/instance";
 import { usePageTitle } from "../../lib/page-title";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { SetupForm } from "./setup-form";
+import { ns } from "./i18n";
 
 /** First-administrator setup: /setup#<one-time token>. */
 export function SetupPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const location = useLocation();
   const navigate = useNavigate();
   const { title, data: instance, isPending } = useInstance();
@@ -20,22 +21,22 @@ export function SetupPage() {
 
   let content;
   if (isPending) {
-    content = <Loader aria-label={t("common.loading")} />;
+    content = <Loader aria-label={t("common:loading")} />;
   } else if (instance && !instance.needsSetup) {
     content = (
       <Stack>
-        <Text>{t("setup.alreadySetUp")}</Text>
+        <Text>{t("alreadySetUp")}</Text>
         <Anchor component={Link} to="/login">
-          {t("setup.goToLogin")}
+          {t("goToLogin")}
         </Anchor>
       </Stack>
     );
   } else if (!token) {
-    content = <Alert color="yellow">{t("setup.missingToken")}</Alert>;
+    content = <Alert color="yellow">{t("missingToken")}</Alert>;
   } else {
     content = (
       <Stack>
-        <Text c="dimmed">{t("setup.intro")}</Text>
+        <Text c="dimmed">{t("intro")}</Text>
         <SetupForm token={token} onDone={() => navigate("/", { replace: true })} onError={setError} />
       </Stack>
     );
@@ -46,7 +47,7 @@ export function SetupPage() {
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
         <Stack>
           <Title order={1} size="h2">
-            {t("setup.heading", { title })}
+            {t("heading", { title })}
           </Title>
           {content}
         </Stack>

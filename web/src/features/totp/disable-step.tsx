@@ -3,6 +3,7 @@ import { isRecoveryCode } from "@sealwork/contracts";
 import type { FormEvent, RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { isSixDigits } from "../../lib/validation";
+import { ns } from "./i18n";
 
 export interface DisableStepProps {
   code: string;
@@ -18,7 +19,7 @@ const acceptable = (code: string) => isSixDigits(code) || isRecoveryCode(code);
 
 /** States disabling and destroying: a current code, or a recovery code, switches 2FA off. */
 export function DisableStep({ code, onCodeChange, onSubmit, onCancel, destroying, codeClassName, codeRef }: DisableStepProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
 
   function change(value: string) {
     const typed = value.toUpperCase().slice(0, 16);
@@ -35,11 +36,11 @@ export function DisableStep({ code, onCodeChange, onSubmit, onCancel, destroying
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Text>{t("totp.disableIntro")}</Text>
+        <Text>{t("disableIntro")}</Text>
         <TextInput
           ref={codeRef}
           className={codeClassName}
-          label={t("totp.disableCode")}
+          label={t("disableCode")}
           autoComplete="one-time-code"
           value={code}
           onChange={(event) => change(event.currentTarget.value)}
@@ -49,10 +50,10 @@ export function DisableStep({ code, onCodeChange, onSubmit, onCancel, destroying
         />
         <Group>
           <Button variant="default" onClick={onCancel} disabled={destroying}>
-            {t("common.cancel")}
+            {t("common:cancel")}
           </Button>
           <Button type="submit" color="red" disabled={!acceptable(code)} loading={destroying}>
-            {t("totp.disableSubmit")}
+            {t("disableSubmit")}
           </Button>
         </Group>
       </Stack>

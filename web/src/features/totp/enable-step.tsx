@@ -2,6 +2,7 @@ import { Button, Group, Image, Stack, Text, TextInput } from "@mantine/core";
 import type { FormEvent, RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { isSixDigits } from "../../lib/validation";
+import { ns } from "./i18n";
 
 export interface EnableStepProps {
   qr: string;
@@ -18,7 +19,7 @@ export interface EnableStepProps {
 
 /** States enabling and finalizing: the QR code and secret, and the first code from the app. */
 export function EnableStep({ qr, secret, code, onCodeChange, onSubmit, onCancel, finalizing, codeClassName, codeRef }: EnableStepProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
 
   function change(value: string) {
     const digits = value.replace(/\D/g, "").slice(0, 6);
@@ -34,10 +35,10 @@ export function EnableStep({ qr, secret, code, onCodeChange, onSubmit, onCancel,
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Text>{t("totp.scan")}</Text>
-        <Image src={qr} alt={t("totp.qrAlt")} w={240} h={240} fit="contain" />
+        <Text>{t("scan")}</Text>
+        <Image src={qr} alt={t("qrAlt")} w={240} h={240} fit="contain" />
         <TextInput
-          label={t("totp.secret")}
+          label={t("secret")}
           // Groups of four are easier to type into an app by hand; apps ignore the spaces.
           value={secret.replace(/(.{4})(?=.)/g, "$1 ")}
           readOnly
@@ -48,8 +49,8 @@ export function EnableStep({ qr, secret, code, onCodeChange, onSubmit, onCancel,
         <TextInput
           ref={codeRef}
           className={codeClassName}
-          label={t("totp.code")}
-          description={t("totp.codeHint")}
+          label={t("code")}
+          description={t("codeHint")}
           inputMode="numeric"
           autoComplete="one-time-code"
           value={code}
@@ -60,10 +61,10 @@ export function EnableStep({ qr, secret, code, onCodeChange, onSubmit, onCancel,
         />
         <Group>
           <Button variant="default" onClick={onCancel} disabled={finalizing}>
-            {t("common.cancel")}
+            {t("common:cancel")}
           </Button>
           <Button type="submit" disabled={!isSixDigits(code)} loading={finalizing}>
-            {t("totp.verify")}
+            {t("verify")}
           </Button>
         </Group>
       </Stack>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../lib/api";
+import { queryKeys } from "../../lib/query-keys";
 
 /**
  * POST /api/verification/totpSetup with {}: a new pending secret and its otpauth:// URI, which
@@ -27,6 +28,6 @@ export function useFinalizeTotpSetup(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: finalizeTotpSetup,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["users", userId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.users.one(userId) }),
   });
 }

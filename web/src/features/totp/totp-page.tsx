@@ -7,12 +7,14 @@ import { usePageTitle } from "../../lib/page-title";
 import { useRequiredSession } from "../../lib/session";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { useShake } from "../../lib/ui/use-shake";
+import { errorText, isRefusal } from "../../lib/error-text";
 import { DisableStep } from "./disable-step";
 import { EnableStep } from "./enable-step";
 import { useDestroyTotp } from "./destroy-totp";
 import { useTotpStatus } from "./get-totp-status";
 import { RecoveryCodes } from "./recovery-codes";
 import { useFinalizeTotpSetup, useStartTotpSetup } from "./setup-totp";
+import { ns } from "./i18n";
 
 /**
  * Spec 000 §4, TOTP: loading, then off or on (or error). Off: setup gives enabling, then
@@ -29,7 +31,7 @@ type Step =
 type Failure = { message: string; detail?: string };
 
 export function TotpPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const navigate = useNavigate();
   const session = useRequiredSession();
   const status = useTotpStatus(session.id);
@@ -41,7 +43,7 @@ export function TotpPage() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const codeBox = useShake();
   const codeInput = useRef<HTMLInputElement>(null);
-  usePageTitle(t("totp.title"));
+  usePageTitle(t("title"));
 
   const finish = () => void navigate("/settings/");
   const backToStatus = () => {
@@ -54,18 +56,18 @@ export function TotpPage() {
     setCode("");
     if (isApiError(error, 403)) {
       codeBox.shake();
-      setFailure({ message: t("totp.incorrect") });
+      setFailure({ message: t("incorrect") });
     } else if (isApiError(error, 429)) {
-      setFailure({ message: t("login.tooMany") });
+      setFailure({ message: errorText(error) });
     } else {
-      setFailure({ message: otherwise, detail: isApiError(error) && error.status >= 400 && error.status < 500 ? error.message : undefined });
+      setFailure({ message: otherwise, detail: isRefusal(error) ? errorText(error) : undefined });
     }
   }
 
   function beginSetup() {
     start.mutate(undefined, {
       onSuccess: ({ qr, secret }) => setStep({ kind: "enabling", qr, secret }),
-      onError: () => setFailure({ message: t("totp.setupFailed") }),
+      onError: () => setFailure({ message: t("setupFailed") }),
     });
   }
 
@@ -83,7 +85,7 @@ export function TotpPage() {
         onError: (error) => {
           // A setup replaced in another tab cannot be finalized here any more: start over.
           setStep(isApiError(error, 409) ? { kind: "status" } : { kind: "enabling", qr, secret });
-          codeFailure(error, t("totp.finalizeFailed"));
+          codeFailure(error, t("finalizeFailed"));
         },
       },
     );
@@ -99,7 +101,7 @@ export function TotpPage() {
       },
       onError: (error) => {
         setStep(isApiError(error, 409) ? { kind: "status" } : { kind: "disabling" });
-        codeFailure(error, t("totp.disableFailed"));
+        codeFailure(error, t("disableFailed"));
       },
     });
   }
@@ -110,7 +112,7 @@ export function TotpPage() {
     <Container size="sm" px={0}>
       <Stack gap="lg">
         <Title order={1} size="h2">
-          {t("totp.title")}
+          {t("title")}
         </Title>
         {step.kind === "status" ? (
           <StatusStep
@@ -129,9 +131,9 @@ export function TotpPage() {
           <DisableStep {...stepProps} onSubmit={submitDisableCode} destroying={step.kind === "destroying"} />
         ) : (
           <Stack>
-            <Alert color="green">{t("totp.nowOff")}</Alert>
+            <Alert color="green">{t("nowOff")}</Alert>
             <Group>
-              <Button onClick={finish}>{t("totp.finish")}</Button>
+              <Button onClick={finish}>{t("finish")}</Button>
             </Group>
           </Stack>
         )}
@@ -158,21 +160,21 @@ interface StatusStepProps {
 }
 
 function StatusStep({ loading, failed, enabled, starting, onSetup, onDisable }: StatusStepProps) {
-  const { t } = useTranslation();
-  if (loading) return <Loader aria-label={t("common.loading")} />;
-  if (failed || enabled === undefined) return <Alert color="red">{t("totp.statusFailed")}</Alert>;
+  const { t } = useTranslation([ns, "common"]);
+  if (loading) return <Loader aria-label={t("common:loading")} />;
+  if (failed || enabled === undefined) return <Alert color="red">{t("statusFailed")}</Alert>;
   return (
     <Stack>
-      <Text>{t(enabled ? "totp.on" : "totp.off")}</Text>
-      {enabled ? null : <Text c="dimmed">{t("totp.intro")}</Text>}
+      <Text>{t(enabled ? "on" : "off")}</Text>
+      {enabled ? null : <Text c="dimmed">{t("intro")}</Text>}
       <Group>
         {enabled ? (
           <Button color="red" variant="light" onClick={onDisable}>
-            {t("totp.disable")}
+            {t("disable")}
           </Button>
         ) : (
           <Button onClick={onSetup} loading={starting}>
-            {t("totp.setup")}
+            {t("setup")}
           </Button>
         )}
       </Group>

@@ -11,9 +11,9 @@ export interface ErrorDialogProps {
 
 /** Errors are shown in alert dialogs titled "Error" (spec 000 §8). Escape or OK closes it. */
 export function ErrorDialog({ message, detail, onClose }: ErrorDialogProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation("common");
   return (
-    <Modal opened={message !== null} onClose={onClose} title={t("common.error")} centered>
+    <Modal opened={message !== null} onClose={onClose} title={t("error")} centered>
       <Stack>
         <Text>{message}</Text>
         {detail && detail !== message ? (
@@ -23,7 +23,7 @@ export function ErrorDialog({ message, detail, onClose }: ErrorDialogProps) {
         ) : null}
         <Group justify="flex-end">
           <Button onClick={onClose} data-autofocus>
-            {t("common.ok")}
+            {t("ok")}
           </Button>
         </Group>
       </Stack>

@@ -6,6 +6,6 @@ import { useTranslation } from "react-i18next";
  * default ("Toggle password visibility") also answers to the field's own label.
  */
 export function PasswordField(props: PasswordInputProps) {
-  const { t } = useTranslation();
-  return <PasswordInput visibilityToggleButtonProps={{ "aria-label": t("common.revealToggle") }} {...props} />;
+  const { t } = useTranslation("common");
+  return <PasswordInput visibilityToggleButtonProps={{ "aria-label": t("revealToggle") }} {...props} />;
 }

@@ -3,9 +3,11 @@ import type { Key } from "@sealwork/crypto";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call } from "../../../lib/api";
+import { queryKeys } from "../../../lib/query-keys";
 import { openMessage } from "../message-crypto";
 import { AttachmentView } from "./attachment-view";
 import type { FileRef } from "./file-ref";
+import { ns } from "../i18n";
 
 export interface AttachmentListProps {
   conversationId: number;
@@ -19,13 +21,11 @@ async function listAttachments(conversationId: number, key: Key, signal: AbortSi
   return opened.flatMap((payload) => payload?.files ?? []).reverse();
 }
 
-export const attachmentListKey = (conversationId: number) => ["conversations", conversationId, "attachments"] as const;
-
 /** The right panel's list of the conversation's attachments ('No attachments found!'). */
 export function AttachmentList({ conversationId, conversationKey }: AttachmentListProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const files = useQuery({
-    queryKey: attachmentListKey(conversationId),
+    queryKey: queryKeys.conversations.attachments(conversationId),
     queryFn: ({ signal }) => listAttachments(conversationId, conversationKey, signal),
   });
   return (

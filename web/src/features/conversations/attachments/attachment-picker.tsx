@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import type { FileRef } from "./file-ref";
 import { isAbort, TransferError, uploadAttachment } from "./transfer";
+import { ns } from "../i18n";
 
 export interface AttachmentPickerProps {
   conversationId: number;
@@ -24,7 +25,7 @@ interface Running {
  * browser and uploaded straight to the bucket, with a progress bar and cancel.
  */
 export function AttachmentPicker({ conversationId, onAttached, disabled }: AttachmentPickerProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const imageInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const [running, setRunning] = useState<Running | null>(null);

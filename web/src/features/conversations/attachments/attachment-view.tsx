@@ -3,9 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../../lib/format";
+import { queryKeys } from "../../../lib/query-keys";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type FileRef, isImage, parseFileRef } from "./file-ref";
 import { downloadAttachment, fetchThumbnail, isAbort } from "./transfer";
+import { ns } from "../i18n";
 
 export interface AttachmentViewProps {
   conversationId: number;
@@ -20,7 +22,7 @@ type Download = { state: "none" } | { state: "downloading"; done: number; total:
  * images, name and size, and Download → downloading (progress) → Save.
  */
 export function AttachmentView({ conversationId, file: raw }: AttachmentViewProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const file = useMemo(() => parseFileRef(raw), [raw]);
   const [download, setDownload] = useState<Download>({ state: "none" });
   const [error, setError] = useState<string | null>(null);
@@ -83,9 +85,9 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
 
 /** preloading → thumb, or thumb-missing when the bucket has none (spec 000 §4). */
 function Thumbnail({ conversationId, file }: { conversationId: number; file: FileRef }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const thumb = useQuery({
-    queryKey: ["conversations", conversationId, "thumbnail", file.id],
+    queryKey: queryKeys.conversations.thumbnail(conversationId, file.id),
     queryFn: async ({ signal }) => URL.createObjectURL(await fetchThumbnail(conversationId, file, signal)),
     staleTime: Infinity,
     gcTime: 10 * 60 * 1000,

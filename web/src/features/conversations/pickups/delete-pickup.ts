@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call, isApiError } from "../../../lib/api";
 import { i18next } from "../../../lib/i18n";
+import { queryKeys } from "../../../lib/query-keys";
 import { forgetSecrets } from "./kept-secrets";
+import "../i18n";
 
 /** DELETE /api/conversations/{id}: the pickup with its messages and files (its author only). */
 export function deletePickup(id: number) {
@@ -10,7 +12,7 @@ export function deletePickup(id: number) {
 
 /** Spec 000 §8, Pickup delete. */
 export function deleteErrorText(error: unknown): string {
-  return i18next.t(isApiError(error, 403) ? "pickups.errors.deleteForbidden" : "pickups.errors.deleteFailed");
+  return i18next.t(isApiError(error, 403) ? "conversations:pickups.errors.deleteForbidden" : "conversations:pickups.errors.deleteFailed");
 }
 
 export function useDeletePickup(id: number) {
@@ -19,7 +21,7 @@ export function useDeletePickup(id: number) {
     mutationFn: () => deletePickup(id),
     onSuccess: () => {
       forgetSecrets(id);
-      return queryClient.invalidateQueries({ queryKey: ["conversations"] });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
     },
   });
 }

@@ -7,27 +7,29 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { instanceQuery } from "../../../lib/instance";
 import { usePageTitle } from "../../../lib/page-title";
+import { queryKeys } from "../../../lib/query-keys";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { useFields } from "../../../lib/ui/use-fields";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { isValidEmail } from "../../../lib/validation";
 import { type CreatedPickup, type NewPickupInput, preparePickup, sendPickup } from "./create-pickup";
 import { Secret } from "./secret-value";
+import { ns } from "../i18n";
 
 /** Spec 000 §4: the pickup form's states; an error returns to creating. */
 type FormState = { kind: "creating" } | { kind: "submitting" } | { kind: "forwarding" } | { kind: "created"; pickup: CreatedPickup };
 
 /** /pickup/new: title, email, message, expiry and remember-security-code (spec 000 §2). */
 export function NewPickupPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   usePageTitle(t("titles.newPickup"));
   const unlocked = useUnlockedKeys();
-  if (!unlocked) return <Text>{t("conversations.errors.keysMissing")}</Text>;
+  if (!unlocked) return <Text>{t("errors.keysMissing")}</Text>;
   return <NewPickupForm unlocked={unlocked} />;
 }
 
 function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   const queryClient = useQueryClient();
   const [state, setState] = useState<FormState>({ kind: "creating" });
   const [error, setError] = useState<string | null>(null);
@@ -40,7 +42,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (state.kind !== "creating") return;
-    if (!isValidEmail(values.email.trim())) return setErrors({ email: t("validation.invalidEmail") });
+    if (!isValidEmail(values.email.trim())) return setErrors({ email: t("common:validation.invalidEmail") });
     setErrors({});
     const input: NewPickupInput = { title: values.title, email: values.email, message, expiredays: Number(expiredays), remember, codeOnly };
     try {
@@ -51,7 +53,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
       const prepared = await preparePickup(unlocked, instance.name, input);
       setState({ kind: "forwarding" });
       const pickup = await sendPickup(unlocked, prepared, input);
-      void queryClient.invalidateQueries({ queryKey: ["conversations"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
       setState({ kind: "created", pickup });
     } catch (cause) {
       console.error("Creating the pickup failed", cause);
@@ -118,7 +120,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
 
 /** created: the link, the code and the security code, once; then on to the conversation. */
 function CreatedView({ pickup }: { pickup: CreatedPickup }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([ns, "common"]);
   return (
     <Stack gap="md" maw={640} data-pickup-state="created">
       <Title order={1} size="h2">

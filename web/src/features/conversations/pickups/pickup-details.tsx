@@ -9,6 +9,7 @@ import { useConversations } from "../list-conversations";
 import { deleteErrorText, useDeletePickup } from "./delete-pickup";
 import { readSecrets } from "./kept-secrets";
 import { Secret } from "./secret-value";
+import { ns } from "../i18n";
 
 export interface PickupDetailsProps {
   conversationId: number;
@@ -22,7 +23,7 @@ export interface PickupDetailsProps {
  * code as kept by this browser, redemption and expiry from the list's `pickups`, and Delete.
  */
 export function PickupDetails({ conversationId, isAuthor, onError }: PickupDetailsProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   const navigate = useNavigate();
   const { data } = useConversations();
   const [secrets] = useState(() => readSecrets(conversationId));
@@ -61,7 +62,7 @@ export function PickupDetails({ conversationId, isAuthor, onError }: PickupDetai
         </>
       ) : null}
       <Text size="sm" c="dimmed">
-        {t("conversations.panel.cannotAdd")}
+        {t("panel.cannotAdd")}
       </Text>
       {isAuthor ? (
         <Button

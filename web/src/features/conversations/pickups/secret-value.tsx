@@ -1,9 +1,10 @@
 import { Button, Code, CopyButton, Group, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { ns } from "../i18n";
 
 /** A labelled value with a copy button (the right panel shows the same three). */
 export function Secret({ label, value, testId }: { label: string; value: string; testId: string }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(ns);
   return (
     <Stack gap={2}>
       <Text size="sm" fw={600}>

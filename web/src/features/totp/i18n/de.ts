@@ -1,0 +1,35 @@
+import type { Texts } from "../../../lib/i18n";
+import type { en } from "./en";
+
+/** The "totp" namespace in German: typed to have exactly the English keys. */
+export const de: Texts<typeof en> = {
+  title: "Einrichtung der Zwei-Faktor-Authentifizierung",
+  statusFailed: "Fehler beim Abrufen des Status deiner Zwei-Faktor-Authentifizierung",
+  setupFailed: "Fehler beim Abrufen des TOTP-Geheimnisses für die 2FA-Einrichtung",
+  finalizeFailed: "Fehler beim Abschliessen der 2FA-Einrichtung",
+  disableFailed: "Fehler beim Ausschalten der Zwei-Faktor-Authentifizierung. Bitte versuche es später noch einmal.",
+  incorrect: "Falscher Code - bitte versuche es noch einmal.",
+  off: "Die Zwei-Faktor-Authentifizierung ist nicht eingeschaltet.",
+  on: "Die Zwei-Faktor-Authentifizierung ist eingeschaltet.",
+  intro: "Mit der Zwei-Faktor-Authentifizierung brauchst du zum Anmelden ausser deinem Passwort einen 6-stelligen Code aus einer Authenticator-App auf deinem Telefon.",
+  setup: "Zwei-Faktor-Authentifizierung einrichten",
+  scan: "Scanne diesen QR-Code mit deiner Authenticator-App oder tippe das Geheimnis ein. Gib dann den 6-stelligen Code ein, den die App anzeigt.",
+  qrAlt: "QR-Code für deine Authenticator-App",
+  secret: "Geheimnis",
+  code: "6-stelliger Code",
+  codeHint: "Der Code wird geprüft, sobald alle 6 Ziffern eingegeben sind.",
+  verify: "Prüfen",
+  nowOn: "Die Zwei-Faktor-Authentifizierung ist jetzt eingeschaltet.",
+  recoveryHeading: "Wiederherstellungscodes",
+  recoveryIntro: "Mit jedem Code kannst du dich einmal ohne deine Authenticator-App anmelden. Bewahre sie sicher auf: Sie werden nur jetzt angezeigt.",
+  copy: "Codes kopieren",
+  copied: "Kopiert",
+  download: "Codes herunterladen",
+  recoveryFileTitle: "{{title}}: Wiederherstellungscodes für die Zwei-Faktor-Anmeldung",
+  finish: "Fertig",
+  disable: "Zwei-Faktor-Authentifizierung ausschalten",
+  disableIntro: "Gib einen aktuellen 6-stelligen Code aus deiner App oder einen deiner Wiederherstellungscodes ein.",
+  disableCode: "2FA-Code oder Wiederherstellungscode",
+  disableSubmit: "Ausschalten",
+  nowOff: "Die Zwei-Faktor-Authentifizierung ist jetzt ausgeschaltet.",
+};

@@ -1,0 +1,41 @@
+import type { Texts } from "..";
+import type { en } from "./en";
+
+/** The "common" namespace in German: typed to have exactly the English keys. */
+export const de: Texts<typeof en> = {
+  revealToggle: "Eingabe zeigen oder verbergen",
+  unexpected: "Etwas ist schiefgelaufen. Bitte lade die Seite neu.",
+  reload: "Neu laden",
+  ok: "OK",
+  cancel: "Abbrechen",
+  error: "Fehler",
+  save: "Speichern",
+  back: "Zurück",
+  loading: "Wird geladen…",
+  saved: "Deine Änderungen wurden gespeichert.",
+  notSet: "Nicht angegeben",
+  failed: {
+    network: "Der Server ist nicht erreichbar. Bitte prüfe deine Verbindung und versuche es nochmals.",
+    server: "Serverfehler {{status}}. Bitte versuche es später nochmals.",
+    refused: "Der Server hat diese Anfrage abgelehnt ({{status}}).",
+  },
+  validation: {
+    nameRequired: "Bitte gib deinen Namen ein.",
+    invalidEmail: "Bitte gib eine gültige E-Mail-Adresse ein.",
+    invalidPhone: "Eine Telefonnummer besteht aus einem Pluszeichen, gefolgt von 6 bis 30 Ziffern oder Leerzeichen.",
+    passwordRequired: "Bitte gib dein Passwort ein.",
+    passwordTooShort: "Das Passwort muss mindestens {{min}} Zeichen lang sein.",
+    passwordMismatch: "Die Passwörter stimmen nicht überein.",
+    sixDigits: "Gib den 6-stelligen Code ein.",
+  },
+  keyLookup: {
+    clock: "Die Uhrzeiten von Server und Gerät weichen zu stark voneinander ab!",
+    invalid: "Ungültiges Schlüsselpaar für diese Person hinterlegt",
+    userFailed: "Fehler beim Nachschlagen der Person",
+    keyFailed: "Fehler beim Abrufen der Schlüsseldaten",
+  },
+  languages: {
+    en: "English",
+    de: "Deutsch",
+  },
+};

@@ -1,0 +1,38 @@
+/** The "common" namespace in English: shared by every screen (lib). German (de.ts) must have exactly these keys. */
+export const en = {
+  revealToggle: "Show or hide what you typed",
+  unexpected: "Something went wrong. Please reload the page.",
+  reload: "Reload",
+  ok: "OK",
+  cancel: "Cancel",
+  error: "Error",
+  save: "Save",
+  back: "Back",
+  loading: "Loading…",
+  saved: "Your changes were saved.",
+  notSet: "Not set",
+  failed: {
+    network: "The server could not be reached. Please check your connection and try again.",
+    server: "Server error {{status}}. Please try again later.",
+    refused: "The server refused this request ({{status}}).",
+  },
+  validation: {
+    nameRequired: "Please enter your name.",
+    invalidEmail: "Please enter a valid email address.",
+    invalidPhone: "A phone number is a plus sign followed by 6 to 30 digits or spaces.",
+    passwordRequired: "Please enter your password.",
+    passwordTooShort: "The password must be at least {{min}} characters long.",
+    passwordMismatch: "The passwords do not match.",
+    sixDigits: "Enter the 6-digit code.",
+  },
+  keyLookup: {
+    clock: "Server and client time are too different!",
+    invalid: "Invalid keypair on record for user",
+    userFailed: "Error looking up user",
+    keyFailed: "Error retrieving keypair data",
+  },
+  languages: {
+    en: "English",
+    de: "Deutsch",
+  },
+};

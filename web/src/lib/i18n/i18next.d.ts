@@ -1,8 +1,0 @@
-import type { en } from "./en";
-
-declare module "i18next" {
-  interface CustomTypeOptions {
-    defaultNS: "translation";
-    resources: { translation: typeof en };
-  }
-}

@@ -1,0 +1,40 @@
+/**
+ * Every TanStack Query key of the SPA is built here, so no two places spell one differently and an
+ * invalidation by prefix reaches exactly what it means to: `conversations.lists()` refreshes the
+ * lists (and their unread dots) without refetching an open conversation's pages, which live under
+ * `conversations.one(id)`.
+ */
+export const queryKeys = {
+  /** GET /api/instance: kept across sign-outs (app.tsx). */
+  instance: () => ["instance"] as const,
+  users: {
+    one: (id: number) => ["users", id] as const,
+    totpStatus: (id: number) => ["users", id, "totp-status"] as const,
+  },
+  admin: {
+    users: () => ["instance-users"] as const,
+    invites: () => ["instance-invites"] as const,
+  },
+  keypairs: {
+    own: () => ["keypairs", "own"] as const,
+    fingerprints: (keypairId: number) => ["keypairs", "fingerprints", keypairId] as const,
+    lookup: (uid: number, keypairId: number) => ["keypairs", "lookup", uid, keypairId] as const,
+  },
+  /** The notification check's mark (the newest event seen), per signed-in user. */
+  notifyCheck: (uid: number) => ["notify", uid] as const,
+  conversations: {
+    lists: () => ["conversations", "list"] as const,
+    list: (uid: number) => ["conversations", "list", uid] as const,
+    /** A decrypted title in lists and menus: the envelope is part of the key, so a rename is a new entry. */
+    title: (uid: number | undefined, id: number, envelope: string | null) => ["conversations", "title", uid, id, envelope] as const,
+    one: (id: number) => ["conversations", "one", id] as const,
+    /** The pages of messages, newest page first, decrypted. */
+    messages: (id: number) => ["conversations", "one", id, "messages"] as const,
+    /** Messages after the first page (newer and pending ones) and the panel's changes: live-messages.ts. */
+    live: (id: number) => ["conversations", "one", id, "live"] as const,
+    /** The message poll's back-off state. */
+    poll: (id: number) => ["conversations", "one", id, "poll"] as const,
+    attachments: (id: number) => ["conversations", "one", id, "attachments"] as const,
+    thumbnail: (id: number, fileId: number) => ["conversations", "one", id, "thumbnail", fileId] as const,
+  },
+} as const;
