@@ -1,3 +1,4 @@
+import { UpdateItemCommand } from "@aws-sdk/client-dynamodb";
 import type { Session } from "@sealwork/contracts";
 import { dynamo } from "@sealwork/core/db/client";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
@@ -110,14 +111,29 @@ describe("what the conversation item keeps for the lists", () => {
     expect((await http("GET", `/api/conversations/${id}`, { token: people[3]!.api_token })).status).toBe(403);
   });
 
-  it("reads the participants of a conversation made before the item kept them, once", async () => {
-    const [a, b] = await Promise.all([createSession(), createSession()]);
-    await shareGroup(a, b);
-    const { id } = await startConversation(a, [b]);
-    await db().entities.conversation.patch({ id }).remove(["members"]).go();
-    expect((await list(b)).find((c) => c.id === id)!.participants.map((p) => p.user_id).sort()).toEqual([a.id, b.id].sort());
+  it("reads the participants of a conversation made before the item kept them, once, and then keeps them", async () => {
+    const [a, b, c] = await Promise.all([createSession(), createSession(), createSession()]);
+    await shareGroup(a, b, c);
+    const { id, key } = await startConversation(a, [b]);
+    // As an item written before these fields existed.
+    const { Key, TableName } = db().entities.conversation.get({ id }).params<{ Key: { pk: string; sk: string }; TableName: string }>();
+    await dynamo().send(
+      new UpdateItemCommand({ TableName, Key: { pk: { S: Key.pk }, sk: { S: Key.sk } }, UpdateExpression: "REMOVE members, membersVersion, lastOtherMoteId, lastSourceId" }),
+    );
+    expect((await list(b)).find((x) => x.id === id)!.participants.map((p) => p.user_id).sort()).toEqual([a.id, b.id].sort());
     const { data } = await db().entities.conversation.get({ id }).go();
     expect(data!.members).toHaveLength(2);
+    // Changes after it keep the list right.
+    const added = await http("POST", `/api/conversations/${id}/participate`, { token: a.api_token, body: { participant: c.id, sealed: await sealedKey(key, id) } });
+    expect(added.status).toBe(200);
+    expect((await http("POST", `/api/conversations/${id}/participate`, { token: a.api_token, body: { participant: b.id, admin: true } })).status).toBe(200);
+    expect((await list(c)).find((x) => x.id === id)!.participants).toEqual(
+      [
+        { user_id: a.id, admin: true },
+        { user_id: b.id, admin: true },
+        { user_id: c.id, admin: false },
+      ].sort((x, y) => x.user_id - y.user_id),
+    );
   });
 
   it("marks unread what others sent, never one's own messages", async () => {

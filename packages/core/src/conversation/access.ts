@@ -42,7 +42,7 @@ export async function membersOf(conversation: ConversationItem): Promise<Member[
   try {
     await db()
       .entities.conversation.patch({ id: conversation.id })
-      .set({ members })
+      .set({ members, membersVersion: conversation.membersVersion ?? 0 })
       .where((attr, op) => op.notExists(attr.members))
       .go();
   } catch (error) {

@@ -46,7 +46,7 @@ async function changeMembers(
   for (let attempt = 1; conversation; attempt++) {
     const current = await membersOf(conversation);
     const next = change(current);
-    const version = conversation.membersVersion;
+    const version = conversation.membersVersion ?? 0;
     const { canceled, reasons } = await writeTransaction((tx) => [
       next.item(tx),
       tx.conversation
