@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawnRuntime } from "../support/runtime";
@@ -11,6 +13,30 @@ function alive(pid: number): boolean {
     // ESRCH: no such process.
     return false;
   }
+}
+
+/** This machine's first address that is not loopback (undefined on a machine without one). */
+function externalAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && !i.internal && i.family === "IPv4")?.address;
+}
+
+function status(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, (res) => (res.resume(), resolve(res.statusCode ?? 0)))
+      .on("error", reject)
+      .end();
+  });
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
 }
 
 describe("the local runtime's lifecycle", () => {
@@ -34,6 +60,29 @@ describe("the local runtime's lifecycle", () => {
       expect(login.status).toBe(200);
     } finally {
       expect(await second.stop("SIGINT")).toBe(0);
+    }
+  });
+
+  it("with HOST=0.0.0.0 serves the app to the network but the outbox only to this machine; stops Java when its data folder goes", async () => {
+    const runtime = await spawnRuntime({ env: { HOST: "0.0.0.0" } });
+    try {
+      const port = new URL(runtime.url).port;
+      const address = externalAddress();
+      if (address) {
+        expect(await status(`http://${address}:${port}/api/health`)).toBe(200);
+        expect(await status(`http://${address}:${port}/dev/outbox.json`)).toBe(404);
+      }
+      expect(await status(`http://127.0.0.1:${port}/dev/outbox.json`)).toBe(200);
+
+      const javaPid = Number(readFileSync(join(runtime.dataDir, "dynamodb", "java.pid"), "utf8"));
+      expect(alive(javaPid)).toBe(true);
+      rmSync(runtime.dataDir, { recursive: true, force: true });
+      expect(await until(() => runtime.child.exitCode !== null, 20_000)).toBe(true);
+      expect(runtime.child.exitCode).toBe(1);
+      expect(runtime.output()).toContain("was removed");
+      expect(await until(() => !alive(javaPid), 10_000)).toBe(true);
+    } finally {
+      await runtime.stop("SIGKILL");
     }
   });
 });

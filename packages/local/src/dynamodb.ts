@@ -52,6 +52,12 @@ export async function startDynamo(dataDir: string, port: number): Promise<{ proc
   child.stderr?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   if (child.pid) writeFileSync(pidFile, String(child.pid));
+  // The last word when this process ends without stop() (an uncaught exception, process.exit):
+  // Java would otherwise outlive it, holding the port and the database. ("exit" allows only
+  // synchronous work; a SIGKILLed runtime leaves the pid file for the next start instead.)
+  const killOnExit = () => void child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  void exited.then(() => process.off("exit", killOnExit));
 
   const failed = exited.then((code) => {
     throw new Error(`DynamoDB Local exited (code ${code}) before it listened. Is Java 17 installed?\n${output}`);

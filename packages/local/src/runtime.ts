@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join, resolve } from "node:path";
 import { queueUrlSetting, type JobKind } from "@sealwork/core/config";
@@ -9,6 +9,7 @@ import { createApiAdapter } from "./api-adapter";
 import { ensureQueues, ensureTable } from "./bootstrap";
 import { startDelivery } from "./deliver";
 import { startDynamo } from "./dynamodb";
+import { DEFAULT_HOST, appOrigins, isLocalRequest, isLoopbackAddress } from "./exposure";
 import { serveOutbox } from "./outbox";
 import { ROOT, loadHandler } from "./paths";
 import { freePort } from "./ports";
@@ -19,6 +20,8 @@ import { serveStatic } from "./static";
 
 export interface RuntimeOptions {
   port: number;
+  /** The interface the app's port listens on: loopback unless told otherwise (HOST). */
+  host?: string;
   dataDir: string;
   /** Where the built SPA is; defaults to web/dist. */
   webDir?: string;
@@ -26,6 +29,11 @@ export interface RuntimeOptions {
   adminPassword?: string;
   adminName?: string;
   log?: (line: string) => void;
+  /**
+   * Called when the runtime cannot go on (its data folder was removed): the caller stops it and
+   * exits. Without it, the runtime stops itself.
+   */
+  onFatal?: (error: Error) => void;
 }
 
 export interface Runtime {
@@ -49,7 +57,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const stale = staleAreaEntries();
   if (stale.length) throw new Error(`${AREA_ENTRIES}/ is out of step with functions/routes.ts (${stale.join(", ")}): run \`npm run areas\``);
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  // Everything in it is private: the table, the files, the outbox's codes and links, the secrets.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch((error: unknown) => console.error("[runtime] stopping:", error));
@@ -70,7 +80,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const queueUrls = ensureQueues(sqs);
 
     const secrets = await localSecrets(dataDir);
-    const appUrl = `http://localhost:${options.port}`;
+    const appUrl = `http://${urlHost(options.host)}:${options.port}`;
     const env: Record<string, string> = {
       STAGE: "local",
       AWS_REGION: "eu-central-2",
@@ -120,15 +130,20 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       }
     }
 
-    const serveApi = createApiAdapter();
+    const serveApi = createApiAdapter({ appOrigin: new URL(env.APP_URL!).origin });
     const webDir = resolve(options.webDir ?? join(ROOT, "web/dist"));
     const outboxDir = join(dataDir, "outbox");
+    mkdirSync(outboxDir, { recursive: true, mode: 0o700 });
     const server = createServer((req, res) => void handle(req, res));
     async function handle(req: IncomingMessage, res: ServerResponse) {
       try {
         const url = new URL(req.url ?? "/", "http://localhost");
         if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return await serveApi(req, res, url);
-        if (url.pathname === "/dev/outbox" || url.pathname === "/dev/outbox.json") return await serveOutbox(outboxDir, res, url.pathname.endsWith(".json"));
+        if (url.pathname === "/dev/outbox" || url.pathname === "/dev/outbox.json") {
+          // Verification codes and pickup links: for this machine only, whatever HOST says.
+          if (!isLocalRequest(req)) return void res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ code: "not_found", message: "Requested content not found." }));
+          return await serveOutbox(outboxDir, res, url.pathname.endsWith(".json"));
+        }
         if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(405).end();
         serveStatic(webDir, url.pathname, res);
       } catch (error) {
@@ -137,15 +152,33 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         res.end(JSON.stringify({ code: "internal", message: "Something went wrong on our side. Please try again later." }));
       }
     }
-    await listen(server, options.port);
+    await listen(server, options.port, options.host ?? DEFAULT_HOST);
     stops.push(() => close(server));
+
+    // A runtime whose data folder was removed would go on half-working (the table's open file,
+    // queues and files that cannot be saved): stop everything, DynamoDB Local included.
+    const watch = setInterval(() => {
+      if (existsSync(dataDir)) return;
+      clearInterval(watch);
+      const error = new Error(`the data folder ${dataDir} was removed`);
+      if (options.onFatal) options.onFatal(error);
+      else void stop();
+    }, 1000);
+    watch.unref();
+    stops.push(async () => clearInterval(watch));
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
-    return { url: `http://localhost:${port}`, setupUrl, env, stop };
+    return { url: `http://${urlHost(options.host)}:${port}`, setupUrl, env, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** How a browser on this machine reaches the app: localhost, unless HOST names one interface. */
+function urlHost(host: string | undefined): string {
+  if (!host || host === "0.0.0.0" || host === "::" || isLoopbackAddress(host) || host === "localhost") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
 }
 
 function listen(server: Server, port: number, host?: string): Promise<void> {
