@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join, resolve } from "node:path";
 import { queueUrlSetting, type JobKind } from "@sealwork/core/config";
+import { localCredentials } from "@sealwork/core/db/client";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { AREA_ENTRIES, staleAreaEntries } from "../../../functions/area-entries";
 import { schedules, workers, type JobWorker } from "../../../functions/routes";
@@ -46,6 +47,7 @@ export interface Runtime {
 
 const TABLE_NAME = "sealwork";
 const BUCKET_NAME = "sealwork-files";
+const REGION = "eu-central-2";
 
 /**
  * The whole backend on one machine: DynamoDB Local, s3rver, the SQS stand-in with its worker
@@ -67,10 +69,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 
   try {
+    const appUrl = `http://${urlHost(options.host)}:${options.port}`;
+    const appOrigin = new URL(process.env.APP_URL ?? appUrl).origin;
     const [dynamoPort, s3Port, sqsPort] = [await freePort(), await freePort(), await freePort()];
     const dynamo = await startDynamo(dataDir, dynamoPort);
     stops.push(dynamo.stop);
-    const s3 = await startS3(dataDir, s3Port, BUCKET_NAME);
+    const s3 = await startS3({ dataDir, port: s3Port, bucket: BUCKET_NAME, region: REGION, credentials: localCredentials, origins: appOrigins(appOrigin, options.port) });
     stops.push(s3.stop);
 
     const sqs = new SqsStandIn(join(dataDir, "sqs"), `http://127.0.0.1:${sqsPort}`);
@@ -80,10 +84,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const queueUrls = ensureQueues(sqs);
 
     const secrets = await localSecrets(dataDir);
-    const appUrl = `http://${urlHost(options.host)}:${options.port}`;
     const env: Record<string, string> = {
       STAGE: "local",
-      AWS_REGION: "eu-central-2",
+      AWS_REGION: REGION,
       TABLE_NAME,
       BUCKET_NAME,
       ...Object.fromEntries(Object.entries(queueUrls).map(([kind, url]) => [queueUrlSetting(kind as JobKind), url])),
@@ -95,8 +98,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       APP_URL: process.env.APP_URL ?? appUrl,
       MAIL_TRANSPORT: "outbox",
       OUTBOX_DIR: join(dataDir, "outbox"),
-      AWS_ACCESS_KEY_ID: "S3RVER",
-      AWS_SECRET_ACCESS_KEY: "S3RVER",
+      AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
     };
     Object.assign(process.env, env);
     // Loaded only now: the core reads its settings from the environment set just above.
@@ -130,7 +133,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       }
     }
 
-    const serveApi = createApiAdapter({ appOrigin: new URL(env.APP_URL!).origin });
+    const serveApi = createApiAdapter({ appOrigin });
     const webDir = resolve(options.webDir ?? join(ROOT, "web/dist"));
     const outboxDir = join(dataDir, "outbox");
     mkdirSync(outboxDir, { recursive: true, mode: 0o700 });
