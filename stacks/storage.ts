@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { BlockPublicAccess, BucketEncryption } from "aws-cdk-lib/aws-s3";
 import { Bucket, Table, type StackContext } from "sst/constructs";
 import { TABLE, keyAttributes } from "../packages/core/src/db/table";
+import { STAGED_UPLOADS } from "../packages/core/src/storage";
 
 /**
  * Stages that hold nobody's data: "local", and throwaway stages named "dev-…" or "pr-…".
@@ -92,7 +93,12 @@ export function Storage({ stack, app }: StackContext) {
         blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
         encryption: BucketEncryption.S3_MANAGED,
         enforceSSL: true,
-        lifecycleRules: [{ id: "abort-incomplete-multipart-uploads", abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+        lifecycleRules: [
+          { id: "abort-incomplete-multipart-uploads", abortIncompleteMultipartUploadAfter: Duration.days(1) },
+          // Single-part uploads land here and are copied to their file's key on completion (and
+          // deleted); what is left (never completed, or PUT again after) goes after a day.
+          { id: "expire-staged-uploads", prefix: STAGED_UPLOADS, expiration: Duration.days(1) },
+        ],
         removalPolicy,
         autoDeleteObjects: !retain,
       },

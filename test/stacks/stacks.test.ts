@@ -26,6 +26,7 @@ import { areaHandler } from "../../functions/area-entries";
 import { handlerModule, routes, routesByArea, schedules, servedRoutes, workers, type JobWorker } from "../../functions/routes";
 import { JOB_KINDS, queueUrlSetting, type JobKind } from "../../packages/core/src/config";
 import { TABLE, keyAttributes } from "../../packages/core/src/db/table";
+import { STAGED_UPLOADS } from "../../packages/core/src/storage";
 import config from "../../sst.config";
 import { Api, INSTANCE_SETTINGS, apiStack, type ApiRoute } from "../../stacks/api";
 import { MAX_RECEIVE_COUNT, Queues, visibilityTimeoutSeconds } from "../../stacks/queues";
@@ -221,7 +222,7 @@ describe("Storage", () => {
     expect(dropped.Properties.DeletionProtectionEnabled).toBe(false);
   });
 
-  it("has a private, encrypted files bucket with CORS for uploads and an abort rule for multipart uploads", () => {
+  it("has a private, encrypted files bucket with CORS for uploads, an abort rule for multipart uploads and an expiry for staged ones", () => {
     const { logicalId, resource: bucket } = only(prod.storage, "AWS::S3::Bucket");
     expect(bucket.DeletionPolicy).toBe("Retain");
     const p = bucket.Properties;
@@ -241,6 +242,8 @@ describe("Storage", () => {
     expect(p.LifecycleConfiguration.Rules).toContainEqual(
       expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: "Enabled" }),
     );
+    // Staged single-part uploads (copied to the file's key on completion) expire after a day.
+    expect(p.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ Prefix: STAGED_UPLOADS, ExpirationInDays: 1, Status: "Enabled" }));
     // enforceSSL: the bucket policy denies any request made without TLS.
     prod.storage.hasResourceProperties("AWS::S3::BucketPolicy", {
       Bucket: { Ref: logicalId },
