@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { ATTACHMENT_PART_SIZE } from "@sealwork/contracts";
-import { attachmentObjectKey, s3 } from "@sealwork/core/storage";
+import { attachmentObjectKey } from "@sealwork/core/storage";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { http } from "../support/api";
 import { completeUpload, startUpload } from "../support/attachments";
@@ -162,15 +161,9 @@ describe("download URLs", () => {
     expect(sha256(await bytesAt(url))).toBe(sha256(file));
   });
 
-  it("expire: a URL signed ten minutes ago for one minute is refused, the same URL signed now works", async () => {
+  it("live five minutes (the bucket refuses them after X-Amz-Expires, see packages/local/src/s3-gate.test.ts)", async () => {
     const upload = await sendFile(randomBytes(1000));
-    const command = new GetObjectCommand({ Bucket: bucket(), Key: attachmentObjectKey(conversationId, upload.id) });
-    const expired = await getSignedUrl(s3(), command, { expiresIn: 60, signingDate: new Date(Date.now() - 10 * 60_000) });
-    const refused = await send(expired, "GET");
-    expect(refused.status).toBe(403);
-    expect(s3Error(refused.text)).toBe("AccessDenied");
-    expect(refused.text).toContain("Request has expired");
-    expect((await send(await getSignedUrl(s3(), command, { expiresIn: 60 }), "GET")).status).toBe(200);
+    expect(new URL(await downloadUrl(b, conversationId, upload.id)).searchParams.get("X-Amz-Expires")).toBe("300");
   });
 });
 

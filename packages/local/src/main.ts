@@ -14,7 +14,8 @@ const host = process.env.HOST || undefined;
 const dataDir = resolve(process.env.DATA_DIR ?? resolve(ROOT, ".data"));
 const infoFile = join(dataDir, "runtime.json");
 
-let runtime: Runtime | undefined;
+/** Set once started; a signal or a crash during the start finds it unset. */
+const current: { runtime?: Runtime } = {};
 let stopping = false;
 
 async function shutdown(reason: string, code: number) {
@@ -23,7 +24,7 @@ async function shutdown(reason: string, code: number) {
   console.log(`[runtime] ${reason}: stopping`);
   // Whatever happens while stopping, the process ends (and DynamoDB Local with it, see dynamodb.ts).
   setTimeout(() => process.exit(code || 1), 15_000).unref();
-  await runtime?.stop();
+  await current.runtime?.stop();
   rmSync(infoFile, { force: true });
   process.exit(code);
 }
@@ -38,7 +39,7 @@ process.on("SIGINT", () => void shutdown("SIGINT", 0));
 process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
 process.on("SIGHUP", () => void shutdown("SIGHUP", 0));
 
-runtime = await startRuntime({
+const runtime = await startRuntime({
   port,
   host,
   dataDir,
@@ -53,6 +54,8 @@ runtime = await startRuntime({
   console.error("[runtime] could not start:", error instanceof Error ? error.message : error);
   process.exit(1);
 });
+
+current.runtime = runtime;
 
 // Tests and benchmarks find the running instance here. It holds the token-signing key and the
 // setup token: readable by this user only.

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
+import { Hash } from "@smithy/hash-node";
+import { SignatureV4 } from "@smithy/signature-v4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./ports";
 import { startS3 } from "./s3";
@@ -21,6 +22,15 @@ let stop: () => Promise<void>;
 const client = (config: Partial<S3ClientConfig> = {}) =>
   new S3Client({ region: "eu-central-2", endpoint, forcePathStyle: true, credentials, maxAttempts: 1, requestChecksumCalculation: "WHEN_REQUIRED", ...config });
 
+/** A presigned GET as the S3 presigner makes it (UNSIGNED-PAYLOAD, host signed). */
+async function presignedGet(key: string, { region = "eu-central-2", expiresIn = 60, signingDate = new Date() } = {}): Promise<string> {
+  const url = new URL(`${endpoint}/${Bucket}/${key}`);
+  const signer = new SignatureV4({ service: "s3", region, credentials, sha256: Hash.bind(null, "sha256"), uriEscapePath: false });
+  const request = { method: "GET", protocol: "http:", hostname: url.hostname, port: Number(url.port), path: url.pathname, query: {}, headers: { host: url.host, "x-amz-content-sha256": "UNSIGNED-PAYLOAD" } };
+  const signed = await signer.presign(request, { expiresIn, signingDate });
+  return `${endpoint}${signed.path}?${new URLSearchParams(signed.query as Record<string, string>).toString()}`;
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "s3-gate-"));
   const port = await freePort();
@@ -38,8 +48,15 @@ describe("the local bucket's signature checks", () => {
     await client().send(new PutObjectCommand({ Bucket, Key: "a/1", Body: "hello" }));
     const listed = await client().send(new ListObjectsV2Command({ Bucket, Prefix: "a/" }));
     expect(listed.Contents?.map((o) => o.Key)).toEqual(["a/1"]);
-    const url = await getSignedUrl(client(), new GetObjectCommand({ Bucket, Key: "a/1" }), { expiresIn: 60 });
-    expect(await (await fetch(url)).text()).toBe("hello");
+    expect(await (await fetch(await presignedGet("a/1"))).text()).toBe("hello");
+  });
+
+  it("refuse a presigned URL after X-Amz-Expires, and one signed for the future", async () => {
+    const expired = await fetch(await presignedGet("a/1", { expiresIn: 60, signingDate: new Date(Date.now() - 10 * 60_000) }));
+    expect(expired.status).toBe(403);
+    expect(await expired.text()).toMatch(/<Code>AccessDenied<\/Code><Message>Request has expired/);
+    expect((await fetch(await presignedGet("a/1", { expiresIn: 60, signingDate: new Date(Date.now() - 30_000) }))).status).toBe(200);
+    expect((await fetch(await presignedGet("a/1", { signingDate: new Date(Date.now() + 60 * 60_000) }))).status).toBe(403);
   });
 
   it("refuse a header-signed request more than 15 minutes off the clock", async () => {
@@ -48,15 +65,13 @@ describe("the local bucket's signature checks", () => {
 
   it("refuse a signature for another region", async () => {
     await expect(client({ region: "us-east-1" }).send(new ListObjectsV2Command({ Bucket }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
-    const url = await getSignedUrl(client({ region: "us-east-1" }), new GetObjectCommand({ Bucket, Key: "a/1" }), { expiresIn: 60 });
-    expect((await fetch(url)).status).toBe(400);
+    expect((await fetch(await presignedGet("a/1", { region: "us-east-1" }))).status).toBe(400);
   });
 
   it("refuse Signature Version 2 and two signatures at once", async () => {
     expect((await fetch(`${endpoint}/${Bucket}/a/1?AWSAccessKeyId=S3RVER&Expires=9999999999&Signature=abc`)).status).toBe(400);
     expect((await fetch(`${endpoint}/${Bucket}/a/1`, { headers: { authorization: "AWS S3RVER:abc" } })).status).toBe(400);
-    const url = await getSignedUrl(client(), new GetObjectCommand({ Bucket, Key: "a/1" }), { expiresIn: 60 });
-    expect((await fetch(url, { headers: { authorization: "AWS4-HMAC-SHA256 Credential=x, SignedHeaders=host, Signature=y" } })).status).toBe(400);
+    expect((await fetch(await presignedGet("a/1"), { headers: { authorization: "AWS4-HMAC-SHA256 Credential=x, SignedHeaders=host, Signature=y" } })).status).toBe(400);
   });
 
   it("answer a CORS preflight without credentials, for the app's origin only", async () => {
