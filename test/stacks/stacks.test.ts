@@ -136,6 +136,16 @@ const resourceCount = (template: Template) => Object.keys(template.toJSON().Reso
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- synthesised CloudFormation JSON
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 
+/** A synthesised string (maybe an Fn::Join of cross-stack imports) with each import as "<import:name>". */
+function resolveJoin(value: unknown): string {
+  if (typeof value === "string") return value;
+  const join = (value as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
+  if (join) return join[1].map(resolveJoin).join(join[0]);
+  const imported = (value as { "Fn::ImportValue"?: string })["Fn::ImportValue"];
+  if (imported) return `<import:${imported}>`;
+  return `<${JSON.stringify(value)}>`;
+}
+
 function resources(template: Template, type: string, props: object = {}): Array<[string, Resource]> {
   return Object.entries(template.findResources(type, props)) as Array<[string, Resource]>;
 }
@@ -476,6 +486,31 @@ describe("Web", () => {
     const replaced = JSON.stringify(uploader.Properties.replaceValues);
     expect(replaced).toContain("{{ VITE_API_URL }}");
     expect(replaced).toContain("Fn::ImportValue");
+  });
+
+  it("sends the security headers: a CSP without inline script naming only the API and the bucket, HSTS, no framing, no referrer", () => {
+    const { logicalId, resource: policy } = only(prod.web, "AWS::CloudFront::ResponseHeadersPolicy");
+    const config = policy.Properties.ResponseHeadersPolicyConfig;
+    const security = config.SecurityHeadersConfig;
+    // The CSP names the API's and the bucket's deploy-time values: resolve them to readable markers.
+    const csp = resolveJoin(security.ContentSecurityPolicy.ContentSecurityPolicy);
+    const directives = Object.fromEntries(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
+    expect(directives["default-src"]).toEqual(["'none'"]);
+    expect(directives["script-src"]).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(directives["frame-ancestors"]).toEqual(["'none'"]);
+    expect(directives["object-src"]).toEqual(["'none'"]);
+    expect(directives["base-uri"]).toEqual(["'none'"]);
+    expect(directives["img-src"]).toEqual(["'self'", "blob:", "data:"]);
+    expect(directives["connect-src"]).toEqual(["'self'", expect.stringMatching(/^<import:.*Api.*>$/), expect.stringMatching(/^https:\/\/<import:.*Files.*>\.s3\.eu-central-2\.amazonaws\.com$/)]);
+    expect(csp).toContain("upgrade-insecure-requests");
+    expect(security.ContentSecurityPolicy.Override).toBe(true);
+    expect(security.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
+    expect(security.FrameOptions).toMatchObject({ FrameOption: "DENY", Override: true });
+    expect(security.ReferrerPolicy).toMatchObject({ ReferrerPolicy: "no-referrer", Override: true });
+    expect(security.ContentTypeOptions).toMatchObject({ Override: true });
+    expect(config.CustomHeadersConfig.Items.map((h: { Header: string }) => h.Header).sort()).toEqual(["Cross-Origin-Opener-Policy", "Permissions-Policy"]);
+    const { resource: distribution } = only(prod.web, "AWS::CloudFront::Distribution");
+    expect(distribution.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: logicalId });
   });
 
   it("publishes the site URL for the functions' binding", () => {

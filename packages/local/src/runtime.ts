@@ -18,6 +18,7 @@ import { startS3 } from "./s3";
 import { localSecrets } from "./secrets";
 import { SqsStandIn } from "./sqs";
 import { serveStatic } from "./static";
+import { siteHeaders } from "../../../stacks/site-headers";
 
 export interface RuntimeOptions {
   port: number;
@@ -135,6 +136,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     const serveApi = createApiAdapter({ appOrigin });
     const webDir = resolve(options.webDir ?? join(ROOT, "web/dist"));
+    // The API is the site's own origin here ('self'); the bucket is the S3 endpoint.
+    const spaHeaders = siteHeaders({ bucket: new URL(env.S3_ENDPOINT!).origin }, { https: false });
     const outboxDir = join(dataDir, "outbox");
     mkdirSync(outboxDir, { recursive: true, mode: 0o700 });
     const server = createServer((req, res) => void handle(req, res));
@@ -148,7 +151,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
           return await serveOutbox(outboxDir, res, url.pathname.endsWith(".json"));
         }
         if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(405).end();
-        serveStatic(webDir, url.pathname, res);
+        serveStatic(webDir, url.pathname, res, spaHeaders);
       } catch (error) {
         console.error("[runtime] request failed:", error);
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
