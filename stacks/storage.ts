@@ -28,6 +28,20 @@ export interface TenantSettings {
   hostedZone?: string;
   /** The app's URL when known at synth time (custom domain), else undefined. */
   siteUrl?: string;
+  /** The HTTP API stage's throttle: steady requests per second and burst. */
+  throttle: { rate: number; burst: number };
+  /** Where the alarms (dead letters) are mailed, if anywhere. */
+  alertEmail?: string;
+}
+
+/** The stage's throttle unless API_THROTTLE_RATE / API_THROTTLE_BURST say otherwise. */
+export const DEFAULT_THROTTLE = { rate: 200, burst: 400 };
+
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`${name} must be a positive whole number, not "${value}"`);
+  return parsed;
 }
 
 export function tenantSettings(env: NodeJS.ProcessEnv = process.env): TenantSettings {
@@ -36,6 +50,11 @@ export function tenantSettings(env: NodeJS.ProcessEnv = process.env): TenantSett
     domain,
     hostedZone: env.SITE_HOSTED_ZONE?.trim() || undefined,
     siteUrl: domain ? `https://${domain}` : undefined,
+    throttle: {
+      rate: positiveInteger("API_THROTTLE_RATE", env.API_THROTTLE_RATE, DEFAULT_THROTTLE.rate),
+      burst: positiveInteger("API_THROTTLE_BURST", env.API_THROTTLE_BURST, DEFAULT_THROTTLE.burst),
+    },
+    alertEmail: env.ALERT_EMAIL?.trim() || undefined,
   };
 }
 

@@ -4,6 +4,8 @@ import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { areaHandler } from "../../../functions/area-entries";
 import type { ApiHandler } from "../../../functions/dispatch";
 import { servedRoutes, type ServedRoute } from "../../../functions/routes";
+import { AREA_GRANTS } from "../../../stacks/permissions";
+import { runAs } from "./iam";
 import { lambdaContext } from "./lambda-context";
 import { loadHandler } from "./paths";
 
@@ -59,7 +61,10 @@ export function createApiAdapter({ appOrigin }: { appOrigin: string }) {
       pathParameters[name] = safeDecode(match[i + 1] ?? "");
     });
     const event = toEvent(req, url, route, body, pathParameters);
-    const result = await (await areaFor(route.area))(event, lambdaContext(route.area));
+    const handler = await areaFor(route.area);
+    // As the area's Lambda, with its IAM policy (iam.ts).
+    const principal = { name: `the ${route.area} area`, grant: AREA_GRANTS[route.area] ?? {} };
+    const result = await runAs(principal, () => handler(event, lambdaContext(route.area)));
     res.writeHead(result.statusCode ?? 200, (result.headers ?? {}) as Record<string, string>);
     res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, "base64") : (result.body ?? ""));
   };

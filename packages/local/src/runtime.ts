@@ -15,9 +15,11 @@ import { serveOutbox } from "./outbox";
 import { ROOT, loadHandler } from "./paths";
 import { freePort } from "./ports";
 import { startS3 } from "./s3";
+import { enforceGrants, runAs } from "./iam";
 import { localSecrets } from "./secrets";
 import { SqsStandIn } from "./sqs";
 import { serveStatic } from "./static";
+import { WORKER_GRANTS } from "../../../stacks/permissions";
 import { siteHeaders } from "../../../stacks/site-headers";
 
 export interface RuntimeOptions {
@@ -108,11 +110,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     core.resetConfig();
     const { dynamo: dynamoClient } = await import("@sealwork/core/db/client");
     await ensureTable(dynamoClient(), TABLE_NAME);
+    // The functions' IAM policies (stacks/permissions.ts), checked on every SDK call of a handler.
+    const { s3: s3Client } = await import("@sealwork/core/storage");
+    const { sqs: sqsClient } = await import("@sealwork/core/queue");
+    enforceGrants(dynamoClient());
+    enforceGrants(s3Client());
+    enforceGrants(sqsClient(), (url) => Object.entries(queueUrls).find(([, queueUrl]) => queueUrl === url)?.[0]);
 
     // Each kind's queue to its worker, as Lambda's SQS event source does on AWS.
     for (const [kind, worker] of Object.entries(workers) as Array<[JobKind, JobWorker]>) {
       const handler = await loadHandler<(e: SQSEvent) => Promise<SQSBatchResponse>>(worker.handler);
-      stops.push(startDelivery(sqs, kind, handler, { batchSize: worker.batchSize, idleMs: 250 }).stop);
+      const principal = { name: `the ${kind} worker`, grant: WORKER_GRANTS[kind] };
+      const asWorker = (event: SQSEvent) => runAs(principal, () => handler(event));
+      stops.push(startDelivery(sqs, kind, asWorker, { batchSize: worker.batchSize, idleMs: 250 }).stop);
     }
     // The scheduled jobs, as EventBridge sends them on AWS: once at start, then at their rate.
     for (const schedule of schedules) {
