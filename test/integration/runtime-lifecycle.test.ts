@@ -76,7 +76,8 @@ describe("the local runtime's lifecycle", () => {
 
       const javaPid = Number(readFileSync(join(runtime.dataDir, "dynamodb", "java.pid"), "utf8"));
       expect(alive(javaPid)).toBe(true);
-      rmSync(runtime.dataDir, { recursive: true, force: true });
+      // The runtime keeps writing into it meanwhile: retry what it refills.
+      rmSync(runtime.dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
       expect(await until(() => runtime.child.exitCode !== null, 20_000)).toBe(true);
       expect(runtime.child.exitCode).toBe(1);
       expect(runtime.output()).toContain("was removed");

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join, resolve } from "node:path";
 import { queueUrlSetting, type JobKind } from "@sealwork/core/config";
@@ -172,9 +172,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     stops.push(() => close(server));
 
     // A runtime whose data folder was removed would go on half-working (the table's open file,
-    // queues and files that cannot be saved): stop everything, DynamoDB Local included.
+    // queues and files that cannot be saved): stop everything, DynamoDB Local included. By inode,
+    // since a stand-in writing a file may already have made an empty folder of the same name.
+    const folder = statSync(dataDir).ino;
     const watch = setInterval(() => {
-      if (existsSync(dataDir)) return;
+      if (existsSync(dataDir) && statSync(dataDir).ino === folder) return;
       clearInterval(watch);
       const error = new Error(`the data folder ${dataDir} was removed`);
       if (options.onFatal) options.onFatal(error);
