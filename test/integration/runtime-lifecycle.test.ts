@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,22 @@ function alive(pid: number): boolean {
     // ESRCH: no such process.
     return false;
   }
+}
+
+/** The pid of the Java process (DynamoDB Local) serving this data folder, if one runs. */
+function javaOf(dataDir: string): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+    } catch {
+      // Gone meanwhile.
+      continue;
+    }
+    if (args[0] === "java" && args.includes(join(dataDir, "dynamodb"))) return Number(entry);
+  }
+  return undefined;
 }
 
 /** This machine's first address that is not loopback (undefined on a machine without one). */
@@ -42,7 +58,7 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<boole
 describe("the local runtime's lifecycle", () => {
   it("stops every child on SIGTERM and keeps its data across a restart", async () => {
     const first = await spawnRuntime({ env: { ADMIN_EMAIL: "keep@example.ch", ADMIN_PASSWORD: "keep-password-1" } });
-    const javaPid = Number(readFileSync(join(first.dataDir, "dynamodb", "java.pid"), "utf8"));
+    const javaPid = javaOf(first.dataDir)!;
     expect(alive(javaPid)).toBe(true);
     const lookup = await fetch(`${first.url}/api/users?lookup=keep%40example.ch`).then((r) => r.json() as Promise<{ id: number }>);
 
@@ -74,7 +90,7 @@ describe("the local runtime's lifecycle", () => {
       }
       expect(await status(`http://127.0.0.1:${port}/dev/outbox.json`)).toBe(200);
 
-      const javaPid = Number(readFileSync(join(runtime.dataDir, "dynamodb", "java.pid"), "utf8"));
+      const javaPid = javaOf(runtime.dataDir)!;
       expect(alive(javaPid)).toBe(true);
       // The runtime keeps writing into it meanwhile: retry what it refills.
       rmSync(runtime.dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
@@ -85,5 +101,13 @@ describe("the local runtime's lifecycle", () => {
     } finally {
       await runtime.stop("SIGKILL");
     }
+  });
+
+  it("takes DynamoDB Local with it when it is killed outright (SIGKILL)", async () => {
+    const runtime = await spawnRuntime();
+    const javaPid = javaOf(runtime.dataDir)!;
+    expect(alive(javaPid)).toBe(true);
+    await runtime.stop("SIGKILL");
+    expect(await until(() => !alive(javaPid), 10_000)).toBe(true);
   });
 });
