@@ -1,11 +1,13 @@
 import { HttpMethod, HttpNoneAuthorizer, HttpRoute, HttpRouteKey } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
-import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
+import type { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { Function, Api as HttpApi, Config, use, type Stack, type StackContext } from "sst/constructs";
 import { areaHandler } from "../functions/area-entries";
 import { servedRoutes, workers, type JobWorker, type ServedRoute } from "../functions/routes";
 import { queueUrlSetting, type JobKind } from "../packages/core/src/config";
 import { nodejsBundling } from "./bundling";
+import { AREA_GRANTS, WORKER_GRANTS, grantOf, type Grant } from "./permissions";
+import { policyStatements, type GrantResources } from "./policies";
 import { Queues, pascal } from "./queues";
 import { Storage, isEphemeralStage, tenantSettings } from "./storage";
 
@@ -45,12 +47,15 @@ export function Api(context: StackContext) {
   return apiStack(context, servedRoutes());
 }
 
+/** How long the HTTP API's access logs (with client IPs) are kept. */
+export const ACCESS_LOG_RETENTION = "one_month";
+
 /**
- * The Api stack for a route table (the stack test synthesises generated ones too). Every Lambda
- * of the app lives here so that they share one environment, one set of permissions and the bound
- * secrets.
+ * The Api stack for a route table (the stack test synthesises generated ones too, with their own
+ * grants). Every Lambda of the app lives here so that they share one environment and the bound
+ * secrets; each has the permissions of its own grant only.
  */
-export function apiStack({ stack, app }: StackContext, table: ApiRoute[]) {
+export function apiStack({ stack, app }: StackContext, table: ApiRoute[], grants: Record<string, Grant> = AREA_GRANTS) {
   const { table: dynamoTable, bucket } = use(Storage);
   const { queues } = use(Queues);
   const site = tenantSettings();
@@ -60,55 +65,16 @@ export function apiStack({ stack, app }: StackContext, table: ApiRoute[]) {
   const jwtPrivateJwk = new Config.Secret(stack, "JWT_PRIVATE_JWK");
   const setupToken = new Config.Secret(stack, "SETUP_TOKEN");
 
-  const tableArn = dynamoTable.tableArn;
-  const bucketArn = bucket.bucketArn;
-  const permissions = [
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: [
-        "dynamodb:BatchGetItem",
-        "dynamodb:BatchWriteItem",
-        "dynamodb:ConditionCheckItem",
-        "dynamodb:DeleteItem",
-        "dynamodb:DescribeTable",
-        "dynamodb:GetItem",
-        "dynamodb:PutItem",
-        "dynamodb:Query",
-        "dynamodb:Scan",
-        "dynamodb:UpdateItem",
-      ],
-      resources: [tableArn, `${tableArn}/index/*`],
-    }),
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: [
-        "s3:GetObject",
-        "s3:PutObject",
-        "s3:DeleteObject",
-        "s3:AbortMultipartUpload",
-        "s3:ListMultipartUploadParts",
-      ],
-      resources: [`${bucketArn}/*`],
-    }),
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ["s3:ListBucket", "s3:ListBucketMultipartUploads"],
-      resources: [bucketArn],
-    }),
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ["sqs:SendMessage", "sqs:GetQueueAttributes"],
-      resources: Object.values(queues).map(({ queue }) => queue.queueArn),
-    }),
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ["ses:SendEmail", "ses:SendRawEmail"],
-      resources: [
-        stack.formatArn({ service: "ses", resource: "identity", resourceName: "*" }),
-        stack.formatArn({ service: "ses", resource: "configuration-set", resourceName: "*" }),
-      ],
-    }),
-  ];
+  // Each function's own policy: its area's or its job kind's grant (stacks/permissions.ts).
+  const resources: GrantResources = {
+    tableArn: dynamoTable.tableArn,
+    bucketArn: bucket.bucketArn,
+    queueArns: Object.fromEntries(Object.entries(queues).map(([kind, { queue }]) => [kind, queue.queueArn])) as Record<JobKind, string>,
+    sesArns: [
+      stack.formatArn({ service: "ses", resource: "identity", resourceName: "*" }),
+      stack.formatArn({ service: "ses", resource: "configuration-set", resourceName: "*" }),
+    ],
+  };
 
   const environment: Record<string, string> = {
     STAGE: app.stage,
@@ -130,11 +96,14 @@ export function apiStack({ stack, app }: StackContext, table: ApiRoute[]) {
     timeout: "20 seconds",
     memorySize: "1024 MB",
     environment,
-    permissions,
     bind: [jwtPrivateJwk, setupToken],
   });
 
   const api = new HttpApi(stack, "Api", {
+    // Client IPs are personal data: kept a month, like the functions' own logs.
+    accessLog: { retention: ACCESS_LOG_RETENTION },
+    // Per stage (tenant); every route shares it. Set per tenant with API_THROTTLE_RATE/_BURST.
+    defaults: { throttle: site.throttle },
     cors: {
       // Bearer tokens, no cookies: "*" is safe when the site's URL is not known at synth time.
       allowOrigins: [site.siteUrl ?? "*"],
@@ -143,13 +112,13 @@ export function apiStack({ stack, app }: StackContext, table: ApiRoute[]) {
       maxAge: "10 minutes",
     },
   });
-  const areas = serveAreas(stack, api, table);
+  const areas = serveAreas(stack, api, table, (area) => policyStatements(grantOf(grants, area), resources));
 
   const consumers = new Map<JobKind, Function>();
   for (const [kind, worker] of Object.entries(workers) as Array<[JobKind, JobWorker]>) {
     const { queue } = queues[kind];
     queue.addConsumer(stack, {
-      function: { handler: worker.handler, timeout: worker.timeoutSeconds },
+      function: { handler: worker.handler, timeout: worker.timeoutSeconds, permissions: policyStatements(WORKER_GRANTS[kind], resources) },
       cdk: { eventSource: { batchSize: worker.batchSize, reportBatchItemFailures: true } },
     });
     consumers.set(kind, queue.consumerFunction as Function);
@@ -167,7 +136,7 @@ export function apiStack({ stack, app }: StackContext, table: ApiRoute[]) {
  * permission of its own, 3 resources per route instead of 1.) The function reads the matched route
  * from the event's routeKey (functions/dispatch.ts).
  */
-function serveAreas(stack: Stack, api: HttpApi, table: ApiRoute[]): Map<string, Function> {
+function serveAreas(stack: Stack, api: HttpApi, table: ApiRoute[], permissions: (area: string) => PolicyStatement[]): Map<string, Function> {
   const areas = new Map<string, { fn: Function; integration: HttpLambdaIntegration }>();
   for (const route of table) {
     let area = areas.get(route.area);
@@ -176,6 +145,7 @@ function serveAreas(stack: Stack, api: HttpApi, table: ApiRoute[]): Map<string, 
       const fn = new Function(stack, id, {
         handler: areaHandler(route.area),
         nodejs: nodejsBundling(),
+        permissions: permissions(route.area),
         // As for the functions SST's Api makes: no SSM parameter for binding it to other functions.
         _doNotAllowOthersToBind: true,
       });

@@ -1,10 +1,15 @@
 import { Duration } from "aws-cdk-lib";
+import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import { Rule, RuleTargetInput, Schedule } from "aws-cdk-lib/aws-events";
 import { SqsQueue as SqsQueueTarget } from "aws-cdk-lib/aws-events-targets";
+import { Topic } from "aws-cdk-lib/aws-sns";
+import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Queue as SqsQueue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Queue, type StackContext } from "sst/constructs";
 import { schedules, workers, type JobWorker } from "../functions/routes";
 import type { JobKind } from "../packages/core/src/config";
+import { tenantSettings } from "./storage";
 
 /** How often a job is tried before it is parked in its kind's dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
@@ -37,6 +42,10 @@ export interface JobQueues {
  */
 export function Queues({ stack, app }: StackContext) {
   const queues = {} as Record<JobKind, JobQueues>;
+  // The operators' inbox for alarms: ALERT_EMAIL (tenant setting) is subscribed when set.
+  const alerts = new Topic(stack, "Alerts", { displayName: `Sealwork ${app.stage} alerts` });
+  const { alertEmail } = tenantSettings();
+  if (alertEmail) alerts.addSubscription(new EmailSubscription(alertEmail));
   for (const [kind, worker] of Object.entries(workers) as Array<[JobKind, JobWorker]>) {
     const id = queueId(kind);
     const deadLetters = new SqsQueue(stack, `${id}DeadLetters`, {
@@ -57,6 +66,15 @@ export function Queues({ stack, app }: StackContext) {
       },
     });
     queues[kind] = { queue, deadLetters };
+    // A job that failed five times is parked: somebody has to look at it (and redrive it).
+    new Alarm(stack, `${id}DeadLettersAlarm`, {
+      alarmDescription: `A ${kind} job failed ${MAX_RECEIVE_COUNT} times and waits in ${id}DeadLetters (stage ${app.stage}).`,
+      metric: deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: "Maximum" }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(new SnsAction(alerts));
     stack.addOutputs({ [`${id}QueueUrl`]: queue.queueUrl, [`${id}DeadLetterQueueUrl`]: deadLetters.queueUrl });
   }
 
@@ -68,5 +86,7 @@ export function Queues({ stack, app }: StackContext) {
     });
   }
 
-  return { queues };
+  stack.addOutputs({ AlertsTopicArn: alerts.topicArn });
+
+  return { queues, alerts };
 }

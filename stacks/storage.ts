@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { BlockPublicAccess, BucketEncryption } from "aws-cdk-lib/aws-s3";
 import { Bucket, Table, type StackContext } from "sst/constructs";
 import { TABLE, keyAttributes } from "../packages/core/src/db/table";
+import { STAGED_UPLOADS } from "../packages/core/src/storage";
 
 /**
  * Stages that hold nobody's data: "local", and throwaway stages named "dev-…" or "pr-…".
@@ -27,6 +28,20 @@ export interface TenantSettings {
   hostedZone?: string;
   /** The app's URL when known at synth time (custom domain), else undefined. */
   siteUrl?: string;
+  /** The HTTP API stage's throttle: steady requests per second and burst. */
+  throttle: { rate: number; burst: number };
+  /** Where the alarms (dead letters) are mailed, if anywhere. */
+  alertEmail?: string;
+}
+
+/** The stage's throttle unless API_THROTTLE_RATE / API_THROTTLE_BURST say otherwise. */
+export const DEFAULT_THROTTLE = { rate: 200, burst: 400 };
+
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`${name} must be a positive whole number, not "${value}"`);
+  return parsed;
 }
 
 export function tenantSettings(env: NodeJS.ProcessEnv = process.env): TenantSettings {
@@ -35,6 +50,11 @@ export function tenantSettings(env: NodeJS.ProcessEnv = process.env): TenantSett
     domain,
     hostedZone: env.SITE_HOSTED_ZONE?.trim() || undefined,
     siteUrl: domain ? `https://${domain}` : undefined,
+    throttle: {
+      rate: positiveInteger("API_THROTTLE_RATE", env.API_THROTTLE_RATE, DEFAULT_THROTTLE.rate),
+      burst: positiveInteger("API_THROTTLE_BURST", env.API_THROTTLE_BURST, DEFAULT_THROTTLE.burst),
+    },
+    alertEmail: env.ALERT_EMAIL?.trim() || undefined,
   };
 }
 
@@ -92,7 +112,12 @@ export function Storage({ stack, app }: StackContext) {
         blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
         encryption: BucketEncryption.S3_MANAGED,
         enforceSSL: true,
-        lifecycleRules: [{ id: "abort-incomplete-multipart-uploads", abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+        lifecycleRules: [
+          { id: "abort-incomplete-multipart-uploads", abortIncompleteMultipartUploadAfter: Duration.days(1) },
+          // Single-part uploads land here and are copied to their file's key on completion (and
+          // deleted); what is left (never completed, or PUT again after) goes after a day.
+          { id: "expire-staged-uploads", prefix: STAGED_UPLOADS, expiration: Duration.days(1) },
+        ],
         removalPolicy,
         autoDeleteObjects: !retain,
       },

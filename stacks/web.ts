@@ -1,6 +1,9 @@
+import { Duration } from "aws-cdk-lib";
+import { HeadersFrameOption, HeadersReferrerPolicy, ResponseHeadersPolicy } from "aws-cdk-lib/aws-cloudfront";
 import { StaticSite, use, type StackContext } from "sst/constructs";
 import { Api } from "./api";
-import { tenantSettings } from "./storage";
+import { HSTS_MAX_AGE_SECONDS, SITE_HEADERS, contentSecurityPolicy } from "./site-headers";
+import { Storage, tenantSettings } from "./storage";
 
 /**
  * CDK context key naming a folder that already holds the built SPA. When set, the site is
@@ -12,6 +15,7 @@ export const PREBUILT_WEB_CONTEXT = "sealwork:prebuiltWeb";
 /** The React SPA (web/) on S3 behind CloudFront. */
 export function Web({ stack, app }: StackContext) {
   const { api, functions } = use(Api);
+  const { bucket } = use(Storage);
   const settings = tenantSettings();
   const prebuilt = app.node.tryGetContext(PREBUILT_WEB_CONTEXT) as string | undefined;
 
@@ -30,6 +34,7 @@ export function Web({ stack, app }: StackContext) {
     errorPage: "redirect_to_index_page",
     // api.url is a deploy-time token: SST builds with a placeholder and fills it in on upload.
     environment: { VITE_API_URL: api.url },
+    cdk: { distribution: { defaultBehavior: { responseHeadersPolicy: securityHeaders(stack, api.url, `https://${bucket.bucketName}.s3.${stack.region}.amazonaws.com`) } } },
     ...(settings.domain
       ? { customDomain: { domainName: settings.domain, hostedZone: settings.hostedZone ?? settings.domain } }
       : {}),
@@ -46,4 +51,29 @@ export function Web({ stack, app }: StackContext) {
   stack.addOutputs({ SiteUrl: site.customDomainUrl ?? site.url ?? "" });
 
   return { site };
+}
+
+/**
+ * The site's security headers on every CloudFront answer (stacks/site-headers.ts, the same the local
+ * runtime sends): the Content-Security-Policy naming the API and the bucket (where the SDK's
+ * presigned URLs point: https://<bucket>.s3.<region>.amazonaws.com), frame denial, no referrer,
+ * nosniff, HSTS, and the opener and permissions policies.
+ */
+function securityHeaders(stack: StackContext["stack"], apiUrl: string, bucketOrigin: string): ResponseHeadersPolicy {
+  return new ResponseHeadersPolicy(stack, "SecurityHeaders", {
+    comment: "Sealwork: CSP, HSTS, frame denial, no referrer",
+    securityHeadersBehavior: {
+      contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy({ api: apiUrl, bucket: bucketOrigin }, { https: true }), override: true },
+      strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
+      frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+      referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+      contentTypeOptions: { override: true },
+    },
+    customHeadersBehavior: {
+      customHeaders: [
+        { header: "Cross-Origin-Opener-Policy", value: SITE_HEADERS["cross-origin-opener-policy"], override: true },
+        { header: "Permissions-Policy", value: SITE_HEADERS["permissions-policy"], override: true },
+      ],
+    },
+  });
 }

@@ -26,10 +26,12 @@ import { areaHandler } from "../../functions/area-entries";
 import { handlerModule, routesByArea, schedules, servedRoutes, workers, type JobWorker } from "../../functions/routes";
 import { JOB_KINDS, queueUrlSetting, type JobKind } from "../../packages/core/src/config";
 import { TABLE, keyAttributes } from "../../packages/core/src/db/table";
+import { STAGED_UPLOADS } from "../../packages/core/src/storage";
 import config from "../../sst.config";
 import { Api, INSTANCE_SETTINGS, apiStack, type ApiRoute } from "../../stacks/api";
+import { AREA_GRANTS, WORKER_GRANTS } from "../../stacks/permissions";
 import { MAX_RECEIVE_COUNT, Queues, visibilityTimeoutSeconds } from "../../stacks/queues";
-import { Storage } from "../../stacks/storage";
+import { DEFAULT_THROTTLE, Storage } from "../../stacks/storage";
 import { PREBUILT_WEB_CONTEXT, Web } from "../../stacks/web";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -52,7 +54,7 @@ const bundle = process.env.STACKS_TEST_BUNDLE === "1";
 let scratch: string;
 
 /** Tenant settings the stacks read from the environment at synth time: none leak in from outside. */
-const SETTINGS = ["SITE_DOMAIN", "SITE_HOSTED_ZONE", ...INSTANCE_SETTINGS];
+const SETTINGS = ["SITE_DOMAIN", "SITE_HOSTED_ZONE", "API_THROTTLE_RATE", "API_THROTTLE_BURST", "ALERT_EMAIL", ...INSTANCE_SETTINGS];
 
 async function synthesise(stage: string, settings: Record<string, string> = {}): Promise<Synthesised> {
   for (const name of SETTINGS) delete process.env[name];
@@ -112,7 +114,9 @@ async function synthesiseApp(stage: string): Promise<Synthesised> {
  */
 async function synthesiseApiWith(table: ApiRoute[]): Promise<Template> {
   const app = await newApp("size", () => false);
-  const generatedApi = (context: StackContext) => apiStack(context, table);
+  // Each made-up area reads the table, as every real one does.
+  const grants = Object.fromEntries(table.map((route) => [route.area, { table: ["GetItem" as const] }]));
+  const generatedApi = (context: StackContext) => apiStack(context, table, grants);
   const original = app.stack.bind(app);
   app.stack = ((fn: Parameters<App["stack"]>[0], props?: Parameters<App["stack"]>[1]) => {
     if (fn === Web) return app;
@@ -135,6 +139,16 @@ const resourceCount = (template: Template) => Object.keys(template.toJSON().Reso
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- synthesised CloudFormation JSON
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 
+/** A synthesised string (maybe an Fn::Join of cross-stack imports) with each import as "<import:name>". */
+function resolveJoin(value: unknown): string {
+  if (typeof value === "string") return value;
+  const join = (value as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
+  if (join) return join[1].map(resolveJoin).join(join[0]);
+  const imported = (value as { "Fn::ImportValue"?: string })["Fn::ImportValue"];
+  if (imported) return `<import:${imported}>`;
+  return `<${JSON.stringify(value)}>`;
+}
+
 function resources(template: Template, type: string, props: object = {}): Array<[string, Resource]> {
   return Object.entries(template.findResources(type, props)) as Array<[string, Resource]>;
 }
@@ -151,6 +165,32 @@ function appFunctions(template: Template): Resource[] {
   return resources(template, "AWS::Lambda::Function", {
     Properties: { Environment: { Variables: { TABLE_NAME: Match.anyValue() } } },
   }).map(([, fn]) => fn);
+}
+
+/** What a function's role is allowed, with the table, bucket and queue ARNs as readable markers. */
+function grantedBy(template: Template, functionId: string) {
+  const roleId = resource(template, functionId).Properties.Role["Fn::GetAtt"][0] as string;
+  const statements = resources(template, "AWS::IAM::Policy")
+    .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, string[]>> }>);
+  const marker = (on: unknown) =>
+    resolveJoin(on)
+      .replace(/<import:[^>]*Table[^>]*>/, "<table>")
+      .replace(/<import:[^>]*Files[^>]*>/, "<bucket>");
+  const of = (prefix: string) => statements.filter((st) => ([] as string[]).concat(st.Action).some((a) => a.startsWith(prefix)));
+  const actionsOf = (prefix: string) => [...new Set(of(prefix).flatMap((st) => ([] as string[]).concat(st.Action).filter((a) => a.startsWith(prefix))))].sort();
+  const resourcesOf = (sts: typeof statements) => [...new Set(sts.flatMap((st) => ([] as unknown[]).concat(st.Resource).map(marker)))].sort();
+  const withAction = (action: string) => statements.filter((st) => ([] as string[]).concat(st.Action).includes(action));
+  return {
+    table: actionsOf("dynamodb:"),
+    tableResources: resourcesOf(of("dynamodb:")),
+    objects: [...new Set(of("s3:").flatMap((st) => ([] as string[]).concat(st.Action).filter((a) => a !== "s3:ListBucket").flatMap((a) => ([] as unknown[]).concat(st.Resource).map((r) => `${a} ${marker(r)}`))))].sort(),
+    list: withAction("s3:ListBucket").flatMap((st) => (st.Condition ? st.Condition.StringLike!["s3:prefix"]!.map((p) => `<bucket> under ${p}`) : ["<bucket>"])).sort(),
+    send: resourcesOf(withAction("sqs:SendMessage")),
+    // Not the event source's own statement on a worker's queue (ReceiveMessage, GetQueueAttributes, …).
+    queueAttributes: resourcesOf(withAction("sqs:GetQueueAttributes").filter((st) => !([] as string[]).concat(st.Action).includes("sqs:ReceiveMessage"))),
+    mail: withAction("ses:SendEmail").length > 0,
+  };
 }
 
 /** The Api stack's resource of a logical id. */
@@ -177,7 +217,14 @@ beforeAll(async () => {
 
   prod = await synthesise("test");
   throwaway = await synthesise("pr-1");
-  withDomain = await synthesise("own-domain", { SITE_DOMAIN: "acme.example.com", SITE_HOSTED_ZONE: "example.com", INSTANCE_TITLE: "Acme" });
+  withDomain = await synthesise("own-domain", {
+    SITE_DOMAIN: "acme.example.com",
+    SITE_HOSTED_ZONE: "example.com",
+    INSTANCE_TITLE: "Acme",
+    API_THROTTLE_RATE: "50",
+    API_THROTTLE_BURST: "120",
+    ALERT_EMAIL: "ops@acme.example.com",
+  });
 }, 120_000);
 
 afterAll(() => {
@@ -221,7 +268,7 @@ describe("Storage", () => {
     expect(dropped.Properties.DeletionProtectionEnabled).toBe(false);
   });
 
-  it("has a private, encrypted files bucket with CORS for uploads and an abort rule for multipart uploads", () => {
+  it("has a private, encrypted files bucket with CORS for uploads, an abort rule for multipart uploads and an expiry for staged ones", () => {
     const { logicalId, resource: bucket } = only(prod.storage, "AWS::S3::Bucket");
     expect(bucket.DeletionPolicy).toBe("Retain");
     const p = bucket.Properties;
@@ -241,6 +288,8 @@ describe("Storage", () => {
     expect(p.LifecycleConfiguration.Rules).toContainEqual(
       expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: "Enabled" }),
     );
+    // Staged single-part uploads (copied to the file's key on completion) expire after a day.
+    expect(p.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ Prefix: STAGED_UPLOADS, ExpirationInDays: 1, Status: "Enabled" }));
     // enforceSSL: the bucket policy denies any request made without TLS.
     prod.storage.hasResourceProperties("AWS::S3::BucketPolicy", {
       Bucket: { Ref: logicalId },
@@ -302,6 +351,29 @@ describe("Queues", () => {
       expect(visibility).toBe(visibilityTimeoutSeconds(worker));
       expect(visibility).toBeGreaterThan(fn.Properties.Timeout);
     }
+  });
+
+  it("raises an alarm to the alerts topic as soon as a job lands in a dead-letter queue", () => {
+    const { logicalId: topicId } = only(prod.queues, "AWS::SNS::Topic");
+    const alarms = resources(prod.queues, "AWS::CloudWatch::Alarm").map(([, a]) => a.Properties);
+    expect(alarms).toHaveLength(JOB_KINDS.length);
+    for (const [kind] of kinds) {
+      const { deadLettersId } = prod.kinds.get(kind)!;
+      const alarm = alarms.find((a) => JSON.stringify(a.Dimensions).includes(deadLettersId));
+      expect(alarm, kind).toMatchObject({
+        Namespace: "AWS/SQS",
+        MetricName: "ApproximateNumberOfMessagesVisible",
+        Dimensions: [{ Name: "QueueName", Value: { "Fn::GetAtt": [deadLettersId, "QueueName"] } }],
+        Threshold: 1,
+        ComparisonOperator: "GreaterThanOrEqualToThreshold",
+        EvaluationPeriods: 1,
+        TreatMissingData: "notBreaching",
+        AlarmActions: [{ Ref: topicId }],
+      });
+    }
+    // Mailed to the tenant's ALERT_EMAIL when it has one.
+    prod.queues.resourceCountIs("AWS::SNS::Subscription", 0);
+    withDomain.queues.hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@acme.example.com" });
   });
 
   it("puts each scheduled job on its kind's queue at its rate (the pickup sweep)", () => {
@@ -397,24 +469,61 @@ describe("Api", () => {
     }
   });
 
-  it("gives every function its own role, policy and log retention, using the table and its indexes, the bucket, every queue and SES", () => {
+  it("gives every function its own role, policy and log retention", () => {
     const functions = appFunctions(prod.api);
     const roles = new Set(functions.map((fn) => fn.Properties.Role["Fn::GetAtt"][0] as string));
     expect(roles.size).toBe(functions.length);
     prod.api.resourceCountIs("Custom::LogRetention", functions.length);
-    const policies = resources(prod.api, "AWS::IAM::Policy").map(([, policy]) => policy.Properties);
-    for (const roleId of roles) {
-      const statements: Array<{ Action: string | string[]; Resource: unknown }> = policies
-        .filter((policy) => policy.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
-        .flatMap((policy) => policy.PolicyDocument.Statement);
-      const allowing = (action: string) => statements.filter((s) => ([] as string[]).concat(s.Action).includes(action));
-      for (const action of ["dynamodb:PutItem", "dynamodb:Query", "s3:PutObject", "s3:GetObject", "sqs:SendMessage", "ses:SendEmail"]) {
-        expect(allowing(action).length, `${roleId} ${action}`).toBeGreaterThan(0);
-      }
-      expect(JSON.stringify(allowing("dynamodb:Query").map((s) => s.Resource))).toContain("/index/*");
-      const queues = JSON.stringify(allowing("sqs:SendMessage").map((s) => s.Resource));
-      for (const kind of JOB_KINDS) expect(queues, `${roleId} ${kind}`).toContain(prod.kinds.get(kind)!.queueId);
+  });
+
+  it("has a grant for every area of the route table and for nothing else", () => {
+    expect(Object.keys(AREA_GRANTS).sort()).toEqual([...routesByArea().keys()].sort());
+    expect(Object.keys(WORKER_GRANTS).sort()).toEqual([...JOB_KINDS].sort());
+  });
+
+  it("gives each area's and each worker's function exactly its grant: its table actions, its bucket prefixes, its queues, mail only for the mail worker", () => {
+    const principals = [
+      ...[...prod.areas].map(([area, { logicalId }]) => ({ name: area, logicalId, grant: AREA_GRANTS[area]! })),
+      ...[...prod.kinds].map(([kind, { logicalId }]) => ({ name: kind, logicalId, grant: WORKER_GRANTS[kind] })),
+    ];
+    for (const { name, logicalId, grant } of principals) {
+      const granted = grantedBy(prod.api, logicalId);
+      expect(granted.table, name).toEqual([...(grant.table ?? [])].map((a) => `dynamodb:${a}`).sort());
+      expect(granted.tableResources, name).toEqual(grant.table?.length ? ["<table>", "<table>/index/*"] : []);
+      const objects = (grant.objects ?? []).flatMap(({ actions, prefixes }) => actions.flatMap((a) => prefixes.map((p) => `s3:${a} <bucket>/${p}*`)));
+      expect(granted.objects, name).toEqual([...new Set(objects)].sort());
+      expect(granted.list, name).toEqual(grant.list === "bucket" ? ["<bucket>"] : (grant.list ?? []).map((p) => `<bucket> under ${p}*`).sort());
+      // Queue ARNs are imports named after the queue's logical id.
+      const queues = (kinds: JobKind[] = []) => kinds.map((kind) => expect.stringContaining(prod.kinds.get(kind)!.queueId));
+      expect(granted.send, name).toEqual(expect.arrayContaining(queues(grant.send)));
+      expect(granted.send, name).toHaveLength(grant.send?.length ?? 0);
+      expect(granted.queueAttributes, name).toEqual(expect.arrayContaining(queues(grant.queueAttributes)));
+      expect(granted.queueAttributes, name).toHaveLength(grant.queueAttributes?.length ?? 0);
+      expect(granted.mail, name).toBe(grant.mail === true);
     }
+  });
+
+  it("lets no function scan the table or reach the bucket outside the attachments' prefixes", () => {
+    const statements = resources(prod.api, "AWS::IAM::Policy").flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>);
+    const actions = statements.flatMap((st) => ([] as string[]).concat(st.Action));
+    expect(actions).not.toContain("dynamodb:Scan");
+    expect(actions.filter((a) => a === "dynamodb:*" || a === "s3:*" || a === "*")).toEqual([]);
+    for (const st of statements.filter((st) => ([] as string[]).concat(st.Action).some((a) => a.startsWith("s3:") && a !== "s3:ListBucket"))) {
+      for (const on of ([] as unknown[]).concat(st.Resource).map(resolveJoin)) expect(on).toMatch(/\/(attachments|uploads)\/\*$/);
+    }
+    // Only the areas that own the routes: the users and keys areas never touch the bucket.
+    for (const area of ["users", "keys"]) expect(grantedBy(prod.api, prod.areas.get(area)!.logicalId).objects).toEqual([]);
+  });
+
+  it("keeps the API's access logs (with client IPs) a month, not forever, and throttles the stage", () => {
+    const { resource: group } = only(prod.api, "AWS::Logs::LogGroup");
+    expect(JSON.stringify(group.Properties.LogGroupName)).toContain("/aws/vendedlogs/apis");
+    expect(group.Properties.RetentionInDays).toBe(30);
+    const { resource: stage } = only(prod.api, "AWS::ApiGatewayV2::Stage");
+    expect(stage.Properties.AccessLogSettings.DestinationArn).toBeDefined();
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: DEFAULT_THROTTLE.rate, ThrottlingBurstLimit: DEFAULT_THROTTLE.burst });
+    const { resource: tenantStage } = only(withDomain.api, "AWS::ApiGatewayV2::Stage");
+    expect(tenantStage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 120 });
   });
 });
 
@@ -473,6 +582,31 @@ describe("Web", () => {
     const replaced = JSON.stringify(uploader.Properties.replaceValues);
     expect(replaced).toContain("{{ VITE_API_URL }}");
     expect(replaced).toContain("Fn::ImportValue");
+  });
+
+  it("sends the security headers: a CSP without inline script naming only the API and the bucket, HSTS, no framing, no referrer", () => {
+    const { logicalId, resource: policy } = only(prod.web, "AWS::CloudFront::ResponseHeadersPolicy");
+    const config = policy.Properties.ResponseHeadersPolicyConfig;
+    const security = config.SecurityHeadersConfig;
+    // The CSP names the API's and the bucket's deploy-time values: resolve them to readable markers.
+    const csp = resolveJoin(security.ContentSecurityPolicy.ContentSecurityPolicy);
+    const directives = Object.fromEntries(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
+    expect(directives["default-src"]).toEqual(["'none'"]);
+    expect(directives["script-src"]).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(directives["frame-ancestors"]).toEqual(["'none'"]);
+    expect(directives["object-src"]).toEqual(["'none'"]);
+    expect(directives["base-uri"]).toEqual(["'none'"]);
+    expect(directives["img-src"]).toEqual(["'self'", "blob:", "data:"]);
+    expect(directives["connect-src"]).toEqual(["'self'", expect.stringMatching(/^<import:.*Api.*>$/), expect.stringMatching(/^https:\/\/<import:.*Files.*>\.s3\.eu-central-2\.amazonaws\.com$/)]);
+    expect(csp).toContain("upgrade-insecure-requests");
+    expect(security.ContentSecurityPolicy.Override).toBe(true);
+    expect(security.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
+    expect(security.FrameOptions).toMatchObject({ FrameOption: "DENY", Override: true });
+    expect(security.ReferrerPolicy).toMatchObject({ ReferrerPolicy: "no-referrer", Override: true });
+    expect(security.ContentTypeOptions).toMatchObject({ Override: true });
+    expect(config.CustomHeadersConfig.Items.map((h: { Header: string }) => h.Header).sort()).toEqual(["Cross-Origin-Opener-Policy", "Permissions-Policy"]);
+    const { resource: distribution } = only(prod.web, "AWS::CloudFront::Distribution");
+    expect(distribution.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: logicalId });
   });
 
   it("publishes the site URL for the functions' binding", () => {

@@ -16,14 +16,35 @@ export function s3(): S3Client {
   return client;
 }
 
+/** The bucket prefixes: the Storage stack's lifecycle rule and the functions' permissions name them. */
+export const ATTACHMENTS = "attachments/";
+export const STAGED_UPLOADS = "uploads/";
+
 /**
  * Where an attachment's encrypted bytes live in the bucket: all of a conversation's files under
- * one prefix, so deleting a conversation (a pickup) can delete them together.
+ * one prefix, so deleting a conversation (a pickup) can delete them together. Only the server
+ * makes objects here (CompleteMultipartUpload, CopyObject): the only URLs a browser gets for these
+ * keys are UploadPart URLs, which add parts to an upload the server completes and die with it,
+ * so a completed file cannot be replaced.
  */
 export function attachmentObjectKey(conversationId: number, attachmentId: number, part: "file" | "thumb" = "file"): string {
   return `${attachmentPrefix(conversationId)}${attachmentId}${part === "thumb" ? ".th" : ""}`;
 }
 
 export function attachmentPrefix(conversationId: number): string {
-  return `attachments/${conversationId}/`;
+  return `${ATTACHMENTS}${conversationId}/`;
+}
+
+/**
+ * Where a browser PUTs a single-part upload (a small file, a thumbnail) with its presigned URL:
+ * a staging key, copied to attachmentObjectKey when the upload is completed and then deleted (the
+ * bucket expires what is left under uploads/ after a day). A URL still valid after completion
+ * can only write here again, never over the file that was sent.
+ */
+export function stagedUploadKey(conversationId: number, attachmentId: number, part: "file" | "thumb" = "file"): string {
+  return `${stagedUploadPrefix(conversationId)}${attachmentId}${part === "thumb" ? ".th" : ""}`;
+}
+
+export function stagedUploadPrefix(conversationId: number): string {
+  return `${STAGED_UPLOADS}${conversationId}/`;
 }

@@ -4,6 +4,8 @@ import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { areaHandler } from "../../../functions/area-entries";
 import type { ApiHandler } from "../../../functions/dispatch";
 import { servedRoutes, type ServedRoute } from "../../../functions/routes";
+import { AREA_GRANTS } from "../../../stacks/permissions";
+import { runAs } from "./iam";
 import { lambdaContext } from "./lambda-context";
 import { loadHandler } from "./paths";
 
@@ -20,7 +22,7 @@ interface CompiledRoute extends ServedRoute {
  * build a payload-v2 event, call the route's area entry (functions/areas/) as the area's Lambda
  * would, and write its result. Each area is loaded on its first request.
  */
-export function createApiAdapter() {
+export function createApiAdapter({ appOrigin }: { appOrigin: string }) {
   const compiled: CompiledRoute[] = servedRoutes().map((route) => {
     const names: string[] = [];
     const segments = route.path.split("/").map((segment) => {
@@ -45,7 +47,7 @@ export function createApiAdapter() {
     if (!route) {
       const code = candidates.length ? "method_not_allowed" : "not_found";
       const message = candidates.length ? "This method is not allowed here." : "Requested content not found.";
-      if (method === "OPTIONS" && candidates.length) return void res.writeHead(204, corsPreflight(req)).end();
+      if (method === "OPTIONS" && candidates.length) return void res.writeHead(204, corsPreflight(req, appOrigin)).end();
       return void res.writeHead(candidates.length ? 405 : 404, { "content-type": "application/json" }).end(JSON.stringify({ code, message }));
     }
 
@@ -59,15 +61,25 @@ export function createApiAdapter() {
       pathParameters[name] = safeDecode(match[i + 1] ?? "");
     });
     const event = toEvent(req, url, route, body, pathParameters);
-    const result = await (await areaFor(route.area))(event, lambdaContext(route.area));
+    const handler = await areaFor(route.area);
+    // As the area's Lambda, with its IAM policy (iam.ts).
+    const principal = { name: `the ${route.area} area`, grant: AREA_GRANTS[route.area] ?? {} };
+    const result = await runAs(principal, () => handler(event, lambdaContext(route.area)));
     res.writeHead(result.statusCode ?? 200, (result.headers ?? {}) as Record<string, string>);
     res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, "base64") : (result.body ?? ""));
   };
 }
 
-function corsPreflight(req: IncomingMessage): Record<string, string> {
+/**
+ * As API Gateway's CORS configuration (stacks/api.ts) answers a preflight: only for the app's own
+ * origin, which is also the only one the handlers' responses name (httpCors in the core). Any other
+ * origin gets no CORS headers, so its browser refuses to send the request.
+ */
+function corsPreflight(req: IncomingMessage, appOrigin: string): Record<string, string> {
+  if (req.headers.origin !== appOrigin) return { vary: "origin" };
   return {
-    "access-control-allow-origin": String(req.headers.origin ?? "*"),
+    "access-control-allow-origin": appOrigin,
+    vary: "origin",
     "access-control-allow-methods": "GET,POST,PATCH,PUT,DELETE,OPTIONS",
     "access-control-allow-headers": "authorization,content-type",
     "access-control-max-age": "600",

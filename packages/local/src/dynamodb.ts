@@ -20,8 +20,29 @@ function dynamoLocalJar(): { dir: string; jar: string } {
 }
 
 /**
- * The official DynamoDB Local (Java), its database file under the data folder. A pid file lets
- * the next start stop a Java process that a crashed runtime left behind.
+ * Java runs under this sh, whose stdin is a pipe from the runtime. However the runtime ends (a
+ * crash, SIGKILL), the pipe closes, the `read` returns and Java is stopped: DynamoDB Local never
+ * outlives the runtime, holding its port and the database (the data folder may be gone, pid file
+ * and all). SIGTERM to the sh (stop()) stops Java too; the sh ends when Java has.
+ */
+const WATCHDOG = `
+exec 3<&0
+java "$@" </dev/null 3<&- &
+java=$!
+(read -r _ <&3; kill "$java" 2>/dev/null) &
+watcher=$!
+exec 3<&-
+trap 'kill "$java" 2>/dev/null' TERM INT
+wait "$java"
+code=$?
+if kill -0 "$java" 2>/dev/null; then wait "$java"; code=$?; fi
+kill "$watcher" 2>/dev/null
+exit "$code"
+`;
+
+/**
+ * The official DynamoDB Local (Java), its database file under the data folder, under the watchdog
+ * above. A pid file lets the next start stop a leftover all the same.
  */
 export async function startDynamo(dataDir: string, port: number): Promise<{ process: ChildProcess; stop: () => Promise<void> }> {
   const dir = join(dataDir, "dynamodb");
@@ -31,8 +52,11 @@ export async function startDynamo(dataDir: string, port: number): Promise<{ proc
 
   const local = dynamoLocalJar();
   const child = spawn(
-    "java",
+    "sh",
     [
+      "-c",
+      WATCHDOG,
+      "dynamodb-local",
       `-Djava.library.path=${join(local.dir, "DynamoDBLocal_lib")}`,
       "-jar",
       local.jar,
@@ -52,6 +76,11 @@ export async function startDynamo(dataDir: string, port: number): Promise<{ proc
   child.stderr?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   if (child.pid) writeFileSync(pidFile, String(child.pid));
+  // When this process ends without stop() (an uncaught exception, process.exit), at once; the
+  // watchdog covers the rest (SIGKILL), as soon as the pipe closes.
+  const killOnExit = () => void child.kill("SIGTERM");
+  process.once("exit", killOnExit);
+  void exited.then(() => process.off("exit", killOnExit));
 
   const failed = exited.then((code) => {
     throw new Error(`DynamoDB Local exited (code ${code}) before it listened. Is Java 17 installed?\n${output}`);
@@ -77,7 +106,8 @@ function stopLeftover(pidFile: string) {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, "utf8"));
   try {
-    if (pid > 0 && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("DynamoDBLocal")) process.kill(pid, "SIGKILL");
+    // The watchdog's sh (or, from an older runtime, Java itself): either stops on SIGTERM.
+    if (pid > 0 && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("DynamoDBLocal")) process.kill(pid, "SIGTERM");
   } catch (error) {
     // No such process any more: nothing to stop.
     if ((error as NodeJS.ErrnoException).code !== "ENOENT" && (error as NodeJS.ErrnoException).code !== "ESRCH") throw error;

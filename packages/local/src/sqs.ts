@@ -46,6 +46,8 @@ export class SqsStandIn {
   constructor(
     private readonly dir: string,
     public endpoint = "http://127.0.0.1",
+    /** A save that failed in the background (the next change tries again); never thrown. */
+    private readonly onSaveError: (error: Error) => void = (error) => console.error("[sqs] could not save the queues:", error),
   ) {
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, "queues.json");
@@ -157,22 +159,38 @@ export class SqsStandIn {
     };
   }
 
-  /** Dispatches one JSON 1.0 request ("X-Amz-Target: AmazonSQS.<Action>"). */
+  /**
+   * Dispatches one JSON 1.0 request ("X-Amz-Target: AmazonSQS.<Action>"). Never rejects: a client
+   * that goes away mid-request or sends garbage gets an error answer (or none), not a crash.
+   */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const action = String(req.headers["x-amz-target"] ?? "").replace(/^AmazonSQS\./, "");
-    let input: Record<string, unknown> = {};
     try {
-      input = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>) : {};
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+    } catch {
+      // The client aborted the request: nobody is left to answer.
+      res.destroy();
+      return;
+    }
+    const action = String(req.headers["x-amz-target"] ?? "").replace(/^AmazonSQS\./, "");
+    try {
+      let input: Record<string, unknown>;
+      try {
+        input = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>) : {};
+      } catch {
+        throw new SqsError("SerializationException", "The request body is not valid JSON.");
+      }
+      if (typeof input !== "object" || input === null || Array.isArray(input)) throw new SqsError("SerializationException", "The request body is not a JSON object.");
       const output = this.dispatch(action, input);
       res.writeHead(200, { "content-type": "application/x-amz-json-1.0" }).end(JSON.stringify(output));
     } catch (error) {
       const type = error instanceof SqsError ? error.type : "InternalError";
       const status = error instanceof SqsError ? 400 : 500;
+      if (!(error instanceof SqsError)) console.error(`[sqs] ${action || "(no action)"} failed:`, error);
+      if (res.headersSent) return void res.destroy();
       res
         .writeHead(status, { "content-type": "application/x-amz-json-1.0" })
-        .end(JSON.stringify({ __type: `com.amazonaws.sqs#${type}`, message: (error as Error).message }));
+        .end(JSON.stringify({ __type: `com.amazonaws.sqs#${type}`, message: error instanceof SqsError ? error.message : "Internal error" }));
     }
   }
 
@@ -212,10 +230,16 @@ export class SqsStandIn {
 
   private save(): void {
     clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => this.flush(), 50);
+    this.saveTimer = setTimeout(() => {
+      try {
+        this.flush();
+      } catch (error) {
+        this.onSaveError(error as Error);
+      }
+    }, 50);
   }
 
-  /** Writes the queues to disk now (atomically); called on shutdown too. */
+  /** Writes the queues to disk now (atomically); called on shutdown too, where it may throw. */
   flush(): void {
     clearTimeout(this.saveTimer);
     const temp = `${this.file}.tmp`;

@@ -15,11 +15,15 @@ const TYPES: Record<string, string> = {
   ".webmanifest": "application/manifest+json",
 };
 
-/** Serves the built SPA; paths that are not files get index.html, as CloudFront is set up to. */
-export function serveStatic(distDir: string, pathname: string, res: ServerResponse): void {
+/**
+ * Serves the built SPA; paths that are not files get index.html, as CloudFront is set up to. Every
+ * answer carries `headers`: the site's security headers (stacks/site-headers.ts), as CloudFront's
+ * response headers policy adds them.
+ */
+export function serveStatic(distDir: string, pathname: string, res: ServerResponse, headers: Record<string, string>): void {
   const index = join(distDir, "index.html");
   if (!existsSync(index)) {
-    res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end("The web app is not built. Run `npm start` (it builds it) or `npm run build:web`.\n");
+    res.writeHead(503, { ...headers, "content-type": "text/plain; charset=utf-8" }).end("The web app is not built. Run `npm start` (it builds it) or `npm run build:web`.\n");
     return;
   }
   let decoded = pathname;
@@ -33,9 +37,9 @@ export function serveStatic(distDir: string, pathname: string, res: ServerRespon
   const file = inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : index;
   const immutable = file !== index && file.includes(`${sep}assets${sep}`);
   res.writeHead(200, {
+    ...headers,
     "content-type": TYPES[extname(file)] ?? "application/octet-stream",
     "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
-    "x-content-type-options": "nosniff",
   });
   createReadStream(file).pipe(res);
 }

@@ -1,6 +1,8 @@
 import {
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -17,12 +19,19 @@ import { nextId } from "../db/counter";
 import { db } from "../db/service";
 import { type AttachmentItem } from "./entities";
 import { fail, valid } from "../errors";
-import { attachmentObjectKey, attachmentPrefix, s3 } from "../storage";
+import { attachmentObjectKey, attachmentPrefix, s3, stagedUploadKey, stagedUploadPrefix } from "../storage";
+import { logger } from "../http/logger";
 import { access } from "./access";
 import { motesById } from "./messages";
 
-/** Presigned URLs are short-lived: an upload asks again if it takes longer. */
-const UPLOAD_URL_SECONDS = 60 * 60;
+/**
+ * Presigned URLs live only as long as their purpose. A single PUT (at most one part, 8 MiB) gets
+ * 15 minutes; the parts of a multipart upload are all presigned at start and uploaded one after
+ * the other, so they get an hour (1 GiB at 300 kB/s). Every upload URL signs the exact
+ * Content-Length, so it takes no byte more or less than announced.
+ */
+const PUT_URL_SECONDS = 15 * 60;
+const PART_URL_SECONDS = 60 * 60;
 const DOWNLOAD_URL_SECONDS = 5 * 60;
 /** An upload not attached to a message within a day is forgotten (TTL). */
 const PENDING_SECONDS = 24 * 60 * 60;
@@ -43,7 +52,11 @@ export namespace Attachment {
     return data ?? undefined;
   }
 
-  /** POST /api/conversations/{id}/attachments: reserves an attachment and presigns its upload. */
+  /**
+   * POST /api/conversations/{id}/attachments: reserves an attachment and presigns its upload. A
+   * multipart upload is made at the file's key (only the server can complete it); a single PUT and
+   * the thumbnail go to staging keys that `complete` copies (storage.ts).
+   */
   export async function start(actor: Actor, conversationId: number, body: z.input<typeof newAttachment>) {
     const { me } = await access(actor, conversationId, "write");
     const input = valid(newAttachment, body);
@@ -57,15 +70,16 @@ export namespace Attachment {
       const created = await s3().send(new CreateMultipartUploadCommand({ Bucket: bucket(), Key: key, ContentType: "application/octet-stream" }));
       uploadId = created.UploadId!;
       parts = await Promise.all(
-        Array.from({ length: partCount }, async (_, i) => ({
-          n: i + 1,
-          url: await getSignedUrl(s3(), new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, PartNumber: i + 1 }), { expiresIn: UPLOAD_URL_SECONDS }),
-        })),
+        Array.from({ length: partCount }, async (_, i) => {
+          const ContentLength = Math.min(ATTACHMENT_PART_SIZE, input.size - i * ATTACHMENT_PART_SIZE);
+          const part = new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, PartNumber: i + 1, ContentLength });
+          return { n: i + 1, url: await getSignedUrl(s3(), part, { expiresIn: PART_URL_SECONDS }) };
+        }),
       );
     } else {
-      parts = [{ n: 1, url: await putUrl(key) }];
+      parts = [{ n: 1, url: await putUrl(stagedUploadKey(conversationId, id), input.size) }];
     }
-    const thumbUrl = input.thumb_size ? await putUrl(attachmentObjectKey(conversationId, id, "thumb")) : null;
+    const thumbUrl = input.thumb_size ? await putUrl(stagedUploadKey(conversationId, id, "thumb"), input.thumb_size) : null;
     await db()
       .entities.attachment.create({
         conversationId,
@@ -81,14 +95,16 @@ export namespace Attachment {
     return { id, parts, part_size: ATTACHMENT_PART_SIZE, multipart, thumb_url: thumbUrl };
   }
 
-  function putUrl(key: string): Promise<string> {
-    return getSignedUrl(s3(), new PutObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: UPLOAD_URL_SECONDS });
+  /** A PUT URL for exactly `size` bytes (the browser sends Content-Length itself; S3 checks it against the signature). */
+  function putUrl(key: string, size: number): Promise<string> {
+    return getSignedUrl(s3(), new PutObjectCommand({ Bucket: bucket(), Key: key, ContentLength: size }), { expiresIn: PUT_URL_SECONDS });
   }
 
   /**
    * POST /api/conversations/{id}/attachments/{aid}/complete: the uploader says every part is in;
-   * the server completes a multipart upload and checks the bucket holds exactly the announced
-   * sizes before the attachment can go into a message.
+   * the server completes a multipart upload or copies the staged PUT (and thumbnail) to the file's
+   * key, and checks the bucket holds exactly the announced sizes before the attachment can go into
+   * a message.
    */
   export async function complete(actor: Actor, conversationId: number, id: number, body: z.input<typeof completeAttachment>) {
     const { me } = await access(actor, conversationId, "write");
@@ -98,27 +114,52 @@ export namespace Attachment {
     if (!item || item.sourceId !== me.uid) fail("attachment_not_found");
     if (item.state !== "pending") return { id, size: item.size, state: item.state };
     const key = attachmentObjectKey(conversationId, id);
+    const thumbKey = attachmentObjectKey(conversationId, id, "thumb");
+    // What the browser PUT with presigned URLs: the single-part file, the thumbnail.
+    const stagedFile = item.uploadId ? undefined : stagedUploadKey(conversationId, id);
+    const stagedThumb = item.thumbSize ? stagedUploadKey(conversationId, id, "thumb") : undefined;
+    // The thumbnail first: a missing one fails before anything that cannot be done twice.
+    if (stagedThumb) await asUploaderMistake(copy(stagedThumb, thumbKey));
     if (item.uploadId) {
       const etags = input.etags ?? [];
       if (etags.length !== Math.ceil(item.size / ATTACHMENT_PART_SIZE)) fail("attachment_incomplete");
-      try {
-        await s3().send(
+      await asUploaderMistake(
+        s3().send(
           new CompleteMultipartUploadCommand({
             Bucket: bucket(),
             Key: key,
             UploadId: item.uploadId,
             MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) },
           }),
-        );
-      } catch (error) {
-        if (isS3ClientError(error)) fail("attachment_incomplete");
-        throw error;
-      }
+        ),
+      );
     }
-    const sizes = await Promise.all([objectSize(key), item.thumbSize ? objectSize(attachmentObjectKey(conversationId, id, "thumb")) : Promise.resolve(0)]);
+    if (stagedFile) await asUploaderMistake(copy(stagedFile, key));
+    const sizes = await Promise.all([objectSize(key), item.thumbSize ? objectSize(thumbKey) : Promise.resolve(0)]);
     if (sizes[0] !== item.size || sizes[1] !== item.thumbSize) fail("attachment_incomplete");
     await db().entities.attachment.patch({ conversationId, id }).set({ state: "uploaded" }).go();
+    // What is left under uploads/ expires anyway (the bucket's lifecycle rule).
+    for (const Key of [stagedFile, stagedThumb].filter((k) => k !== undefined)) {
+      await s3()
+        .send(new DeleteObjectCommand({ Bucket: bucket(), Key }))
+        .catch((error: unknown) => logger.warn("could not delete a staged upload", { key: Key, error: error as Error }));
+    }
     return { id, size: item.size, state: "uploaded" as const };
+  }
+
+  /** The staged upload becomes the file: a server-side copy, so the browser's URL never names the file's key. */
+  function copy(from: string, to: string) {
+    return s3().send(new CopyObjectCommand({ Bucket: bucket(), Key: to, CopySource: `${bucket()}/${from}` }));
+  }
+
+  /** A missing staged object or a wrong part ETag is the uploader's doing: 409, not 500. */
+  async function asUploaderMistake<T>(request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if (isS3ClientError(error)) fail("attachment_incomplete");
+      throw error;
+    }
   }
 
   async function objectSize(key: string): Promise<number | undefined> {
@@ -156,14 +197,15 @@ export namespace Attachment {
     return { motes: await motesById(conversationId, moteIds) };
   }
 
-  /** The purge-attachments job: deletes every bucket object under the conversation's prefix. */
+  /** The purge-attachments job: deletes every bucket object of the conversation (its files and staged uploads). */
   export async function purgeObjects(conversationId: number): Promise<void> {
-    const Prefix = attachmentPrefix(conversationId);
-    for (;;) {
-      const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket(), Prefix, MaxKeys: 1000 }));
-      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-      if (!keys.length) return;
-      await s3().send(new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: keys, Quiet: true } }));
+    for (const Prefix of [attachmentPrefix(conversationId), stagedUploadPrefix(conversationId)]) {
+      for (;;) {
+        const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket(), Prefix, MaxKeys: 1000 }));
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+        if (!keys.length) break;
+        await s3().send(new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: keys, Quiet: true } }));
+      }
     }
   }
 }

@@ -1,0 +1,88 @@
+import { JOB_KINDS, type JobKind } from "../packages/core/src/config";
+import { ATTACHMENTS, STAGED_UPLOADS } from "../packages/core/src/storage";
+
+/**
+ * What each Lambda may do: one grant per area of the route table (functions/routes.ts) and per
+ * job kind's worker, holding only the table, bucket, queue and mail actions that its domain code
+ * uses. The Api stack turns a grant into the function's IAM policy; the local runtime enforces the
+ * same grants on every AWS SDK call a handler makes (packages/local/src/iam.ts), so a route that
+ * needs an action its area was not given fails in the integration tests, as it would on AWS.
+ *
+ * A new area, or a domain call that needs a new action, gets its line here.
+ */
+export type TableAction =
+  | "GetItem"
+  | "BatchGetItem"
+  | "Query"
+  | "Scan"
+  | "PutItem"
+  | "UpdateItem"
+  | "DeleteItem"
+  | "BatchWriteItem"
+  | "ConditionCheckItem"
+  | "DescribeTable";
+
+export type ObjectAction = "GetObject" | "PutObject" | "DeleteObject" | "AbortMultipartUpload" | "ListMultipartUploadParts";
+
+export interface Grant {
+  /** DynamoDB actions on the table and its indexes. */
+  table?: TableAction[];
+  /** S3 object actions, each on keys under the given prefixes. */
+  objects?: { actions: ObjectAction[]; prefixes: string[] }[];
+  /** s3:ListBucket: under these prefixes, or "bucket" for the whole bucket (HeadBucket needs it). */
+  list?: string[] | "bucket";
+  /** sqs:SendMessage onto these kinds' queues. */
+  send?: JobKind[];
+  /** sqs:GetQueueAttributes of these kinds' queues (the health check). */
+  queueAttributes?: JobKind[];
+  /** ses:SendEmail / ses:SendRawEmail. */
+  mail?: boolean;
+}
+
+/** Reading the table: items (one or a batch) and the indexes. */
+const READ: TableAction[] = ["GetItem", "BatchGetItem", "Query"];
+/** Writing items one at a time, as ElectroDB does (also inside TransactWriteItems). */
+const WRITE: TableAction[] = ["PutItem", "UpdateItem"];
+
+export const AREA_GRANTS: Record<string, Grant> = {
+  // Health (DescribeTable, HeadBucket, every queue's attributes), instance info and setup, the
+  // user list and invitations (mail).
+  instance: { table: [...READ, ...WRITE, "DescribeTable"], list: "bucket", queueAttributes: [...JOB_KINDS], send: ["mail"] },
+  // Lookup, login (rate limits are cleared: DeleteItem), registration codes (mail), profile
+  // changes (a changed contact's old item is deleted), two-factor setup.
+  users: { table: ["GetItem", ...WRITE, "DeleteItem"], send: ["mail"] },
+  // Account keys and their encrypted backups.
+  keys: { table: ["GetItem", ...WRITE] },
+  // Conversations, messages and participants (leaving deletes one's participant item), and
+  // attachments: presigned PUTs to uploads/, multipart uploads and the copies to attachments/,
+  // HeadObject of both, presigned GETs of attachments/, deleting staged uploads.
+  conversations: {
+    table: [...READ, ...WRITE, "DeleteItem"],
+    objects: [
+      { actions: ["PutObject", "GetObject"], prefixes: [ATTACHMENTS, STAGED_UPLOADS] },
+      { actions: ["DeleteObject"], prefixes: [STAGED_UPLOADS] },
+    ],
+  },
+  // Pickups: creating one (its conversation, the invitation mail), collecting, deleting one with
+  // its conversation's items (BatchWriteItem) and, through the purge job, its files.
+  pickups: { table: [...READ, ...WRITE, "DeleteItem", "BatchWriteItem"], send: ["mail", "purge-attachments"] },
+};
+
+export const WORKER_GRANTS: Record<JobKind, Grant> = {
+  // One SES call per message; nothing else.
+  mail: { mail: true },
+  // Every object under a conversation's two prefixes.
+  "purge-attachments": {
+    list: [ATTACHMENTS, STAGED_UPLOADS],
+    objects: [{ actions: ["DeleteObject"], prefixes: [ATTACHMENTS, STAGED_UPLOADS] }],
+  },
+  // Expired pickups (the expiry index) with their conversation's items, then the purge job.
+  "pickup-sweep": { table: ["GetItem", "Query", "DeleteItem", "BatchWriteItem"], send: ["purge-attachments"] },
+};
+
+/** An area's grant; an area without one is a mistake that must not deploy. */
+export function grantOf(grants: Record<string, Grant>, area: string): Grant {
+  const grant = grants[area];
+  if (!grant) throw new Error(`The area "${area}" has no grant in stacks/permissions.ts: give it the table, bucket and queue actions its routes use`);
+  return grant;
+}
