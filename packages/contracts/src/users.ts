@@ -91,4 +91,4 @@ export const userRoutes = {
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const userErrorCodes = ["contact_unknown", "password_incorrect", "password_or_totp_incorrect", "vericode_incorrect", "registration_invalid", "already_registered", "old_password_incorrect", "contact_taken", "email_change_forbidden"] as const;
+export const userErrorCodes = ["contact_unknown", "password_incorrect", "password_or_totp_incorrect", "vericode_incorrect", "registration_invalid", "already_registered", "old_password_incorrect", "contact_taken", "email_change_forbidden", "verification_limit"] as const;

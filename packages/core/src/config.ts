@@ -60,6 +60,10 @@ const schema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(60),
+  /** Verification codes (registration, forgotten password) one account may be sent in a sliding hour. */
+  VERIFICATION_MAX_CODES: z.coerce.number().int().positive().default(5),
+  /** Anonymous backup-store saves from one client address in a sliding hour. */
+  BACKUP_MAX_SAVES_PER_HOUR: z.coerce.number().int().positive().default(100),
 }).refine((c) => !c.DISABLE_SECURECODE || c.DEFAULT_SECURECODE !== undefined, {
   // Without it a client could not create or unlock keys on an instance without secure codes.
   message: "DEFAULT_SECURECODE is required when DISABLE_SECURECODE is on",

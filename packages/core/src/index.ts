@@ -16,6 +16,7 @@ export { Totp } from "./totp/totp";
 export { Keypair } from "./keys/keypair";
 export { Backup } from "./keys/backup";
 export { Invite, Registration } from "./invite";
+export { VerificationCode } from "./verification";
 export { Attachment, Conversation, GUEST_NAME } from "./conversation";
 export { Pickup } from "./pickup";
 export { Group } from "./group/group";

@@ -11,4 +11,5 @@ export const userErrors = {
   old_password_incorrect: { status: 403, text: "Your current password is incorrect." },
   contact_taken: { status: 409, text: "This email address or phone number is already in use." },
   email_change_forbidden: { status: 403, text: "Only an administrator can change an email address." },
+  verification_limit: { status: 429, text: "Too many codes or wrong codes for this account - please wait an hour before trying again." },
 } as const satisfies ErrorTexts;

@@ -19,6 +19,7 @@ export const de: Record<ErrorCode, string> = {
   old_password_incorrect: "Dein aktuelles Passwort ist falsch.",
   contact_taken: "Diese E-Mail-Adresse oder Telefonnummer wird bereits verwendet.",
   email_change_forbidden: "Nur eine Administratorin oder ein Administrator kann eine E-Mail-Adresse ändern.",
+  verification_limit: "Zu viele Codes oder falsche Codes für dieses Konto - bitte warte eine Stunde, bevor du es noch einmal versuchst.",
   setup_closed: "Diese Instanz ist bereits eingerichtet - bitte melde dich an.",
   setup_token_invalid: "Dieser Einrichtungslink ist nicht gültig.",
   totp_incorrect: "Falscher Code - bitte versuche es noch einmal.",
