@@ -3,6 +3,7 @@ import { VerificationCode, resetConfig } from "@sealwork/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { http, mailedCodes, outboxFor, uniqueEmail, useRuntime } from "../support/api";
 import { burst, fire, freshAddress, tally, type Hit } from "../support/attack";
+import { pickupBody } from "../support/pickups";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
 import { codeAt, currentStep, enableTotp } from "../support/totp";
 import { PASSWORD, createSession, createUser } from "../support/users";
@@ -18,6 +19,7 @@ const LIMITS = {
   LOGIN_MAX_FAILURES: 3,
   LOGIN_MAX_FAILURES_PER_IP: 5,
   VERIFICATION_MAX_CODES: 2,
+  PICKUP_MAX_PER_HOUR: 3,
   BACKUP_MAX_SAVES_PER_HOUR: 4,
 };
 const TOO_MANY = "429 too_many_attempts";
@@ -105,6 +107,17 @@ describe("pickups", () => {
     expectLimited(hits, "404 pickup_not_found", LIMITS.LOGIN_MAX_FAILURES_PER_IP);
   });
 
+  it("12 pickups created at once by one member: at most PICKUP_MAX_PER_HOUR made and mailed", async () => {
+    const creator = await createSession();
+    const email = uniqueEmail("flooded");
+    const bodies: Record<string, unknown>[] = [];
+    for (let i = 0; i < 12; i++) bodies.push((await pickupBody(creator, { email })).body);
+    const hits = await burst(bodies.length, (i) => ({ method: "POST", path: "/api/pickup", body: bodies[i], token: creator.api_token, from: freshAddress() }));
+    const made = expectLimited(hits, "200", LIMITS.PICKUP_MAX_PER_HOUR, "429 pickup_limit");
+    await outboxFor(email);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await outboxFor(email, { wait: false })).length).toBe(made);
+  });
 });
 
 describe("the backup store", () => {

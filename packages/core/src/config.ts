@@ -62,6 +62,8 @@ const schema = z.object({
   LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(60),
   /** Verification codes (registration, forgotten password) one account may be sent in a sliding hour. */
   VERIFICATION_MAX_CODES: z.coerce.number().int().positive().default(5),
+  /** Pickups (each one an email to an outside address) one member may create in a sliding hour. */
+  PICKUP_MAX_PER_HOUR: z.coerce.number().int().positive().default(20),
   /** Anonymous backup-store saves from one client address in a sliding hour. */
   BACKUP_MAX_SAVES_PER_HOUR: z.coerce.number().int().positive().default(100),
 }).refine((c) => !c.DISABLE_SECURECODE || c.DEFAULT_SECURECODE !== undefined, {

@@ -39,6 +39,11 @@ export namespace Pickup {
     return { scope: "pickup-client", max: LOGIN_MAX_FAILURES_PER_IP, windowSeconds: LOGIN_LOCK_SECONDS };
   }
 
+  /** Pickups one member may create in a sliding hour: each mails an outside address. */
+  function createRule(): RateLimit.Rule {
+    return { scope: "pickup-create", max: config().PICKUP_MAX_PER_HOUR, windowSeconds: 3600, refusal: "pickup_limit" };
+  }
+
   const get = getPickup;
   export const views = pickupViews;
   export const withViews = withPickupViews;
@@ -66,6 +71,8 @@ export namespace Pickup {
   export async function create(actor: Actor, body: z.input<typeof newPickup>) {
     const me = requireMember(actor);
     const input = valid(newPickup, body);
+    // Every attempt counts, made or not: the limit is on what one member can make the server mail.
+    await RateLimit.take(createRule(), String(me.uid));
     const sealed = envelopeText(input.sealed, "sealed", "sealed_key_invalid");
     const wrapped = envelopeText(input.wrapped, "pickup-wrap", "pickup_invalid");
     const title = input.title === undefined ? undefined : envelopeText(input.title, "aead", "title_invalid");

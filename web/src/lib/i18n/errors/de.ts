@@ -66,6 +66,7 @@ export const de: Record<ErrorCode, string> = {
   pickup_participants: "Personen kannst du nur zu einer Unterhaltung hinzufügen, nicht zu einer Abholung.",
   pickup_invalid: "Schlüssel, Suchwert oder Link der Abholung sind nicht gültig.",
   pickup_exists: "Serverfehler beim Erstellen deiner Abholung. Bitte versuche es später nochmals.",
+  pickup_limit: "Du hast in der letzten Stunde zu viele Abholungen versendet - bitte warte, bevor du weitere sendest.",
   conversation_not_pickup: "Nur eine Abholung kann gelöscht werden - archiviere diese Unterhaltung stattdessen.",
   internal: "Auf unserer Seite ist etwas schiefgelaufen. Bitte versuche es später nochmals.",
 };

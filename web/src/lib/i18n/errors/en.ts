@@ -71,6 +71,7 @@ export const en: Record<ErrorCode, string> = {
   pickup_participants: "You can only add more people to a conversation, not a pickup.",
   pickup_invalid: "The pickup's key, lookup or link is not valid.",
   pickup_exists: "Server error while creating your pickup. Please try again later.",
+  pickup_limit: "You have sent too many pickups in the last hour - please wait before sending more.",
   conversation_not_pickup: "Only a pickup can be deleted - archive this conversation instead.",
   internal: "Something went wrong on our side. Please try again later.",
 };
