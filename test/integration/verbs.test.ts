@@ -38,6 +38,7 @@ describe("verbs called directly", () => {
     expect(await refusal(Conversation.create(me, { id: 0, recipient: -1, sealed_keys: [] } as never))).toMatchObject({ code: "validation", fields: { id: expect.any(Array), recipient: expect.any(Array) } });
     expect(await refusal(Conversation.load(me, 1.5, {}))).toMatchObject({ code: "validation" });
     expect(await refusal(User.update(me, alice.id, { name: "   " }))).toMatchObject({ code: "validation", fields: { name: expect.any(Array) } });
+    expect(await refusal(User.update(me, alice.id, { name: "Your Bank\r\nBcc: x@evil.example" }))).toMatchObject({ code: "validation", fields: { name: expect.any(Array) } });
     expect(await refusal(Invite.create(me, { email: "not an address" } as never))).toMatchObject({ code: "validation" });
   });
 

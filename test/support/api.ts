@@ -50,11 +50,20 @@ export async function adminSession(): Promise<Session> {
   return login(found.body.id, ADMIN.password);
 }
 
+/** A message in the local outbox: `raw` is the composed email (RFC 5322) as SES would get it. */
+export interface OutboxMessage {
+  subject: string;
+  text: string;
+  to: string;
+  channel: "email" | "sms";
+  raw?: string;
+}
+
 /** Email messages in the local outbox for one address, newest first. */
-export async function outboxFor(address: string, { wait = true } = {}): Promise<{ subject: string; text: string; to: string }[]> {
+export async function outboxFor(address: string, { wait = true } = {}): Promise<OutboxMessage[]> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const reply = await http<{ subject: string; text: string; to: string }[]>("GET", "/dev/outbox.json");
+    const reply = await http<OutboxMessage[]>("GET", "/dev/outbox.json");
     const mine = reply.body.filter((m) => m.to === address);
     if (mine.length > 0 || !wait || Date.now() > deadline) return mine;
     await new Promise((r) => setTimeout(r, 200));

@@ -1,3 +1,4 @@
+import { plainText } from "@sealwork/contracts/fields";
 import * as z from "zod";
 
 const flag = z
@@ -48,7 +49,8 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default("no-reply@localhost"),
   /** While the instance has no user, this token (from the one-time setup link) creates the first administrator. */
   SETUP_TOKEN: z.string().optional(),
-  INSTANCE_TITLE: z.string().min(1).default("Sealwork"),
+  /** Shown in the app and put into mail subjects: one line of plain text. */
+  INSTANCE_TITLE: plainText(z.string().min(1).max(80)).default("Sealwork"),
   INSTANCE_NAME: z.string().min(1).default("local"),
   INSTANCE_ENV: z.enum(["production", "staging"]).default("production"),
   IDLE_TIMEOUT: z.coerce.number().int().min(0).default(0),
