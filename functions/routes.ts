@@ -11,6 +11,8 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/instance": "functions/api/instance/info.handler",
   "POST /api/instance/setup": "functions/api/instance/setup.handler",
   "GET /api/instance/users": "functions/api/instance/users.handler",
+  "POST /api/instance/users/{id}/disable": "functions/api/instance/disable-user.handler",
+  "POST /api/instance/users/{id}/enable": "functions/api/instance/enable-user.handler",
   "GET /api/users": "functions/api/users/lookup.handler",
   "POST /api/verification/register": "functions/api/verification/register.handler",
   "POST /api/users/register": "functions/api/users/register.handler",

@@ -28,6 +28,8 @@ describe("verbs called directly", () => {
     expect(await refusal(Invite.list(actorOf(alice)))).toMatchObject({ code: "forbidden" });
     expect(await refusal(User.list(actorOf(alice)))).toMatchObject({ code: "forbidden" });
     expect(await refusal(User.update(actorOf(alice), bob.id, { name: "Mallory" }))).toMatchObject({ code: "forbidden" });
+    expect(await refusal(User.setDisabled(actorOf(alice), bob.id, true))).toMatchObject({ code: "forbidden" });
+    expect(await refusal(User.setDisabled(anonymous, bob.id, true))).toMatchObject({ code: "forbidden" });
     const guest: Actor = { kind: "guest", ip: "192.0.2.1", uid: 0, pickup: 1, live: true };
     expect(await refusal(Pickup.create(guest, {} as never))).toMatchObject({ code: "forbidden" });
   });
@@ -39,6 +41,7 @@ describe("verbs called directly", () => {
     expect(await refusal(Conversation.load(me, 1.5, {}))).toMatchObject({ code: "validation" });
     expect(await refusal(User.update(me, alice.id, { name: "   " }))).toMatchObject({ code: "validation", fields: { name: expect.any(Array) } });
     expect(await refusal(User.update(me, alice.id, { name: "Your Bank\r\nBcc: x@evil.example" }))).toMatchObject({ code: "validation", fields: { name: expect.any(Array) } });
+    expect(await refusal(User.setDisabled(me, 1.5, true))).toMatchObject({ code: "validation" });
     expect(await refusal(Invite.create(me, { email: "not an address" } as never))).toMatchObject({ code: "validation" });
   });
 

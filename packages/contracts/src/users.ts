@@ -16,6 +16,8 @@ export const publicUser = z.object({
   hasSuperAdminRole: z.boolean(),
   totp_enabled: z.boolean(),
   password_empty: z.boolean(),
+  /** Switched off by an administrator (POST /api/instance/users/{id}/disable). */
+  disabled: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 
@@ -91,4 +93,4 @@ export const userRoutes = {
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const userErrorCodes = ["contact_unknown", "password_incorrect", "password_or_totp_incorrect", "vericode_incorrect", "registration_invalid", "already_registered", "old_password_incorrect", "contact_taken", "email_change_forbidden", "verification_limit"] as const;
+export const userErrorCodes = ["contact_unknown", "password_incorrect", "password_or_totp_incorrect", "vericode_incorrect", "registration_invalid", "already_registered", "old_password_incorrect", "contact_taken", "email_change_forbidden", "verification_limit", "account_disabled", "disable_self"] as const;

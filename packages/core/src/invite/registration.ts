@@ -30,6 +30,7 @@ export namespace Registration {
       return found && (found.email === normalised || found.phone === normalised) ? found : fail("contact_unknown");
     });
     if (user.passwordHash) fail("already_registered");
+    if (user.disabled) fail("account_disabled");
     await assertInviteOpen(user);
     const code = await VerificationCode.issue(uid, "register", normalised);
     const { INSTANCE_TITLE, APP_URL } = config();
@@ -56,6 +57,8 @@ export namespace Registration {
         if (user.passwordHash) fail("already_registered");
         const invite = await assertInviteOpen(user);
         if (!(await VerificationCode.check(user.id, "register", contact, input.vericode))) fail("vericode_incorrect");
+        // Said only behind the right code.
+        if (user.disabled) fail("account_disabled");
         const name = input.name.trim();
         const passwordHash = await hashPassword(input.password);
         const result = await db()

@@ -66,6 +66,8 @@ export namespace Login {
     const ok = passwordOk && (!user?.totpEnabled || second !== null);
     if (!user || !ok) fail(user?.totpEnabled ? "password_or_totp_incorrect" : "password_incorrect");
     await Promise.all([RateLimit.clear(rules.perUser, userKey), RateLimit.release(client!)]);
+    // Said only to whoever knows the password, so that it tells nobody else the account exists.
+    if (user.disabled) fail("account_disabled");
     return User.session(user, { recoveryTOTP: second === "recovery" });
   }
 }

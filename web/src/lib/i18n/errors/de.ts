@@ -20,6 +20,8 @@ export const de: Record<ErrorCode, string> = {
   contact_taken: "Diese E-Mail-Adresse oder Telefonnummer wird bereits verwendet.",
   email_change_forbidden: "Nur eine Administratorin oder ein Administrator kann eine E-Mail-Adresse ändern.",
   verification_limit: "Zu viele Codes oder falsche Codes für dieses Konto - bitte warte eine Stunde, bevor du es noch einmal versuchst.",
+  account_disabled: "Dieses Konto wurde deaktiviert - bitte wende dich an deine Administration.",
+  disable_self: "Du kannst dein eigenes Konto nicht deaktivieren.",
   setup_closed: "Diese Instanz ist bereits eingerichtet - bitte melde dich an.",
   setup_token_invalid: "Dieser Einrichtungslink ist nicht gültig.",
   totp_incorrect: "Falscher Code - bitte versuche es noch einmal.",

@@ -25,6 +25,8 @@ export const en: Record<ErrorCode, string> = {
   contact_taken: "This email address or phone number is already in use.",
   email_change_forbidden: "Only an administrator can change an email address.",
   verification_limit: "Too many codes or wrong codes for this account - please wait an hour before trying again.",
+  account_disabled: "This account has been disabled - please contact your administrator.",
+  disable_self: "You cannot disable your own account.",
   setup_closed: "This instance has already been set up - please log in.",
   setup_token_invalid: "This setup link is not valid.",
   totp_incorrect: "Incorrect code - please try again.",
