@@ -16,6 +16,8 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/users": "functions/api/users/lookup.handler",
   "POST /api/verification/register": "functions/api/verification/register.handler",
   "POST /api/users/register": "functions/api/users/register.handler",
+  "POST /api/verification/forgot": "functions/api/verification/forgot.handler",
+  "POST /api/users/reset": "functions/api/users/reset.handler",
   "POST /api/users/{id}/login": "functions/api/users/login.handler",
   "GET /api/users/{id}": "functions/api/users/get.handler",
   "PATCH /api/users/{id}": "functions/api/users/update.handler",

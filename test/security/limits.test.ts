@@ -155,12 +155,18 @@ describe("two-factor login", () => {
   });
 });
 
-describe("verification codes (registration)", () => {
+describe("verification codes (registration, forgotten password)", () => {
   const LIMITED = "429 verification_limit";
   const register = (contact: string, vericode: string) => ({
     method: "POST",
     path: "/api/users/register",
     body: { name: "Eve", password: "new-password-1", contact, vericode },
+    from: freshAddress(),
+  });
+  const reset = (contact: string, vericode: string, extra: Record<string, unknown> = {}) => ({
+    method: "POST",
+    path: "/api/users/reset",
+    body: { contact, vericode, password: "brand-new-pw-1", ...extra },
     from: freshAddress(),
   });
 
@@ -193,4 +199,41 @@ describe("verification codes (registration)", () => {
     expectLimited(hits, "422 registration_invalid", LIMITS.LOGIN_MAX_FAILURES_PER_IP);
   });
 
+  it("20 forgotten-password requests for one account at once: at most VERIFICATION_MAX_CODES codes sent", async () => {
+    const user = await createUser();
+    const hits = await burst(20, () => ({ method: "POST", path: "/api/verification/forgot", body: { uid: user.id, contact: user.email }, from: freshAddress() }));
+    const sent = expectLimited(hits, "200", LIMITS.VERIFICATION_MAX_CODES, LIMITED);
+    await outboxFor(user.email);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await outboxFor(user.email, { wait: false })).length).toBe(sent);
+  });
+
+  it("20 forgotten-password requests at once from one client: at most LOGIN_MAX_FAILURES_PER_IP accepted", async () => {
+    const from = freshAddress();
+    const hits = await burst(20, (i) => ({ method: "POST", path: "/api/verification/forgot", body: { uid: 800_000_000 + i, contact: uniqueEmail("nobody") }, from }));
+    expectLimited(hits, "200", LIMITS.LOGIN_MAX_FAILURES_PER_IP);
+  });
+
+  it("30 wrong reset codes at once: at most MAX_TRIES compared; then neither the right code nor a new one gets in, and the password stays", async () => {
+    const user = await createUser();
+    expect((await http("POST", "/api/verification/forgot", { body: { uid: user.id, contact: user.email } })).status).toBe(200);
+    const code = await codeFrom(user.email, /set a new password is (\d{6})/);
+    const hits = await burst(30, () => reset(user.email, wrongCode(code)));
+    expectLimited(hits, "403 vericode_incorrect", VerificationCode.MAX_TRIES, LIMITED);
+    expect(await fire(reset(user.email, code))).toMatchObject({ status: 429, body: { code: "verification_limit" } });
+    expect((await http("POST", "/api/verification/forgot", { body: { uid: user.id, contact: user.email } })).status).toBe(200);
+    const [second] = await mailedCodes(user.email, /set a new password is (\d{6})/, 2);
+    expect(await fire(reset(user.email, second!))).toMatchObject({ status: 429, body: { code: "verification_limit" } });
+    expect((await fire({ method: "POST", path: `/api/users/${user.id}/login`, body: { password: PASSWORD }, from: freshAddress() })).status).toBe(200);
+  });
+
+  it("20 wrong 2FA codes at once behind the right reset code: at most MAX_TRIES checked", async () => {
+    const me = await createSession();
+    const { secret } = await enableTotp(me.api_token);
+    expect((await http("POST", "/api/verification/forgot", { body: { uid: me.id, contact: me.email } })).status).toBe(200);
+    const code = await codeFrom(me.email!, /set a new password is (\d{6})/);
+    const wrong = wrongCode(codeAt(secret, currentStep()));
+    const hits = await burst(20, () => reset(me.email!, code, { totp_auth: wrong }));
+    expectLimited(hits, "403 totp_incorrect", VerificationCode.MAX_TRIES, LIMITED);
+  });
 });

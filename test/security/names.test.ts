@@ -58,6 +58,8 @@ describe("names refuse control characters, lone surrogates and bidi overrides", 
     const phone = `+41 79${value}123 45 67`;
     expectRefused(await http<Json>("PATCH", `/api/users/${other.id}`, { token: admin.api_token, body: { email } }), "email");
     expectRefused(await http<Json>("POST", "/api/verification/register", { body: { uid: other.id, contact: email } }), "contact");
+    expectRefused(await http<Json>("POST", "/api/verification/forgot", { body: { uid: other.id, contact: phone } }), "contact");
+    expectRefused(await http<Json>("POST", "/api/users/reset", { body: { contact: email, vericode: "123456", password: "long-enough-1" } }), "contact");
     const invite = await newInviteBody({ email });
     expectRefused(await http<Json>("POST", "/api/instance/invite", { token: admin.api_token, body: invite.body }), "email");
     const withPhone = await newInviteBody({ phone });

@@ -11,7 +11,7 @@ export { Instance } from "./instance/instance";
 export { Mail } from "./mail";
 export { JobMessage, Queue } from "./queue";
 export { RateLimit } from "./rate-limit/rate-limit";
-export { User } from "./user/user";
+export { Login, PasswordReset, User } from "./user";
 export { Totp } from "./totp/totp";
 export { Keypair } from "./keys/keypair";
 export { Backup } from "./keys/backup";
