@@ -5,7 +5,7 @@ import { PICKUP_MAX_WRONG } from "@sealwork/contracts";
 import { derivePickupKeys, formatPickupCode, normalizePickupCode, openMessage, openPickup } from "@sealwork/crypto";
 import { describe, expect, inject, it } from "vitest";
 import { http, outboxFor } from "../support/api";
-import { encrypted, encryptedMessage, shareGroup, startConversation } from "../support/conversations";
+import { encrypted, encryptedMessage, reserveConversation, shareGroup, startConversation } from "../support/conversations";
 import { burst, freshAddress, tally } from "../support/attack";
 import { collect, createPickup, pickupBody, type MadePickup, type Meta } from "../support/pickups";
 import { spawnRuntime } from "../support/runtime";
@@ -253,13 +253,18 @@ describe("pickups: deleting and expiry", () => {
     const gone = await http<Json>("GET", `/api/conversations/${p.conversation_id}`, { token: guest });
     expect(gone.status).toBe(404);
     expect(gone.body.message).toBe(DELETED);
-    expect((await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).status).toBe(404);
+    // Deleted, not "never there": the tombstone Conversation.purge leaves answers for the id.
+    expect(await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).toMatchObject({ status: 404, body: { code: "conversation_not_found", message: DELETED } });
     const { data: motes } = await db().entities.mote.query.byConversation({ conversationId: p.conversation_id }).go();
     expect(motes).toEqual([]);
     const deadline = Date.now() + 10_000;
     while ((await objectsOf(p.conversation_id)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await objectsOf(p.conversation_id)).toEqual([]);
-    expect((await http("DELETE", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).status).toBe(404);
+    expect(await http("DELETE", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).toMatchObject({ status: 404, body: { code: "conversation_not_found" } });
+    // An id that never had a conversation is another thing: "Requested content not found."
+    const never = await reserveConversation(creator);
+    expect(await http("DELETE", `/api/conversations/${never}`, { token: creator.api_token })).toMatchObject({ status: 404, body: { code: "not_found", message: "Requested content not found." } });
+    expect(await http("GET", `/api/conversations/${never}`, { token: creator.api_token })).toMatchObject({ status: 404, body: { code: "not_found" } });
   });
 
   it("an expired pickup is gone at once, and the sweep removes it with its conversation", async () => {
@@ -278,6 +283,9 @@ describe("pickups: deleting and expiry", () => {
     await expect
       .poll(async () => (await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).status, { timeout: 15_000 })
       .toBe(404);
+    // Swept, so deleted: the deleted text for the creator, as for the guest.
+    expect(await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).toMatchObject({ body: { code: "conversation_not_found", message: DELETED } });
+    expect(await http("GET", `/api/conversations/${p.conversation_id}`, { token: guest })).toMatchObject({ status: 404, body: { code: "conversation_not_found" } });
     const { data } = await db().entities.pickup.get({ conversationId: p.conversation_id }).go();
     expect(data).toBeNull();
   });

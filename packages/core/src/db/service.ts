@@ -1,5 +1,5 @@
 import { Entity, Service } from "electrodb";
-import { ConversationEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
+import { ConversationEntity, ConversationGoneEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
 import { GroupMembershipEntity } from "../group/entities";
 import { InviteEntity } from "../invite/entities";
 import { BackupEntity, KeyHeadEntity, KeypairEntity } from "../keys/entities";
@@ -44,6 +44,7 @@ const entities = {
   mote: MoteEntity,
   localid: LocalIdEntity,
   attachment: AttachmentEntity,
+  conversationgone: ConversationGoneEntity,
   groupmember: GroupMembershipEntity, // groups (placeholder)
   pickup: PickupEntity, // pickups
   pickuplookup: PickupLookupEntity,

@@ -4,7 +4,7 @@ import type * as z from "zod";
 import { base64urlDecode, parsePickupFragment, pickupLink, pickupLookup, pickupParams, pickupVerifier } from "@sealwork/crypto";
 import { can, requireMember, type Actor, type MemberActor } from "../access";
 import { config } from "../config";
-import { find, keysOf } from "../conversation/access";
+import { find, keysOf, missing } from "../conversation/access";
 import { creation, purge as purgeConversation } from "../conversation/lifecycle";
 import { GUEST_NAME, describe } from "../conversation/views";
 import { isConditionFailure } from "../db/conditions";
@@ -243,7 +243,7 @@ export namespace Pickup {
     valid(idSchema, id);
     requireMember(actor);
     const conversation = await find(id);
-    if (!conversation) fail("conversation_not_found");
+    if (!conversation) return missing(id);
     if (conversation.recipientId !== 0) fail("conversation_not_pickup");
     if (!can(actor, "delete", { kind: "conversation", id, authorId: conversation.authorId, pickup: true, participant: null })) fail("pickup_delete_forbidden");
     await purge(id);
