@@ -68,6 +68,12 @@ const schema = z.object({
   PICKUP_MAX_PER_HOUR: z.coerce.number().int().positive().default(20),
   /** Anonymous backup-store saves from one client address in a sliding hour. */
   BACKUP_MAX_SAVES_PER_HOUR: z.coerce.number().int().positive().default(100),
+  /**
+   * Which requests leave a log line: "errors" (default) logs 4xx and 5xx answers and requests
+   * slower than LOG_SLOW_MS; "all" logs every request (one line per poll: noisy).
+   */
+  LOG_REQUESTS: z.enum(["errors", "all"]).default("errors"),
+  LOG_SLOW_MS: z.coerce.number().int().positive().default(1000),
 }).refine((c) => !c.DISABLE_SECURECODE || c.DEFAULT_SECURECODE !== undefined, {
   // Without it a client could not create or unlock keys on an instance without secure codes.
   message: "DEFAULT_SECURECODE is required when DISABLE_SECURECODE is on",
