@@ -28,6 +28,11 @@ export const INSTANCE_SETTINGS = [
   "LOGIN_MAX_FAILURES",
   "LOGIN_MAX_FAILURES_PER_IP",
   "LOGIN_LOCK_SECONDS",
+  "VERIFICATION_MAX_CODES",
+  "PICKUP_MAX_PER_HOUR",
+  "BACKUP_MAX_SAVES_PER_HOUR",
+  "LOG_REQUESTS",
+  "LOG_SLOW_MS",
 ] as const;
 
 function instanceSettings(env: NodeJS.ProcessEnv): Record<string, string> {

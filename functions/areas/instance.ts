@@ -5,6 +5,8 @@ import { handler as health } from "../api/health";
 import { handler as instanceInfo } from "../api/instance/info";
 import { handler as instanceSetup } from "../api/instance/setup";
 import { handler as instanceUsers } from "../api/instance/users";
+import { handler as instanceDisableUser } from "../api/instance/disable-user";
+import { handler as instanceEnableUser } from "../api/instance/enable-user";
 import { handler as instanceInvite } from "../api/instance/invite";
 import { handler as instanceInvites } from "../api/instance/invites";
 import { handler as instanceResendInvite } from "../api/instance/resend-invite";
@@ -14,6 +16,8 @@ export const handler = dispatch({
   "GET /api/instance": instanceInfo,
   "POST /api/instance/setup": instanceSetup,
   "GET /api/instance/users": instanceUsers,
+  "POST /api/instance/users/{id}/disable": instanceDisableUser,
+  "POST /api/instance/users/{id}/enable": instanceEnableUser,
   "POST /api/instance/invite": instanceInvite,
   "GET /api/instance/invites": instanceInvites,
   "POST /api/instance/invites/{id}/resend": instanceResendInvite,

@@ -4,6 +4,8 @@ import { dispatch } from "../dispatch";
 import { handler as usersLookup } from "../api/users/lookup";
 import { handler as verificationRegister } from "../api/verification/register";
 import { handler as usersRegister } from "../api/users/register";
+import { handler as verificationForgot } from "../api/verification/forgot";
+import { handler as usersReset } from "../api/users/reset";
 import { handler as usersLogin } from "../api/users/login";
 import { handler as usersGet } from "../api/users/get";
 import { handler as usersUpdate } from "../api/users/update";
@@ -15,6 +17,8 @@ export const handler = dispatch({
   "GET /api/users": usersLookup,
   "POST /api/verification/register": verificationRegister,
   "POST /api/users/register": usersRegister,
+  "POST /api/verification/forgot": verificationForgot,
+  "POST /api/users/reset": usersReset,
   "POST /api/users/{id}/login": usersLogin,
   "GET /api/users/{id}": usersGet,
   "PATCH /api/users/{id}": usersUpdate,

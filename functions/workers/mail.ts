@@ -1,5 +1,5 @@
 import { worker } from "@sealwork/core/http/worker";
-import { Mail } from "@sealwork/core/mail";
+import { MailDelivery } from "@sealwork/core/mail-delivery";
 
-/** The mail queue's consumer: each message through SES (locally into the outbox). */
-export const handler = worker("mail", (job) => Mail.deliver(job));
+/** The mail queue's consumer: each message composed and sent through SES (locally into the outbox). */
+export const handler = worker("mail", (job) => MailDelivery.deliver(job));

@@ -24,7 +24,8 @@ interface Page {
 }
 
 const NOT_AUTHORIZED = "You are not authorized to access this conversation or pickup!";
-const DELETED = "This conversation or pickup has been deleted!";
+/** A conversation id that never had a conversation (a deleted one answers "…has been deleted!": pickups.test.ts). */
+const NOT_FOUND = "Requested content not found.";
 
 async function trio() {
   const [a, b, c] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" }), createSession({ name: "Cem" })]);
@@ -260,7 +261,7 @@ describe("conversations: who may do what", () => {
       }
     }
     for (const [method, path, body] of calls(999_999_999)) {
-      expect(await http(method, path, { token: a.api_token, body }), `${method} ${path}`).toMatchObject({ status: 404, body: { code: "conversation_not_found", message: DELETED } });
+      expect(await http(method, path, { token: a.api_token, body }), `${method} ${path}`).toMatchObject({ status: 404, body: { code: "not_found", message: NOT_FOUND } });
     }
     const sealed = await sealedKey(key, id);
     expect(await http("POST", `/api/conversations/${id}/participate`, { token: outsider.api_token, body: { participant: outsider.id, sealed } })).toMatchObject({
@@ -355,7 +356,7 @@ describe("conversations: archive", () => {
     expect(await listed(b)).toContain(id);
 
     expect(await http("POST", `/api/conversations/${id}/archive`, { token: outsider.api_token })).toMatchObject({ status: 403, body: { message: NOT_AUTHORIZED } });
-    expect(await http("POST", `/api/conversations/999999999/archive`, { token: a.api_token })).toMatchObject({ status: 404, body: { message: DELETED } });
+    expect(await http("POST", `/api/conversations/999999999/archive`, { token: a.api_token })).toMatchObject({ status: 404, body: { message: NOT_FOUND } });
   });
 
   it("gives every list entry the caller's own sealed key", async () => {

@@ -1,11 +1,13 @@
 import { PutObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { Queue } from "@sealwork/core";
 import { db } from "@sealwork/core/db/service";
-import { formatPickupCode, normalizePickupCode, openMessage, openPickup } from "@sealwork/crypto";
+import { PICKUP_MAX_WRONG } from "@sealwork/contracts";
+import { derivePickupKeys, formatPickupCode, normalizePickupCode, openMessage, openPickup } from "@sealwork/crypto";
 import { describe, expect, inject, it } from "vitest";
 import { http, outboxFor } from "../support/api";
-import { encrypted, encryptedMessage, shareGroup, startConversation } from "../support/conversations";
-import { collect, createPickup, pickupBody } from "../support/pickups";
+import { encrypted, encryptedMessage, reserveConversation, shareGroup, startConversation } from "../support/conversations";
+import { burst, freshAddress, tally } from "../support/attack";
+import { collect, createPickup, pickupBody, type MadePickup, type Meta } from "../support/pickups";
 import { spawnRuntime } from "../support/runtime";
 import { createSession } from "../support/users";
 
@@ -73,6 +75,16 @@ describe("pickups: creating", () => {
     expect(remove.status).toBe(403);
   });
 });
+
+/** The auth key a guest's client derives from the pickup's code and `securityCode` (one Argon2id). */
+async function authFor(p: MadePickup, securityCode: string): Promise<string> {
+  const meta = (await http<Meta>("GET", `/api/pickup/${p.lookup}?meta=1`)).body;
+  const keys = await derivePickupKeys(
+    { code: p.code, securityCode, linkSecret: p.linkSecret },
+    { salt: meta.salt, memoryKiB: meta.memoryKiB, iterations: meta.iterations, parallelism: meta.parallelism, link: meta.link_secret ? 1 : 0 },
+  );
+  return keys.auth;
+}
 
 describe("pickups: the guest", () => {
   it("looks up, recovers with the security code, reads, answers; the creator sees the redemption", async () => {
@@ -157,6 +169,21 @@ describe("pickups: the guest", () => {
     expect((await http("GET", "/api/pickup/short")).status).toBe(422);
   });
 
+  it("30 wrong security codes at once, each on its own connection: at most nine 'incorrect', then locked for good", async () => {
+    const creator = await createSession();
+    const p = await createPickup(creator);
+    const wrong = p.securityCode === "000000" ? "000001" : "000000";
+    const auth = await authFor(p, wrong);
+    // Each from another address, so that the pickup's own count is what holds them.
+    const hits = await burst(30, () => ({ method: "POST", path: `/api/pickup/recover/${p.lookup}`, body: { auth }, from: freshAddress() }));
+    const counts = tally(hits);
+    expect(Object.keys(counts).sort(), JSON.stringify(counts)).toEqual(["403 pickup_auth_incorrect", "404 pickup_not_found"]);
+    expect(counts["403 pickup_auth_incorrect"]).toBeLessThanOrEqual(PICKUP_MAX_WRONG - 1);
+    const { data } = await db().entities.pickup.get({ conversationId: p.conversation_id }).go();
+    expect(data!.failures).toBe(PICKUP_MAX_WRONG);
+    expect((await collect(p)).meta.status).toBe(404);
+  });
+
   it("counts wrong security codes and locks the pickup for good at the tenth", async () => {
     const creator = await createSession();
     const p = await createPickup(creator);
@@ -180,14 +207,21 @@ describe("pickups: the guest", () => {
     expect(listed.body.pickups[String(p.conversation_id)]!.locked).toBe(true);
   });
 
-  it("concurrent wrong codes cannot pass the limit", async () => {
+  it("a right code after nine wrong ones (sent at once) still opens it and gives its try back", async () => {
     const creator = await createSession();
     const p = await createPickup(creator);
     const wrong = p.securityCode === "000000" ? "000001" : "000000";
-    const results = await Promise.all(Array.from({ length: 15 }, () => collect(p, wrong)));
-    expect(results.filter((r) => r.recover.status === 403).length).toBeLessThanOrEqual(9);
+    const wrongAuth = await authFor(p, wrong);
+    const hits = await burst(PICKUP_MAX_WRONG - 1, () => ({ method: "POST", path: `/api/pickup/recover/${p.lookup}`, body: { auth: wrongAuth }, from: freshAddress() }));
+    expect(tally(hits)).toEqual({ "403 pickup_auth_incorrect": PICKUP_MAX_WRONG - 1 });
+    const right = await collect(p);
+    expect(right.recover.status).toBe(200);
     const { data } = await db().entities.pickup.get({ conversationId: p.conversation_id }).go();
-    expect(data!.failures).toBe(10);
+    expect(data!.failures).toBe(PICKUP_MAX_WRONG - 1);
+    // Still open for the guest, until the next wrong code locks it.
+    expect((await http("GET", `/api/conversations/${p.conversation_id}`, { token: right.recover.body.api_token })).status).toBe(200);
+    expect((await http("POST", `/api/pickup/recover/${p.lookup}`, { body: { auth: wrongAuth } })).status).toBe(404);
+    expect((await http("GET", `/api/conversations/${p.conversation_id}`, { token: right.recover.body.api_token })).status).toBe(404);
   });
 });
 
@@ -219,13 +253,18 @@ describe("pickups: deleting and expiry", () => {
     const gone = await http<Json>("GET", `/api/conversations/${p.conversation_id}`, { token: guest });
     expect(gone.status).toBe(404);
     expect(gone.body.message).toBe(DELETED);
-    expect((await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).status).toBe(404);
+    // Deleted, not "never there": the tombstone Conversation.purge leaves answers for the id.
+    expect(await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).toMatchObject({ status: 404, body: { code: "conversation_not_found", message: DELETED } });
     const { data: motes } = await db().entities.mote.query.byConversation({ conversationId: p.conversation_id }).go();
     expect(motes).toEqual([]);
     const deadline = Date.now() + 10_000;
     while ((await objectsOf(p.conversation_id)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await objectsOf(p.conversation_id)).toEqual([]);
-    expect((await http("DELETE", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).status).toBe(404);
+    expect(await http("DELETE", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).toMatchObject({ status: 404, body: { code: "conversation_not_found" } });
+    // An id that never had a conversation is another thing: "Requested content not found."
+    const never = await reserveConversation(creator);
+    expect(await http("DELETE", `/api/conversations/${never}`, { token: creator.api_token })).toMatchObject({ status: 404, body: { code: "not_found", message: "Requested content not found." } });
+    expect(await http("GET", `/api/conversations/${never}`, { token: creator.api_token })).toMatchObject({ status: 404, body: { code: "not_found" } });
   });
 
   it("an expired pickup is gone at once, and the sweep removes it with its conversation", async () => {
@@ -244,6 +283,9 @@ describe("pickups: deleting and expiry", () => {
     await expect
       .poll(async () => (await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).status, { timeout: 15_000 })
       .toBe(404);
+    // Swept, so deleted: the deleted text for the creator, as for the guest.
+    expect(await http("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token })).toMatchObject({ body: { code: "conversation_not_found", message: DELETED } });
+    expect(await http("GET", `/api/conversations/${p.conversation_id}`, { token: guest })).toMatchObject({ status: 404, body: { code: "conversation_not_found" } });
     const { data } = await db().entities.pickup.get({ conversationId: p.conversation_id }).go();
     expect(data).toBeNull();
   });

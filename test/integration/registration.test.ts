@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { http, outboxFor } from "../support/api";
+import { http, mailedCodes, outboxFor } from "../support/api";
 import { createUser } from "../support/users";
 
 async function requestCode(uid: number, contact: string): Promise<string> {
@@ -33,15 +33,25 @@ describe("registration of an invited account", () => {
     expect(lookup.body).toMatchObject({ password_empty: true });
   });
 
-  it("gives up on a code after five wrong tries", async () => {
+  it("takes five wrong tries per account in an hour, and a new code brings no new ones", async () => {
     const invited = await createUser({ password: null });
     const code = await requestCode(invited.id, invited.email);
     const wrong = code === "000000" ? "111111" : "000000";
-    for (let i = 0; i < 5; i++) {
-      await http("POST", "/api/users/register", { body: { name: "X", password: "new-password-1", contact: invited.email, vericode: wrong } });
-    }
-    const late = await http("POST", "/api/users/register", { body: { name: "X", password: "new-password-1", contact: invited.email, vericode: code } });
-    expect(late.status).toBe(403);
+    const register = (vericode: string) => http("POST", "/api/users/register", { body: { name: "X", password: "new-password-1", contact: invited.email, vericode } });
+    for (let i = 0; i < 5; i++) expect((await register(wrong)).status).toBe(403);
+    const limited = { status: 429, body: { code: "verification_limit", message: "Too many codes or wrong codes for this account - please wait an hour before trying again." } };
+    expect(await register(code)).toMatchObject(limited);
+    expect((await http("POST", "/api/verification/register", { body: { uid: invited.id, contact: invited.email } })).status).toBe(200);
+    const [fresh] = await mailedCodes(invited.email, /verification code is (\d{6})/, 2);
+    expect(await register(fresh!)).toMatchObject(limited);
+  });
+
+  it("a right code after four wrong ones still registers", async () => {
+    const invited = await createUser({ password: null });
+    const code = await requestCode(invited.id, invited.email);
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 4; i++) expect((await http("POST", "/api/users/register", { body: { name: "X", password: "new-password-1", contact: invited.email, vericode: wrong } })).status).toBe(403);
+    expect((await http("POST", "/api/users/register", { body: { name: "Y", password: "new-password-1", contact: invited.email, vericode: code } })).status).toBe(200);
   });
 
   it("answers invalid details with 422 and the spec's text", async () => {

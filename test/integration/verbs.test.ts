@@ -1,4 +1,4 @@
-import { AppError, Conversation, Invite, Pickup, User, kindOf, type Actor } from "@sealwork/core";
+import { AppError, Conversation, Invite, PasswordReset, Pickup, User, kindOf, type Actor } from "@sealwork/core";
 import { describe, expect, it } from "vitest";
 import { login } from "../support/api";
 import { shareGroup, startConversation } from "../support/conversations";
@@ -28,6 +28,8 @@ describe("verbs called directly", () => {
     expect(await refusal(Invite.list(actorOf(alice)))).toMatchObject({ code: "forbidden" });
     expect(await refusal(User.list(actorOf(alice)))).toMatchObject({ code: "forbidden" });
     expect(await refusal(User.update(actorOf(alice), bob.id, { name: "Mallory" }))).toMatchObject({ code: "forbidden" });
+    expect(await refusal(User.setDisabled(actorOf(alice), bob.id, true))).toMatchObject({ code: "forbidden" });
+    expect(await refusal(User.setDisabled(anonymous, bob.id, true))).toMatchObject({ code: "forbidden" });
     const guest: Actor = { kind: "guest", ip: "192.0.2.1", uid: 0, pickup: 1, live: true };
     expect(await refusal(Pickup.create(guest, {} as never))).toMatchObject({ code: "forbidden" });
   });
@@ -38,6 +40,10 @@ describe("verbs called directly", () => {
     expect(await refusal(Conversation.create(me, { id: 0, recipient: -1, sealed_keys: [] } as never))).toMatchObject({ code: "validation", fields: { id: expect.any(Array), recipient: expect.any(Array) } });
     expect(await refusal(Conversation.load(me, 1.5, {}))).toMatchObject({ code: "validation" });
     expect(await refusal(User.update(me, alice.id, { name: "   " }))).toMatchObject({ code: "validation", fields: { name: expect.any(Array) } });
+    expect(await refusal(User.update(me, alice.id, { name: "Your Bank\r\nBcc: x@evil.example" }))).toMatchObject({ code: "validation", fields: { name: expect.any(Array) } });
+    expect(await refusal(User.setDisabled(me, 1.5, true))).toMatchObject({ code: "validation" });
+    expect(await refusal(PasswordReset.request(anonymous, 0, "not an address"))).toMatchObject({ code: "validation", fields: { uid: expect.any(Array), contact: expect.any(Array) } });
+    expect(await refusal(PasswordReset.reset(anonymous, { contact: alice.email, vericode: "12", password: "short" }))).toMatchObject({ code: "validation", fields: { vericode: expect.any(Array), password: expect.any(Array) } });
     expect(await refusal(Invite.create(me, { email: "not an address" } as never))).toMatchObject({ code: "validation" });
   });
 

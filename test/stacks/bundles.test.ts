@@ -29,6 +29,10 @@ describe("area bundles", () => {
     for (const { name, packages } of bundles) for (const pkg of ["qrcode", "pngjs"]) expect(pkg in packages, `${pkg} in ${name}`).toBe(false);
   });
 
+  it("carries the mail composer in the mail worker only (the others merely queue a message)", () => {
+    for (const { name, packages } of bundles) expect("nodemailer" in packages, `nodemailer in ${name}`).toBe(name === "worker mail");
+  });
+
   it("carries Argon2id of hash-wasm, not all its algorithms, and no AWS SDK", () => {
     for (const { name, packages } of bundles) {
       expect(packages["hash-wasm"] ?? 0, name).toBeLessThan(40_000);

@@ -2,7 +2,12 @@ import type { Session } from "@sealwork/contracts";
 import { inject } from "vitest";
 import { ADMIN } from "./global-setup";
 
-export const baseUrl = () => inject("runtime").url;
+let otherRuntime: string | undefined;
+/** Points this test file's helpers at another runtime (one started with settings of its own). */
+export function useRuntime(url: string | undefined): void {
+  otherRuntime = url;
+}
+export const baseUrl = () => otherRuntime ?? inject("runtime").url;
 
 export interface Reply<T = Record<string, unknown>> {
   status: number;
@@ -45,13 +50,33 @@ export async function adminSession(): Promise<Session> {
   return login(found.body.id, ADMIN.password);
 }
 
+/** A message in the local outbox: `raw` is the composed email (RFC 5322) as SES would get it. */
+export interface OutboxMessage {
+  subject: string;
+  text: string;
+  to: string;
+  channel: "email" | "sms";
+  raw?: string;
+}
+
 /** Email messages in the local outbox for one address, newest first. */
-export async function outboxFor(address: string, { wait = true } = {}): Promise<{ subject: string; text: string; to: string }[]> {
+export async function outboxFor(address: string, { wait = true } = {}): Promise<OutboxMessage[]> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const reply = await http<{ subject: string; text: string; to: string }[]>("GET", "/dev/outbox.json");
+    const reply = await http<OutboxMessage[]>("GET", "/dev/outbox.json");
     const mine = reply.body.filter((m) => m.to === address);
     if (mine.length > 0 || !wait || Date.now() > deadline) return mine;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The codes (`pattern`'s first group) mailed to `address`, newest first, once there are `count` of them. */
+export async function mailedCodes(address: string, pattern: RegExp, count = 1): Promise<string[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const codes = (await outboxFor(address, { wait: false })).flatMap((m) => pattern.exec(m.text)?.[1] ?? []);
+    if (codes.length >= count) return codes;
+    if (Date.now() > deadline) throw new Error(`${count} code(s) for ${address} did not arrive`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -1,4 +1,4 @@
-import { contact, idParam, normaliseContact, phone } from "@sealwork/contracts";
+import { contact, idParam, isPlainMultilineText, isPlainText, name, normaliseContact, phone } from "@sealwork/contracts";
 import { hashPassword, verifyPassword } from "@sealwork/core/password";
 import { describe, expect, it } from "vitest";
 
@@ -14,6 +14,28 @@ describe("contacts", () => {
     expect(phone.safeParse("0791234567").success).toBe(false);
     expect(phone.safeParse("+41-79-123").success).toBe(false);
     expect(contact.safeParse("not an email").success).toBe(false);
+  });
+});
+
+describe("plain text (names, titles, anything mailed or kept in the clear)", () => {
+  it("keeps the world's scripts, emoji (with joiners and skin tones) and right-to-left text", () => {
+    for (const fine of ["Zoë Müller-Łukasiewicz", "山田 太郎", "محمد علي", "שלום", "👩🏽‍💻 Dev", "🇨🇭 Team", "O'Brien & Co. (50%)"]) {
+      expect(isPlainText(fine), fine).toBe(true);
+      expect(name.safeParse(fine).success, fine).toBe(true);
+    }
+  });
+
+  it("refuses control characters, separators, lone surrogates and bidi embeddings, overrides and isolates", () => {
+    const hostile = ["a\r\nBcc: x", "a\nb", "a\tb", "a\u0000b", "a\u0007b", "a\u001bb", "a\u007fb", "a\u0085b", "a\u009fb", "a\u2028b", "a\u2029b", "a\ud83db", "a\ude00b", "a\u202ab", "a\u202eb", "a\u2066b", "a\u2069b"];
+    for (const bad of hostile) {
+      expect(isPlainText(bad), JSON.stringify(bad)).toBe(false);
+      expect(name.safeParse(`Name ${bad}`).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it("lets texts of several lines have line breaks and tabs, and nothing else of the kind", () => {
+    expect(isPlainMultilineText("Hello,\r\nsee you\n\tMonday")).toBe(true);
+    for (const bad of ["a\rb", "a\u0000b", "a\u2028b", "a\u202eb", "a\ud83db"]) expect(isPlainMultilineText(bad), JSON.stringify(bad)).toBe(false);
   });
 });
 

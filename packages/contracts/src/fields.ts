@@ -4,11 +4,42 @@ import * as z from "zod";
 export const PASSWORD_MIN = 8;
 export const NAME_MAX = 80;
 
-export const email = z.email().max(254);
-export const phone = z.string().regex(/^\+[0-9 ]{6,30}$/, "A phone number is a plus sign followed by 6 to 30 digits or spaces.");
+/**
+ * What no name, address or other text the server keeps in the clear or puts into a mail may hold:
+ * control characters (C0, DEL, C1: NUL, BEL, CR, LF, ESC, …), the line and paragraph separators,
+ * lone surrogates (half an emoji, not text in any encoding) and the bidi embeddings, overrides and
+ * isolates that make text read differently from how it is stored (U+202A–U+202E, U+2066–U+2069).
+ * Multi-line texts (an invitation's message) may hold line breaks and tabs.
+ */
+const UNSAFE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]|\p{Cs}/u;
+export const UNSAFE_TEXT_MESSAGE = "Use printable characters only: no line breaks, control characters, direction overrides or broken characters.";
+export const UNSAFE_MULTILINE_MESSAGE = "Use printable characters and line breaks only: no control characters, direction overrides or broken characters.";
+
+/** Whether `value` is safe as one line of plain text (see UNSAFE). */
+export function isPlainText(value: string): boolean {
+  return !UNSAFE.test(value);
+}
+
+/** Whether `value` is safe as plain text of several lines: line breaks and tabs allowed. */
+export function isPlainMultilineText(value: string): boolean {
+  return !UNSAFE.test(value.replace(/\r\n|[\n\t]/g, " "));
+}
+
+/** The one rule for every free text the server stores in the clear or mails: one line of plain text. */
+export function plainText<S extends z.ZodType<string>>(schema: S): S {
+  return schema.refine(isPlainText, UNSAFE_TEXT_MESSAGE);
+}
+
+/** The same for texts of several lines (line breaks and tabs allowed). */
+export function plainMultilineText<S extends z.ZodType<string>>(schema: S): S {
+  return schema.refine(isPlainMultilineText, UNSAFE_MULTILINE_MESSAGE);
+}
+
+export const email = plainText(z.email().max(254));
+export const phone = plainText(z.string().regex(/^\+[0-9 ]{6,30}$/, "A phone number is a plus sign followed by 6 to 30 digits or spaces."));
 export const contact = z.union([email, phone]);
 export const password = z.string().min(PASSWORD_MIN).max(1024);
-export const name = z.string().trim().min(1).max(NAME_MAX);
+export const name = plainText(z.string().trim().min(1).max(NAME_MAX));
 export const sixDigits = z.string().regex(/^[0-9]{6}$/, "Enter the 6-digit code.");
 /** An id as a number (in bodies, and what verbs take): a positive safe integer. */
 export const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);

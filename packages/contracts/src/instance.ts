@@ -2,7 +2,7 @@ import * as z from "zod";
 import { ADMINS, ANYONE } from "./access";
 import * as f from "./fields";
 import { route, type RouteContract } from "./route";
-import { publicUser, session } from "./users";
+import { publicUser, session, userId } from "./users";
 
 /** The instance (tenant): its public settings and its first administrator. */
 
@@ -44,6 +44,10 @@ export const instanceRoutes = {
     query: z.object({ singleuser: f.idParam.optional() }),
     response: z.object({ users: z.array(publicUser) }),
   }),
+  /** Switches an account off: no login, its tokens refused at once (not one's own; a super administrator's only by a super administrator). */
+  "POST /api/instance/users/{id}/disable": route({ access: ADMINS, params: userId, response: z.object({ user: publicUser }) }),
+  /** Switches it on again (its old tokens stay refused). */
+  "POST /api/instance/users/{id}/enable": route({ access: ADMINS, params: userId, response: z.object({ user: publicUser }) }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */

@@ -50,7 +50,7 @@ export const newInvite = z.object({
   groups: z.array(z.unknown()).max(0, INVITE_GROUPS_DISABLED).default([]),
   roles: z.object({ admin: z.boolean().optional(), superAdmin: z.boolean().optional() }).default({}),
   sendEmail: z.boolean().default(true),
-  message: z.string().max(INVITE_MESSAGE_MAX).optional(),
+  message: f.plainMultilineText(z.string().max(INVITE_MESSAGE_MAX)).optional(),
   /** The temporary key's public halves and their signature over `tempKeypairRecord(...)`. */
   public_key: z.object({
     encrypt_public: rawPublicKey,

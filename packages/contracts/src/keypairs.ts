@@ -106,8 +106,9 @@ export const backupSave = z.object({
   filename: backupFilename,
   /** Ciphertext made by the client (an envelope as text); the server cannot read it. */
   contents: z.string().min(1).max(BACKUP_MAX_CONTENTS),
-  signature: z.string().max(4096).optional(),
-  api_message: z.string().max(4096).optional(),
+  /** Kept in the clear and handed to whoever loads the entry: plain text only. */
+  signature: f.plainText(z.string().max(4096)).optional(),
+  api_message: f.plainMultilineText(z.string().max(4096)).optional(),
   expiredays: z.number().int().min(1).max(BACKUP_MAX_DAYS).optional(),
 });
 

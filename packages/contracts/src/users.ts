@@ -16,6 +16,8 @@ export const publicUser = z.object({
   hasSuperAdminRole: z.boolean(),
   totp_enabled: z.boolean(),
   password_empty: z.boolean(),
+  /** Switched off by an administrator (POST /api/instance/users/{id}/disable). */
+  disabled: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 
@@ -35,6 +37,12 @@ export type Session = z.infer<typeof session>;
 export const verificationRequest = z.object({ uid: f.id, contact: f.contact });
 /** POST /api/users/register: an invited account's name and first password, with the code. */
 export const registration = z.object({ name: f.name, password: f.password, contact: f.contact, vericode: f.sixDigits });
+/**
+ * POST /api/users/reset: a forgotten password replaced with the code from POST
+ * /api/verification/forgot (same body as /api/verification/register). With 2FA on, `totp_auth`
+ * (a code or a recovery code) is needed too.
+ */
+export const passwordReset = z.object({ contact: f.contact, vericode: f.sixDigits, password: f.password, totp_auth: z.string().max(32).optional() });
 export const loginBody = z.object({ password: z.string().min(1).max(1024), totp_auth: z.string().max(32).optional() });
 /** PATCH /api/users/{id}: settings (one's own) and administration (another's). */
 export const userChanges = z
@@ -74,6 +82,21 @@ export const userRoutes = {
     body: registration,
     response: session,
   }),
+  /**
+   * A forgotten password, step one: a 6-digit code to the contact if it is the account's (and the
+   * account has a password and is not disabled). The answer is the same either way.
+   */
+  "POST /api/verification/forgot": route({
+    access: ANYONE,
+    body: verificationRequest,
+    response: z.object({ accepted: z.literal(true) }),
+  }),
+  /** Step two: the code and a new password; answers a session like a login. Older tokens stop. */
+  "POST /api/users/reset": route({
+    access: ANYONE,
+    body: passwordReset,
+    response: session,
+  }),
   "POST /api/users/{id}/login": route({
     access: ANYONE,
     params: userId,
@@ -91,4 +114,4 @@ export const userRoutes = {
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const userErrorCodes = ["contact_unknown", "password_incorrect", "password_or_totp_incorrect", "vericode_incorrect", "registration_invalid", "already_registered", "old_password_incorrect", "contact_taken", "email_change_forbidden"] as const;
+export const userErrorCodes = ["contact_unknown", "password_incorrect", "password_or_totp_incorrect", "vericode_incorrect", "registration_invalid", "already_registered", "old_password_incorrect", "contact_taken", "email_change_forbidden", "verification_limit", "account_disabled", "disable_self"] as const;

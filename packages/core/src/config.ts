@@ -1,3 +1,4 @@
+import { plainText } from "@sealwork/contracts/fields";
 import * as z from "zod";
 
 const flag = z
@@ -48,7 +49,8 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default("no-reply@localhost"),
   /** While the instance has no user, this token (from the one-time setup link) creates the first administrator. */
   SETUP_TOKEN: z.string().optional(),
-  INSTANCE_TITLE: z.string().min(1).default("Sealwork"),
+  /** Shown in the app and put into mail subjects: one line of plain text. */
+  INSTANCE_TITLE: plainText(z.string().min(1).max(80)).default("Sealwork"),
   INSTANCE_NAME: z.string().min(1).default("local"),
   INSTANCE_ENV: z.enum(["production", "staging"]).default("production"),
   IDLE_TIMEOUT: z.coerce.number().int().min(0).default(0),
@@ -60,6 +62,18 @@ const schema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(60),
+  /** Verification codes (registration, forgotten password) one account may be sent in a sliding hour. */
+  VERIFICATION_MAX_CODES: z.coerce.number().int().positive().default(5),
+  /** Pickups (each one an email to an outside address) one member may create in a sliding hour. */
+  PICKUP_MAX_PER_HOUR: z.coerce.number().int().positive().default(20),
+  /** Anonymous backup-store saves from one client address in a sliding hour. */
+  BACKUP_MAX_SAVES_PER_HOUR: z.coerce.number().int().positive().default(100),
+  /**
+   * Which requests leave a log line: "errors" (default) logs 4xx and 5xx answers and requests
+   * slower than LOG_SLOW_MS; "all" logs every request (one line per poll: noisy).
+   */
+  LOG_REQUESTS: z.enum(["errors", "all"]).default("errors"),
+  LOG_SLOW_MS: z.coerce.number().int().positive().default(1000),
 }).refine((c) => !c.DISABLE_SECURECODE || c.DEFAULT_SECURECODE !== undefined, {
   // Without it a client could not create or unlock keys on an instance without secure codes.
   message: "DEFAULT_SECURECODE is required when DISABLE_SECURECODE is on",

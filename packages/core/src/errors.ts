@@ -65,6 +65,11 @@ export function fail(code: ErrorCode, options?: { message?: string; fields?: Fie
   throw new AppError(code, options);
 }
 
+/** Whether `error` is an AppError with one of `codes` (any code when none are named). */
+export function isAppError(error: unknown, ...codes: ErrorCode[]): error is AppError {
+  return error instanceof AppError && (codes.length === 0 || codes.includes(error.code));
+}
+
 /** The JSON body of an error response: never a stack, never the cause. */
 export function errorBody(error: AppError): { code: ErrorCode; message: string; fields?: FieldErrors } {
   return error.fields ? { code: error.code, message: error.message, fields: error.fields } : { code: error.code, message: error.message };

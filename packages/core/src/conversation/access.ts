@@ -28,6 +28,16 @@ export async function participantsOf(conversationId: number): Promise<Participan
   return data;
 }
 
+/**
+ * The refusal for a conversation id without a conversation: 404 `conversation_not_found` ("…has
+ * been deleted!") while its tombstone is there (Conversation.purge), else 404 `not_found`: it
+ * never existed (or was deleted so long ago that its tombstone is gone too).
+ */
+export async function missing(id: number): Promise<never> {
+  const { data } = await db().entities.conversationgone.get({ id }).go();
+  return fail(data ? "conversation_not_found" : "not_found");
+}
+
 /** Who takes part in a conversation, and whether as an admin: its `members` list. */
 export type Member = NonNullable<ConversationItem["members"]>[number];
 
@@ -64,15 +74,16 @@ export function resource(conversation: ConversationItem, participant: Participan
 
 /**
  * The conversation and the actor's entry if the actor may `action` it (access/can.ts): 404 when
- * it does not exist, else `denied` (403). A pickup's guest learns nothing of other conversations
- * (403 before any read), and its own pickup is gone (404) once expired, locked or deleted.
+ * it does not exist (`missing`: deleted, or never there), else `denied` (403). A pickup's guest
+ * learns nothing of other conversations (403 before any read), and its own pickup is gone (404)
+ * once expired, locked or deleted.
  */
 export async function access(actor: Actor, id: number, action: Actions["conversation"] = "read", denied: ErrorCode = "conversation_forbidden"): Promise<Access> {
   valid(idSchema, id);
   if (actor.kind === "guest" && actor.pickup !== id) fail("conversation_forbidden");
   if (actor.kind === "guest" && !actor.live) fail("conversation_not_found");
   const [conversation, participant] = await Promise.all([find(id), "uid" in actor ? participantOf(id, actor.uid) : undefined]);
-  if (!conversation) fail("conversation_not_found");
+  if (!conversation) return missing(id);
   const checked = resource(conversation, participant);
   if (!can(actor, action, checked) || !participant) fail(denied);
   return { me: actor as ParticipantActor, conversation, participant, resource: checked };

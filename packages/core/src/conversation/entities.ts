@@ -147,6 +147,23 @@ export const AttachmentEntity = new Entity({
 });
 
 
+/**
+ * What a deleted conversation leaves behind (Conversation.purge: a removed or swept pickup), for
+ * a few months (TTL): its id answers "deleted" while this is there, where an id that never had a
+ * conversation answers "not found".
+ */
+export const ConversationGoneEntity = new Entity({
+  model: { entity: "conversationgone", version: "1", service: SERVICE },
+  attributes: {
+    id: { type: "number", required: true },
+    deletedAt: { type: "number", required: true },
+    purgeAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
 export type ConversationItem = EntityItem<typeof ConversationEntity>;
 export type ParticipantItem = EntityItem<typeof ParticipantEntity>;
 export type MoteItem = EntityItem<typeof MoteEntity>;

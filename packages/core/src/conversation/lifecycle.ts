@@ -136,12 +136,18 @@ export async function archive(actor: Actor, id: number) {
   return { archived: true };
 }
 
+/** How long a deleted conversation's id keeps answering "deleted" rather than "not found". */
+export const TOMBSTONE_SECONDS = 180 * 86_400;
+
 /**
  * Removes a conversation with everything in it: its messages and their local ids, its
  * participants and attachments, then the conversation; its files go through the queue (retried
- * until done). Idempotent. Deleting a pickup calls it; ordinary conversations are archived.
+ * until done). A tombstone goes first, so that from then on the id answers "deleted" (for
+ * TOMBSTONE_SECONDS). Idempotent. Deleting a pickup calls it; ordinary conversations are archived.
  */
 export async function purge(id: number): Promise<void> {
+  const now = nowSeconds();
+  await db().entities.conversationgone.put({ id, deletedAt: now, purgeAt: now + TOMBSTONE_SECONDS }).go();
   const [{ data: motes }, { data: participants }, { data: attachments }] = await Promise.all([
     db().entities.mote.query.byConversation({ conversationId: id }).go({ pages: "all" }),
     db().entities.participant.query.byConversation({ conversationId: id }).go({ pages: "all" }),

@@ -1,11 +1,12 @@
 import { Entity, Service } from "electrodb";
-import { ConversationEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
+import { ConversationEntity, ConversationGoneEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
 import { GroupMembershipEntity } from "../group/entities";
-import { InviteEntity, VerificationEntity } from "../invite/entities";
+import { InviteEntity } from "../invite/entities";
 import { BackupEntity, KeyHeadEntity, KeypairEntity } from "../keys/entities";
 import { PickupEntity, PickupLookupEntity } from "../pickup/entities";
 import { AttemptEntity } from "../rate-limit/entities";
 import { ContactEntity, UserEntity } from "../user/entities";
+import { VerificationEntity } from "../verification/entities";
 import { config } from "../config";
 import { dynamo } from "./client";
 import { SERVICE, primary } from "./schema";
@@ -36,13 +37,14 @@ const entities = {
   keyhead: KeyHeadEntity,
   backup: BackupEntity,
   invite: InviteEntity, // invitations
-  verification: VerificationEntity,
+  verification: VerificationEntity, // verification codes (registration, forgotten password)
   conversation: ConversationEntity, // conversations
   reservation: ReservationEntity,
   participant: ParticipantEntity,
   mote: MoteEntity,
   localid: LocalIdEntity,
   attachment: AttachmentEntity,
+  conversationgone: ConversationGoneEntity,
   groupmember: GroupMembershipEntity, // groups (placeholder)
   pickup: PickupEntity, // pickups
   pickuplookup: PickupLookupEntity,

@@ -129,7 +129,17 @@ export function json(status: number, body: unknown, requestId: string): Result {
   };
 }
 
+/**
+ * One line per request only where it tells something (LOG_REQUESTS, LOG_SLOW_MS): a refusal (4xx,
+ * at info: a burst of 401, 403 or 429 is worth seeing), a failure (5xx, at error) or a slow answer
+ * (warn). With LOG_REQUESTS=all every request (polls included: one a second per open tab).
+ */
 function log(route: string, event: Event, status: number, internal: Record<string, unknown>, code?: ErrorCode) {
   const started = typeof internal.started === "number" ? internal.started : Date.now();
-  logger.info("request", { route, method: event.requestContext.http.method, status, code, ms: Date.now() - started, requestId: event.requestContext.requestId });
+  const ms = Date.now() - started;
+  const { LOG_REQUESTS, LOG_SLOW_MS } = config();
+  const line = { route, method: event.requestContext.http.method, status, code, ms, requestId: event.requestContext.requestId };
+  if (status >= 500) logger.error("request", line);
+  else if (ms >= LOG_SLOW_MS) logger.warn("slow request", line);
+  else if (status >= 400 || LOG_REQUESTS === "all") logger.info("request", line);
 }

@@ -7,7 +7,8 @@ import { getUser } from "../user/read";
 
 /**
  * The actor behind a request's bearer token. No token is an anonymous actor; a token that is
- * forged, expired, or older than the user's last password change is refused with 401.
+ * forged, expired, older than the user's last password change, or whose account an administrator
+ * has disabled is refused with 401.
  */
 export async function authenticate(event: APIGatewayProxyEventV2): Promise<Actor> {
   const ip = event.requestContext.http.sourceIp || "unknown";
@@ -23,6 +24,6 @@ export async function authenticate(event: APIGatewayProxyEventV2): Promise<Actor
     return { kind: "guest", ip, uid: 0, pickup, live: await isLivePickup(pickup) };
   }
   const user = await getUser(claims.uid);
-  if (!user || user.tokenVersion !== claims.tokenVersion) fail("unauthenticated");
+  if (!user || user.disabled || user.tokenVersion !== claims.tokenVersion) fail("unauthenticated");
   return { kind: kindOf(user), ip, uid: user.id, user };
 }

@@ -26,20 +26,4 @@ export const InviteEntity = new Entity({
 });
 
 
-/** A pending 6-digit verification code for registering an invited account. */
-export const VerificationEntity = new Entity({
-  model: { entity: "verification", version: "1", service: SERVICE },
-  attributes: {
-    userId: { type: "number", required: true },
-    purpose: { type: "string", required: true },
-    contact: { type: "string", required: true },
-    codeHash: { type: "string", required: true },
-    failures: { type: "number", required: true, default: 0 },
-    expiresAt: ttl,
-  },
-  indexes: {
-    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: ["purpose"] } },
-  },
-});
-
 export type InviteItem = EntityItem<typeof InviteEntity>;

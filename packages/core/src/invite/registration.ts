@@ -3,47 +3,36 @@ import type * as z from "zod";
 import type { Actor } from "../access";
 import { config } from "../config";
 import { db } from "../db/service";
-import { fail, valid } from "../errors";
+import { fail, isAppError, valid } from "../errors";
 import { Mail } from "../mail";
 import { hashPassword } from "../password";
 import { RateLimit } from "../rate-limit/rate-limit";
 import type { UserItem } from "../user/entities";
 import { Login } from "../user/login";
 import { User } from "../user/user";
+import { VerificationCode } from "../verification/verification";
 import type { InviteItem } from "./entities";
-
-const VERIFICATION_SECONDS = 3600;
-const VERIFICATION_MAX_FAILURES = 5;
 
 /**
  * An invited account's registration (spec 000 §7): a 6-digit code to its email or phone, then
  * name and password with that code, while the invitation is valid. The account's key is taken
- * over afterwards, in the browser (docs/protocol.md §13).
+ * over afterwards, in the browser (docs/protocol.md §13). Contacts that are not the account's
+ * and wrong codes count against the client address like failed logins; codes sent and codes
+ * tried are limited per account too (VerificationCode).
  */
 export namespace Registration {
   /** Emails (or texts) a 6-digit code to an invited account that has no password yet. */
   export async function sendRegistrationCode(actor: Actor, uid: number, contact: string): Promise<void> {
     valid(verificationRequest, { uid, contact });
-    await RateLimit.assertAllowed(Login.loginRules().perClient, actor.ip);
-    const user = await User.get(uid);
     const normalised = normaliseContact(contact);
-    if (!user || (user.email !== normalised && user.phone !== normalised)) {
-      await RateLimit.recordFailure(Login.loginRules().perClient, actor.ip);
-      fail("contact_unknown");
-    }
+    const user = await RateLimit.guard([[Login.loginRules().perClient, actor.ip]], async () => {
+      const found = await User.get(uid);
+      return found && (found.email === normalised || found.phone === normalised) ? found : fail("contact_unknown");
+    });
     if (user.passwordHash) fail("already_registered");
+    if (user.disabled) fail("account_disabled");
     await assertInviteOpen(user);
-    const code = String(crypto.getRandomValues(new Uint32Array(1))[0]! % 1_000_000).padStart(6, "0");
-    await db()
-      .entities.verification.put({
-        userId: uid,
-        purpose: "register",
-        contact: normalised,
-        codeHash: await codeHash(uid, code),
-        failures: 0,
-        expiresAt: Math.floor(Date.now() / 1000) + VERIFICATION_SECONDS,
-      })
-      .go();
+    const code = await VerificationCode.issue(uid, "register", normalised);
     const { INSTANCE_TITLE, APP_URL } = config();
     await Mail.send({
       to: normalised,
@@ -58,32 +47,33 @@ export namespace Registration {
     body: z.input<typeof registration>,
   ): Promise<Session> {
     const input = valid(registration, body, "registration_invalid");
-    await RateLimit.assertAllowed(Login.loginRules().perClient, actor.ip);
-    const user = await User.byContact(input.contact);
-    if (!user) fail("registration_invalid");
-    if (user.passwordHash) fail("already_registered");
-    const invite = await assertInviteOpen(user);
-    const { data: pending } = await db().entities.verification.get({ userId: user.id, purpose: "register" }).go();
-    const live = pending && (pending.expiresAt ?? 0) > Date.now() / 1000 && pending.contact === normaliseContact(input.contact);
-    if (!live || pending.codeHash !== (await codeHash(user.id, input.vericode))) {
-      await RateLimit.recordFailure(Login.loginRules().perClient, actor.ip);
-      if (live && pending.failures + 1 >= VERIFICATION_MAX_FAILURES) {
-        await db().entities.verification.delete({ userId: user.id, purpose: "register" }).go();
-      } else if (live) {
-        await db().entities.verification.patch({ userId: user.id, purpose: "register" }).add({ failures: 1 }).go();
-      }
-      fail("vericode_incorrect");
-    }
-    const passwordHash = await hashPassword(input.password);
-    const result = await db()
-      .transaction.write((tx) => [
-        User.registration(tx, user.id, { name: input.name.trim(), passwordHash }),
-        tx.verification.delete({ userId: user.id, purpose: "register" }).commit(),
-        ...(invite ? [tx.invite.patch({ userId: user.id }).set({ acceptedAt: Math.floor(Date.now() / 1000) }).commit()] : []),
-      ])
-      .go();
-    if (result.canceled) fail("already_registered");
-    return User.session({ ...user, name: input.name.trim(), passwordHash });
+    const contact = normaliseContact(input.contact);
+    // Unknown contacts and wrong codes count against the client; a refusal for another reason does not.
+    return RateLimit.guard(
+      [[Login.loginRules().perClient, actor.ip]],
+      async () => {
+        const user = await User.byContact(contact);
+        if (!user) fail("registration_invalid");
+        if (user.passwordHash) fail("already_registered");
+        const invite = await assertInviteOpen(user);
+        if (!(await VerificationCode.check(user.id, "register", contact, input.vericode))) fail("vericode_incorrect");
+        // Said only behind the right code.
+        if (user.disabled) fail("account_disabled");
+        const name = input.name.trim();
+        const passwordHash = await hashPassword(input.password);
+        const result = await db()
+          .transaction.write((tx) => [
+            User.registration(tx, user.id, { name, passwordHash }),
+            VerificationCode.consumption(tx, user.id, "register"),
+            ...(invite ? [tx.invite.patch({ userId: user.id }).set({ acceptedAt: Math.floor(Date.now() / 1000) }).commit()] : []),
+          ])
+          .go();
+        if (result.canceled) fail("already_registered");
+        await VerificationCode.used(user.id, "register");
+        return User.session({ ...user, name, passwordHash });
+      },
+      { keep: (error) => isAppError(error, "registration_invalid", "vericode_incorrect") },
+    );
   }
 }
 
@@ -96,9 +86,4 @@ async function assertInviteOpen(user: UserItem): Promise<InviteItem | undefined>
   if (!invite) return user.invited ? fail("invite_expired") : undefined;
   if (invite.validUntil <= Date.now() / 1000) fail("invite_expired");
   return invite;
-}
-
-async function codeHash(uid: number, code: string): Promise<string> {
-  const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`register:${uid}:${code}`));
-  return Buffer.from(bytes).toString("base64url");
 }

@@ -17,9 +17,8 @@ const DAY = 24 * 3600;
  * (POST /api/keypairs/{id}/recover).
  */
 export namespace Backup {
-  /** Unauthenticated writes: at most this many per client address in a sliding hour. */
-  export const SAVES_PER_HOUR = 100;
-  const saveRule = { scope: "backup-save", max: SAVES_PER_HOUR, windowSeconds: 3600 };
+  /** Unauthenticated writes: at most BACKUP_MAX_SAVES_PER_HOUR per client address in a sliding hour. */
+  const saveRule = () => ({ scope: "backup-save", max: config().BACKUP_MAX_SAVES_PER_HOUR, windowSeconds: 3600 });
   /** Loads of names that do not exist count like failed logins from that address. */
   const missRule = () => ({ scope: "backup-miss", max: config().LOGIN_MAX_FAILURES_PER_IP, windowSeconds: config().LOGIN_LOCK_SECONDS });
 
@@ -33,8 +32,8 @@ export namespace Backup {
 
   export async function save(actor: Actor, body: Entry): Promise<{ filename: string; expires: number }> {
     const input = valid(backupSave, body);
-    await RateLimit.assertAllowed(saveRule, actor.ip);
-    await RateLimit.recordFailure(saveRule, actor.ip);
+    // Every save counts, stored or refused.
+    await RateLimit.take(saveRule(), actor.ip);
     const now = nowSeconds();
     const expires = now + (input.expiredays ?? BACKUP_DEFAULT_DAYS) * DAY;
     try {
@@ -59,12 +58,11 @@ export namespace Backup {
 
   export async function load(actor: Actor, filename: string) {
     valid(backupLoad, { filename });
-    await RateLimit.assertAllowed(missRule(), actor.ip);
-    const { data } = await db().entities.backup.get({ name: filename }).go();
-    if (!data || data.expiresAt <= nowSeconds()) {
-      await RateLimit.recordFailure(missRule(), actor.ip);
-      fail("backup_not_found");
-    }
+    // Every load holds a slot of the client's window while it runs; only a miss keeps it.
+    const data = await RateLimit.guard([[missRule(), actor.ip]], async () => {
+      const { data: found } = await db().entities.backup.get({ name: filename }).go();
+      return found && found.expiresAt > nowSeconds() ? found : fail("backup_not_found");
+    });
     return {
       filename: data.name,
       contents: data.contents,

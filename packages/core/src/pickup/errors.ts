@@ -8,5 +8,6 @@ export const pickupErrors = {
   pickup_participants: { status: 422, text: "You can only add more people to a conversation, not a pickup." },
   pickup_invalid: { status: 422, text: "The pickup's key, lookup or link is not valid." },
   pickup_exists: { status: 409, text: "Server error while creating your pickup. Please try again later." },
+  pickup_limit: { status: 429, text: "You have sent too many pickups in the last hour - please wait before sending more." },
   conversation_not_pickup: { status: 422, text: "Only a pickup can be deleted - archive this conversation instead." },
 } as const satisfies ErrorTexts;

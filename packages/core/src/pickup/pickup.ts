@@ -4,7 +4,7 @@ import type * as z from "zod";
 import { base64urlDecode, parsePickupFragment, pickupLink, pickupLookup, pickupParams, pickupVerifier } from "@sealwork/crypto";
 import { can, requireMember, type Actor, type MemberActor } from "../access";
 import { config } from "../config";
-import { find, keysOf } from "../conversation/access";
+import { find, keysOf, missing } from "../conversation/access";
 import { creation, purge as purgeConversation } from "../conversation/lifecycle";
 import { GUEST_NAME, describe } from "../conversation/views";
 import { isConditionFailure } from "../db/conditions";
@@ -39,6 +39,11 @@ export namespace Pickup {
     return { scope: "pickup-client", max: LOGIN_MAX_FAILURES_PER_IP, windowSeconds: LOGIN_LOCK_SECONDS };
   }
 
+  /** Pickups one member may create in a sliding hour: each mails an outside address. */
+  function createRule(): RateLimit.Rule {
+    return { scope: "pickup-create", max: config().PICKUP_MAX_PER_HOUR, windowSeconds: 3600, refusal: "pickup_limit" };
+  }
+
   const get = getPickup;
   export const views = pickupViews;
   export const withViews = withPickupViews;
@@ -66,6 +71,8 @@ export namespace Pickup {
   export async function create(actor: Actor, body: z.input<typeof newPickup>) {
     const me = requireMember(actor);
     const input = valid(newPickup, body);
+    // Every attempt counts, made or not: the limit is on what one member can make the server mail.
+    await RateLimit.take(createRule(), String(me.uid));
     const sealed = envelopeText(input.sealed, "sealed", "sealed_key_invalid");
     const wrapped = envelopeText(input.wrapped, "pickup-wrap", "pickup_invalid");
     const title = input.title === undefined ? undefined : envelopeText(input.title, "aead", "title_invalid");
@@ -129,63 +136,60 @@ export namespace Pickup {
   /** GET /api/pickup/{lookup}: the derivation parameters; 404 (counted per client) otherwise. */
   export async function meta(actor: Actor, lookup: string) {
     valid(pickupLookupParams, { lookup });
-    await RateLimit.assertAllowed(clientRule(), actor.ip);
-    const pickup = await byLookup(lookup);
-    const wrapped = pickup && (await guestWrap(pickup.conversationId));
-    if (!pickup || !wrapped) {
-      await RateLimit.recordFailure(clientRule(), actor.ip);
-      return fail("pickup_not_found");
-    }
-    const params = pickupParams(wrapped);
-    return {
-      conversation_id: pickup.conversationId,
-      salt: params.salt,
-      memoryKiB: params.memoryKiB,
-      iterations: params.iterations,
-      parallelism: params.parallelism,
-      link_secret: params.link === 1,
-      expire_timestamp: pickup.expireAt,
-      redeem_timestamp: pickup.redeemedAt ?? -1,
-    };
+    // Every lookup holds a slot of the client's window while it runs; a found pickup gives it back.
+    return RateLimit.guard([[clientRule(), actor.ip]], async () => {
+      const pickup = await byLookup(lookup);
+      const wrapped = pickup && (await guestWrap(pickup.conversationId));
+      if (!pickup || !wrapped) return fail("pickup_not_found");
+      const params = pickupParams(wrapped);
+      return {
+        conversation_id: pickup.conversationId,
+        salt: params.salt,
+        memoryKiB: params.memoryKiB,
+        iterations: params.iterations,
+        parallelism: params.parallelism,
+        link_secret: params.link === 1,
+        expire_timestamp: pickup.expireAt,
+        redeem_timestamp: pickup.redeemedAt ?? -1,
+      };
+    });
   }
 
   /**
    * POST /api/pickup/recover/{lookup}: SHA-256 of `auth` against the verifier, in constant time.
-   * A wrong one counts against the client and the pickup (a conditional add, so concurrent
-   * guesses cannot pass the limit); the PICKUP_MAX_WRONG-th locks the pickup for good and it
-   * answers 404 from then on, like an unknown code. A right one records the first redemption and
-   * answers a guest token for this pickup's conversation and the pickup-wrap envelope.
+   * Each try takes a slot of the client's window and one of the pickup's PICKUP_MAX_WRONG tries
+   * (conditional writes) BEFORE the comparison, so concurrent guesses cannot compare more than
+   * that; a right one gives both back. The PICKUP_MAX_WRONG-th wrong one locks the pickup for good
+   * and it answers 404 from then on, like an unknown code. A right one records the first
+   * redemption and answers a guest token for this pickup's conversation and the pickup-wrap
+   * envelope.
    */
   export async function recover(actor: Actor, lookup: string, auth: string) {
     valid(pickupLookupParams, { lookup });
     valid(pickupRecoverBody, { auth });
-    const rule = clientRule();
-    await RateLimit.assertAllowed(rule, actor.ip);
-    const pickup = await byLookup(lookup);
-    const wrapped = pickup && (await guestWrap(pickup.conversationId));
-    if (!pickup || !wrapped) {
-      await RateLimit.recordFailure(rule, actor.ip);
-      return fail("pickup_not_found");
-    }
-    if (!sameBytes(await pickupVerifier(auth), pickup.verifier)) {
-      await RateLimit.recordFailure(rule, actor.ip);
-      const failures = await countWrong(pickup.conversationId);
-      return fail(failures >= PICKUP_MAX_WRONG ? "pickup_not_found" : "pickup_auth_incorrect");
-    }
-    const redeemedAt = pickup.redeemedAt ?? (await redeem(pickup.conversationId));
-    return {
-      id: 0 as const,
-      name: GUEST_NAME,
-      api_token: await issueToken({ kind: "guest", uid: 0, pickup: String(pickup.conversationId) }),
-      conversation_id: pickup.conversationId,
-      wrapped,
-      expire_timestamp: pickup.expireAt,
-      redeem_timestamp: redeemedAt,
-    };
+    return RateLimit.guard([[clientRule(), actor.ip]], async () => {
+      const pickup = await byLookup(lookup);
+      const wrapped = pickup && (await guestWrap(pickup.conversationId));
+      if (!pickup || !wrapped) return fail("pickup_not_found");
+      const tries = await takeTry(pickup.conversationId);
+      if (tries === null) return fail("pickup_not_found");
+      if (!sameBytes(await pickupVerifier(auth), pickup.verifier)) return fail(tries >= PICKUP_MAX_WRONG ? "pickup_not_found" : "pickup_auth_incorrect");
+      await giveTryBack(pickup.conversationId);
+      const redeemedAt = pickup.redeemedAt ?? (await redeem(pickup.conversationId));
+      return {
+        id: 0 as const,
+        name: GUEST_NAME,
+        api_token: await issueToken({ kind: "guest", uid: 0, pickup: String(pickup.conversationId) }),
+        conversation_id: pickup.conversationId,
+        wrapped,
+        expire_timestamp: pickup.expireAt,
+        redeem_timestamp: redeemedAt,
+      };
+    });
   }
 
-  /** Adds one wrong try while below the limit; the count after it (the limit if already locked). */
-  async function countWrong(conversationId: number): Promise<number> {
+  /** Counts one try while the pickup is below its limit: the count after it, or null when it is locked. */
+  async function takeTry(conversationId: number): Promise<number | null> {
     try {
       const { data } = await db()
         .entities.pickup.update({ conversationId })
@@ -194,8 +198,21 @@ export namespace Pickup {
         .go({ response: "all_new" });
       return data.failures ?? PICKUP_MAX_WRONG;
     } catch (error) {
-      if (isConditionFailure(error)) return PICKUP_MAX_WRONG;
+      if (isConditionFailure(error)) return null;
       throw error;
+    }
+  }
+
+  /** A right security code was not a wrong try: its count is given back. */
+  async function giveTryBack(conversationId: number): Promise<void> {
+    try {
+      await db()
+        .entities.pickup.update({ conversationId })
+        .add({ failures: -1 })
+        .where((attr, op) => op.gt(attr.failures, 0))
+        .go();
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
     }
   }
 
@@ -226,7 +243,7 @@ export namespace Pickup {
     valid(idSchema, id);
     requireMember(actor);
     const conversation = await find(id);
-    if (!conversation) fail("conversation_not_found");
+    if (!conversation) return missing(id);
     if (conversation.recipientId !== 0) fail("conversation_not_pickup");
     if (!can(actor, "delete", { kind: "conversation", id, authorId: conversation.authorId, pickup: true, participant: null })) fail("pickup_delete_forbidden");
     await purge(id);

@@ -16,7 +16,7 @@ import { getUser } from "../user/read";
 import { config } from "../config";
 import { db } from "../db/service";
 import { type UserItem } from "../user/entities";
-import { fail, valid } from "../errors";
+import { fail, isAppError, valid } from "../errors";
 import { RateLimit } from "../rate-limit/rate-limit";
 import { isConditionFailure } from "../db/conditions";
 
@@ -64,21 +64,26 @@ export namespace Totp {
     return { qr: generator(secret, actor.user).toString(), secret };
   }
 
-  /** Finalizes a setup with a code of the pending secret; answers the recovery codes, once. */
+  /**
+   * Finalizes a setup with a code of the pending secret; answers the recovery codes, once. The
+   * try takes a slot of the account's window before the code is checked (429 when full); a wrong
+   * code keeps it, a success clears the window, any other refusal gives the slot back.
+   */
   export async function finalize(actor: Actor, secret: string, code: string): Promise<{ recovery: string[] }> {
     assertMember(actor);
     valid(totpSetupBody, { totp_secret: secret, totp_verify: code });
     const key = String(actor.uid);
-    await RateLimit.assertAllowed(attempts(), key);
-    const user = actor.user;
+    const recovery = await RateLimit.guard([[attempts(), key]], () => enable(actor.user, secret, code), { keep: (error) => isAppError(error, "totp_incorrect") });
+    await RateLimit.clear(attempts(), key);
+    return { recovery };
+  }
+
+  async function enable(user: UserItem, secret: string, code: string): Promise<string[]> {
     if (user.totpEnabled) fail("totp_already_enabled");
     const live = user.totpPendingSecret !== undefined && (user.totpPendingAt ?? 0) + SETUP_SECONDS > nowSeconds();
     if (!live || user.totpPendingSecret !== secret) fail("totp_setup_expired");
     const step = matchingStep(secret, code);
-    if (step === null) {
-      await RateLimit.recordFailure(attempts(), key);
-      fail("totp_incorrect");
-    }
+    if (step === null) fail("totp_incorrect");
     const recovery = newRecoveryCodes();
     const salt = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
     const hashes = await Promise.all(recovery.map((c) => recoveryHash(salt, c)));
@@ -94,21 +99,22 @@ export namespace Totp {
       if (isConditionFailure(error)) fail("totp_setup_expired");
       throw error;
     }
-    await RateLimit.clear(attempts(), key);
-    return { recovery };
+    return recovery;
   }
 
-  /** Switches one's own 2FA off; needs a current code or an unused recovery code. */
+  /** Switches one's own 2FA off; needs a current code or an unused recovery code (counted as finalize's). */
   export async function destroy(actor: Actor, auth: string): Promise<{ totp_enabled: boolean }> {
     assertMember(actor);
     valid(totpDestroyBody, { totp_auth: auth });
     const key = String(actor.uid);
-    await RateLimit.assertAllowed(attempts(), key);
-    if (!actor.user.totpEnabled) fail("totp_not_enabled");
-    if (!(await consume(actor.user, auth))) {
-      await RateLimit.recordFailure(attempts(), key);
-      fail("totp_incorrect");
-    }
+    await RateLimit.guard(
+      [[attempts(), key]],
+      async () => {
+        if (!actor.user.totpEnabled) fail("totp_not_enabled");
+        if (!(await consume(actor.user, auth))) fail("totp_incorrect");
+      },
+      { keep: (error) => isAppError(error, "totp_incorrect") },
+    );
     await switchOff(actor.uid);
     await RateLimit.clear(attempts(), key);
     return { totp_enabled: false };

@@ -20,6 +20,8 @@ export const UserEntity = new Entity({
     createdAt: { type: "number", required: true, default: now, readOnly: true },
     /** Created by an invitation: registering needs that invitation to be still valid. */
     invited: { type: "boolean" },
+    /** Switched off by an administrator: no login, and its tokens are refused at once. */
+    disabled: { type: "boolean" },
     // --- Two-factor login (packages/core/src/totp.ts). Server-side secrets: never logged, never
     // returned after setup. ---
     /** The active TOTP secret (base32, SHA-1, 6 digits, 30 s); set while totpEnabled. */

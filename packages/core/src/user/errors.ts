@@ -11,4 +11,7 @@ export const userErrors = {
   old_password_incorrect: { status: 403, text: "Your current password is incorrect." },
   contact_taken: { status: 409, text: "This email address or phone number is already in use." },
   email_change_forbidden: { status: 403, text: "Only an administrator can change an email address." },
+  verification_limit: { status: 429, text: "Too many codes or wrong codes for this account - please wait an hour before trying again." },
+  account_disabled: { status: 403, text: "This account has been disabled - please contact your administrator." },
+  disable_self: { status: 422, text: "You cannot disable your own account." },
 } as const satisfies ErrorTexts;

@@ -35,9 +35,8 @@ export namespace Login {
       const found = Number.isSafeInteger(id) ? await getUser(id) : undefined;
       user = found && can(actor, "read", { kind: "account", id, superAdmin: found.superAdmin }) ? found : undefined;
     } else {
-      await RateLimit.assertAllowed(loginRules().perClient, actor.ip);
-      user = await User.byContact(query);
-      if (!user) await RateLimit.recordFailure(loginRules().perClient, actor.ip);
+      // Each lookup holds a slot of the client's window while it runs; only unknown contacts keep it.
+      user = await RateLimit.guard([[loginRules().perClient, actor.ip]], async () => (await User.byContact(query)) ?? fail("contact_unknown"));
     }
     if (!user) fail("contact_unknown");
     return {
@@ -48,25 +47,27 @@ export namespace Login {
     };
   }
 
-  /** With 2FA on, the password and a second factor (a code or a recovery code) are both required. */
+  /**
+   * With 2FA on, the password and a second factor (a code or a recovery code) are both required.
+   * The attempt takes a slot of the client's and of the account's window before the password is
+   * checked (429 when either is full), so parallel guesses cannot get past the limit. A failure
+   * keeps both slots; a success clears the account's window and gives the client's slot back.
+   */
   export async function login(actor: Actor, id: number, password: string, totpAuth?: string): Promise<Session> {
     valid(idSchema, id);
     valid(loginBody, { password, totp_auth: totpAuth });
     const rules = loginRules();
     const userKey = String(id);
-    await RateLimit.assertAllowed(rules.perUser, userKey);
-    await RateLimit.assertAllowed(rules.perClient, actor.ip);
+    const [client] = await RateLimit.takeAll([rules.perClient, actor.ip], [rules.perUser, userKey]);
     const user = await getUser(id);
     const passwordOk = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
     // Only behind a correct password is the second factor checked (and a code used up).
     const second = passwordOk && user?.totpEnabled ? await Totp.consume(user, totpAuth) : null;
     const ok = passwordOk && (!user?.totpEnabled || second !== null);
-    if (!user || !ok) {
-      await RateLimit.recordFailure(rules.perUser, userKey);
-      await RateLimit.recordFailure(rules.perClient, actor.ip);
-      fail(user?.totpEnabled ? "password_or_totp_incorrect" : "password_incorrect");
-    }
-    await RateLimit.clear(rules.perUser, userKey);
+    if (!user || !ok) fail(user?.totpEnabled ? "password_or_totp_incorrect" : "password_incorrect");
+    await Promise.all([RateLimit.clear(rules.perUser, userKey), RateLimit.release(client!)]);
+    // Said only to whoever knows the password, so that it tells nobody else the account exists.
+    if (user.disabled) fail("account_disabled");
     return User.session(user, { recoveryTOTP: second === "recovery" });
   }
 }

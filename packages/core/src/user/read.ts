@@ -36,5 +36,6 @@ export function toPublic(user: UserItem): PublicUser {
     hasSuperAdminRole: user.superAdmin,
     totp_enabled: user.totpEnabled,
     password_empty: !user.passwordHash,
+    disabled: user.disabled ?? false,
   };
 }

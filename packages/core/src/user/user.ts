@@ -167,6 +167,24 @@ export namespace User {
     return target ?? fail("not_found");
   }
 
+  /**
+   * POST /api/instance/users/{id}/disable and …/enable (administrators; a super administrator's
+   * account only by a super administrator; never one's own). Disabling raises the token version,
+   * so the account's tokens stop at once and stay dead after it is enabled again; authentication
+   * and login refuse a disabled account.
+   */
+  export async function setDisabled(actor: Actor, id: number, disabled: boolean): Promise<{ user: PublicUser }> {
+    const admin = requireAdmin(actor);
+    valid(idSchema, id);
+    if (admin.uid === id) fail("disable_self");
+    const target = await get(id);
+    if (!target) fail("not_found");
+    if (!can(actor, "disable", { kind: "account", id, superAdmin: target.superAdmin })) fail("forbidden");
+    const change = db().entities.user.patch({ id }).set({ disabled });
+    const { data } = await (disabled ? change.add({ tokenVersion: 1 }) : change).go({ response: "all_new" });
+    return { user: toPublic(data as UserItem) };
+  }
+
   /** GET /api/instance/users: every account, or the one asked for (administrators). */
   export async function list(actor: Actor, singleuser?: number): Promise<PublicUser[]> {
     requireAdmin(actor);

@@ -19,6 +19,9 @@ export const de: Record<ErrorCode, string> = {
   old_password_incorrect: "Dein aktuelles Passwort ist falsch.",
   contact_taken: "Diese E-Mail-Adresse oder Telefonnummer wird bereits verwendet.",
   email_change_forbidden: "Nur eine Administratorin oder ein Administrator kann eine E-Mail-Adresse ändern.",
+  verification_limit: "Zu viele Codes oder falsche Codes für dieses Konto - bitte warte eine Stunde, bevor du es noch einmal versuchst.",
+  account_disabled: "Dieses Konto wurde deaktiviert - bitte wende dich an deine Administration.",
+  disable_self: "Du kannst dein eigenes Konto nicht deaktivieren.",
   setup_closed: "Diese Instanz ist bereits eingerichtet - bitte melde dich an.",
   setup_token_invalid: "Dieser Einrichtungslink ist nicht gültig.",
   totp_incorrect: "Falscher Code - bitte versuche es noch einmal.",
@@ -65,6 +68,7 @@ export const de: Record<ErrorCode, string> = {
   pickup_participants: "Personen kannst du nur zu einer Unterhaltung hinzufügen, nicht zu einer Abholung.",
   pickup_invalid: "Schlüssel, Suchwert oder Link der Abholung sind nicht gültig.",
   pickup_exists: "Serverfehler beim Erstellen deiner Abholung. Bitte versuche es später nochmals.",
+  pickup_limit: "Du hast in der letzten Stunde zu viele Abholungen versendet - bitte warte, bevor du weitere sendest.",
   conversation_not_pickup: "Nur eine Abholung kann gelöscht werden - archiviere diese Unterhaltung stattdessen.",
   internal: "Auf unserer Seite ist etwas schiefgelaufen. Bitte versuche es später nochmals.",
 };

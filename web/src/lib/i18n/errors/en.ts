@@ -24,6 +24,9 @@ export const en: Record<ErrorCode, string> = {
   old_password_incorrect: "Your current password is incorrect.",
   contact_taken: "This email address or phone number is already in use.",
   email_change_forbidden: "Only an administrator can change an email address.",
+  verification_limit: "Too many codes or wrong codes for this account - please wait an hour before trying again.",
+  account_disabled: "This account has been disabled - please contact your administrator.",
+  disable_self: "You cannot disable your own account.",
   setup_closed: "This instance has already been set up - please log in.",
   setup_token_invalid: "This setup link is not valid.",
   totp_incorrect: "Incorrect code - please try again.",
@@ -70,6 +73,7 @@ export const en: Record<ErrorCode, string> = {
   pickup_participants: "You can only add more people to a conversation, not a pickup.",
   pickup_invalid: "The pickup's key, lookup or link is not valid.",
   pickup_exists: "Server error while creating your pickup. Please try again later.",
+  pickup_limit: "You have sent too many pickups in the last hour - please wait before sending more.",
   conversation_not_pickup: "Only a pickup can be deleted - archive this conversation instead.",
   internal: "Something went wrong on our side. Please try again later.",
 };

@@ -1,0 +1,1 @@
+export { VerificationCode } from "./verification";
