@@ -76,8 +76,9 @@ export const WORKER_GRANTS: Record<JobKind, Grant> = {
     list: [ATTACHMENTS, STAGED_UPLOADS],
     objects: [{ actions: ["DeleteObject"], prefixes: [ATTACHMENTS, STAGED_UPLOADS] }],
   },
-  // Expired pickups (the expiry index) with their conversation's items, then the purge job.
-  "pickup-sweep": { table: ["GetItem", "Query", "DeleteItem", "BatchWriteItem"], send: ["purge-attachments"] },
+  // Expired pickups (the expiry index) with their conversation's items (a tombstone first, so the
+  // id answers "deleted"), then the purge job.
+  "pickup-sweep": { table: ["GetItem", "Query", "PutItem", "DeleteItem", "BatchWriteItem"], send: ["purge-attachments"] },
 };
 
 /** An area's grant; an area without one is a mistake that must not deploy. */
