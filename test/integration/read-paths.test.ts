@@ -156,4 +156,23 @@ describe("what the conversation item keeps for the lists", () => {
     await send(a, "a3");
     expect([await unread(a), await unread(b)]).toEqual([false, true]);
   });
+
+  it("two senders appending in turn, 40 at once, all get their message and distinct ids", async () => {
+    const [a, b] = await Promise.all([createSession(), createSession()]);
+    await shareGroup(a, b);
+    const { id, key } = await startConversation(a, [b]);
+    // Each append's id depends on who had the newest one: senders alternating at once make every
+    // guess about it go stale, which is the race the id allocation must win.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, n) => {
+        const who = n % 2 ? b : a;
+        const localid = `turn-${n}`;
+        return http("POST", `/api/conversations/${id}/append`, { token: who.api_token, body: { localid, payload: await encrypted(key, localid) } });
+      }),
+    );
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    const ids = answers.map((r) => (r.body as { mote: { id: number } }).mote.id);
+    expect(new Set(ids).size).toBe(40);
+    expect(Math.max(...ids)).toBe(40);
+  });
 });

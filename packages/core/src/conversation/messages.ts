@@ -5,13 +5,15 @@ import { isConditionFailure } from "../db/conditions";
 import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
-import { access, membersOf } from "./access";
+import { access, find, membersOf, missing } from "./access";
 import type { MoteItem } from "./entities";
 import { attribution, moteView, participantViews, view } from "./views";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** How many conflicting transactions an append retries before giving up (DynamoDB's own advice). */
 const APPEND_ATTEMPTS = 5;
+/** Each lost race reads the item again, so losing this often means something else is wrong. */
+const ALLOCATE_ATTEMPTS = 20;
 const sequence = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export type LoadOptions = z.input<typeof loadQuery>;
@@ -136,10 +138,13 @@ function answer(mote: MoteItem) {
  * counter and keeps what unread needs (views.ts): who got the newest id and the newest id anyone
  * else got. Which of the two writes applies depends on whether the sender also got the newest id
  * before, so it is a condition; `sameSender` is the guess to try first (from the access read).
+ * When the guess fails, someone else appended in between: the item is read again and the guess
+ * follows it, so two senders writing in turn cannot make each other fail.
  */
 async function allocate(id: number, sender: number, sameSender: boolean): Promise<number> {
   const ms = Date.now();
-  for (let attempt = 0, same = sameSender; attempt < 3; attempt++, same = !same) {
+  let same = sameSender;
+  for (let attempt = 1; ; attempt++) {
     try {
       const { data } = await db()
         .entities.conversation.patch({ id })
@@ -159,7 +164,10 @@ async function allocate(id: number, sender: number, sameSender: boolean): Promis
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
+    // The patch also needs the item to exist: gone in between, the conversation was deleted.
+    const now = await find(id);
+    if (!now) return missing(id);
+    if (attempt >= ALLOCATE_ATTEMPTS) throw new Error(`allocating a message id in ${id}: ${attempt} attempts lost their race`);
+    same = now.lastSourceId === sender;
   }
-  // Neither condition held three times: the conversation is gone (the patch needs it to exist).
-  return fail("conversation_not_found");
 }
