@@ -73,7 +73,7 @@ export {
 
 export { sign, signRecord, verify, verifyRecord } from "./signatures";
 
-export { accountFingerprint, backupNameDigest, fingerprint } from "./digests";
+export { SAFETY_NUMBER_ITERATIONS, type SafetyNumberParty, accountFingerprint, backupNameDigest, fingerprint, keyId, safetyNumber } from "./digests";
 
 export {
   PICKUP_CODE_LENGTH,
