@@ -139,3 +139,39 @@ export { type FileRef, fileRefSchema, parseFileRef } from "./records/file-ref";
 export { type MessagePayload, type MessagePlace, messageAad, messagePayloadSchema, openMessage, sealMessage } from "./records/message";
 export { THUMBNAIL_AAD, openThumbnail, sealThumbnail } from "./records/thumbnail";
 export { type PickupToSeal, type SealedPickup, openPickup, sealPickup } from "./records/pickup";
+
+// Protocol v2 (docs/protocol.md, "Version 2: authenticated identities and distribution"): signed
+// records that a client checks instead of taking the server's word for keys and membership.
+export {
+  type IdentityKeys,
+  type KeysOf,
+  type VerifiedIdentity,
+  type VerifiedKey,
+  identityKeys,
+  keyLookup,
+} from "./records/identity-keys";
+export {
+  type AdminRecord,
+  type Certification,
+  type IdentityRecord,
+  type InvitationRecord,
+  type SignedAdmin,
+  type SignedIdentity,
+  type SignedInvitation,
+  createInvitation,
+  createInvitedIdentity,
+  createRootIdentity,
+  grantAdmin,
+  rotateIdentity,
+} from "./records/identity";
+export {
+  type IdentityChain,
+  type IdentityRecords,
+  type InstanceTrust,
+  MAX_CHAIN_DEPTH,
+  rootAnchor,
+  verifyIdentity,
+  verifyInvitation,
+} from "./records/identity-chain";
+export { type IdentityPin, type PinCheck, type PinStatus, checkPin } from "./records/identity-pin";
+export { normalizeEmail } from "./records/v2-fields";
