@@ -175,3 +175,17 @@ export {
 } from "./records/identity-chain";
 export { type IdentityPin, type PinCheck, type PinStatus, checkPin } from "./records/identity-pin";
 export { normalizeEmail } from "./records/v2-fields";
+export {
+  type LogHead,
+  type LogState,
+  MEMBERSHIP_ACTIONS,
+  type MembershipAction,
+  type MembershipEntry,
+  type SignedMembershipEntry,
+  type VerifiedLog,
+  appendToLog,
+  createLog,
+  entryHash,
+  membershipContainer,
+  verifyLog,
+} from "./records/membership-log";
