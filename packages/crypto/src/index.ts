@@ -136,7 +136,16 @@ export {
   sealConversationTitle,
 } from "./records/conversation-title";
 export { type FileRef, fileRefSchema, parseFileRef } from "./records/file-ref";
-export { type MessagePayload, type MessagePlace, messageAad, messagePayloadSchema, openMessage, sealMessage } from "./records/message";
+export {
+  type MessagePayload,
+  type MessagePlace,
+  type MessagePlaceV2,
+  messageAad,
+  messageAadV2,
+  messagePayloadSchema,
+  openMessage,
+  sealMessage,
+} from "./records/message";
 export { THUMBNAIL_AAD, openThumbnail, sealThumbnail } from "./records/thumbnail";
 export { type PickupToSeal, type SealedPickup, openPickup, sealPickup } from "./records/pickup";
 
@@ -189,3 +198,22 @@ export {
   membershipContainer,
   verifyLog,
 } from "./records/membership-log";
+export {
+  type ConversationEpoch,
+  type ConversationRecord,
+  type SealedKeyRecord,
+  type SignedConversation,
+  type SignedSealedKey,
+  commitKey,
+  createConversationRecord,
+  openSignedConversationKey,
+  sealSignedConversationKey,
+  verifyConversationRecord,
+} from "./records/conversation-v2";
+export {
+  type MessageSignatureRecord,
+  type SignedMessage,
+  openSignedMessage,
+  sealSignedMessage,
+  verifyMessageSignature,
+} from "./records/signed-message";

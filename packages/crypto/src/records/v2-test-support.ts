@@ -127,10 +127,12 @@ export function* recordMutations(value: unknown, changed: CryptoErrorCode[], pat
     if (["type", "kind", "action"].includes(String(key))) {
       yield { label: `${label} renamed`, value: put(`${value}x`), codes: ["malformed_record"] };
     } else if (value.startsWith("{")) {
-      const envelope = JSON.parse(value) as { sig: string };
-      const sig = tryBase64urlDecode(envelope.sig)!;
-      sig[0]! ^= 1;
-      yield { label: `${label} bit flipped`, value: put(value.replace(envelope.sig, base64urlEncode(sig))), codes: ["bad_signature"] };
+      // An envelope's text: a signature (its sig) or a sealed key (its ciphertext).
+      const envelope = JSON.parse(value) as { sig?: string; ct?: string };
+      const field = (envelope.sig ?? envelope.ct)!;
+      const bytes = tryBase64urlDecode(field)!;
+      bytes[0]! ^= 1;
+      yield { label: `${label} bit flipped`, value: put(value.replace(field, base64urlEncode(bytes))), codes: ["bad_signature"] };
     } else if (tryBase64urlDecode(value) && (value.length === 22 || value.length === 43)) {
       const bytes = tryBase64urlDecode(value)!;
       bytes[0]! ^= 1;
