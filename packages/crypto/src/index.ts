@@ -1,5 +1,5 @@
 /**
- * @sealwork/crypto — the client-side protocol, version 1 (docs/protocol.md).
+ * @sealwork/crypto — the client-side protocol, versions 1 and 2 (docs/protocol.md).
  *
  * Everything the app needs and nothing more: the rest of the code base never calls WebCrypto
  * or hash-wasm directly. Runs unchanged in browsers and in Node 20+ (globalThis.crypto.subtle,
@@ -183,7 +183,7 @@ export {
   verifyInvitation,
 } from "./records/identity-chain";
 export { type IdentityPin, type PinCheck, type PinStatus, checkPin } from "./records/identity-pin";
-export { normalizeEmail } from "./records/v2-fields";
+export { type KeyRef, normalizeEmail } from "./records/v2-fields";
 export {
   type LogHead,
   type LogState,
