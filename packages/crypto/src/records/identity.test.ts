@@ -165,6 +165,33 @@ describe("identity records and chains", () => {
     await expectRefusal(verifyIdentity({ ...chain, records: [...chain.records, relabelled] }, world.trust), "bad_chain");
   });
 
+  it("refuses signatures by the wrong key: the certifier, the invitation's issuer, the previous key, the admin's issuer", async () => {
+    const world = await World.create();
+    await world.invite(1, 2);
+    await world.promote(1, 2);
+    const [stranger, keys, temp] = [await generateAccountKeys(), await generateAccountKeys(), await generateAccountKeys()];
+    const invitation = await createInvitation({ inviteId: 3, email: "carol@example.org", temp: await accountPublicKeys(temp), expires: T0 + DAY }, await world.me(2));
+    const honest = await createInvitedIdentity({ userId: 3, created: T0, invitation }, keys, temp);
+    // The invitation claims user 2's key but was signed by another one.
+    const forgedInvitation = { ...invitation, signature: await signRecordV2(stranger.sign.privateKey, invitation.record) };
+    const withForged = { ...honest.record, certifiedBy: { kind: "invitation" as const, invitation: forgedInvitation } };
+    const cases: SignedIdentity[][] = [
+      [await handMade(honest.record, keys, stranger)],
+      [await handMade(withForged, keys, temp)],
+    ];
+    const next = await generateAccountKeys();
+    const rotation = await rotateIdentity(honest, keys, { created: T0 + DAY }, next);
+    cases.push([honest, await handMade(rotation.record, next, stranger)]);
+    for (const records of cases) {
+      world.people.set(3, { keys: [keys], records });
+      await expectRefusal(verifyIdentity(world.chain(3), world.trust), "bad_signature");
+    }
+    const admin = world.admins.get(2)!;
+    world.people.set(3, { keys: [keys], records: [honest] });
+    world.admins.set(2, { ...admin, signature: await signRecordV2(stranger.sign.privateKey, admin.record) });
+    await expectRefusal(verifyIdentity(world.chain(3), world.trust), "bad_signature");
+  });
+
   it("refuses missing issuers, certificates for keys outside the chain, two chains or certificates for one user", async () => {
     const world = await World.create();
     await world.invite(1, 2);
