@@ -1,4 +1,4 @@
-// Writes src/vectors.json: the known-answer vectors of protocol version 1.
+// Writes src/vectors.json: the known-answer vectors of protocol versions 1 and 2.
 //
 // Deliberately a second implementation: it follows docs/protocol.md with node:crypto (and
 // hash-wasm for Argon2id, which Node 20 lacks) instead of importing the package, so the
@@ -7,7 +7,7 @@
 // version, not a regenerated file.
 //
 //   node packages/crypto/scripts/make-vectors.mjs
-import { createCipheriv, createHash, createPrivateKey, createPublicKey, diffieHellman, hkdfSync, sign } from "node:crypto";
+import { createCipheriv, createHash, createHmac, createPrivateKey, createPublicKey, diffieHellman, hkdfSync, sign } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { argon2id } from "hash-wasm";
 
@@ -200,6 +200,173 @@ async function pickupRecord(conversationId, title, secrets, nonces) {
   };
 }
 
+// Protocol v2 (docs/protocol.md, "Version 2: authenticated identities and distribution"): key ids,
+// safety numbers, an instance's identity chain (root, an invited administrator, an invited user
+// who rotated), a conversation's membership log, its signed record, a signed key copy and signed
+// messages. Ed25519 is deterministic, so every signature is a known answer too.
+const V2_RECORD_DOMAIN = "sealwork/v2/sign/record\n";
+const seedOf = (name) => createHash("sha256").update(`sealwork/vectors/v2/${name}`).digest("hex");
+function person(name) {
+  const seed = { x25519: seedOf(`${name}/x25519`), ed25519: seedOf(`${name}/ed25519`) };
+  const x = keyFromSeed("X25519", seed.x25519);
+  const ed = keyFromSeed("Ed25519", seed.ed25519);
+  return { seed, x, ed, pub: { encryptPublic: b64u(x.raw), signPublic: b64u(ed.raw) } };
+}
+const v2sign = (who, record) =>
+  canonical({ v: 1, kind: "record-signature", alg: "ed25519", sig: b64u(sign(null, Buffer.concat([Buffer.from(V2_RECORD_DOMAIN), Buffer.from(canonical(record), "utf8")]), who.ed.privateKey)) });
+const keyIdOf = (pub) => b64u(createHash("sha256").update(`sealwork/v2/key-id\n${canonical({ encryptPublic: pub.encryptPublic, signPublic: pub.signPublic })}`, "utf8").digest().subarray(0, 16));
+const refOf = (userId, who) => ({ userId, keyId: keyIdOf(who.pub) });
+const sha256b64u = (textValue) => b64u(createHash("sha256").update(textValue, "utf8").digest());
+const normaliseAddress = (address) => {
+  const trimmed = address.trim();
+  return trimmed.startsWith("+") ? `+${trimmed.slice(1).replace(/\s+/g, "")}` : trimmed.toLowerCase();
+};
+
+function safetyHalf({ userId, encryptPublic, signPublic }) {
+  const identity = Buffer.from(canonical({ encryptPublic, signPublic, userId }), "utf8");
+  let hash = createHash("sha512").update("sealwork/v2/safety-number\n").update(identity).digest();
+  for (let round = 1; round < 5200; round++) hash = createHash("sha512").update(hash).update(identity).digest();
+  let digits = "";
+  for (let chunk = 0; chunk < 6; chunk++) digits += String(hash.readUIntBE(chunk * 5, 5) % 100000).padStart(5, "0");
+  return digits;
+}
+const safetyNumber = (a, b) => [safetyHalf(a), safetyHalf(b)].sort().join("").match(/.{5}/g).join(" ");
+
+const T0 = 1750000000000;
+const DAY = 86400000;
+const people = {
+  root: person("root"),
+  jurg: person("jurg"),
+  jurgTemp: person("jurg-temp"),
+  carol: person("carol"),
+  carolTemp: person("carol-temp"),
+  carolNext: person("carol-next"),
+};
+const { root, jurg, jurgTemp, carol, carolTemp, carolNext } = people;
+
+function invitation(inviteId, email, temp, issuerUserId, issuer, expires) {
+  const record = {
+    type: "invitation",
+    v: 2,
+    inviteId,
+    email: normaliseAddress(email),
+    tempSignPublic: temp.pub.signPublic,
+    tempEncryptPublic: temp.pub.encryptPublic,
+    issuerUserId,
+    issuerKeyId: keyIdOf(issuer.pub),
+    expires,
+  };
+  return { record, signature: v2sign(issuer, record) };
+}
+function identity(userId, email, seq, who, created, certifiedBy, certifier) {
+  const record = { type: "identity", v: 2, userId, email, seq, ...who.pub, created, certifiedBy };
+  return { record, self: v2sign(who, record), ...(certifier ? { certifier: v2sign(certifier, record) } : {}) };
+}
+function admin(userId, who, issuerUserId, issuer, granted) {
+  const record = { type: "admin", v: 2, userId, keyId: keyIdOf(who.pub), issuerUserId, issuerKeyId: keyIdOf(issuer.pub), granted };
+  return { record, signature: v2sign(issuer, record) };
+}
+
+const jurgEmailTyped = "  Jürg.Müller@Example.ORG ";
+const rootIdentity = identity(1, "root@example.org", 0, root, T0, { kind: "root" });
+const inviteJurg = invitation(102, jurgEmailTyped, jurgTemp, 1, root, T0 + 30 * DAY);
+const jurgIdentity = identity(2, inviteJurg.record.email, 0, jurg, T0 + DAY, { kind: "invitation", invitation: inviteJurg }, jurgTemp);
+const jurgAdmin = admin(2, jurg, 1, root, T0 + 2 * DAY);
+const inviteCarol = invitation(103, "carol@example.org", carolTemp, 2, jurg, T0 + 31 * DAY);
+const carolBirth = identity(3, "carol@example.org", 0, carol, T0 + 3 * DAY, { kind: "invitation", invitation: inviteCarol }, carolTemp);
+const carolRotated = identity(3, "carol@example.org", 1, carolNext, T0 + 4 * DAY, { kind: "previous", keyId: keyIdOf(carol.pub) }, carol);
+
+// The membership log of conversation 42: Jürg and Carol added, Jürg promoted, Carol removed by Jürg, rekey.
+const container = "conversation:42";
+const entryHashOf = (signed) => sha256b64u(canonical(signed));
+const logEntries = [];
+function entry(action, subject, epoch, authorId, author, at) {
+  const previous = logEntries.at(-1);
+  const record = { type: "membership", v: 2, container, seq: logEntries.length, prev: previous ? entryHashOf(previous) : "", action, subject, epoch, author: authorId, authorKeyId: keyIdOf(author.pub), at };
+  logEntries.push({ record, signature: v2sign(author, record) });
+}
+entry("create", refOf(1, root), 0, 1, root, T0 + 10 * DAY);
+entry("add", refOf(2, jurg), 0, 1, root, T0 + 10 * DAY + 1);
+entry("add", refOf(3, carolNext), 0, 1, root, T0 + 10 * DAY + 2);
+entry("promote", refOf(2, jurg), 0, 1, root, T0 + 10 * DAY + 3);
+entry("remove", refOf(3, carolNext), 0, 2, jurg, T0 + 10 * DAY + 4);
+entry("rekey", null, 1, 2, jurg, T0 + 10 * DAY + 5);
+const logHead = { seq: logEntries.length - 1, hash: entryHashOf(logEntries.at(-1)) };
+
+// Epoch 1's key, its commitment, the record Jürg signs, his copy for the root user, and messages.
+const epochKey = range(0x90, 32);
+const commitment = b64u(createHmac("sha256", epochKey).update("sealwork/v2/key-commitment\nconversation-key:42:1", "utf8").digest());
+const conversationRecord = {
+  type: "conversation",
+  v: 2,
+  conversationId: 42,
+  epoch: 1,
+  participants: [refOf(1, root), refOf(2, jurg)],
+  keyCommitment: commitment,
+  author: 2,
+  authorKeyId: keyIdOf(jurg.pub),
+  logHead,
+};
+function sealedFor(recipientWho, context, plaintext, nonce) {
+  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: recipientWho.x.publicKey });
+  const key = Buffer.from(hkdfSync("sha256", shared, Buffer.concat([ephemeral.raw, recipientWho.x.raw]), Buffer.from(`sealwork/v1/seal/${context}`), 32));
+  const header = { v: 1, kind: "sealed", alg: "x25519-hkdf-sha256-aes256gcm", epk: b64u(ephemeral.raw), nonce: b64u(nonce) };
+  return canonical({ ...header, ct: b64u(aesGcm(key, nonce, plaintext, associatedData(header))) });
+}
+const copyNonce = range(0x0f, 12);
+const copySealed = sealedFor(root, "conversation-key:42:1", epochKey, copyNonce);
+const copyRecord = { type: "sealed-key", v: 2, conversationId: 42, epoch: 1, recipientUserId: 1, recipientKeyId: keyIdOf(root.pub), sealedDigest: sha256b64u(copySealed), sealer: 2, sealerKeyId: keyIdOf(jurg.pub) };
+function signedMessage(senderId, sender, localid, payload, nonce) {
+  const json = JSON.stringify(payload);
+  const sealedMessage = aead(epochKey, Buffer.from(json, "utf8"), `message:42:1:${senderId}:${localid}`, nonce);
+  const place = { conversationId: 42, epoch: 1, senderId, localid };
+  if (!sender) return { place, payload, json: text(json), ...sealedMessage };
+  const signed = { type: "message", v: 2, ...place, senderKeyId: keyIdOf(sender.pub), envelopeDigest: sha256b64u(sealedMessage.envelope) };
+  return { place, payload, json: text(json), ...sealedMessage, signatureRecord: signed, signature: v2sign(sender, signed), senderKeyId: keyIdOf(sender.pub) };
+}
+
+const v2 = {
+  about: "Protocol v2: the people below have X25519 and Ed25519 seeds; every record is made from them and the fixed times.",
+  seeds: Object.fromEntries(Object.entries(people).map(([name, who]) => [name, who.seed])),
+  publicKeys: Object.fromEntries(Object.entries(people).map(([name, who]) => [name, who.pub])),
+  keyIds: Object.fromEntries(Object.entries(people).map(([name, who]) => [name, keyIdOf(who.pub)])),
+  safetyNumbers: [
+    { a: { userId: 1, ...root.pub }, b: { userId: 2, ...jurg.pub }, number: safetyNumber({ userId: 1, ...root.pub }, { userId: 2, ...jurg.pub }) },
+    { a: { userId: 3, ...carolNext.pub }, b: { userId: 2, ...jurg.pub }, number: safetyNumber({ userId: 3, ...carolNext.pub }, { userId: 2, ...jurg.pub }) },
+  ],
+  identities: {
+    times: { T0, DAY },
+    jurgEmailTyped: text(jurgEmailTyped),
+    jurgEmail: text(inviteJurg.record.email),
+    root: rootIdentity,
+    inviteJurg,
+    jurg: jurgIdentity,
+    jurgAdmin,
+    inviteCarol,
+    carol: [carolBirth, carolRotated],
+    // What verifyIdentity answers for Carol with the root's key id pinned.
+    carolVerified: { userId: 3, seq: 1, keyId: keyIdOf(carolNext.pub), anchor: keyIdOf(root.pub), admin: false, keys: [keyIdOf(carol.pub), keyIdOf(carolNext.pub)] },
+  },
+  membershipLog: {
+    container,
+    entries: logEntries,
+    hashes: logEntries.map(entryHashOf),
+    state: { epoch: 1, members: [refOf(1, root), refOf(2, jurg)], admins: [1, 2], needsRekey: false, head: logHead },
+  },
+  conversation: {
+    key: hex(epochKey),
+    commitment,
+    record: { record: conversationRecord, signature: v2sign(jurg, conversationRecord) },
+    copy: { nonce: hex(copyNonce), sealed: copySealed, signatureRecord: copyRecord, signature: v2sign(jurg, copyRecord), sealer: 2, sealerKeyId: keyIdOf(jurg.pub) },
+    messages: [
+      signedMessage(2, jurg, "local-1", { text: grueziNfc }, range(0x1f, 12)),
+      signedMessage(1, root, "local-2", { text: grueziNfd, files: [fileRef] }, range(0x2f, 12)),
+      // A pickup's guest cannot sign: the v2 associated data only.
+      signedMessage(0, null, "g-1", { text: "Danke!" }, range(0x3f, 12)),
+    ],
+  },
+};
+
 const vectors = {
   about: "Known answers for protocol version 1, written by scripts/make-vectors.mjs from docs/protocol.md with node:crypto. Text inputs carry their UTF-8 bytes so an editor that normalises Unicode cannot silently change a vector.",
   primitives: {
@@ -208,6 +375,13 @@ const vectors = {
       input: text("abc"),
       sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
       sha384: "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+      sha512: "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+    },
+    hmacSha256: {
+      source: "RFC 4231 test case 2",
+      key: text("Jefe"),
+      data: text("what do ya want for nothing?"),
+      mac: "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
     },
     hkdf: {
       source: "RFC 5869 appendix A.1",
@@ -317,6 +491,7 @@ const vectors = {
     accountEd25519: groups(sha256hex(account.ed.raw)),
     account: { publicKeys: accountPublic, fingerprint: groups(sha256hex(Buffer.from(`sealwork/v1/account-fingerprint\n${canonical(accountPublic)}`, "utf8"))) },
   },
+  v2,
 };
 
 const out = new URL("../src/vectors.json", import.meta.url);

@@ -26,6 +26,21 @@ export const CRYPTO_ERROR_CODES = [
   "crypto_unavailable",
   /** A record opened, but what it holds is not that record's payload (not JSON, or not its schema). */
   "invalid_payload",
+  // Protocol v2 (docs/protocol.md, "Version 2"): signed records and what they prove.
+  /** A signed v2 record (identity, invitation, admin, membership, conversation) without its kind's exact shape. */
+  "malformed_record",
+  /** A key that does not chain to a pinned instance anchor, or that differs from the pinned key without a chain from it. */
+  "untrusted_key",
+  /** A key older (lower seq) than the one this client has pinned: the server served an old record. */
+  "stale_key",
+  /** A chain that does not link: identity records with a gap, a loop or a wrong predecessor, an invitation for another address or expired; log entries out of order or with a wrong hash; a record that disagrees with the log state it names. */
+  "bad_chain",
+  /** A membership log that does not contain the head this client remembers (a fork), or is shorter than it (a rollback); or a record naming a log state this log does not have. */
+  "log_fork",
+  /** A change or record by someone who had no right to it at that point of the membership log. */
+  "not_permitted",
+  /** An opened key does not match the commitment its signed conversation record carries. */
+  "bad_commitment",
 ] as const;
 
 export type CryptoErrorCode = (typeof CRYPTO_ERROR_CODES)[number];

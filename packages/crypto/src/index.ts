@@ -1,5 +1,5 @@
 /**
- * @sealwork/crypto — the client-side protocol, version 1 (docs/protocol.md).
+ * @sealwork/crypto — the client-side protocol, versions 1 and 2 (docs/protocol.md).
  *
  * Everything the app needs and nothing more: the rest of the code base never calls WebCrypto
  * or hash-wasm directly. Runs unchanged in browsers and in Node 20+ (globalThis.crypto.subtle,
@@ -73,7 +73,7 @@ export {
 
 export { sign, signRecord, verify, verifyRecord } from "./signatures";
 
-export { accountFingerprint, backupNameDigest, fingerprint } from "./digests";
+export { SAFETY_NUMBER_ITERATIONS, type SafetyNumberParty, accountFingerprint, backupNameDigest, fingerprint, keyId, safetyNumber } from "./digests";
 
 export {
   PICKUP_CODE_LENGTH,
@@ -136,6 +136,84 @@ export {
   sealConversationTitle,
 } from "./records/conversation-title";
 export { type FileRef, fileRefSchema, parseFileRef } from "./records/file-ref";
-export { type MessagePayload, type MessagePlace, messageAad, messagePayloadSchema, openMessage, sealMessage } from "./records/message";
+export {
+  type MessagePayload,
+  type MessagePlace,
+  type MessagePlaceV2,
+  messageAad,
+  messageAadV2,
+  messagePayloadSchema,
+  openMessage,
+  sealMessage,
+} from "./records/message";
 export { THUMBNAIL_AAD, openThumbnail, sealThumbnail } from "./records/thumbnail";
 export { type PickupToSeal, type SealedPickup, openPickup, sealPickup } from "./records/pickup";
+
+// Protocol v2 (docs/protocol.md, "Version 2: authenticated identities and distribution"): signed
+// records that a client checks instead of taking the server's word for keys and membership.
+export {
+  type IdentityKeys,
+  type KeysOf,
+  type VerifiedIdentity,
+  type VerifiedKey,
+  identityKeys,
+  keyLookup,
+} from "./records/identity-keys";
+export {
+  type AdminRecord,
+  type Certification,
+  type IdentityRecord,
+  type InvitationRecord,
+  type SignedAdmin,
+  type SignedIdentity,
+  type SignedInvitation,
+  createInvitation,
+  createInvitedIdentity,
+  createRootIdentity,
+  grantAdmin,
+  rotateIdentity,
+} from "./records/identity";
+export {
+  type IdentityChain,
+  type IdentityRecords,
+  type InstanceTrust,
+  MAX_CHAIN_DEPTH,
+  rootAnchor,
+  verifyIdentity,
+  verifyInvitation,
+} from "./records/identity-chain";
+export { type IdentityPin, type PinCheck, type PinStatus, checkPin } from "./records/identity-pin";
+export { type KeyRef, normalizeEmail } from "./records/v2-fields";
+export {
+  type LogHead,
+  type LogState,
+  MEMBERSHIP_ACTIONS,
+  type MembershipAction,
+  type MembershipEntry,
+  type SignedMembershipEntry,
+  type VerifiedLog,
+  appendToLog,
+  createLog,
+  entryHash,
+  membershipContainer,
+  verifyLog,
+} from "./records/membership-log";
+export {
+  type ConversationEpoch,
+  type ConversationRecord,
+  type SealedKeyRecord,
+  type SignedConversation,
+  type SignedSealedKey,
+  commitKey,
+  createConversationRecord,
+  openSignedConversationKey,
+  sealSignedConversationKey,
+  verifyConversationRecord,
+} from "./records/conversation-v2";
+export {
+  type MessageSignatureRecord,
+  type SignedMessage,
+  openSignedMessage,
+  sealSignedMessage,
+  verifyMessageSignature,
+} from "./records/signed-message";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateAccountKeys, keyPairFromSeed } from "./account-keys";
 import { hexEncode, utf8Encode } from "./bytes";
-import { aesGcmDecrypt, aesGcmEncrypt, argon2idRaw, hkdfSha256, importAesGcmKey, randomBytes, sha256, sha384, x25519 } from "./primitives";
+import { aesGcmDecrypt, aesGcmEncrypt, argon2idRaw, hkdfSha256, hmacSha256, importAesGcmKey, randomBytes, sha256, sha384, sha512, x25519 } from "./primitives";
 import { ed25519Sign, ed25519Verify } from "./signatures";
 import { hex } from "./test-support";
 import vectors from "./vectors.json";
@@ -11,9 +11,14 @@ import vectors from "./vectors.json";
 const p = vectors.primitives;
 
 describe("primitives against published vectors", () => {
-  it("SHA-256 and SHA-384 (FIPS 180-2)", async () => {
+  it("SHA-256, SHA-384 and SHA-512 (FIPS 180-2)", async () => {
     expect(hexEncode(await sha256(utf8Encode(p.sha.input.text)))).toBe(p.sha.sha256);
     expect(hexEncode(await sha384(utf8Encode(p.sha.input.text)))).toBe(p.sha.sha384);
+    expect(hexEncode(await sha512(utf8Encode(p.sha.input.text)))).toBe(p.sha.sha512);
+  });
+
+  it("HMAC-SHA-256 (RFC 4231 test case 2)", async () => {
+    expect(hexEncode(await hmacSha256(utf8Encode(p.hmacSha256.key.text), utf8Encode(p.hmacSha256.data.text)))).toBe(p.hmacSha256.mac);
   });
 
   it("HKDF-SHA-256 (RFC 5869 A.1)", async () => {

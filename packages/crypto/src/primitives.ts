@@ -42,6 +42,20 @@ export async function sha384(data: Uint8Array): Promise<Bytes> {
   return new Uint8Array(await subtle().digest("SHA-384", copyBytes(data)));
 }
 
+export async function sha512(data: Uint8Array): Promise<Bytes> {
+  return new Uint8Array(await subtle().digest("SHA-512", copyBytes(data)));
+}
+
+/**
+ * HMAC-SHA-256 keyed with raw bytes. The HMAC key is imported non-extractable and dropped after
+ * one use; WebCrypto cannot use an AES key for HMAC, so callers holding an AES key need its raw
+ * bytes (docs/protocol.md, key commitments).
+ */
+export async function hmacSha256(rawKey: Uint8Array, data: Uint8Array): Promise<Bytes> {
+  const key = await subtle().importKey("raw", copyBytes(rawKey), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await subtle().sign("HMAC", key, copyBytes(data)));
+}
+
 export async function hkdfSha256(ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): Promise<Bytes> {
   const base = await subtle().importKey("raw", copyBytes(ikm), "HKDF", false, ["deriveBits"]);
   const bits = await subtle().deriveBits(

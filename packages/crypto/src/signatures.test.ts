@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accountPublicKeys, generateAccountKeys } from "./account-keys";
 import { base64urlEncode, utf8Encode } from "./bytes";
 import { canonicalJson } from "./canonical-json";
-import { ed25519Sign, sign, signRecord, verify, verifyRecord } from "./signatures";
+import { ed25519Sign, sign, signRecord, signRecordV2, verify, verifyRecord, verifyRecordV2 } from "./signatures";
 import { expectRefusal } from "./test-support";
 
 describe("signatures", () => {
@@ -59,5 +59,18 @@ describe("signatures", () => {
     const { sign: me } = await generateAccountKeys();
     await expectRefusal(signRecord(me.privateKey, { a: undefined }), "invalid_input");
     await expectRefusal(signRecord(me.privateKey, { when: new Date() }), "invalid_input");
+  });
+
+  it("v2 records have their own prefix: a v1 record signature never passes as v2, nor the other way", async () => {
+    const { sign: me } = await generateAccountKeys();
+    const record = { type: "identity", v: 2 as const, n: 1 };
+    const v2 = await signRecordV2(me.privateKey, record);
+    await verifyRecordV2(me.publicKey, record, v2);
+    await expectRefusal(verifyRecord(me.publicKey, record, v2), "bad_signature");
+    await expectRefusal(verifyRecordV2(me.publicKey, record, canonicalJson(await signRecord(me.privateKey, record))), "bad_signature");
+    const changed = { ...record, n: 2 };
+    await expectRefusal(verifyRecordV2(me.publicKey, changed, v2), "bad_signature");
+    await expectRefusal(signRecordV2(me.privateKey, { type: "identity", v: 1 } as never), "invalid_input");
+    await expectRefusal(signRecordV2(me.privateKey, { v: 2 } as never), "invalid_input");
   });
 });

@@ -15,6 +15,13 @@ import { type Key, subtle } from "./primitives";
  */
 const BYTES_DOMAIN = utf8Encode("sealwork/v1/sign/bytes\n");
 const RECORD_DOMAIN = utf8Encode("sealwork/v1/sign/record\n");
+/**
+ * Protocol v2's signed records (identities, invitations, admin certificates, membership entries,
+ * conversation records, sealed copies, messages) use their own prefix, so nothing ever signed
+ * through v1's `signRecord` (whose records callers choose) can pass as a v2 record, and no v2
+ * record as a v1 one. The envelope is the unchanged `record-signature` kind.
+ */
+const RECORD_V2_DOMAIN = utf8Encode("sealwork/v2/sign/record\n");
 
 export async function sign(privateKey: Key, data: Uint8Array): Promise<SignatureEnvelope> {
   const sig = await ed25519Sign(privateKey, concatBytes(BYTES_DOMAIN, checkBytes(data)));
@@ -41,8 +48,27 @@ export async function verifyRecord(publicKey: Key, record: unknown, signature: R
   await ed25519Verify(publicKey, recordMessage(record), field(env, "sig"));
 }
 
-function recordMessage(record: unknown): Bytes {
-  return concatBytes(RECORD_DOMAIN, utf8Encode(canonicalJson(record)));
+function recordMessage(record: unknown, domain = RECORD_DOMAIN): Bytes {
+  return concatBytes(domain, utf8Encode(canonicalJson(record)));
+}
+
+/** A v2 record: it names its own type and version, so one kind can never stand in for another. */
+export interface RecordV2 {
+  type: string;
+  v: 2;
+}
+
+/** Signs a v2 record (internal: each record module builds its record); answers the envelope's canonical text. */
+export async function signRecordV2(privateKey: Key, record: RecordV2): Promise<string> {
+  if (typeof record?.type !== "string" || record.v !== 2) throw new CryptoError("invalid_input", "a v2 record names its type and v: 2");
+  const sig = await ed25519Sign(privateKey, recordMessage(record, RECORD_V2_DOMAIN));
+  return canonicalJson(parseEnvelope({ v: 1, kind: "record-signature", alg: "ed25519", sig: base64urlEncode(sig) }, "record-signature"));
+}
+
+/** Resolves if `signature` is the v2 signature of `record` by `publicKey`; else bad_signature (or a parse error). */
+export async function verifyRecordV2(publicKey: Key, record: RecordV2, signature: string): Promise<void> {
+  const env = parseEnvelope(signature, "record-signature");
+  await ed25519Verify(publicKey, recordMessage(record, RECORD_V2_DOMAIN), field(env, "sig"));
 }
 
 function checkBytes(data: Uint8Array): Uint8Array {

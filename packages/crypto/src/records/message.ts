@@ -5,7 +5,7 @@ import { type AeadEnvelope, parseEnvelope } from "../envelope";
 import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
 import { type FileRef, fileRefSchema } from "./file-ref";
-import { checkId, checkLocalid, checkPlace, encryptRecord } from "./place";
+import { checkId, checkLocalid, checkPlace, conversationSuffix, encryptRecord } from "./place";
 
 /**
  * A message (docs/protocol.md, Conversations): the JSON `{ text?, files? }` under the conversation
@@ -26,7 +26,21 @@ export interface MessagePayload {
 
 /** Who sent which message where. The guest of a pickup is sender 0. */
 export interface MessagePlace {
+  /** Protocol v1 (the default): the associated data names no epoch. */
+  v?: 1;
   conversationId: number;
+  senderId: number;
+  localid: string;
+}
+
+/**
+ * A message of a v2 conversation: the associated data names the epoch of the key as well
+ * (docs/protocol.md, "Signed messages"). The `v` is explicit, so a v1 message never opens as v2.
+ */
+export interface MessagePlaceV2 {
+  v: 2;
+  conversationId: number;
+  epoch: number;
   senderId: number;
   localid: string;
 }
@@ -47,18 +61,25 @@ export function messageAad(conversationId: number, senderId: number, localid: st
   return `message:${checkId(conversationId, "a conversation id")}:${checkId(senderId, "a sender id", 0)}:${checkLocalid(localid)}`;
 }
 
-function aadOf(place: MessagePlace): string {
-  const { conversationId, senderId, localid } = checkPlace(place, "the message's place");
-  return messageAad(conversationId, senderId, localid);
+/** v2: `message:<conversationId>:<epoch>:<senderId>:<localid>` (four parts after the kind, v1 has three). */
+export function messageAadV2(conversationId: number, epoch: number, senderId: number, localid: string): string {
+  return `message:${conversationSuffix(conversationId, checkId(epoch, "an epoch", 0))}:${checkId(senderId, "a sender id", 0)}:${checkLocalid(localid)}`;
+}
+
+function aadOf(place: MessagePlace | MessagePlaceV2): string {
+  const checked = checkPlace(place, "the message's place");
+  if (checked.v === 2) return messageAadV2(checked.conversationId, checked.epoch, checked.senderId, checked.localid);
+  if (checked.v !== undefined && checked.v !== 1) throw new CryptoError("invalid_input", "a message place is v 1 or v 2");
+  return messageAad(checked.conversationId, checked.senderId, checked.localid);
 }
 
 /** Encrypts a message payload; answers the envelope's text. A payload outside the schema: invalid_input. */
-export function sealMessage(conversationKey: Key, place: MessagePlace, payload: MessagePayload): Promise<string> {
+export function sealMessage(conversationKey: Key, place: MessagePlace | MessagePlaceV2, payload: MessagePayload): Promise<string> {
   return sealMessageWith(conversationKey, place, payload, undefined);
 }
 
 /** sealMessage with the nonce supplied: for known-answer tests only. */
-export async function sealMessageWith(conversationKey: Key, place: MessagePlace, payload: MessagePayload, nonce: Uint8Array | undefined): Promise<string> {
+export async function sealMessageWith(conversationKey: Key, place: MessagePlace | MessagePlaceV2, payload: MessagePayload, nonce: Uint8Array | undefined): Promise<string> {
   const aad = aadOf(place);
   const parsed = messagePayloadSchema.safeParse(payload);
   if (!parsed.success) throw new CryptoError("invalid_input", "not a message payload");
@@ -71,7 +92,7 @@ export async function sealMessageWith(conversationKey: Key, place: MessagePlace,
  * decrypt_failed; opens but is not a message payload: invalid_payload (spec 000 §8 'Invalid
  * mote payload' either way). Fields other than `text` and `files` are dropped.
  */
-export async function openMessage(conversationKey: Key, envelope: AeadEnvelope | string, place: MessagePlace): Promise<MessagePayload> {
+export async function openMessage(conversationKey: Key, envelope: AeadEnvelope | string, place: MessagePlace | MessagePlaceV2): Promise<MessagePayload> {
   const env = parseEnvelope(envelope, "aead");
   const bytes = await decrypt(conversationKey, env, { aad: aadOf(place) });
   let value: unknown;

@@ -1,0 +1,232 @@
+import * as z from "zod";
+import { importEncryptionPublicKey } from "../account-keys";
+import { keyIdOf } from "../digests";
+import { CryptoError } from "../errors";
+import type { Key } from "../primitives";
+import { verifyRecordV2 } from "../signatures";
+import { type SignedAdmin, type SignedIdentity, type SignedInvitation, signedAdminSchema, signedIdentitySchema, signedInvitationSchema } from "./identity";
+import { type VerifiedIdentity, type VerifiedKey, signingKey } from "./identity-keys";
+import { idField, keyIdField, parseRecord } from "./v2-fields";
+
+/**
+ * Verifying an identity chain against the instance anchors a client pinned (docs/protocol.md,
+ * "Verifying an identity"). What a server serves for one user: their identity records from birth
+ * to the current one, the chains of the administrators whose invitations and admin certificates
+ * those depend on, and those certificates.
+ */
+
+/** One user's identity records, birth (seq 0) first, current last. */
+export interface IdentityRecords {
+  userId: number;
+  records: SignedIdentity[];
+}
+
+export interface IdentityChain extends IdentityRecords {
+  /** The chains of the administrators the certificates depend on (each user once). */
+  issuers?: IdentityRecords[];
+  /** Admin certificates: at most one per user (the one the server holds for them). */
+  admins?: SignedAdmin[];
+}
+
+/** The root key ids this client pinned for the instance (trusted on first use, kept with its account data). */
+export interface InstanceTrust {
+  anchors: readonly string[];
+}
+
+/** How many hops (a chain, an administrator's rights) one verification may follow before it gives up: bad_chain. */
+export const MAX_CHAIN_DEPTH = 32;
+const MAX_RECORDS = 1000;
+const MAX_USERS = 64;
+
+const recordsSchema = z.strictObject({ userId: idField, records: z.array(z.unknown()).min(1).max(MAX_RECORDS) });
+const chainSchema = recordsSchema.extend({
+  issuers: z.array(recordsSchema).max(MAX_USERS).optional(),
+  admins: z.array(z.unknown()).max(MAX_USERS).optional(),
+});
+const trustSchema = z.strictObject({ anchors: z.array(keyIdField).max(MAX_USERS) });
+
+/**
+ * Verifies a user's identity chain and answers their current key. Rejects (never answers a
+ * partial result): malformed_record for a record without its exact shape; bad_signature for any
+ * signature that does not verify (self, certifier, invitation, admin certificate); bad_chain for
+ * a chain that does not link (a gap, a record of another user, a loop, another address than the
+ * invitation's, an expired invitation, a later record not certified by its predecessor, a
+ * missing issuer chain, reused keys, too deep); untrusted_key when the chain rests on no pinned
+ * anchor or an invitation's issuer was not an administrator when they signed it.
+ */
+export async function verifyIdentity(chain: IdentityChain, trust: InstanceTrust): Promise<VerifiedIdentity> {
+  return new ChainVerifier(chain, trust).identity();
+}
+
+/**
+ * What an invitee checks before taking an invitation over: signed by its issuer's key, the issuer
+ * an administrator at that key (their chain and certificates in `issuerChain`), and not expired
+ * at `now` (ms). Answers the issuer's verified identity.
+ */
+export async function verifyInvitation(invitation: SignedInvitation, issuerChain: IdentityChain, trust: InstanceTrust, now: number): Promise<VerifiedIdentity> {
+  const signed = parseRecord(signedInvitationSchema, invitation, "invitation");
+  if (typeof now !== "number" || !Number.isSafeInteger(now)) throw new CryptoError("invalid_input", "now is a time in ms");
+  const verifier = new ChainVerifier(issuerChain, trust);
+  if (signed.record.issuerUserId !== verifier.subject) throw new CryptoError("bad_chain", "the chain is not the invitation issuer's");
+  await verifier.invitation(signed, []);
+  if (now > signed.record.expires) throw new CryptoError("bad_chain", "the invitation has expired");
+  return verifier.identity();
+}
+
+/**
+ * A root identity as a client first meets it: a birth record certified by nobody, with a valid
+ * self-signature. Answers its key id, which the client pins as an instance anchor (trust on first
+ * use; compare it out of band to be sure).
+ */
+export async function rootAnchor(root: SignedIdentity): Promise<string> {
+  const signed = parseRecord(signedIdentitySchema, root, "identity record");
+  if (signed.record.seq !== 0 || signed.record.certifiedBy.kind !== "root") throw new CryptoError("bad_chain", "not a root identity");
+  await verifyRecordV2(await signingKey(signed.record.signPublic), signed.record, signed.self);
+  await importEncryptionPublicKey(signed.record.encryptPublic);
+  return keyIdOf(signed.record);
+}
+
+interface UserChain {
+  userId: number;
+  email: string;
+  keys: VerifiedKey[];
+  anchor: string;
+  root: boolean;
+}
+
+class ChainVerifier {
+  readonly subject: number;
+  private readonly records = new Map<number, unknown[]>();
+  private readonly admins = new Map<number, SignedAdmin>();
+  private readonly anchors: Set<string>;
+  private readonly chains = new Map<number, Promise<UserChain>>();
+  private readonly adminFroms = new Map<number, Promise<number>>();
+
+  constructor(input: IdentityChain, trust: InstanceTrust) {
+    const bundle = parseRecord(chainSchema, input, "identity chain");
+    this.anchors = new Set(parseRecord(trustSchema, trust, "instance trust", "invalid_input").anchors);
+    this.subject = bundle.userId;
+    for (const { userId, records } of [bundle, ...(bundle.issuers ?? [])]) {
+      if (this.records.has(userId)) throw new CryptoError("malformed_record", `user ${userId} has two chains`);
+      this.records.set(userId, records);
+    }
+    for (const input of bundle.admins ?? []) {
+      const admin = parseRecord(signedAdminSchema, input, "admin certificate");
+      if (this.admins.has(admin.record.userId)) throw new CryptoError("malformed_record", `user ${admin.record.userId} has two admin certificates`);
+      this.admins.set(admin.record.userId, admin);
+    }
+  }
+
+  /** The subject's verified identity: their chain, and whether their current key is an administrator's. */
+  async identity(): Promise<VerifiedIdentity> {
+    const user = await this.chain(this.subject, []);
+    const adminFrom = await this.adminFrom(this.subject, []);
+    const current = user.keys.at(-1)!;
+    return { ...current, email: user.email, keys: user.keys, anchor: user.anchor, admin: adminFrom < user.keys.length };
+  }
+
+  /** The verified chain of one user; `path` is what is being verified above this, to find loops. */
+  chain(userId: number, path: readonly string[]): Promise<UserChain> {
+    return this.once(this.chains, userId, `chain:${userId}`, path, (inner) => this.verifyChain(userId, inner));
+  }
+
+  /** The first key index from which the user is an administrator (0 for a root; Infinity when never). */
+  adminFrom(userId: number, path: readonly string[]): Promise<number> {
+    return this.once(this.adminFroms, userId, `admin:${userId}`, path, (inner) => this.verifyAdmin(userId, inner));
+  }
+
+  /** Checks an invitation's signature and its issuer's rights; answers the issuer's chain. */
+  async invitation(signed: SignedInvitation, path: readonly string[]): Promise<UserChain> {
+    const { record } = signed;
+    const { issuer, index } = await this.keyOf(record.issuerUserId, record.issuerKeyId, path, "the invitation's issuer");
+    await verifyRecordV2(await signingKey(issuer.keys[index]!.signPublic), record, signed.signature);
+    if ((await this.adminFrom(record.issuerUserId, path)) > index) {
+      throw new CryptoError("untrusted_key", "the invitation's issuer was not an administrator at that key");
+    }
+    return issuer;
+  }
+
+  private once<T>(memo: Map<number, Promise<T>>, userId: number, step: string, path: readonly string[], run: (inner: readonly string[]) => Promise<T>): Promise<T> {
+    if (path.includes(step)) return Promise.reject(new CryptoError("bad_chain", `the chain loops (${[...path, step].join(" → ")})`));
+    if (path.length >= MAX_CHAIN_DEPTH) return Promise.reject(new CryptoError("bad_chain", "the chain is too deep"));
+    let result = memo.get(userId);
+    if (!result) {
+      result = run([...path, step]);
+      memo.set(userId, result);
+    }
+    return result;
+  }
+
+  private async keyOf(userId: number, keyId: string, path: readonly string[], what: string): Promise<{ issuer: UserChain; index: number }> {
+    const issuer = await this.chain(userId, path);
+    const index = issuer.keys.findIndex((key) => key.keyId === keyId);
+    if (index < 0) throw new CryptoError("bad_chain", `${what} signed with a key that is not in their chain`);
+    return { issuer, index };
+  }
+
+  private async verifyChain(userId: number, path: readonly string[]): Promise<UserChain> {
+    const records = this.records.get(userId);
+    if (!records) throw new CryptoError("bad_chain", `no identity records for user ${userId}`);
+    const keys: VerifiedKey[] = [];
+    let anchor = "";
+    let previousSign: Key | undefined;
+    let email = "";
+    for (const [index, input] of records.entries()) {
+      const signed = parseRecord(signedIdentitySchema, input, "identity record");
+      const { record } = signed;
+      const own = await signingKey(record.signPublic);
+      await importEncryptionPublicKey(record.encryptPublic);
+      await verifyRecordV2(own, record, signed.self);
+      if (record.userId !== userId) throw new CryptoError("bad_chain", `a record of user ${record.userId} in the chain of user ${userId}`);
+      if (record.seq !== index) throw new CryptoError("bad_chain", `record ${index} has seq ${record.seq}: a gap, a repeat or another order`);
+      const keyId = await keyIdOf(record);
+      if (keys.some((key) => key.keyId === keyId || key.signPublic === record.signPublic || key.encryptPublic === record.encryptPublic)) {
+        throw new CryptoError("bad_chain", "a key appears twice in the chain");
+      }
+      const certification = record.certifiedBy;
+      if (index === 0) {
+        email = record.email;
+        if (certification.kind === "root") {
+          if (!this.anchors.has(keyId)) throw new CryptoError("untrusted_key", `user ${userId}'s root key is not a pinned anchor`);
+          anchor = keyId;
+        } else if (certification.kind === "invitation") {
+          const invitation = certification.invitation.record;
+          if (invitation.email !== record.email) throw new CryptoError("bad_chain", "the identity's address is not the invitation's");
+          if (record.created > invitation.expires) throw new CryptoError("bad_chain", "the invitation had expired when the identity was made");
+          if (invitation.tempSignPublic === record.signPublic || invitation.tempEncryptPublic === record.encryptPublic) {
+            throw new CryptoError("bad_chain", "the identity kept the invitation's temporary keys");
+          }
+          await verifyRecordV2(await signingKey(invitation.tempSignPublic), record, signed.certifier!);
+          anchor = (await this.invitation(certification.invitation, path)).anchor;
+        } else {
+          throw new CryptoError("bad_chain", "a birth record is certified by a root or an invitation");
+        }
+      } else {
+        if (record.email !== email) throw new CryptoError("bad_chain", "the address changed within the chain");
+        if (certification.kind !== "previous" || certification.keyId !== keys[index - 1]!.keyId) {
+          throw new CryptoError("bad_chain", `record ${index} is not certified by the key before it`);
+        }
+        await verifyRecordV2(previousSign!, record, signed.certifier!);
+      }
+      previousSign = own;
+      keys.push({ userId, keyId, seq: record.seq, encryptPublic: record.encryptPublic, signPublic: record.signPublic, created: record.created });
+    }
+    return { userId, email, keys, anchor, root: (records[0] as SignedIdentity).record.certifiedBy.kind === "root" };
+  }
+
+  private async verifyAdmin(userId: number, path: readonly string[]): Promise<number> {
+    const user = await this.chain(userId, path);
+    if (user.root) return 0;
+    const signed = this.admins.get(userId);
+    if (!signed) return Number.POSITIVE_INFINITY;
+    const { record } = signed;
+    const { issuer, index: issuerIndex } = await this.keyOf(record.issuerUserId, record.issuerKeyId, path, "the admin certificate's issuer");
+    await verifyRecordV2(await signingKey(issuer.keys[issuerIndex]!.signPublic), record, signed.signature);
+    const index = user.keys.findIndex((key) => key.keyId === record.keyId);
+    if (index < 0) throw new CryptoError("bad_chain", "the admin certificate names a key that is not in the user's chain");
+    if ((await this.adminFrom(record.issuerUserId, path)) > issuerIndex) {
+      throw new CryptoError("untrusted_key", "the admin certificate's issuer was not an administrator at that key");
+    }
+    return index;
+  }
+}

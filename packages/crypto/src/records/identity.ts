@@ -1,0 +1,237 @@
+import * as z from "zod";
+import { type AccountKeys, type AccountPublicKeys, accountPublicKeys } from "../account-keys";
+import { keyIdOf } from "../digests";
+import { CryptoError } from "../errors";
+import { signRecordV2 } from "../signatures";
+import type { IdentityKeys } from "./identity-keys";
+import {
+  countField,
+  emailField,
+  idField,
+  keyIdField,
+  normalizeEmail,
+  parseRecord,
+  publicKeyField,
+  signatureField,
+  timeField,
+} from "./v2-fields";
+
+/**
+ * Protocol v2's identity records (docs/protocol.md, "Identities"): a user's chain of identity
+ * keys, each record signed by its own key (proof of possession) and certified by what came before
+ * it: nothing for an instance root, the invitation's temporary key for a birth by invitation (the
+ * invitation itself signed by an administrator), the previous identity key for a rotation. Admin
+ * certificates make a user an administrator. `identity-chain.ts` verifies the whole.
+ */
+
+export interface InvitationRecord {
+  type: "invitation";
+  v: 2;
+  inviteId: number;
+  /** The invited address, normalised (normalizeEmail). */
+  email: string;
+  /** The temporary keys the administrator's browser made for the invitee (wrapped under the invitation code). */
+  tempSignPublic: string;
+  tempEncryptPublic: string;
+  issuerUserId: number;
+  issuerKeyId: string;
+  /** ms: an identity created after this is not certified by it. */
+  expires: number;
+}
+
+/** An invitation signed by the inviting administrator's identity key. */
+export interface SignedInvitation {
+  record: InvitationRecord;
+  signature: string;
+}
+
+export type Certification = { kind: "root" } | { kind: "invitation"; invitation: SignedInvitation } | { kind: "previous"; keyId: string };
+
+export interface IdentityRecord {
+  type: "identity";
+  v: 2;
+  userId: number;
+  email: string;
+  /** 0 for the birth record, then 1, 2, … for each rotation. */
+  seq: number;
+  encryptPublic: string;
+  signPublic: string;
+  /** ms */
+  created: number;
+  certifiedBy: Certification;
+}
+
+/** An identity record with its signatures: `self` by its own key; `certifier` by the invitation's temporary key or the previous key (absent for a root). */
+export interface SignedIdentity {
+  record: IdentityRecord;
+  self: string;
+  certifier?: string;
+}
+
+/** Makes `userId` (at `keyId` and every later key of their chain) an administrator. */
+export interface AdminRecord {
+  type: "admin";
+  v: 2;
+  userId: number;
+  keyId: string;
+  issuerUserId: number;
+  issuerKeyId: string;
+  /** ms */
+  granted: number;
+}
+
+export interface SignedAdmin {
+  record: AdminRecord;
+  signature: string;
+}
+
+export const invitationRecordSchema = z.strictObject({
+  type: z.literal("invitation"),
+  v: z.literal(2),
+  inviteId: idField,
+  email: emailField,
+  tempSignPublic: publicKeyField,
+  tempEncryptPublic: publicKeyField,
+  issuerUserId: idField,
+  issuerKeyId: keyIdField,
+  expires: timeField,
+});
+
+export const signedInvitationSchema = z.strictObject({ record: invitationRecordSchema, signature: signatureField });
+
+const certificationSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("root") }),
+  z.strictObject({ kind: z.literal("invitation"), invitation: signedInvitationSchema }),
+  z.strictObject({ kind: z.literal("previous"), keyId: keyIdField }),
+]);
+
+export const identityRecordSchema = z.strictObject({
+  type: z.literal("identity"),
+  v: z.literal(2),
+  userId: idField,
+  email: emailField,
+  seq: countField,
+  encryptPublic: publicKeyField,
+  signPublic: publicKeyField,
+  created: timeField,
+  certifiedBy: certificationSchema,
+});
+
+export const signedIdentitySchema = z
+  .strictObject({ record: identityRecordSchema, self: signatureField, certifier: signatureField.optional() })
+  .refine((signed) => (signed.record.certifiedBy.kind === "root") === (signed.certifier === undefined), "a root has no certifier, every other record has one");
+
+export const adminRecordSchema = z.strictObject({
+  type: z.literal("admin"),
+  v: z.literal(2),
+  userId: idField,
+  keyId: keyIdField,
+  issuerUserId: idField,
+  issuerKeyId: keyIdField,
+  granted: timeField,
+});
+
+export const signedAdminSchema = z.strictObject({ record: adminRecordSchema, signature: signatureField });
+
+/** The instance's first administrator: a birth record certified by nobody, trusted only where a client pinned its key id. */
+export async function createRootIdentity(input: { userId: number; email: string; created: number }, keys: AccountKeys): Promise<SignedIdentity> {
+  const record = await identityRecord(input, 0, keys, { kind: "root" });
+  return { record, self: await signRecordV2(keys.sign.privateKey, record) };
+}
+
+/** An invitation, signed by the inviting administrator, for the temporary keys their browser made. */
+export async function createInvitation(
+  input: { inviteId: number; email: string; temp: AccountPublicKeys; expires: number },
+  issuer: IdentityKeys,
+): Promise<SignedInvitation> {
+  const record = parseRecord(
+    invitationRecordSchema,
+    {
+      type: "invitation",
+      v: 2,
+      inviteId: input?.inviteId,
+      email: normalizeEmail(input?.email),
+      tempSignPublic: input?.temp?.signPublic,
+      tempEncryptPublic: input?.temp?.encryptPublic,
+      issuerUserId: issuer?.userId,
+      issuerKeyId: issuer?.keyId,
+      expires: input?.expires,
+    },
+    "invitation",
+    "invalid_input",
+  );
+  return { record, signature: await signRecordV2(issuer.keys.sign.privateKey, record) };
+}
+
+/**
+ * The invitee's birth record, made at takeover with fresh keys: self-signed, and certified by the
+ * invitation's temporary signing key (unwrapped with the invitation code). The address is the
+ * invitation's.
+ */
+export async function createInvitedIdentity(
+  input: { userId: number; created: number; invitation: SignedInvitation },
+  keys: AccountKeys,
+  tempKeys: AccountKeys,
+): Promise<SignedIdentity> {
+  const invitation = parseRecord(signedInvitationSchema, input?.invitation, "invitation", "invalid_input");
+  const temp = await accountPublicKeys(tempKeys);
+  if (temp.signPublic !== invitation.record.tempSignPublic || temp.encryptPublic !== invitation.record.tempEncryptPublic) {
+    throw new CryptoError("invalid_input", "these are not the invitation's temporary keys");
+  }
+  const record = await identityRecord({ ...input, email: invitation.record.email }, 0, keys, { kind: "invitation", invitation });
+  if (record.signPublic === temp.signPublic || record.encryptPublic === temp.encryptPublic) {
+    throw new CryptoError("invalid_input", "the invitee makes fresh keys at takeover");
+  }
+  return { record, self: await signRecordV2(keys.sign.privateKey, record), certifier: await signRecordV2(tempKeys.sign.privateKey, record) };
+}
+
+/** The next identity key of the same user (seq + 1), certified by the current one. */
+export async function rotateIdentity(current: SignedIdentity, currentKeys: AccountKeys, input: { created: number }, keys: AccountKeys): Promise<SignedIdentity> {
+  const previous = parseRecord(signedIdentitySchema, current, "identity record", "invalid_input").record;
+  const held = await accountPublicKeys(currentKeys);
+  if (held.signPublic !== previous.signPublic || held.encryptPublic !== previous.encryptPublic) {
+    throw new CryptoError("invalid_input", "these are not the current identity's keys");
+  }
+  const certifiedBy = { kind: "previous", keyId: await keyIdOf(previous) } as const;
+  const record = await identityRecord({ userId: previous.userId, email: previous.email, created: input?.created }, previous.seq + 1, keys, certifiedBy);
+  if (record.signPublic === previous.signPublic || record.encryptPublic === previous.encryptPublic) {
+    throw new CryptoError("invalid_input", "a rotation makes new keys");
+  }
+  return { record, self: await signRecordV2(keys.sign.privateKey, record), certifier: await signRecordV2(currentKeys.sign.privateKey, record) };
+}
+
+/** An admin certificate for `userId`'s key `keyId`, signed by an administrator. */
+export async function grantAdmin(input: { userId: number; keyId: string; granted: number }, issuer: IdentityKeys): Promise<SignedAdmin> {
+  const record = parseRecord(
+    adminRecordSchema,
+    { type: "admin", v: 2, userId: input?.userId, keyId: input?.keyId, issuerUserId: issuer?.userId, issuerKeyId: issuer?.keyId, granted: input?.granted },
+    "admin certificate",
+    "invalid_input",
+  );
+  return { record, signature: await signRecordV2(issuer.keys.sign.privateKey, record) };
+}
+
+async function identityRecord(
+  input: { userId: number; email: string; created: number },
+  seq: number,
+  keys: AccountKeys,
+  certifiedBy: Certification,
+): Promise<IdentityRecord> {
+  const pub = await accountPublicKeys(keys);
+  return parseRecord(
+    identityRecordSchema,
+    {
+      type: "identity",
+      v: 2,
+      userId: input?.userId,
+      email: normalizeEmail(input?.email),
+      seq,
+      encryptPublic: pub.encryptPublic,
+      signPublic: pub.signPublic,
+      created: input?.created,
+      certifiedBy,
+    },
+    "identity record",
+    "invalid_input",
+  );
+}

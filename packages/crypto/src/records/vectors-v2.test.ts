@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { exportSymmetricKey, importSymmetricKey } from "../aead";
+import { type AccountKeys, accountPublicKeys, keyPairFromSeed } from "../account-keys";
+import { hexEncode, utf8Decode, utf8Encode } from "../bytes";
+import { keyId, safetyNumber } from "../digests";
+import { expectRefusal, hex } from "../test-support";
+import vectors from "../vectors.json";
+import { commitKey, createConversationRecord, openSignedConversationKey, sealSignedConversationKeyWith, verifyConversationRecord } from "./conversation-v2";
+import { type SignedAdmin, createInvitation, createInvitedIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
+import { type IdentityChain, verifyIdentity } from "./identity-chain";
+import { identityKeys, keyLookup } from "./identity-keys";
+import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, verifyLog } from "./membership-log";
+import { type MessagePayload, openMessage, sealMessageWith } from "./message";
+import { openSignedMessage, sealSignedMessageWith } from "./signed-message";
+
+// Protocol v2 against the second implementation (scripts/make-vectors.mjs on node:crypto): every
+// record and signature made here from the same seeds and times must be the same to the byte.
+
+const v = vectors.v2;
+const ids = v.identities;
+const jurgAdmin = ids.jurgAdmin as SignedAdmin;
+type Name = keyof typeof v.seeds;
+
+async function keysOf(name: Name): Promise<AccountKeys> {
+  const seed = v.seeds[name];
+  return { encrypt: await keyPairFromSeed(hex(seed.x25519), "X25519"), sign: await keyPairFromSeed(hex(seed.ed25519), "Ed25519") };
+}
+const me = async (userId: number, name: Name) => identityKeys(userId, await keysOf(name));
+const textOf = (t: { text: string; utf8: string }) => utf8Decode(hex(t.utf8));
+const { T0, DAY } = ids.times;
+
+/** Carol's chain as a server serves it, and the instance's pinned root. */
+const carolChain: IdentityChain = { userId: 3, records: ids.carol as never, issuers: [{ userId: 1, records: [ids.root as never] }, { userId: 2, records: [ids.jurg as never] }], admins: [jurgAdmin] };
+const trust = { anchors: [v.keyIds.root] };
+const chainOf = (userId: number): IdentityChain =>
+  userId === 3 ? carolChain : userId === 1 ? { userId, records: [ids.root as never] } : { userId, records: [ids.jurg as never], issuers: [{ userId: 1, records: [ids.root as never] }], admins: [jurgAdmin] };
+const lookup = async () => keyLookup(await Promise.all([1, 2, 3].map((user) => verifyIdentity(chainOf(user), trust))));
+
+describe("protocol v2 vectors", () => {
+  it("key ids and safety numbers", async () => {
+    for (const name of Object.keys(v.seeds) as Name[]) {
+      expect(await accountPublicKeys(await keysOf(name))).toEqual(v.publicKeys[name]);
+      expect(await keyId(v.publicKeys[name])).toBe(v.keyIds[name]);
+    }
+    for (const s of v.safetyNumbers) {
+      expect(await safetyNumber(s.a, s.b)).toBe(s.number);
+      expect(await safetyNumber(s.b, s.a)).toBe(s.number);
+    }
+  });
+
+  it("identity records, invitations and the admin certificate, made from the same seeds", async () => {
+    expect(hexEncode(utf8Encode(ids.jurgEmailTyped.text))).toBe(ids.jurgEmailTyped.utf8);
+    const root = await me(1, "root");
+    expect(await createRootIdentity({ userId: 1, email: "root@example.org", created: T0 }, root.keys)).toEqual(ids.root);
+    const temp = await keysOf("jurgTemp");
+    const invitation = await createInvitation({ inviteId: 102, email: textOf(ids.jurgEmailTyped), temp: await accountPublicKeys(temp), expires: T0 + 30 * DAY }, root);
+    expect(invitation).toEqual(ids.inviteJurg);
+    expect(invitation.record.email).toBe(textOf(ids.jurgEmail));
+    const jurg = await me(2, "jurg");
+    expect(await createInvitedIdentity({ userId: 2, created: T0 + DAY, invitation }, jurg.keys, temp)).toEqual(ids.jurg);
+    expect(await grantAdmin({ userId: 2, keyId: jurg.keyId, granted: T0 + 2 * DAY }, root)).toEqual(ids.jurgAdmin);
+    const carolTemp = await keysOf("carolTemp");
+    const inviteCarol = await createInvitation({ inviteId: 103, email: "carol@example.org", temp: await accountPublicKeys(carolTemp), expires: T0 + 31 * DAY }, jurg);
+    expect(inviteCarol).toEqual(ids.inviteCarol);
+    const carol = await keysOf("carol");
+    const birth = await createInvitedIdentity({ userId: 3, created: T0 + 3 * DAY, invitation: inviteCarol }, carol, carolTemp);
+    expect(birth).toEqual(ids.carol[0]);
+    expect(await rotateIdentity(birth, carol, { created: T0 + 4 * DAY }, await keysOf("carolNext"))).toEqual(ids.carol[1]);
+  });
+
+  it("Carol's chain verifies to the pinned root, and not without it or without Jürg's certificate", async () => {
+    const carol = await verifyIdentity(carolChain, trust);
+    const expected = ids.carolVerified;
+    expect({ userId: carol.userId, seq: carol.seq, keyId: carol.keyId, anchor: carol.anchor, admin: carol.admin, keys: carol.keys.map((k) => k.keyId) }).toEqual(expected);
+    await expectRefusal(verifyIdentity(carolChain, { anchors: [v.keyIds.jurg] }), "untrusted_key");
+    await expectRefusal(verifyIdentity({ ...carolChain, admins: [] }, trust), "untrusted_key");
+    expect((await verifyIdentity(chainOf(2), trust)).admin).toBe(true);
+  });
+
+  it("the membership log: the same entries, hashes and state", async () => {
+    const keys = await lookup();
+    const log = v.membershipLog;
+    const authors = { 1: await me(1, "root"), 2: await me(2, "jurg") } as const;
+    const made: SignedMembershipEntry[] = [];
+    let state: VerifiedLog | undefined;
+    for (const expected of log.entries) {
+      const record = expected.record as MembershipEntry;
+      const author = authors[record.author as 1 | 2];
+      const next = state ? await appendToLog(state, { action: record.action as "add", subject: record.subject, at: record.at }, author) : await createLog(log.container, author, record.at);
+      expect(next).toEqual(expected);
+      expect(await entryHash(next)).toBe(log.hashes[made.length]);
+      made.push(next);
+      state = await verifyLog(log.container, made, keys);
+    }
+    const verified = await verifyLog(log.container, log.entries as SignedMembershipEntry[], keys, log.state.head);
+    expect({ epoch: verified.epoch, members: verified.members, admins: verified.admins, needsRekey: verified.needsRekey, head: verified.head }).toEqual(log.state);
+  });
+
+  it("the conversation record, its commitment, a signed copy of the key, and signed messages", async () => {
+    const keys = await lookup();
+    const c = v.conversation;
+    const log = await verifyLog(v.membershipLog.container, v.membershipLog.entries as SignedMembershipEntry[], keys);
+    const key = await importSymmetricKey(hex(c.key));
+    const place = { conversationId: 42, epoch: 1 };
+    expect(await commitKey(key, place)).toBe(c.commitment);
+    const jurg = await me(2, "jurg");
+    expect(await createConversationRecord(key, log.members, log, jurg)).toEqual(c.record);
+    const record = await verifyConversationRecord(c.record as never, log, keys);
+
+    const root = await me(1, "root");
+    const rootKey = (await verifyIdentity(chainOf(1), trust)).keys[0]!;
+    const ephemeral = await keyPairFromSeed(hex(vectors.seeds.ephemeralX25519), "X25519");
+    const copy = await sealSignedConversationKeyWith(key, record, rootKey, jurg, { ephemeral, nonce: hex(c.copy.nonce) });
+    expect(copy).toEqual({ sealed: c.copy.sealed, signature: c.copy.signature, sealer: c.copy.sealer, sealerKeyId: c.copy.sealerKeyId });
+    const opened = await openSignedConversationKey(copy, record, root, keys);
+    expect(hexEncode(await exportSymmetricKey(opened))).toBe(c.key);
+    await expectRefusal(openSignedConversationKey(copy, { ...record, epoch: 0 }, root, keys), "bad_signature");
+
+    for (const m of c.messages) {
+      const messagePlace = { v: 2 as const, ...m.place };
+      const payload = JSON.parse(textOf(m.json)) as MessagePayload;
+      const reordered = Object.fromEntries(Object.entries(payload).reverse()) as MessagePayload;
+      if (m.signature && m.senderKeyId) {
+        const sender = m.place.senderId === 2 ? jurg : root;
+        const signed = { envelope: m.envelope, signature: m.signature, senderKeyId: m.senderKeyId };
+        expect(await sealSignedMessageWith(key, messagePlace, reordered, sender, hex(m.nonce))).toEqual(signed);
+        expect(await openSignedMessage(key, signed, messagePlace, keys)).toEqual(payload);
+        await expectRefusal(openSignedMessage(key, signed, { ...messagePlace, epoch: 0 }, keys), "bad_signature");
+      } else {
+        expect(await sealMessageWith(key, messagePlace, reordered, hex(m.nonce))).toBe(m.envelope);
+        expect(await openMessage(key, m.envelope, messagePlace)).toEqual(payload);
+      }
+    }
+  });
+});
