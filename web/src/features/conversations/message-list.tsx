@@ -91,6 +91,8 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
       style={{ overflowY: "auto", overflowAnchor: "none" }}
       role="log"
       aria-label={t("messages")}
+      // Keyboard users scroll the history too (axe: scrollable-region-focusable).
+      tabIndex={0}
       data-testid="message-list"
       data-messages={messages.length}
     >
@@ -155,7 +157,10 @@ const MessageItem = memo(function MessageItem({
       radius="md"
       maw="85%"
       bg={mine ? "var(--mantine-color-indigo-light)" : undefined}
-      style={{ opacity: message.status === "pending" ? 0.7 : 1 }}
+      // A message on its way says "Sending…" and has a dashed border; faded, its text and
+      // buttons would fall under the contrast they need (axe: color-contrast).
+      style={{ borderStyle: message.status === "pending" ? "dashed" : undefined }}
+      aria-busy={message.status === "pending" || undefined}
       data-message={message.id ?? "pending"}
       data-status={message.status}
     >

@@ -7,6 +7,7 @@ export const de: Texts<typeof en> = {
   unexpected: "Etwas ist schiefgelaufen. Bitte lade die Seite neu.",
   reload: "Neu laden",
   ok: "OK",
+  close: "Schliessen",
   cancel: "Abbrechen",
   error: "Fehler",
   save: "Speichern",

@@ -4,6 +4,7 @@ export const en = {
   unexpected: "Something went wrong. Please reload the page.",
   reload: "Reload",
   ok: "OK",
+  close: "Close",
   cancel: "Cancel",
   error: "Error",
   save: "Save",
