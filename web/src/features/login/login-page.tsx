@@ -1,10 +1,10 @@
-import { Alert, Center, Paper, SegmentedControl, Stack, Title } from "@mantine/core";
+import { Alert, Center, Loader, Paper, SegmentedControl, Stack, Title } from "@mantine/core";
 import { parsePickupFragment } from "@sealwork/crypto";
 import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { type GuestPickup, guestPath, isGuest } from "../../lib/guest";
-import { useInstance } from "../../lib/instance";
+import { useFeature, useInstance } from "../../lib/instance";
 import { clearLoginNotice, loginTarget, peekLoginNotice, readLoginState } from "../../lib/login-state";
 import { usePageTitle } from "../../lib/page-title";
 import { useSession } from "../../lib/session";
@@ -26,7 +26,7 @@ export interface LoginPageProps {
 
 /** Spec 000 §2 and §4: contact, then register (no password yet) or password (plus 2FA); or a pickup. */
 export function LoginPage({ pickupPopup }: LoginPageProps) {
-  const { t } = useTranslation(ns);
+  const { t } = useTranslation([ns, "common"]);
   const location = useLocation();
   const navigate = useNavigate();
   const session = useSession();
@@ -37,6 +37,8 @@ export function LoginPage({ pickupPopup }: LoginPageProps) {
     const hash = location.hash || state.from?.hash || "";
     return hash ? parsePickupFragment(hash) : null;
   });
+  // Pickups are conversations: an instance without them has no pickup mode (spec 000 §1).
+  const pickups = useFeature("convo");
   const [pickup, setPickup] = useState<GuestPickup | null>(null);
   const [mode, setMode] = useState<Mode>(linkedCode ? "pickup" : "email");
   const [step, setStep] = useState<Step>({ kind: "contact" });
@@ -86,11 +88,19 @@ export function LoginPage({ pickupPopup }: LoginPageProps) {
             data={[
               { value: "phone", label: t("modePhone") },
               { value: "email", label: t("modeEmail") },
-              { value: "pickup", label: t("modePickup") },
+              ...(pickups === false ? [] : [{ value: "pickup", label: t("modePickup") }]),
             ]}
           />
           {mode === "pickup" ? (
-            <PickupForm initial={linkedCode ?? undefined} onFound={setPickup} onError={setError} />
+            pickups === undefined ? (
+              <Loader size="sm" aria-label={t("common:loading")} />
+            ) : pickups ? (
+              <PickupForm initial={linkedCode ?? undefined} onFound={setPickup} onError={setError} />
+            ) : (
+              <Alert color="gray" role="alert">
+                {t("pickup.unavailable")}
+              </Alert>
+            )
           ) : step.kind === "contact" ? (
             <ContactForm key={mode} mode={mode} onFound={found} onError={setError} />
           ) : step.kind === "register" ? (

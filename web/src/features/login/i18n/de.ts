@@ -43,6 +43,7 @@ export const de: Texts<typeof en> = {
     invalid: "Ein Abholcode hat 10 Zeichen, zum Beispiel ABABA-12121.",
     incorrect: "Dieser Abholcode ist falsch oder abgelaufen...",
     needsLink: "Diese Abholung lässt sich nur mit ihrem Link öffnen. Bitte öffne den Link aus der E-Mail, die du erhalten hast.",
+    unavailable: "Abholungen sind auf dieser Instanz nicht verfügbar.",
   },
   twoFactor: {
     useRecovery: "Einen Wiederherstellungscode verwenden",

@@ -40,6 +40,7 @@ export const en = {
     invalid: "A pickup code has 10 characters, like ABABA-12121.",
     incorrect: "This pickup code is incorrect or has expired...",
     needsLink: "This pickup can only be opened with its link. Please open the link from the email you received.",
+    unavailable: "Pickups are not available on this instance.",
   },
   twoFactor: {
     useRecovery: "Use a recovery code",
