@@ -8,6 +8,7 @@ import { launchBrowser, newVisitor } from "../support/browser";
 import { createPickup } from "../support/pickups";
 import { createSession } from "../support/users";
 import { conversationIdOf, conversationPanel, messageBox, messageList, messageTexts, signedIn } from "./conversation-helpers";
+import { expectAccessible } from "./accessibility";
 import { errorDialogText, gotoApp } from "./helpers";
 
 /**
@@ -59,6 +60,7 @@ describe("pickups in the browser", () => {
     await a.getByRole("button", { name: "Create" }).click();
     await a.getByRole("menuitem", { name: "New pickup" }).click();
     await a.getByRole("heading", { name: "New pickup" }).waitFor();
+    await expectAccessible(a, "new pickup");
     expect(await a.getByRole("combobox", { name: "Expires after" }).inputValue()).toBe("14 days");
     expect(await a.getByRole("checkbox", { name: "Remember the security code on this device" }).isChecked()).toBe(true);
     await a.getByLabel("Title (optional)").fill("Contract papers");
@@ -66,6 +68,7 @@ describe("pickups in the browser", () => {
     await a.getByLabel("Message", { exact: true }).fill("Here are the papers we talked about.");
     await a.getByRole("button", { name: "Create pickup" }).click();
     await a.locator('[data-pickup-state="created"]').waitFor({ timeout: 60_000 });
+    await expectAccessible(a, "pickup created");
     const url = (await a.getByTestId("pickup-url").textContent())!;
     const code = (await a.getByTestId("pickup-code").textContent())!;
     const securityCode = (await a.getByTestId("pickup-security-code").textContent())!;
@@ -88,6 +91,7 @@ describe("pickups in the browser", () => {
     await a.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });
     await messageBox(a).press("Enter");
     await messageList(a).locator('[data-attachment-name="papers.pdf"]').waitFor();
+    await expectAccessible(a, "a pickup with an attachment, its panel and details");
 
     // The invitation email carries the link (never the security code).
     const [mail] = await outboxFor(email);
@@ -96,6 +100,8 @@ describe("pickups in the browser", () => {
 
     // The guest, in a fresh context: the link fills the code and continues to the security code.
     const g = await guestOpens(browser, url);
+    await pickupPopup(g).waitFor();
+    await expectAccessible(g, "the pickup popup");
     await enterSecurityCode(g, "12345");
     await pickupPopup(g).getByText("The security code has exactly 6 digits.").waitFor();
     await enterSecurityCode(g, securityCode);
@@ -103,14 +109,16 @@ describe("pickups in the browser", () => {
     await messageTexts(g).first().waitFor();
     expect(await messageTexts(g).allTextContents()).toEqual(["Here are the papers we talked about."]);
     await g.getByTestId("user-block").getByText("Guest").waitFor();
+    await expectAccessible(g, "the guest's pickup");
     expect(await g.getByRole("link", { name: "Settings" }).count()).toBe(0);
     expect(await g.getByRole("link", { name: "Open settings" }).count()).toBe(0);
     expect(await conversationPanel(g).getByRole("button", { name: "Delete pickup" }).count()).toBe(0);
 
     // Download and compare.
     const file = messageList(g).locator('[data-attachment-name="papers.pdf"]');
-    await file.getByRole("button", { name: "Download" }).click();
-    await file.getByRole("link", { name: "Save" }).waitFor({ timeout: 60_000 });
+    await file.getByRole("button", { name: "Download papers.pdf" }).click();
+    await file.getByRole("link", { name: "Save papers.pdf" }).waitFor({ timeout: 60_000 });
+    await expectAccessible(g, "an attachment ready to save");
     const [download] = await Promise.all([g.waitForEvent("download"), file.getByRole("link", { name: "Save" }).click()]);
     expect(sha256(await readFile((await download.path())!))).toBe(sha256(papers));
 
