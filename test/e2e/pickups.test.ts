@@ -18,6 +18,7 @@ import { errorDialogText, gotoApp } from "./helpers";
  */
 const INCORRECT = "This pickup code is incorrect or has expired...";
 const WRONG = "The security code is incorrect - please try again.";
+const DAMAGED = "This pickup link is damaged";
 const POLL_WAIT = 25_000;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -74,7 +75,8 @@ describe("pickups in the browser", () => {
     const securityCode = (await a.getByTestId("pickup-security-code").textContent())!;
     expect(code).toMatch(/^[A-Z]{5}-\d{5}$/);
     expect(securityCode).toMatch(/^\d{6}$/);
-    expect(url).toMatch(new RegExp(`/login#${code.replace("-", "")}[A-Za-z0-9_-]{22}$`));
+    // Fragment version 2: "2", the code, the link secret (22) and the check (4).
+    expect(url).toMatch(new RegExp(`/login#2${code.replace("-", "")}[A-Za-z0-9_-]{26}$`));
 
     // The conversation: the message is its first message; a file goes with the attachment picker.
     await a.getByRole("link", { name: "Go to the conversation" }).click();
@@ -204,7 +206,7 @@ describe("pickups in the browser", () => {
     await a.locator('[data-pickup-state="created"]').waitFor({ timeout: 60_000 });
     const code = (await a.getByTestId("pickup-code").textContent())!;
     const securityCode = (await a.getByTestId("pickup-security-code").textContent())!;
-    expect(await a.getByTestId("pickup-url").textContent()).toMatch(new RegExp(`/login#${code.replace("-", "")}$`));
+    expect(await a.getByTestId("pickup-url").textContent()).toMatch(new RegExp(`/login#2${code.replace("-", "")}[A-Za-z0-9_-]{4}$`));
     await a.context().close();
 
     await page.getByLabel("Pickup code").fill(code);
@@ -213,5 +215,55 @@ describe("pickups in the browser", () => {
     await page.waitForURL(/\/conversation\/\d+$/, { timeout: 30_000 });
     await messageList(page).getByText("Typed by hand").waitFor({ timeout: POLL_WAIT });
     await context.close();
+  });
+
+  it("a link cut short or with a character changed says it is damaged, asks nothing and costs no attempt", { timeout: 180_000 }, async () => {
+    const creator = await createSession();
+    const p = await createPickup(creator);
+    const fragment = p.link.slice(p.link.indexOf("#") + 1);
+    const changeAt = (i: number) => fragment.slice(0, i) + (fragment[i] === "A" ? "B" : "A") + fragment.slice(i + 1);
+    const damaged = [
+      fragment.slice(0, -1), // the last character lost
+      fragment.slice(0, 32), // cut where a version 1 link would end
+      fragment.slice(0, 12), // cut to the length of a typed code
+      changeAt(20), // one character of the link secret changed
+      changeAt(3), // one of the code
+      changeAt(fragment.length - 1), // one of the check
+    ];
+    for (const broken of damaged) {
+      const { page } = await newVisitor(browser);
+      const pickupCalls: string[] = [];
+      page.on("request", (request) => void (request.url().includes("/api/pickup") && pickupCalls.push(request.url())));
+      await page.goto(`/login#${broken}`);
+      const alert = page.getByRole("alert").filter({ hasText: DAMAGED });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain("Nothing was counted against the pickup.");
+      expect(await page.getByRole("radio", { name: "Pickup" }).isChecked()).toBe(true);
+      expect(await pickupPopup(page).count()).toBe(0);
+      if (broken === damaged[0]) await expectAccessible(page, "login with a damaged pickup link");
+      expect(pickupCalls).toEqual([]);
+      // Pasted into the code field, it is refused as well.
+      await page.getByLabel("Pickup code").focus();
+      await page.evaluate(`(() => {
+        const data = new DataTransfer();
+        data.setData("text", ${JSON.stringify(`${new URL(p.link).origin}/login#${broken}`)});
+        document.activeElement.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      })()`);
+      await page.getByText("This pickup link is damaged: part of it is missing or was changed. Please copy all of it.").waitFor();
+      expect(pickupCalls).toEqual([]);
+      await page.context().close();
+    }
+
+    // Ten wrong security codes lock a pickup; these links never got that far, so all ten are left:
+    // nine wrong ones still leave the right one to open it.
+    const g = await guestOpens(browser, p.link);
+    const wrong = p.securityCode === "000000" ? "111111" : "000000";
+    for (let i = 1; i <= 9; i++) {
+      await enterSecurityCode(g, wrong);
+      expect(await refusal(g)).toContain(WRONG);
+    }
+    await enterSecurityCode(g, p.securityCode);
+    await g.waitForURL(new RegExp(`/conversation/${p.conversation_id}$`), { timeout: 30_000 });
+    await g.context().close();
   });
 });
