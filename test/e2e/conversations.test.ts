@@ -2,11 +2,11 @@ import type { Key } from "@sealwork/crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
-import { launchBrowser } from "../support/browser";
+import { launchBrowser, newVisitor } from "../support/browser";
 import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
-import { errorDialogText, gotoApp } from "./helpers";
+import { errorDialogText, gotoApp, signIn } from "./helpers";
 
 /**
  * Conversations in the browser (issue 4): two or three people in their own browser contexts.
@@ -217,5 +217,32 @@ describe("conversations in the browser", () => {
     await gotoApp(page, "/conversation/999999999");
     expect(await errorDialogText(page)).toContain("This conversation or pickup has been deleted!");
     await page.context().close();
+  });
+
+  it("says how long ago in the interface's language, keeps it current while the page stays open, and dates stay Swiss", { timeout: 120_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    await startConversation(ann, [ben]);
+    const { context, page } = await newVisitor(browser);
+    // The page's clock runs as usual until the test moves it on.
+    await context.clock.install();
+    await signIn(page, ann.email!, ann.password);
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "All Conversations" }).click();
+    const time = page.locator("main [data-conversation-row] time");
+    await expect.poll(() => time.innerText()).toBe("now");
+    // Four minutes later, without a reload.
+    await page.clock.fastForward("04:00");
+    await expect.poll(() => time.innerText(), { timeout: 20_000 }).toBe("4 minutes ago");
+    await time.hover();
+    expect(await page.getByRole("tooltip").innerText()).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+
+    // In German, German words; the date as before.
+    await page.getByRole("link", { name: "Open settings" }).click();
+    await page.getByLabel("Language").selectOption("de");
+    await page.getByRole("navigation", { name: "Hauptmenü" }).getByRole("link", { name: "Alle Unterhaltungen" }).click();
+    await expect.poll(() => time.innerText()).toBe("vor 4 Minuten");
+    await page.clock.fastForward("02:00");
+    await expect.poll(() => time.innerText(), { timeout: 20_000 }).toBe("vor 6 Minuten");
+    await context.close();
   });
 });

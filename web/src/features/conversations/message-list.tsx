@@ -1,10 +1,10 @@
 import type { Attribution } from "@sealwork/contracts";
-import { Box, Button, Group, Loader, Paper, Text, Tooltip } from "@mantine/core";
+import { Box, Button, Group, Loader, Paper, Text } from "@mantine/core";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AttachmentView } from "./attachments/attachment-view";
-import { exactTime, relativeTime } from "./conversation-time";
+import { RelativeTime } from "./relative-time";
 import type { Message } from "./use-conversation";
 import { ns } from "./i18n";
 
@@ -168,11 +168,13 @@ const MessageItem = memo(function MessageItem({
         <Text size="xs" fw={600}>
           {name}
         </Text>
-        <Tooltip label={exactTime(message.timestamp)}>
+        {message.status === "pending" ? (
           <Text size="xs" c="dimmed">
-            {message.status === "pending" ? t("sending") : relativeTime(message.timestamp)}
+            {t("sending")}
           </Text>
-        </Tooltip>
+        ) : (
+          <RelativeTime seconds={message.timestamp} />
+        )}
       </Group>
       {payload === null ? (
         <Text size="sm" c="red">
