@@ -1,11 +1,12 @@
 import type { Key } from "@sealwork/crypto";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
+import { expectAccessible } from "./accessibility";
 import { errorDialogText, gotoApp, signIn } from "./helpers";
 
 /**
@@ -153,6 +154,7 @@ describe("conversations in the browser", () => {
     await people.getByText("Cem").waitFor({ state: "detached" });
     await gotoApp(c, `/conversation/${id}`);
     expect(await errorDialogText(c)).toContain("You are not authorized to access this conversation or pickup!");
+    expect(await c.getByText("You are not authorized to access this conversation or pickup!").count()).toBe(1);
 
     // Rename: click the title, set it (now bound to the conversation); Ben sees it after a reload.
     await conversationPanel(a).getByRole("button", { name: "Edit the title" }).click();
@@ -207,15 +209,54 @@ describe("conversations in the browser", () => {
     await a.context().close();
   });
 
-  it("shows the 403 and 404 texts", { timeout: 120_000 }, async () => {
+  /** The texts of the codes a conversation's load may answer (spec 000 §8). */
+  const LOAD_TEXTS: Record<string, string> = {
+    not_found: "Requested content not found.",
+    conversation_not_found: "This conversation or pickup has been deleted!",
+    conversation_forbidden: "You are not authorized to access this conversation or pickup!",
+  };
+
+  /** The open error dialog says `text`, which is on the page once; closed, the page says it once. */
+  async function saysOnce(page: Page, text: string) {
+    expect(await errorDialogText(page)).toContain(text);
+    expect(await page.getByText(text, { exact: true }).count()).toBe(1);
+    await page.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+    await page.getByRole("dialog", { name: "Error" }).waitFor({ state: "detached" });
+    await page.locator("main").getByText(text, { exact: true }).waitFor();
+    expect(await page.getByText(text, { exact: true }).count()).toBe(1);
+  }
+
+  it("tells a conversation that never existed from a deleted or forbidden one, each said once", { timeout: 120_000 }, async () => {
     const [ann, ben, outsider] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" }), createSession({ name: "Olga" })]);
     await shareGroup(ann, ben);
     const { id } = await startConversation(ann, [ben]);
     const page = await signedIn(outsider);
     await gotoApp(page, `/conversation/${id}`);
-    expect(await errorDialogText(page)).toContain("You are not authorized to access this conversation or pickup!");
+    await saysOnce(page, LOAD_TEXTS.conversation_forbidden!);
+
+    // An id nobody ever used: the text of the code the server answers.
+    const answer = page.waitForResponse((r) => r.url().includes("/api/conversations/999999999"));
     await gotoApp(page, "/conversation/999999999");
-    expect(await errorDialogText(page)).toContain("This conversation or pickup has been deleted!");
+    const { code } = (await (await answer).json()) as { code: string };
+    expect(Object.keys(LOAD_TEXTS)).toContain(code);
+    await saysOnce(page, LOAD_TEXTS[code]!);
+    // Not an id at all: nothing is asked, it never existed.
+    await gotoApp(page, "/conversation/not-a-number");
+    await page.locator("main").getByText(LOAD_TEXTS.not_found!, { exact: true }).waitFor();
+    expect(await page.getByText(LOAD_TEXTS.conversation_not_found!).count()).toBe(0);
+
+    // Whichever code comes, its own text shows, and no other.
+    for (const [stubbed, text] of Object.entries(LOAD_TEXTS)) {
+      await page.route("**/api/conversations/424242?*", (route) =>
+        route.fulfill({ status: stubbed === "conversation_forbidden" ? 403 : 404, contentType: "application/json", body: JSON.stringify({ code: stubbed, message: "English text the SPA never shows" }) }),
+      );
+      await gotoApp(page, "/conversation/424242");
+      await saysOnce(page, text);
+      await expectAccessible(page, `a conversation that failed to load (${stubbed})`);
+      for (const other of Object.values(LOAD_TEXTS).filter((t) => t !== text)) expect(await page.getByText(other).count()).toBe(0);
+      expect(await page.getByText("English text the SPA never shows").count()).toBe(0);
+      await page.unroute("**/api/conversations/424242?*");
+    }
     await page.context().close();
   });
 

@@ -18,6 +18,7 @@ import { errorDialogText, gotoApp } from "./helpers";
  */
 const INCORRECT = "This pickup code is incorrect or has expired...";
 const WRONG = "The security code is incorrect - please try again.";
+const DELETED = "This conversation or pickup has been deleted!";
 const DAMAGED = "This pickup link is damaged";
 const POLL_WAIT = 25_000;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -150,11 +151,14 @@ describe("pickups in the browser", () => {
     const [download2] = await Promise.all([a.waitForEvent("download"), file2.getByRole("link", { name: "Save" }).click()]);
     expect(sha256(await readFile((await download2.path())!))).toBe(sha256(answer));
 
-    // Delete: the pickup is gone for the guest.
+    // Delete: the pickup is gone for the guest; for the creator it was deleted (said once).
     await conversationPanel(a).getByRole("button", { name: "Delete pickup" }).click();
     await a.waitForURL(/\/conversation\/list$/);
     const late = await guestOpens(browser, url);
     expect(await errorDialogText(late)).toContain(INCORRECT);
+    await gotoApp(a, `/conversation/${id}`);
+    expect(await errorDialogText(a)).toContain(DELETED);
+    expect(await a.getByText(DELETED).count()).toBe(1);
 
     await Promise.all([a.context().close(), g.context().close(), late.context().close()]);
   });

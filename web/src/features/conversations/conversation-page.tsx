@@ -24,7 +24,7 @@ const PANEL_WIDTH = 300;
 
 /** /conversation/{id}: one conversation (spec 000 §2, §4). */
 export function ConversationPage() {
-  const { t } = useTranslation(ns);
+  const { t } = useTranslation([ns, "errors"]);
   const { id: raw } = useParams();
   const id = Number(raw);
   // A member's account keys, or a pickup guest's keys for this pickup.
@@ -32,7 +32,8 @@ export function ConversationPage() {
   const guest = useGuestKeys();
   const unlocked = account ?? (guest?.conversationId === id ? guest : null);
   usePageTitle(t("titles.conversation"));
-  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("errors.deleted")}</Text>;
+  // Not an id: no such conversation ever existed.
+  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("errors:not_found")}</Text>;
   if (!unlocked) return <Text>{t("errors.keysMissing")}</Text>;
   return <ConversationScreen key={id} id={id} unlocked={unlocked} />;
 }
@@ -84,7 +85,8 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
           ) : null}
         </Group>
         {state.status === "loading" ? <Loader /> : null}
-        {state.status === "error" ? <Text c="red">{state.error}</Text> : null}
+        {/* A load that failed says so once: in the dialog, then here once it is closed. */}
+        {state.status === "error" && error === null ? <Text c="red">{state.error}</Text> : null}
         {state.status === "ready" ? (
           <>
             <MessageList
