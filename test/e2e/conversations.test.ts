@@ -129,10 +129,17 @@ describe("conversations in the browser", () => {
     const people = conversationPanel(a).getByRole("list", { name: "People" });
     await people.getByText("Ben").waitFor();
 
-    // A rule message: nobody removes themself.
-    await conversationPanel(a).getByRole("button", { name: "Remove Ann" }).click();
-    expect(await errorDialogText(a)).toContain("You cannot remove yourself from this conversation!");
-    await a.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+    // Only what one may do is offered: Ann (the author) changes Ben, never herself.
+    await conversationPanel(a).getByRole("button", { name: "Make Ben an admin" }).waitFor();
+    await conversationPanel(a).getByRole("button", { name: "Remove Ben" }).waitFor();
+    expect(await conversationPanel(a).getByRole("button", { name: /Ann/ }).count()).toBe(0);
+    await people.getByRole("img", { name: "Ann is an admin" }).waitFor();
+    // Ben, no admin, is offered nothing; he sees who is an admin.
+    await gotoApp(b, `/conversation/${id}`);
+    await conversationPanel(b).getByRole("list", { name: "People" }).getByRole("img", { name: "Ann is an admin" }).waitFor();
+    expect(await conversationPanel(b).getByRole("button", { name: /admin|^Remove|Add more people/ }).count()).toBe(0);
+    await conversationPanel(b).getByText("Cannot add people").waitFor();
+
 
     // Add Cem, who reads the history.
     await conversationPanel(a).getByRole("button", { name: "Add more people" }).click();
@@ -148,6 +155,12 @@ describe("conversations in the browser", () => {
     await conversationPanel(a).getByRole("button", { name: "Make Ben an admin" }).click();
     await conversationPanel(a).getByRole("button", { name: "Remove admin from Ben" }).waitFor();
     expect((await people.locator('[data-admin="true"]').allInnerTexts()).sort()).toEqual(["Ann", "Ben"]);
+
+    // Ben, an admin now, may change Cem, but not himself nor the author.
+    await gotoApp(b, `/conversation/${id}`);
+    await conversationPanel(b).getByRole("button", { name: "Make Cem an admin" }).waitFor();
+    await conversationPanel(b).getByRole("button", { name: "Remove Cem" }).waitFor();
+    expect(await conversationPanel(b).getByRole("button", { name: /Ann|Ben/ }).count()).toBe(0);
 
     // Remove Cem: on a reload Cem is not authorised any more.
     await conversationPanel(a).getByRole("button", { name: "Remove Cem" }).click();

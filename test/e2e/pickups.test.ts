@@ -89,6 +89,9 @@ describe("pickups in the browser", () => {
     await panel.getByText("Not collected yet").waitFor();
     await panel.getByText("Cannot add people").waitFor();
     expect(await panel.getByRole("button", { name: "Add more people" }).count()).toBe(0);
+    // Nobody is made an admin of a pickup or removed from it: the creator is offered neither.
+    await panel.getByRole("list", { name: "People" }).getByText("Guest").waitFor();
+    expect(await panel.getByRole("button", { name: /admin|^Remove/ }).count()).toBe(0);
     const papers = randomBytes(300 * 1024);
     await a.getByTestId("attach-file").setInputFiles({ name: "papers.pdf", mimeType: "application/pdf", buffer: papers });
     await a.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });

@@ -1,11 +1,11 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
 import type { Key } from "@sealwork/crypto";
-import { ActionIcon, Button, Divider, Group, Modal, Stack, Text, TextInput, Title, Tooltip, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Box, Button, Divider, Group, Modal, Stack, Text, TextInput, Title, Tooltip, UnstyledButton } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { isGuest } from "../../lib/guest";
-import { useSession } from "../../lib/session";
+import { isInstanceAdmin, useSession } from "../../lib/session";
 import { useArchiveConversation } from "./archive-conversation";
 import { AttachmentList } from "./attachments/attachment-list";
 import { RemoveIcon, StarIcon } from "./conversation-icons";
@@ -45,6 +45,14 @@ export function ConversationPanel(props: ConversationPanelProps) {
   const remove = useRemoveParticipant(conversationId);
   const archive = useArchiveConversation(conversationId);
   const nameOf = (uid: number) => attrib[String(uid)]?.name ?? `#${uid}`;
+  // Who may change the people (access/can.ts, "manage"): the author, a conversation admin, an
+  // instance admin taking part; never a guest. A pickup's people are its creator and its guest,
+  // neither of whom anyone may remove or make an admin.
+  const me = session?.id;
+  const myEntry = participants.find((p) => p.user_id === me);
+  const canManage = !guest && recipientId !== 0 && (authorId === me || myEntry?.admin === true || isInstanceAdmin(session));
+  // Nobody changes themself, and the author is neither removed nor demoted.
+  const manageablePerson = (uid: number) => uid !== me && uid !== authorId;
 
   const pick = async (uid: number) => {
     try {
@@ -66,12 +74,14 @@ export function ConversationPanel(props: ConversationPanelProps) {
         {participants.map((p) => {
           const name = nameOf(p.user_id);
           const label = p.admin ? t("panel.removeAdmin", { name }) : t("panel.makeAdmin", { name });
+          // Only what this user may do to this person is offered (spec 000 §4, §6).
+          const manageable = canManage && manageablePerson(p.user_id);
           return (
             <Group key={p.user_id} gap={4} wrap="nowrap" role="listitem" data-participant={p.user_id} data-admin={p.admin}>
-              <Text size="sm" truncate flex={1}>
+              <Text size="sm" truncate flex={1} title={name}>
                 {name}
               </Text>
-              {guest ? null : (
+              {manageable ? (
                 <>
                   <Tooltip label={label}>
                     <ActionIcon
@@ -95,7 +105,11 @@ export function ConversationPanel(props: ConversationPanelProps) {
                     </ActionIcon>
                   </Tooltip>
                 </>
-              )}
+              ) : p.admin ? (
+                <Box component="span" role="img" aria-label={t("panel.isAdmin", { name })} c="yellow.7" display="inline-flex" px={6}>
+                  <StarIcon size={16} filled />
+                </Box>
+              ) : null}
             </Group>
           );
         })}
@@ -104,9 +118,15 @@ export function ConversationPanel(props: ConversationPanelProps) {
         <PickupDetails conversationId={conversationId} isAuthor={authorId === session?.id} onError={onError} />
       ) : (
         <>
-          <Button variant="light" onClick={() => setAdding(true)}>
-            {t("panel.addPeople")}
-          </Button>
+          {canManage ? (
+            <Button variant="light" onClick={() => setAdding(true)}>
+              {t("panel.addPeople")}
+            </Button>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t("panel.cannotAdd")}
+            </Text>
+          )}
           <Button
             variant="default"
             loading={archive.isPending}

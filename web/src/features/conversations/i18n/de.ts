@@ -78,6 +78,7 @@ export const de: Texts<typeof en> = {
     addTitle: "Personen hinzufügen",
     cannotAdd: "Keine Personen hinzufügbar",
     archive: "Unterhaltung archivieren",
+    isAdmin: "{{name}} ist Admin",
   },
   popover: {
     label: "Unterhaltungen",

@@ -75,6 +75,7 @@ export const en = {
     addTitle: "Add people",
     cannotAdd: "Cannot add people",
     archive: "Archive conversation",
+    isAdmin: "{{name}} is an admin",
   },
   popover: {
     label: "Conversations",
