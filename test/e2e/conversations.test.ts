@@ -5,7 +5,7 @@ import { http } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
-import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
+import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, overflowing, signedIn as signedInAs } from "./conversation-helpers";
 import { expectAccessible } from "./accessibility";
 import { errorDialogText, gotoApp, signIn } from "./helpers";
 
@@ -168,6 +168,24 @@ describe("conversations in the browser", () => {
     await gotoApp(c, `/conversation/${id}`);
     expect(await errorDialogText(c)).toContain("You are not authorized to access this conversation or pickup!");
     expect(await c.getByText("You are not authorized to access this conversation or pickup!").count()).toBe(1);
+
+    // A title's limit is said, not applied silently: 300 characters stay in the field with the
+    // count and cannot be saved; 200 characters of one long word wrap inside the panel.
+    await conversationPanel(a).getByRole("button", { name: "Edit the title" }).click();
+    const titleField = conversationPanel(a).getByLabel("Title", { exact: true });
+    await titleField.fill("x".repeat(300));
+    expect(await titleField.inputValue()).toHaveLength(300);
+    await conversationPanel(a).getByText("Too long: at most 200 characters, this has 300.").waitFor();
+    expect(await titleField.getAttribute("aria-invalid")).toBe("true");
+    expect(await conversationPanel(a).getByRole("button", { name: "Save title" }).isDisabled()).toBe(true);
+    await expectAccessible(a, "the panel with a title too long");
+    const longWord = "Donaudampfschifffahrtsgesellschaft".repeat(6).slice(0, 200);
+    await titleField.fill(longWord);
+    await conversationPanel(a).getByText("200 of 200 characters").waitFor();
+    await conversationPanel(a).getByRole("button", { name: "Save title" }).click();
+    await conversationPanel(a).getByRole("heading", { name: longWord }).waitFor();
+    expect(await overflowing(conversationPanel(a))).toEqual([]);
+    expect(await overflowing(a.locator("main"))).toEqual([]);
 
     // Rename: click the title, set it (now bound to the conversation); Ben sees it after a reload.
     await conversationPanel(a).getByRole("button", { name: "Edit the title" }).click();

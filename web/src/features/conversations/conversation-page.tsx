@@ -75,7 +75,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
     <Group align="stretch" gap="md" wrap="nowrap" h="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))">
       <Stack gap="xs" flex={1} miw={0}>
         <Group justify="space-between" wrap="nowrap">
-          <Title order={1} size="h3" lineClamp={1}>
+          <Title order={1} size="h3" lineClamp={1} style={{ overflowWrap: "anywhere" }}>
             {heading}
           </Title>
           {!wide && panel ? (

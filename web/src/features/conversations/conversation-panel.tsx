@@ -1,6 +1,6 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
 import type { Key } from "@sealwork/crypto";
-import { ActionIcon, Box, Button, Divider, Group, Modal, Stack, Text, TextInput, Title, Tooltip, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Box, Button, Divider, Group, Modal, Stack, Text, Title, Tooltip, UnstyledButton } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -12,6 +12,7 @@ import { RemoveIcon, StarIcon } from "./conversation-icons";
 import { actionErrorText } from "./conversation-errors";
 import { useAddParticipant, useSetParticipantAdmin } from "./participate";
 import { PersonPicker } from "./person-picker";
+import { TitleField, isTitleTooLong } from "./title-field";
 import { PickupDetails } from "./pickups/pickup-details";
 import { useRenameConversation } from "./rename-conversation";
 import { useRemoveParticipant } from "./unparticipate";
@@ -149,10 +150,13 @@ export function ConversationPanel(props: ConversationPanelProps) {
   );
 }
 
+/** A title of 200 characters may be one long word: it wraps inside the panel rather than overflowing it. */
+const WRAP = { overflowWrap: "anywhere" } as const;
+
 /** The title as text, for the guest (renaming is for members). */
 function PlainTitle({ title }: { title: string | null }) {
   return title ? (
-    <Title order={2} size="h4" data-conversation-title>
+    <Title order={2} size="h4" style={WRAP} data-conversation-title>
       {title}
     </Title>
   ) : null;
@@ -167,6 +171,7 @@ function TitleEditor({ conversationId, conversationKey, title, onTitle, onError 
     event.preventDefault();
     const next = draft?.trim();
     if (!next) return setDraft(null);
+    if (isTitleTooLong(next)) return;
     rename.mutate(next, {
       onSuccess: () => {
         onTitle(next);
@@ -177,19 +182,22 @@ function TitleEditor({ conversationId, conversationKey, title, onTitle, onError 
   };
   if (draft !== null) {
     return (
-      <form onSubmit={save}>
-        <Group gap="xs" align="flex-end" wrap="nowrap">
-          <TextInput label={t("panel.title")} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} maxLength={200} flex={1} data-autofocus autoFocus />
-          <Button type="submit" loading={rename.isPending}>
-            {t("panel.saveTitle")}
-          </Button>
-        </Group>
+      <form onSubmit={save} noValidate>
+        <Stack gap="xs">
+          <TitleField label={t("panel.title")} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} data-autofocus autoFocus />
+          <Group justify="flex-end">
+            <Button type="submit" loading={rename.isPending} disabled={isTitleTooLong(draft)}>
+              {t("panel.saveTitle")}
+            </Button>
+          </Group>
+        </Stack>
       </form>
     );
   }
   return (
-    <UnstyledButton onClick={() => setDraft(title ?? "")} aria-label={title ? t("panel.editTitle") : t("panel.setTitle")}>
-      <Title order={2} size="h4" c={title ? undefined : "dimmed"} data-conversation-title>
+    // The name holds the title it shows (axe: label-content-name-mismatch).
+    <UnstyledButton onClick={() => setDraft(title ?? "")} aria-label={title ? t("panel.editTitle", { title }) : t("panel.setTitle")}>
+      <Title order={2} size="h4" c={title ? undefined : "dimmed"} style={WRAP} data-conversation-title>
         {title ?? t("panel.setTitle")}
       </Title>
     </UnstyledButton>

@@ -68,7 +68,7 @@ export const de: Texts<typeof en> = {
     open: "Details",
     title: "Titel",
     setTitle: "Titel festlegen",
-    editTitle: "Titel bearbeiten",
+    editTitle: "Titel bearbeiten: {{title}}",
     saveTitle: "Titel speichern",
     people: "Personen",
     makeAdmin: "{{name}} zum Admin machen",

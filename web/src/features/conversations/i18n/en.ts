@@ -65,7 +65,7 @@ export const en = {
     open: "Details",
     title: "Title",
     setTitle: "Set a title",
-    editTitle: "Edit the title",
+    editTitle: "Edit the title: {{title}}",
     saveTitle: "Save title",
     people: "People",
     makeAdmin: "Make {{name}} an admin",

@@ -29,6 +29,10 @@ export const de: Texts<typeof en> = {
     passwordMismatch: "Die Passwörter stimmen nicht überein.",
     sixDigits: "Gib den 6-stelligen Code ein.",
   },
+  limit: {
+    count: "{{count}} von {{max}} Zeichen",
+    over: "Zu lang: höchstens {{max}} Zeichen, dieser Text hat {{count}}.",
+  },
   keyLookup: {
     clock: "Die Uhrzeiten von Server und Gerät weichen zu stark voneinander ab!",
     invalid: "Ungültiges Schlüsselpaar für diese Person hinterlegt",

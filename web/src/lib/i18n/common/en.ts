@@ -26,6 +26,10 @@ export const en = {
     passwordMismatch: "The passwords do not match.",
     sixDigits: "Enter the 6-digit code.",
   },
+  limit: {
+    count: "{{count}} of {{max}} characters",
+    over: "Too long: at most {{max}} characters, this has {{count}}.",
+  },
   keyLookup: {
     clock: "Server and client time are too different!",
     invalid: "Invalid keypair on record for user",
