@@ -5,8 +5,8 @@ import { http } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
-import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, overflowing, signedIn as signedInAs } from "./conversation-helpers";
 import { expectAccessible } from "./accessibility";
+import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, overflowing, signedIn as signedInAs } from "./conversation-helpers";
 import { errorDialogText, gotoApp, signIn } from "./helpers";
 
 /**
@@ -45,10 +45,27 @@ describe("conversations in the browser", () => {
     await a.getByRole("button", { name: "Add", exact: true }).click();
     await a.getByRole("region", { name: "People" }).getByText(ben.email!).waitFor();
     await a.getByLabel("Title (optional)").fill("Lunch plans");
+    await expectAccessible(a, "new conversation");
     await a.getByRole("button", { name: "Start conversation" }).click();
     await a.waitForURL(/\/conversation\/\d+$/);
     const id = conversationIdOf(a);
     await a.getByRole("heading", { name: "Lunch plans", level: 1 }).waitFor();
+
+    // A conversation without messages says so (not '(no more messages)'); Send waits for something to send.
+    await messageList(a).getByText("No messages yet. Write the first one below.").waitFor();
+    expect(await a.getByText("(no more messages)").count()).toBe(0);
+    const send = a.getByRole("button", { name: "Send", exact: true });
+    expect(await send.isDisabled()).toBe(true);
+    await messageBox(a).fill("   ");
+    expect(await send.isDisabled()).toBe(true);
+    await expectAccessible(a, "a new conversation with its panel");
+    await messageBox(a).fill("Hi");
+    expect(await send.isEnabled()).toBe(true);
+    await messageBox(a).fill("");
+    expect(await send.isDisabled()).toBe(true);
+    // The visit heads the left panel's Recently list.
+    const recently = a.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: "Recently" });
+    await recently.getByRole("link", { name: "Lunch plans" }).waitFor();
 
     // Enter sends; an empty or blank message does nothing; Shift+Enter breaks the line.
     await messageBox(a).fill("Hello Ben");
@@ -65,6 +82,9 @@ describe("conversations in the browser", () => {
     expect(await messageBox(a).inputValue()).toBe("line one\nline two");
     await messageBox(a).press("Enter");
     await expect.poll(() => messageTexts(a).allInnerTexts()).toEqual(["Hello Ben", "line one\nline two"]);
+    // With messages, the start of the history is '(no more messages)'.
+    await messageList(a).getByText("(no more messages)").waitFor();
+    expect(await a.getByText("No messages yet.", { exact: false }).count()).toBe(0);
 
     // Ben sees it unread in his list, with the decrypted title, and opens it.
     await gotoApp(b, "/conversation/list");
@@ -72,6 +92,7 @@ describe("conversations in the browser", () => {
     const row = b.locator(`main [data-conversation-row="${id}"]`);
     await row.getByText("Lunch plans").waitFor();
     await row.getByRole("img", { name: "Unread" }).waitFor();
+    await expectAccessible(b, "conversation list");
     await b.getByRole("button", { name: /Conversations \(Unread messages\)/ }).waitFor();
     await row.click();
     await b.waitForURL(`**/conversation/${id}`);
@@ -96,6 +117,9 @@ describe("conversations in the browser", () => {
     for (let i = 1; i <= 55; i++) await appendText(i % 2 ? ann : ben, seeded.id, `seed-${i}`, `seed ${i}`, seeded.key);
     await gotoApp(a, `/conversation/${seeded.id}`);
     await messageList(a).getByText("seed 55", { exact: true }).waitFor();
+    await expectAccessible(a, "a conversation with 50 messages");
+    // Recently: the newest visit first.
+    await expect.poll(() => recently.getByRole("link").allInnerTexts()).toEqual(["Archive of old news", "Lunch plans"]);
     // The newest page: 50 messages held (the list draws only those in view, see messageCount).
     expect(await messageCount(a)).toBe(50);
     expect(await a.getByText("(no more messages)").count()).toBe(0);
@@ -140,7 +164,6 @@ describe("conversations in the browser", () => {
     expect(await conversationPanel(b).getByRole("button", { name: /admin|^Remove|Add more people/ }).count()).toBe(0);
     await conversationPanel(b).getByText("Cannot add people").waitFor();
 
-
     // Add Cem, who reads the history.
     await conversationPanel(a).getByRole("button", { name: "Add more people" }).click();
     const addDialog = a.getByRole("dialog", { name: "Add people" });
@@ -155,7 +178,6 @@ describe("conversations in the browser", () => {
     await conversationPanel(a).getByRole("button", { name: "Make Ben an admin" }).click();
     await conversationPanel(a).getByRole("button", { name: "Remove admin from Ben" }).waitFor();
     expect((await people.locator('[data-admin="true"]').allInnerTexts()).sort()).toEqual(["Ann", "Ben"]);
-
     // Ben, an admin now, may change Cem, but not himself nor the author.
     await gotoApp(b, `/conversation/${id}`);
     await conversationPanel(b).getByRole("button", { name: "Make Cem an admin" }).waitFor();

@@ -8,13 +8,14 @@ import { usePageTitle } from "../../lib/page-title";
 import { queryKeys } from "../../lib/query-keys";
 import { useRequiredSession } from "../../lib/session";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
-import { useGuestKeys } from "../../lib/guest";
+import { isGuest, useGuestKeys } from "../../lib/guest";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import type { KeyHolder } from "./conversation-crypto";
 import { ConversationPanel } from "./conversation-panel";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
+import { recordVisit } from "./recent-conversations";
 import { useConversation } from "./use-conversation";
 import { ns } from "./i18n";
 
@@ -48,11 +49,14 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
   const wide = useMediaQuery(`(min-width: ${PANEL_BREAKPOINT}px)`) ?? true;
   const [drawer, { open, close }] = useDisclosure(false);
 
-  // The first load recorded the visit: the list's unread dot for this one goes.
+  // The first load recorded the visit: the list's unread dot for this one goes, and it heads
+  // the left panel's Recently list (members only: a guest has this one conversation).
   const ready = state.status === "ready";
   useEffect(() => {
-    if (ready) void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
-  }, [ready, queryClient]);
+    if (!ready) return;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
+    if (!isGuest(session)) recordVisit(session.id, id);
+  }, [ready, queryClient, session, id]);
 
   const heading = state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, session.id) || t("onlyYou") : "");
   const panel =

@@ -98,9 +98,10 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
     >
       <Group justify="center" align="center" h={HEADER_HEIGHT}>
         {loadingOlder ? <Loader size="xs" aria-label={t("loadingOlder")} /> : null}
+        {/* At the start of the history '(no more messages)'; a conversation without any says so instead. */}
         {!more ? (
-          <Text size="sm" c="dimmed" ta="center">
-            {t("noMoreMessages")}
+          <Text size="sm" c="dimmed" ta="center" data-empty={messages.length === 0 || undefined}>
+            {t(messages.length === 0 ? "noMessagesYet" : "noMoreMessages")}
           </Text>
         ) : null}
       </Group>

@@ -37,6 +37,7 @@ export const de: Texts<typeof en> = {
   unread: "Ungelesen",
   onlyYou: "Nur Sie",
   noMoreMessages: "(keine weiteren Nachrichten)",
+  noMessagesYet: "Noch keine Nachrichten. Schreiben Sie unten die erste.",
   loadingOlder: "Ältere Nachrichten werden geladen…",
   message: "Nachricht",
   messagePlaceholder: "Nachricht schreiben… (Enter sendet, Umschalt+Enter für eine neue Zeile)",

@@ -34,6 +34,7 @@ export const en = {
   unread: "Unread",
   onlyYou: "Only you",
   noMoreMessages: "(no more messages)",
+  noMessagesYet: "No messages yet. Write the first one below.",
   loadingOlder: "Loading older messages…",
   message: "Message",
   messagePlaceholder: "Write a message… (Enter sends, Shift+Enter for a new line)",
