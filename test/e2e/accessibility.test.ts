@@ -26,6 +26,8 @@ describe("accessibility of every screen", () => {
     ["/conversation/list", "Messages"],
     ["/conversation/new", "New conversation"],
     ["/pickup/new", "New pickup"],
+    ["/panel-left/", "Menu"],
+    ["/panel-right/", "Conversation details"],
     ["/settings/", "Settings"],
     ["/settings/totp", "Two Factor Authentication Setup"],
     ["/instanceadmin/", "Administration"],

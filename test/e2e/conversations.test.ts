@@ -132,6 +132,12 @@ describe("conversations in the browser", () => {
     await messageList(a).evaluate((el) => el.scrollTo(0, 0));
     await expect.poll(() => messageTexts(a).first().innerText()).toBe("seed 1");
 
+    // /panel-right/: the details of the conversation opened last, on a page of their own.
+    await gotoApp(a, "/panel-right/");
+    await a.getByRole("link", { name: "Open Archive of old news" }).waitFor();
+    await conversationPanel(a).getByRole("list", { name: "People" }).getByText("Ben").waitFor();
+    await expectAccessible(a, "/panel-right/");
+
     await a.context().close();
     await b.context().close();
   });

@@ -64,7 +64,7 @@ describe("an instance with conversations and the left navigation switched off", 
     await page.getByRole("menu").waitFor({ state: "detached" });
     await expectAccessible(page, "home, conversations and left navigation off");
 
-    for (const path of ["/conversation/list", "/conversation/new", "/conversation/1", "/pickup/new"]) {
+    for (const path of ["/conversation/list", "/conversation/new", "/conversation/1", "/pickup/new", "/panel-left/", "/panel-right/"]) {
       await gotoApp(page, path);
       await page.getByText(NOT_FOUND).waitFor();
     }
@@ -85,7 +85,7 @@ describe("an instance with conversations and the left navigation switched off", 
   });
 
   // The same instance with the left navigation on (its answer changed in the browser): the menu
-  // has no conversation entries.
+  // has no conversation entries, and /panel-left/ shows it as a page.
   it("with the left navigation on, its menu has no conversation entries", async () => {
     const page = await visitor();
     await page.route("**/api/instance", async (route) => {
@@ -99,6 +99,10 @@ describe("an instance with conversations and the left navigation switched off", 
     await nav.getByText("Nothing recent!").waitFor();
     expect(await nav.getByRole("link", { name: /Conversation/ }).count()).toBe(0);
     expect(await nav.getByRole("region", { name: "Conversations" }).count()).toBe(0);
-    await expectAccessible(page, "the left navigation, conversations off");
+    await gotoApp(page, "/panel-left/");
+    const menu = page.locator("main").getByRole("navigation", { name: "Menu" });
+    await menu.getByRole("link", { name: "Administration" }).waitFor();
+    expect(await menu.getByRole("link", { name: /Conversation/ }).count()).toBe(0);
+    await expectAccessible(page, "/panel-left/, conversations off");
   });
 });

@@ -62,6 +62,12 @@ export const router = createBrowserRouter([
               { path: "conversation/list", lazy: page(() => import("../features/conversations/conversation-list-page"), ({ ConversationListPage }) => when("convo", <ConversationListPage />)) },
               { path: "conversation/:id", lazy: page(() => import("../features/conversations/conversation-page"), ({ ConversationPage }) => when("convo", <ConversationPage />)) },
               { path: "pickup/new", lazy: page(() => import("../features/conversations/pickups/new-pickup-page"), ({ NewPickupPage }) => when("convo", <NewPickupPage />)) },
+              // The side panels as routes (spec 000 §2): the left menu, and the details of the conversation open last.
+              { path: "panel-left", lazy: page(() => import("./shell/left-panel-page"), ({ LeftPanelPage }) => when("leftnav", <LeftPanelPage />)) },
+              {
+                path: "panel-right",
+                lazy: page(() => import("../features/conversations/conversation-details-page"), ({ ConversationDetailsPage }) => when("convo", <ConversationDetailsPage />)),
+              },
               { path: "settings", lazy: page(() => import("../features/settings/settings-page"), ({ SettingsPage }) => <SettingsPage />) },
               // Two-factor login: setup and disable (spec 000 §2).
               { path: "settings/totp", lazy: page(() => import("../features/totp/totp-page"), ({ TotpPage }) => <TotpPage />) },

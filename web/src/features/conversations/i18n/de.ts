@@ -80,6 +80,8 @@ export const de: Texts<typeof en> = {
     cannotAdd: "Keine Personen hinzufügbar",
     archive: "Unterhaltung archivieren",
     isAdmin: "{{name}} ist Admin",
+    noneOpen: "Öffnen Sie eine Unterhaltung, um hier ihre Details zu sehen.",
+    openConversation: "{{name}} öffnen",
   },
   popover: {
     label: "Unterhaltungen",

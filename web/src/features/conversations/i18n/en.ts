@@ -77,6 +77,8 @@ export const en = {
     cannotAdd: "Cannot add people",
     archive: "Archive conversation",
     isAdmin: "{{name}} is an admin",
+    noneOpen: "Open a conversation to see its details here.",
+    openConversation: "Open {{name}}",
   },
   popover: {
     label: "Conversations",
