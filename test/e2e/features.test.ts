@@ -39,8 +39,12 @@ describe("an instance with conversations and the left navigation switched off", 
   it("offers no conversation, pickup or left navigation anywhere, and their routes are not found", { timeout: 120_000 }, async () => {
     const page = await visitor();
     // The login screen has no pickup mode; a pickup link says pickups are not available here.
+    const instance = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/instance");
     await page.goto("/login");
     await page.getByRole("radio", { name: "Email" }).waitFor();
+    // Once the instance has answered (and the screen had a moment to show what it said).
+    await instance;
+    await page.waitForTimeout(300);
     expect(await page.getByRole("radio", { name: "Pickup" }).count()).toBe(0);
     // (A link opens a fresh page; a change of the fragment alone would not load one.)
     await page.goto("about:blank");

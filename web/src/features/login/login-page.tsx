@@ -104,7 +104,8 @@ export function LoginPage({ pickupPopup }: LoginPageProps) {
             data={[
               { value: "phone", label: t("modePhone") },
               { value: "email", label: t("modeEmail") },
-              ...(pickups === false ? [] : [{ value: "pickup", label: t("modePickup") }]),
+              // Offered once the instance says pickups are on (or a pickup link chose the mode).
+              ...(pickups || mode === "pickup" ? [{ value: "pickup", label: t("modePickup") }] : []),
             ]}
           />
           {mode === "pickup" && link?.kind === "damaged" ? (
