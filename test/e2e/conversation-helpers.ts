@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { newVisitor } from "../support/browser";
 import type { createSession } from "../support/users";
 import { signIn } from "./helpers";
@@ -27,3 +27,16 @@ export const messageTexts = (page: Page) => messageList(page).locator("[data-mes
 export const conversationPanel = (page: Page) => page.getByRole("complementary", { name: "Conversation details" });
 /** The id in the page's /conversation/{id} address. */
 export const conversationIdOf = (page: Page) => Number(/\/conversation\/(\d+)/.exec(page.url())![1]);
+
+/**
+ * What sticks out to the right of `container` (a long word, a wide child): the tags and texts of
+ * the elements whose right edge passes the container's, or of the container itself when it
+ * scrolls sideways. Empty when everything fits.
+ */
+export const overflowing = (container: Locator) =>
+  container.evaluate((root) => {
+    const edge = root.getBoundingClientRect().right + 1;
+    const out = [...root.querySelectorAll("*")].filter((el) => el.getBoundingClientRect().right > edge);
+    if (root.scrollWidth > root.clientWidth + 1) out.unshift(root);
+    return out.map((el) => `${el.tagName.toLowerCase()}: ${(el.textContent ?? "").slice(0, 40)}`);
+  });

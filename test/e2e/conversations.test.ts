@@ -1,12 +1,13 @@
 import type { Key } from "@sealwork/crypto";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
-import { launchBrowser } from "../support/browser";
+import { launchBrowser, newVisitor } from "../support/browser";
 import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
-import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, signedIn as signedInAs } from "./conversation-helpers";
-import { errorDialogText, gotoApp } from "./helpers";
+import { expectAccessible } from "./accessibility";
+import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, overflowing, signedIn as signedInAs } from "./conversation-helpers";
+import { errorDialogText, gotoApp, signIn } from "./helpers";
 
 /**
  * Conversations in the browser (issue 4): two or three people in their own browser contexts.
@@ -44,10 +45,27 @@ describe("conversations in the browser", () => {
     await a.getByRole("button", { name: "Add", exact: true }).click();
     await a.getByRole("region", { name: "People" }).getByText(ben.email!).waitFor();
     await a.getByLabel("Title (optional)").fill("Lunch plans");
+    await expectAccessible(a, "new conversation");
     await a.getByRole("button", { name: "Start conversation" }).click();
     await a.waitForURL(/\/conversation\/\d+$/);
     const id = conversationIdOf(a);
     await a.getByRole("heading", { name: "Lunch plans", level: 1 }).waitFor();
+
+    // A conversation without messages says so (not '(no more messages)'); Send waits for something to send.
+    await messageList(a).getByText("No messages yet. Write the first one below.").waitFor();
+    expect(await a.getByText("(no more messages)").count()).toBe(0);
+    const send = a.getByRole("button", { name: "Send", exact: true });
+    expect(await send.isDisabled()).toBe(true);
+    await messageBox(a).fill("   ");
+    expect(await send.isDisabled()).toBe(true);
+    await expectAccessible(a, "a new conversation with its panel");
+    await messageBox(a).fill("Hi");
+    expect(await send.isEnabled()).toBe(true);
+    await messageBox(a).fill("");
+    expect(await send.isDisabled()).toBe(true);
+    // The visit heads the left panel's Recently list.
+    const recently = a.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: "Recently" });
+    await recently.getByRole("link", { name: "Lunch plans" }).waitFor();
 
     // Enter sends; an empty or blank message does nothing; Shift+Enter breaks the line.
     await messageBox(a).fill("Hello Ben");
@@ -64,6 +82,9 @@ describe("conversations in the browser", () => {
     expect(await messageBox(a).inputValue()).toBe("line one\nline two");
     await messageBox(a).press("Enter");
     await expect.poll(() => messageTexts(a).allInnerTexts()).toEqual(["Hello Ben", "line one\nline two"]);
+    // With messages, the start of the history is '(no more messages)'.
+    await messageList(a).getByText("(no more messages)").waitFor();
+    expect(await a.getByText("No messages yet.", { exact: false }).count()).toBe(0);
 
     // Ben sees it unread in his list, with the decrypted title, and opens it.
     await gotoApp(b, "/conversation/list");
@@ -71,6 +92,7 @@ describe("conversations in the browser", () => {
     const row = b.locator(`main [data-conversation-row="${id}"]`);
     await row.getByText("Lunch plans").waitFor();
     await row.getByRole("img", { name: "Unread" }).waitFor();
+    await expectAccessible(b, "conversation list");
     await b.getByRole("button", { name: /Conversations \(Unread messages\)/ }).waitFor();
     await row.click();
     await b.waitForURL(`**/conversation/${id}`);
@@ -95,6 +117,9 @@ describe("conversations in the browser", () => {
     for (let i = 1; i <= 55; i++) await appendText(i % 2 ? ann : ben, seeded.id, `seed-${i}`, `seed ${i}`, seeded.key);
     await gotoApp(a, `/conversation/${seeded.id}`);
     await messageList(a).getByText("seed 55", { exact: true }).waitFor();
+    await expectAccessible(a, "a conversation with 50 messages");
+    // Recently: the newest visit first.
+    await expect.poll(() => recently.getByRole("link").allInnerTexts()).toEqual(["Archive of old news", "Lunch plans"]);
     // The newest page: 50 messages held (the list draws only those in view, see messageCount).
     expect(await messageCount(a)).toBe(50);
     expect(await a.getByText("(no more messages)").count()).toBe(0);
@@ -106,6 +131,12 @@ describe("conversations in the browser", () => {
     // The older page came in above the place in view; scrolled up to the start, the oldest shows first.
     await messageList(a).evaluate((el) => el.scrollTo(0, 0));
     await expect.poll(() => messageTexts(a).first().innerText()).toBe("seed 1");
+
+    // /panel-right/: the details of the conversation opened last, on a page of their own.
+    await gotoApp(a, "/panel-right/");
+    await a.getByRole("link", { name: "Open Archive of old news" }).waitFor();
+    await conversationPanel(a).getByRole("list", { name: "People" }).getByText("Ben").waitFor();
+    await expectAccessible(a, "/panel-right/");
 
     await a.context().close();
     await b.context().close();
@@ -128,10 +159,16 @@ describe("conversations in the browser", () => {
     const people = conversationPanel(a).getByRole("list", { name: "People" });
     await people.getByText("Ben").waitFor();
 
-    // A rule message: nobody removes themself.
-    await conversationPanel(a).getByRole("button", { name: "Remove Ann" }).click();
-    expect(await errorDialogText(a)).toContain("You cannot remove yourself from this conversation!");
-    await a.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+    // Only what one may do is offered: Ann (the author) changes Ben, never herself.
+    await conversationPanel(a).getByRole("button", { name: "Make Ben an admin" }).waitFor();
+    await conversationPanel(a).getByRole("button", { name: "Remove Ben" }).waitFor();
+    expect(await conversationPanel(a).getByRole("button", { name: /Ann/ }).count()).toBe(0);
+    await people.getByRole("img", { name: "Ann is an admin" }).waitFor();
+    // Ben, no admin, is offered nothing; he sees who is an admin.
+    await gotoApp(b, `/conversation/${id}`);
+    await conversationPanel(b).getByRole("list", { name: "People" }).getByRole("img", { name: "Ann is an admin" }).waitFor();
+    expect(await conversationPanel(b).getByRole("button", { name: /admin|^Remove|Add more people/ }).count()).toBe(0);
+    await conversationPanel(b).getByText("Cannot add people").waitFor();
 
     // Add Cem, who reads the history.
     await conversationPanel(a).getByRole("button", { name: "Add more people" }).click();
@@ -147,12 +184,36 @@ describe("conversations in the browser", () => {
     await conversationPanel(a).getByRole("button", { name: "Make Ben an admin" }).click();
     await conversationPanel(a).getByRole("button", { name: "Remove admin from Ben" }).waitFor();
     expect((await people.locator('[data-admin="true"]').allInnerTexts()).sort()).toEqual(["Ann", "Ben"]);
+    // Ben, an admin now, may change Cem, but not himself nor the author.
+    await gotoApp(b, `/conversation/${id}`);
+    await conversationPanel(b).getByRole("button", { name: "Make Cem an admin" }).waitFor();
+    await conversationPanel(b).getByRole("button", { name: "Remove Cem" }).waitFor();
+    expect(await conversationPanel(b).getByRole("button", { name: /Ann|Ben/ }).count()).toBe(0);
 
     // Remove Cem: on a reload Cem is not authorised any more.
     await conversationPanel(a).getByRole("button", { name: "Remove Cem" }).click();
     await people.getByText("Cem").waitFor({ state: "detached" });
     await gotoApp(c, `/conversation/${id}`);
     expect(await errorDialogText(c)).toContain("You are not authorized to access this conversation or pickup!");
+    expect(await c.getByText("You are not authorized to access this conversation or pickup!").count()).toBe(1);
+
+    // A title's limit is said, not applied silently: 300 characters stay in the field with the
+    // count and cannot be saved; 200 characters of one long word wrap inside the panel.
+    await conversationPanel(a).getByRole("button", { name: "Edit the title" }).click();
+    const titleField = conversationPanel(a).getByLabel("Title", { exact: true });
+    await titleField.fill("x".repeat(300));
+    expect(await titleField.inputValue()).toHaveLength(300);
+    await conversationPanel(a).getByText("Too long: at most 200 characters, this has 300.").waitFor();
+    expect(await titleField.getAttribute("aria-invalid")).toBe("true");
+    expect(await conversationPanel(a).getByRole("button", { name: "Save title" }).isDisabled()).toBe(true);
+    await expectAccessible(a, "the panel with a title too long");
+    const longWord = "Donaudampfschifffahrtsgesellschaft".repeat(6).slice(0, 200);
+    await titleField.fill(longWord);
+    await conversationPanel(a).getByText("200 of 200 characters").waitFor();
+    await conversationPanel(a).getByRole("button", { name: "Save title" }).click();
+    await conversationPanel(a).getByRole("heading", { name: longWord }).waitFor();
+    expect(await overflowing(conversationPanel(a))).toEqual([]);
+    expect(await overflowing(a.locator("main"))).toEqual([]);
 
     // Rename: click the title, set it (now bound to the conversation); Ben sees it after a reload.
     await conversationPanel(a).getByRole("button", { name: "Edit the title" }).click();
@@ -207,15 +268,81 @@ describe("conversations in the browser", () => {
     await a.context().close();
   });
 
-  it("shows the 403 and 404 texts", { timeout: 120_000 }, async () => {
+  /** The texts of the codes a conversation's load may answer (spec 000 §8). */
+  const LOAD_TEXTS: Record<string, string> = {
+    not_found: "Requested content not found.",
+    conversation_not_found: "This conversation or pickup has been deleted!",
+    conversation_forbidden: "You are not authorized to access this conversation or pickup!",
+  };
+
+  /** The open error dialog says `text`, which is on the page once; closed, the page says it once. */
+  async function saysOnce(page: Page, text: string) {
+    expect(await errorDialogText(page)).toContain(text);
+    expect(await page.getByText(text, { exact: true }).count()).toBe(1);
+    await page.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+    await page.getByRole("dialog", { name: "Error" }).waitFor({ state: "detached" });
+    await page.locator("main").getByText(text, { exact: true }).waitFor();
+    expect(await page.getByText(text, { exact: true }).count()).toBe(1);
+  }
+
+  it("tells a conversation that never existed from a deleted or forbidden one, each said once", { timeout: 120_000 }, async () => {
     const [ann, ben, outsider] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" }), createSession({ name: "Olga" })]);
     await shareGroup(ann, ben);
     const { id } = await startConversation(ann, [ben]);
     const page = await signedIn(outsider);
     await gotoApp(page, `/conversation/${id}`);
-    expect(await errorDialogText(page)).toContain("You are not authorized to access this conversation or pickup!");
+    await saysOnce(page, LOAD_TEXTS.conversation_forbidden!);
+
+    // An id nobody ever used: the text of the code the server answers.
+    const answer = page.waitForResponse((r) => r.url().includes("/api/conversations/999999999"));
     await gotoApp(page, "/conversation/999999999");
-    expect(await errorDialogText(page)).toContain("This conversation or pickup has been deleted!");
+    const { code } = (await (await answer).json()) as { code: string };
+    expect(Object.keys(LOAD_TEXTS)).toContain(code);
+    await saysOnce(page, LOAD_TEXTS[code]!);
+    // Not an id at all: nothing is asked, it never existed.
+    await gotoApp(page, "/conversation/not-a-number");
+    await page.locator("main").getByText(LOAD_TEXTS.not_found!, { exact: true }).waitFor();
+    expect(await page.getByText(LOAD_TEXTS.conversation_not_found!).count()).toBe(0);
+
+    // Whichever code comes, its own text shows, and no other.
+    for (const [stubbed, text] of Object.entries(LOAD_TEXTS)) {
+      await page.route("**/api/conversations/424242?*", (route) =>
+        route.fulfill({ status: stubbed === "conversation_forbidden" ? 403 : 404, contentType: "application/json", body: JSON.stringify({ code: stubbed, message: "English text the SPA never shows" }) }),
+      );
+      await gotoApp(page, "/conversation/424242");
+      await saysOnce(page, text);
+      await expectAccessible(page, `a conversation that failed to load (${stubbed})`);
+      for (const other of Object.values(LOAD_TEXTS).filter((t) => t !== text)) expect(await page.getByText(other).count()).toBe(0);
+      expect(await page.getByText("English text the SPA never shows").count()).toBe(0);
+      await page.unroute("**/api/conversations/424242?*");
+    }
     await page.context().close();
+  });
+
+  it("says how long ago in the interface's language, keeps it current while the page stays open, and dates stay Swiss", { timeout: 120_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    await startConversation(ann, [ben]);
+    const { context, page } = await newVisitor(browser);
+    // The page's clock runs as usual until the test moves it on.
+    await context.clock.install();
+    await signIn(page, ann.email!, ann.password);
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "All Conversations" }).click();
+    const time = page.locator("main [data-conversation-row] time");
+    await expect.poll(() => time.innerText()).toBe("now");
+    // Four minutes later, without a reload.
+    await page.clock.fastForward("04:00");
+    await expect.poll(() => time.innerText(), { timeout: 20_000 }).toBe("4 minutes ago");
+    await time.hover();
+    expect(await page.getByRole("tooltip").innerText()).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+
+    // In German, German words; the date as before.
+    await page.getByRole("link", { name: "Open settings" }).click();
+    await page.getByLabel("Language").selectOption("de");
+    await page.getByRole("navigation", { name: "Hauptmenü" }).getByRole("link", { name: "Alle Unterhaltungen" }).click();
+    await expect.poll(() => time.innerText()).toBe("vor 4 Minuten");
+    await page.clock.fastForward("02:00");
+    await expect.poll(() => time.innerText(), { timeout: 20_000 }).toBe("vor 6 Minuten");
+    await context.close();
   });
 });

@@ -1,10 +1,11 @@
 import { Invite } from "@sealwork/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminSession, outboxFor, uniqueEmail } from "../support/api";
+import { adminSession, http, outboxFor, uniqueEmail } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
-import { invite } from "../support/invites";
+import { invite, newInviteBody } from "../support/invites";
 import { createUser } from "../support/users";
+import { expectAccessible } from "./accessibility";
 import { errorDialogText, keyPopupState, passKeyPopup, signIn } from "./helpers";
 
 const OWN_CODE = "invitee-own-code-5";
@@ -122,6 +123,32 @@ describe("invitations in the browser", () => {
     const { context, page } = await newVisitor(browser);
     await startRegistration(page, body.email);
     expect(await errorDialogText(page)).toContain("This invitation has expired - please ask for a new one.");
+    await context.close();
+  });
+
+  it("reads a typed O as 0 and I or L as 1 in the invitation code, as in recovery codes", async () => {
+    const admin = await adminSession();
+    // A code with zeros and ones, which the invitee types as the letters they look like.
+    const code = "AB01CD10";
+    const made = await newInviteBody({}, { code });
+    const reply = await http("POST", "/api/instance/invite", { token: admin.api_token, body: made.body });
+    expect(reply.status).toBe(200);
+    const { context, page } = await newVisitor(browser);
+    await startRegistration(page, made.body.email);
+    await page.getByText("Create your account").waitFor();
+    await expectAccessible(page, "registration");
+    const vericode = await verificationCode(made.body.email);
+    await page.getByLabel("Name", { exact: true }).fill("Lookalike Lou");
+    await page.getByLabel("Password", { exact: true }).fill("lookalike-pw-123");
+    await page.getByLabel("Password verification").fill("lookalike-pw-123");
+    await page.getByLabel("Verification code").fill(vericode);
+    await page.getByRole("button", { name: "Register" }).click();
+    expect(await keyPopupState(page, ["temp", "fresh", "error"])).toBe("temp");
+    await expectAccessible(page, "key popup: temp");
+    const dialog = page.getByRole("dialog", { name: "Secure key" });
+    await dialog.getByLabel("Invitation code").fill("abOI-cdlo");
+    await dialog.getByRole("button", { name: "Continue" }).click();
+    await dialog.getByRole("heading", { name: "Choose your secure code" }).waitFor({ timeout: 30_000 });
     await context.close();
   });
 });

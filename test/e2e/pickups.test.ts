@@ -8,6 +8,7 @@ import { launchBrowser, newVisitor } from "../support/browser";
 import { createPickup } from "../support/pickups";
 import { createSession } from "../support/users";
 import { conversationIdOf, conversationPanel, messageBox, messageList, messageTexts, signedIn } from "./conversation-helpers";
+import { expectAccessible } from "./accessibility";
 import { errorDialogText, gotoApp } from "./helpers";
 
 /**
@@ -17,6 +18,8 @@ import { errorDialogText, gotoApp } from "./helpers";
  */
 const INCORRECT = "This pickup code is incorrect or has expired...";
 const WRONG = "The security code is incorrect - please try again.";
+const DELETED = "This conversation or pickup has been deleted!";
+const DAMAGED = "This pickup link is damaged";
 const POLL_WAIT = 25_000;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -59,6 +62,7 @@ describe("pickups in the browser", () => {
     await a.getByRole("button", { name: "Create" }).click();
     await a.getByRole("menuitem", { name: "New pickup" }).click();
     await a.getByRole("heading", { name: "New pickup" }).waitFor();
+    await expectAccessible(a, "new pickup");
     expect(await a.getByRole("combobox", { name: "Expires after" }).inputValue()).toBe("14 days");
     expect(await a.getByRole("checkbox", { name: "Remember the security code on this device" }).isChecked()).toBe(true);
     await a.getByLabel("Title (optional)").fill("Contract papers");
@@ -66,12 +70,14 @@ describe("pickups in the browser", () => {
     await a.getByLabel("Message", { exact: true }).fill("Here are the papers we talked about.");
     await a.getByRole("button", { name: "Create pickup" }).click();
     await a.locator('[data-pickup-state="created"]').waitFor({ timeout: 60_000 });
+    await expectAccessible(a, "pickup created");
     const url = (await a.getByTestId("pickup-url").textContent())!;
     const code = (await a.getByTestId("pickup-code").textContent())!;
     const securityCode = (await a.getByTestId("pickup-security-code").textContent())!;
     expect(code).toMatch(/^[A-Z]{5}-\d{5}$/);
     expect(securityCode).toMatch(/^\d{6}$/);
-    expect(url).toMatch(new RegExp(`/login#${code.replace("-", "")}[A-Za-z0-9_-]{22}$`));
+    // Fragment version 2: "2", the code, the link secret (22) and the check (4).
+    expect(url).toMatch(new RegExp(`/login#2${code.replace("-", "")}[A-Za-z0-9_-]{26}$`));
 
     // The conversation: the message is its first message; a file goes with the attachment picker.
     await a.getByRole("link", { name: "Go to the conversation" }).click();
@@ -83,11 +89,15 @@ describe("pickups in the browser", () => {
     await panel.getByText("Not collected yet").waitFor();
     await panel.getByText("Cannot add people").waitFor();
     expect(await panel.getByRole("button", { name: "Add more people" }).count()).toBe(0);
+    // Nobody is made an admin of a pickup or removed from it: the creator is offered neither.
+    await panel.getByRole("list", { name: "People" }).getByText("Guest").waitFor();
+    expect(await panel.getByRole("button", { name: /admin|^Remove/ }).count()).toBe(0);
     const papers = randomBytes(300 * 1024);
     await a.getByTestId("attach-file").setInputFiles({ name: "papers.pdf", mimeType: "application/pdf", buffer: papers });
     await a.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });
     await messageBox(a).press("Enter");
     await messageList(a).locator('[data-attachment-name="papers.pdf"]').waitFor();
+    await expectAccessible(a, "a pickup with an attachment, its panel and details");
 
     // The invitation email carries the link (never the security code).
     const [mail] = await outboxFor(email);
@@ -96,6 +106,8 @@ describe("pickups in the browser", () => {
 
     // The guest, in a fresh context: the link fills the code and continues to the security code.
     const g = await guestOpens(browser, url);
+    await pickupPopup(g).waitFor();
+    await expectAccessible(g, "the pickup popup");
     await enterSecurityCode(g, "12345");
     await pickupPopup(g).getByText("The security code has exactly 6 digits.").waitFor();
     await enterSecurityCode(g, securityCode);
@@ -103,14 +115,16 @@ describe("pickups in the browser", () => {
     await messageTexts(g).first().waitFor();
     expect(await messageTexts(g).allTextContents()).toEqual(["Here are the papers we talked about."]);
     await g.getByTestId("user-block").getByText("Guest").waitFor();
+    await expectAccessible(g, "the guest's pickup");
     expect(await g.getByRole("link", { name: "Settings" }).count()).toBe(0);
     expect(await g.getByRole("link", { name: "Open settings" }).count()).toBe(0);
     expect(await conversationPanel(g).getByRole("button", { name: "Delete pickup" }).count()).toBe(0);
 
     // Download and compare.
     const file = messageList(g).locator('[data-attachment-name="papers.pdf"]');
-    await file.getByRole("button", { name: "Download" }).click();
-    await file.getByRole("link", { name: "Save" }).waitFor({ timeout: 60_000 });
+    await file.getByRole("button", { name: "Download papers.pdf" }).click();
+    await file.getByRole("link", { name: "Save papers.pdf" }).waitFor({ timeout: 60_000 });
+    await expectAccessible(g, "an attachment ready to save");
     const [download] = await Promise.all([g.waitForEvent("download"), file.getByRole("link", { name: "Save" }).click()]);
     expect(sha256(await readFile((await download.path())!))).toBe(sha256(papers));
 
@@ -140,11 +154,14 @@ describe("pickups in the browser", () => {
     const [download2] = await Promise.all([a.waitForEvent("download"), file2.getByRole("link", { name: "Save" }).click()]);
     expect(sha256(await readFile((await download2.path())!))).toBe(sha256(answer));
 
-    // Delete: the pickup is gone for the guest.
+    // Delete: the pickup is gone for the guest; for the creator it was deleted (said once).
     await conversationPanel(a).getByRole("button", { name: "Delete pickup" }).click();
     await a.waitForURL(/\/conversation\/list$/);
     const late = await guestOpens(browser, url);
     expect(await errorDialogText(late)).toContain(INCORRECT);
+    await gotoApp(a, `/conversation/${id}`);
+    expect(await errorDialogText(a)).toContain(DELETED);
+    expect(await a.getByText(DELETED).count()).toBe(1);
 
     await Promise.all([a.context().close(), g.context().close(), late.context().close()]);
   });
@@ -196,7 +213,7 @@ describe("pickups in the browser", () => {
     await a.locator('[data-pickup-state="created"]').waitFor({ timeout: 60_000 });
     const code = (await a.getByTestId("pickup-code").textContent())!;
     const securityCode = (await a.getByTestId("pickup-security-code").textContent())!;
-    expect(await a.getByTestId("pickup-url").textContent()).toMatch(new RegExp(`/login#${code.replace("-", "")}$`));
+    expect(await a.getByTestId("pickup-url").textContent()).toMatch(new RegExp(`/login#2${code.replace("-", "")}[A-Za-z0-9_-]{4}$`));
     await a.context().close();
 
     await page.getByLabel("Pickup code").fill(code);
@@ -205,5 +222,55 @@ describe("pickups in the browser", () => {
     await page.waitForURL(/\/conversation\/\d+$/, { timeout: 30_000 });
     await messageList(page).getByText("Typed by hand").waitFor({ timeout: POLL_WAIT });
     await context.close();
+  });
+
+  it("a link cut short or with a character changed says it is damaged, asks nothing and costs no attempt", { timeout: 180_000 }, async () => {
+    const creator = await createSession();
+    const p = await createPickup(creator);
+    const fragment = p.link.slice(p.link.indexOf("#") + 1);
+    const changeAt = (i: number) => fragment.slice(0, i) + (fragment[i] === "A" ? "B" : "A") + fragment.slice(i + 1);
+    const damaged = [
+      fragment.slice(0, -1), // the last character lost
+      fragment.slice(0, 32), // cut where a version 1 link would end
+      fragment.slice(0, 12), // cut to the length of a typed code
+      changeAt(20), // one character of the link secret changed
+      changeAt(3), // one of the code
+      changeAt(fragment.length - 1), // one of the check
+    ];
+    for (const broken of damaged) {
+      const { page } = await newVisitor(browser);
+      const pickupCalls: string[] = [];
+      page.on("request", (request) => void (request.url().includes("/api/pickup") && pickupCalls.push(request.url())));
+      await page.goto(`/login#${broken}`);
+      const alert = page.getByRole("alert").filter({ hasText: DAMAGED });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain("Nothing was counted against the pickup.");
+      expect(await page.getByRole("radio", { name: "Pickup" }).isChecked()).toBe(true);
+      expect(await pickupPopup(page).count()).toBe(0);
+      if (broken === damaged[0]) await expectAccessible(page, "login with a damaged pickup link");
+      expect(pickupCalls).toEqual([]);
+      // Pasted into the code field, it is refused as well.
+      await page.getByLabel("Pickup code").focus();
+      await page.evaluate(`(() => {
+        const data = new DataTransfer();
+        data.setData("text", ${JSON.stringify(`${new URL(p.link).origin}/login#${broken}`)});
+        document.activeElement.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      })()`);
+      await page.getByText("This pickup link is damaged: part of it is missing or was changed. Please copy all of it.").waitFor();
+      expect(pickupCalls).toEqual([]);
+      await page.context().close();
+    }
+
+    // Ten wrong security codes lock a pickup; these links never got that far, so all ten are left:
+    // nine wrong ones still leave the right one to open it.
+    const g = await guestOpens(browser, p.link);
+    const wrong = p.securityCode === "000000" ? "111111" : "000000";
+    for (let i = 1; i <= 9; i++) {
+      await enterSecurityCode(g, wrong);
+      expect(await refusal(g)).toContain(WRONG);
+    }
+    await enterSecurityCode(g, p.securityCode);
+    await g.waitForURL(new RegExp(`/conversation/${p.conversation_id}$`), { timeout: 30_000 });
+    await g.context().close();
   });
 });

@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
+import { expectAccessible } from "./accessibility";
 import { passKeyPopup } from "./helpers";
 
 describe("a new instance in the browser", () => {
@@ -22,8 +23,11 @@ describe("a new instance in the browser", () => {
 
     await page.goto("/login");
     await page.getByText("This instance has not been set up yet.", { exact: false }).waitFor();
+    await expectAccessible(page, "login, not set up");
 
     await page.goto(runtime.setupUrl!.replace(/^http:\/\/localhost:\d+/, runtime.url));
+    await page.getByLabel("Name").waitFor();
+    await expectAccessible(page, "setup");
     await page.getByLabel("Name").fill("Founding Admin");
     await page.getByLabel("Email address").fill("founder@example.ch");
     await page.getByLabel("Password", { exact: true }).fill("founder-pw-123");

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { ADMINS } from "./access";
 import * as keys from "./keypairs";
 import { route, type RouteContract } from "./route";
+import { normaliseRecoveryCode } from "./totp";
 import { publicUser } from "./users";
 import * as f from "./fields";
 import { envelopeObject, rawPublicKey } from "./keypairs";
@@ -26,9 +27,13 @@ export const INVITE_GROUPS_DISABLED =
 export const INVITATION_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 export const INVITATION_CODE_LENGTH = 8;
 
-/** Upper-cases and removes spaces (and hyphens) from what the invitee typed. */
+/**
+ * What the invitee typed, as a code: upper-cased, without spaces or hyphens, and the look-alikes
+ * the alphabet leaves out read as what they look like (O as 0, I and L as 1, U as V). The
+ * alphabet is the recovery codes', so the rule is theirs (spec 000 §5).
+ */
 export function normalizeInvitationCode(input: string): string {
-  return input.toUpperCase().replace(/[\s-]+/g, "");
+  return normaliseRecoveryCode(input);
 }
 
 export function isInvitationCode(code: string): boolean {

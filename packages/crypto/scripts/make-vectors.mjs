@@ -112,6 +112,26 @@ const lookupParams = { memoryKiB: 19456, iterations: 2, parallelism: 1 };
 async function pickupLookup(code, instanceName) {
   return { code, instanceName, params: lookupParams, lookup: b64u(await argon(Buffer.from(code, "utf8"), Buffer.from(`sealwork/v1/pickup-lookup/${instanceName}`, "utf8"), lookupParams)) };
 }
+// Pickup links, fragment version 2: "2" ‖ code ‖ link secret (or nothing) ‖ base64url(CRC-24 of
+// what precedes it). CRC-24 here is table-driven (one byte at a time), the package's bitwise.
+const CRC24_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n << 16;
+  for (let k = 0; k < 8; k++) c = c & 0x800000 ? ((c << 1) ^ 0x864cfb) & 0xffffff : (c << 1) & 0xffffff;
+  return c;
+});
+function crc24(bytes) {
+  let crc = 0xb704ce;
+  for (const byte of bytes) crc = ((crc << 8) & 0xffffff) ^ CRC24_TABLE[((crc >>> 16) ^ byte) & 0xff];
+  return crc;
+}
+if (crc24(Buffer.from("123456789", "ascii")) !== 0x21cf02) throw new Error("CRC-24 does not give OpenPGP's check value");
+function pickupLinkVector(appUrl, code, linkSecret) {
+  const body = `2${code}${linkSecret ? b64u(linkSecret) : ""}`;
+  const crc = crc24(Buffer.from(body, "ascii"));
+  const fragment = body + b64u(Buffer.from([crc >>> 16, (crc >>> 8) & 0xff, crc & 0xff]));
+  return { appUrl, code, linkSecret: linkSecret ? b64u(linkSecret) : null, crc24: crc, fragment, link: `${appUrl.replace(/\/+$/, "")}/login#${fragment}` };
+}
+
 async function pickupWrap(code, securityCode, linkSecret, params, salt, nonce, conversationKey) {
   const password = Buffer.concat([Buffer.from(code, "utf8"), Buffer.from(securityCode, "utf8"), linkSecret ?? Buffer.alloc(0)]);
   const stretched = await argon(password, salt, params);
@@ -462,6 +482,11 @@ const vectors = {
     await pickupWrap("HJKMN34567", "012345", range(0xd0, 16), small, range(0x80, 16), range(0x90, 12), range(0xa0, 32)),
     await pickupWrap("PQRST00001", "999999", null, small, range(0x11, 16), range(0x22, 12), range(0x33, 32)),
     await pickupWrap("ABABA12121", "654321", range(0x01, 16), { memoryKiB: 65536, iterations: 3, parallelism: 1 }, range(0x44, 16), range(0x55, 12), range(0x66, 32)),
+  ],
+  pickupLink: [
+    pickupLinkVector("https://app.example", "HJKMN34567", range(0xd0, 16)),
+    pickupLinkVector("http://localhost:3000/", "PQRST00001", null),
+    pickupLinkVector("https://sealwork.example/acme", "ABABA12121", range(0x01, 16)),
   ],
   records: {
     conversationKey: [

@@ -90,6 +90,7 @@ export {
   generatePickupCode,
   generatePickupLinkSecret,
   isValidPickupCode,
+  isDamagedPickupLink,
   normalizePickupCode,
   parsePickupFragment,
   pickupFragment,

@@ -5,9 +5,11 @@ import { serializeEnvelope } from "./envelope";
 import {
   PICKUP_CODE_LETTERS,
   derivePickupKeys,
+  crc24,
   formatPickupCode,
   generatePickupCode,
   generatePickupLinkSecret,
+  isDamagedPickupLink,
   isValidPickupCode,
   normalizePickupCode,
   parsePickupFragment,
@@ -60,11 +62,25 @@ describe("pickup codes (spec 000 §5, §9)", () => {
 describe("pickup links and fragments", () => {
   const secret = base64urlEncode(new Uint8Array(16).fill(7));
 
-  it("carries the code and the link secret (32 characters) or the code alone", () => {
-    expect(pickupFragment("ABABA12121", secret)).toBe(`ABABA12121${secret}`);
-    expect(pickupFragment("ABABA12121", secret)).toHaveLength(32);
-    expect(pickupLink("https://app.example/", "ABABA12121", null)).toBe("https://app.example/login#ABABA12121");
+  it("knows CRC-24's check value (OpenPGP: '123456789' → 0x21CF02)", () => {
+    expect(crc24("123456789")).toBe(0x21cf02);
+    expect(crc24("")).toBe(0xb704ce);
+  });
+
+  it("writes version 2: '2', the code, the link secret and a check (37 characters), or '2', the code and a check (15)", () => {
+    const fragment = pickupFragment("ABABA12121", secret);
+    expect(fragment).toHaveLength(37);
+    expect(fragment.startsWith(`2ABABA12121${secret}`)).toBe(true);
+    expect(fragment).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(pickupFragment("ABABA12121", null)).toHaveLength(15);
+    expect(pickupLink("https://app.example/", "ABABA12121", null)).toBe(`https://app.example/login#${pickupFragment("ABABA12121", null)}`);
     expect(parsePickupFragment(pickupLink("https://app.example", "ABABA12121", secret))).toEqual({ code: "ABABA12121", linkSecret: secret });
+    expect(parsePickupFragment(`#${fragment}`)).toEqual({ code: "ABABA12121", linkSecret: secret });
+    expect(parsePickupFragment(pickupFragment("ABABA12121", null))).toEqual({ code: "ABABA12121", linkSecret: null });
+  });
+
+  it("still reads version 1 links: the code and the link secret (32 characters)", () => {
+    expect(parsePickupFragment(`https://app.example/login#ABABA12121${secret}`)).toEqual({ code: "ABABA12121", linkSecret: secret });
     expect(parsePickupFragment(`#ABABA12121${secret}`)).toEqual({ code: "ABABA12121", linkSecret: secret });
   });
 
@@ -79,6 +95,41 @@ describe("pickup links and fragments", () => {
       expect(parsePickupFragment(bad)).toBeNull();
     }
     expect(() => pickupFragment("ABABA12121", "short")).toThrow();
+  });
+
+  // The point of the check: a damaged link is known before a key is derived, so it never
+  // reaches the server as a wrong security code (ten of which lock the pickup).
+  it.each([
+    ["with a link secret", secret],
+    ["code only", null],
+  ])("finds every link of version 2 %s that lost characters or had one changed", (_, linkSecret) => {
+    const fragment = pickupFragment("HJKMN34567", linkSecret);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    for (let cut = 1; cut < fragment.length; cut++) {
+      const short = fragment.slice(0, cut);
+      expect(parsePickupFragment(short), short).toBeNull();
+      expect(isDamagedPickupLink(`https://app.example/login#${short}`), short).toBe(true);
+    }
+    for (let i = 0; i < fragment.length; i++) {
+      for (const c of alphabet) {
+        if (c === fragment[i]) continue;
+        const changed = fragment.slice(0, i) + c + fragment.slice(i + 1);
+        expect(parsePickupFragment(changed), changed).toBeNull();
+      }
+      if (i > 0 && fragment[i] !== fragment[i - 1]) {
+        const swapped = fragment.slice(0, i - 1) + fragment[i] + fragment[i - 1] + fragment.slice(i + 1);
+        expect(parsePickupFragment(swapped), swapped).toBeNull();
+      }
+    }
+    expect(isDamagedPickupLink(`#${fragment}`)).toBe(false);
+  });
+
+  it("calls a fragment damaged only when there is one", () => {
+    expect(isDamagedPickupLink("")).toBe(false);
+    expect(isDamagedPickupLink("#")).toBe(false);
+    expect(isDamagedPickupLink(`#ABABA12121${secret}`)).toBe(false);
+    expect(isDamagedPickupLink("#ABABA12121")).toBe(false);
+    expect(isDamagedPickupLink("#xyz")).toBe(true);
   });
 
   it("makes 16-byte link secrets", () => {

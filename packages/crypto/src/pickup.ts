@@ -80,11 +80,45 @@ export interface PickupFragment {
   linkSecret: string | null;
 }
 
-/** The link's fragment: the code alone (10 characters) or the code then the link secret (32). */
+/** The first character of a version 2 fragment (a pickup code starts with a letter). */
+export const PICKUP_FRAGMENT_V2 = "2";
+/** The check at the end of a version 2 fragment: CRC-24 in 4 base64url characters. */
+const CHECK_LENGTH = 4;
+
+/**
+ * CRC-24 (the OpenPGP armour checksum: polynomial 0x864CFB, initial value 0xB704CE, no
+ * reflection, nothing XORed out) over ASCII text. It finds every change of one character, every
+ * swap of two neighbours and every burst up to 24 bits; it is a check against damage, not a
+ * secret (the link secret stays the secret).
+ */
+export function crc24(text: string): number {
+  let crc = 0xb704ce;
+  for (let i = 0; i < text.length; i++) {
+    crc ^= (text.charCodeAt(i) & 0xff) << 16;
+    for (let bit = 0; bit < 8; bit++) {
+      crc <<= 1;
+      if (crc & 0x1000000) crc ^= 0x1864cfb;
+    }
+  }
+  return crc & 0xffffff;
+}
+
+function fragmentCheck(body: string): string {
+  const crc = crc24(body);
+  return base64urlEncode(new Uint8Array([crc >>> 16, (crc >>> 8) & 0xff, crc & 0xff]));
+}
+
+/**
+ * The link's fragment, version 2: "2", the code, the link secret (none for a code-only pickup)
+ * and a 4-character check over everything before it (docs/protocol.md, Pickups), so that a link
+ * that lost or changed a character is known to be damaged before anything is derived or asked.
+ * 37 characters, or 15 for a code-only pickup.
+ */
 export function pickupFragment(code: string, linkSecret: string | null): string {
   if (!isValidPickupCode(code)) throw new CryptoError("invalid_input", "not a pickup code");
   if (linkSecret !== null) linkSecretBytes(linkSecret);
-  return code + (linkSecret ?? "");
+  const body = PICKUP_FRAGMENT_V2 + code + (linkSecret ?? "");
+  return body + fragmentCheck(body);
 }
 
 /** `${appUrl}/login#<fragment>`: the address the invitation email carries. */
@@ -92,15 +126,26 @@ export function pickupLink(appUrl: string, code: string, linkSecret: string | nu
   return `${appUrl.replace(/\/+$/, "")}/login#${pickupFragment(code, linkSecret)}`;
 }
 
+/** The fragment part of a link, "#fragment" or a bare fragment, trimmed. */
+function fragmentOf(input: string): string {
+  const trimmed = input.trim();
+  return trimmed.includes("#") ? trimmed.slice(trimmed.lastIndexOf("#") + 1) : trimmed;
+}
+
 /**
- * Reads a link, its fragment ("#…") or a pasted fragment without "#". 32 characters are a code
- * and a link secret; 10 to 12 characters (the spec's 12-character fragment, or a code with its
- * hyphen) are code-only, the code being the first ten letters and digits. Anything else: null.
+ * Reads a link, its fragment ("#…") or a pasted fragment without "#":
+ *
+ * - version 2 (starts with "2"): "2", code, optional link secret, check; the check must match;
+ * - version 1, still read (links already sent): 32 characters are a code and a link secret;
+ *   10 to 12 characters (the spec's 12-character fragment, or a code with its hyphen) are
+ *   code-only, the code being the first ten letters and digits.
+ *
+ * Anything else, a wrong check included: null (see `isDamagedPickupLink`).
  */
 export function parsePickupFragment(input: string): PickupFragment | null {
   if (typeof input !== "string") return null;
-  const trimmed = input.trim();
-  const fragment = trimmed.includes("#") ? trimmed.slice(trimmed.lastIndexOf("#") + 1) : trimmed;
+  const fragment = fragmentOf(input);
+  if (fragment.startsWith(PICKUP_FRAGMENT_V2)) return parseVersion2(fragment);
   if (fragment.length === PICKUP_CODE_LENGTH + 22) {
     const code = fragment.slice(0, PICKUP_CODE_LENGTH);
     const secret = fragment.slice(PICKUP_CODE_LENGTH);
@@ -110,6 +155,30 @@ export function parsePickupFragment(input: string): PickupFragment | null {
   if (fragment.length < PICKUP_CODE_LENGTH || fragment.length > 12) return null;
   const code = normalizePickupCode(fragment.replace(/[^A-Za-z0-9]/g, "").slice(0, PICKUP_CODE_LENGTH));
   return code ? { code, linkSecret: null } : null;
+}
+
+function parseVersion2(fragment: string): PickupFragment | null {
+  const withSecret = 1 + PICKUP_CODE_LENGTH + 22 + CHECK_LENGTH;
+  const codeOnly = 1 + PICKUP_CODE_LENGTH + CHECK_LENGTH;
+  if (fragment.length !== withSecret && fragment.length !== codeOnly) return null;
+  const body = fragment.slice(0, -CHECK_LENGTH);
+  if (fragmentCheck(body) !== fragment.slice(-CHECK_LENGTH)) return null;
+  const code = body.slice(1, 1 + PICKUP_CODE_LENGTH);
+  if (!isValidPickupCode(code)) return null;
+  if (fragment.length === codeOnly) return { code, linkSecret: null };
+  const secret = body.slice(1 + PICKUP_CODE_LENGTH);
+  return tryBase64urlDecode(secret)?.length === PICKUP_LINK_SECRET_BYTES ? { code, linkSecret: secret } : null;
+}
+
+/**
+ * True when `input` (a link, "#fragment" or a bare fragment) has a fragment that is not a pickup
+ * fragment: cut short, a character changed, or anything else `parsePickupFragment` refuses. An
+ * empty fragment is not damaged, it is no pickup link at all.
+ */
+export function isDamagedPickupLink(input: string): boolean {
+  if (typeof input !== "string") return false;
+  const fragment = fragmentOf(input);
+  return fragment.length > 0 && parsePickupFragment(fragment) === null;
 }
 
 /**

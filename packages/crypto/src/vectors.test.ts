@@ -5,7 +5,7 @@ import { base64urlEncode, hexEncode, utf8Decode, utf8Encode } from "./bytes";
 import { canonicalJson } from "./canonical-json";
 import { accountFingerprint, backupNameDigest, fingerprint } from "./digests";
 import type { Key } from "./primitives";
-import { derivePickupKeys, parsePickupFragment, pickupLookup, pickupParams, unwrapPickupKey, wrapPickupKeyWith } from "./pickup";
+import { crc24, derivePickupKeys, parsePickupFragment, pickupFragment, pickupLink, pickupLookup, pickupParams, unwrapPickupKey, wrapPickupKeyWith } from "./pickup";
 import { openSealed, sealForWith } from "./seal";
 import { unwrapAccountKeys, wrapAccountKeysWith } from "./secure-code-wrap";
 import { sign, signRecord, verify, verifyRecord } from "./signatures";
@@ -118,6 +118,13 @@ describe("known answers, protocol version 1", () => {
     expect(hexEncode(new Uint8Array(await crypto.subtle.exportKey("raw", opened)))).toBe(v.conversationKey);
     const wrong = await derivePickupKeys({ ...secrets, securityCode: v.securityCode === "999999" ? "999998" : "999999" }, pickupParams(v.envelope));
     await expectRefusal(unwrapPickupKey(wrong, v.envelope), "decrypt_failed");
+  });
+
+  it.each(vectors.pickupLink)("pickup link (fragment version 2) of $code, link secret $linkSecret", (v) => {
+    expect(crc24(`2${v.code}${v.linkSecret ?? ""}`)).toBe(v.crc24);
+    expect(pickupFragment(v.code, v.linkSecret)).toBe(v.fragment);
+    expect(pickupLink(v.appUrl, v.code, v.linkSecret)).toBe(v.link);
+    expect(parsePickupFragment(v.link)).toEqual({ code: v.code, linkSecret: v.linkSecret });
   });
 
   it.each(vectors.backupNameDigest)("backup name digest of '$name.text'", async (v) => {

@@ -1,16 +1,21 @@
 import { MantineProvider } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
 import { createQueryClient } from "../lib/query-client";
 import { queryKeys } from "../lib/query-keys";
 import { getSession, subscribeSession } from "../lib/session";
 import { router } from "./router";
-import { theme } from "./theme";
+import { createAppTheme, cssVariablesResolver } from "./theme";
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
+  const { t, i18n } = useTranslation("common");
+  const close = t("close");
+  // The close buttons' names follow the interface language.
+  const theme = useMemo(() => createAppTheme({ close }), [close, i18n.language]);
 
   // Whatever one account loaded must not show to the next; the instance's settings may stay.
   useEffect(
@@ -22,7 +27,7 @@ export function App() {
   );
 
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

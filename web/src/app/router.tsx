@@ -1,6 +1,7 @@
 import type { ComponentType, ReactNode } from "react";
 import { createBrowserRouter } from "react-router";
-import { RequireAdmin, RequireAuth } from "./guards";
+import type { Feature } from "../lib/instance";
+import { RequireAdmin, RequireAuth, RequireFeature } from "./guards";
 import { NotFoundPage } from "./not-found-page";
 import { PageLoader } from "./page-loader";
 import { RouteError } from "./route-error";
@@ -20,10 +21,13 @@ function page<M>(load: () => Promise<M>, render: (module: M) => ReactNode) {
 /** Administration and invitations: instance admins only (others see the not-found page). */
 const adminOnly = (screen: ReactNode) => <RequireAdmin>{screen}</RequireAdmin>;
 
+/** A screen of a feature the instance may switch off: not-found while it is off. */
+const when = (feature: Feature, screen: ReactNode) => <RequireFeature feature={feature}>{screen}</RequireFeature>;
+
 /**
- * Routes of spec 000 §2 that exist so far. Conversations, pickups, groups and reports
- * arrive with their features; until then they fall through to not-found. Every screen, and the
- * signed-in shell, loads lazily: the first load brings only what the address needs.
+ * Routes of spec 000 §2 that exist so far. Groups and reports arrive with their features; until
+ * then they fall through to not-found. Every screen, and the signed-in shell, loads lazily: the
+ * first load brings only what the address needs.
  */
 export const router = createBrowserRouter([
   {
@@ -52,11 +56,18 @@ export const router = createBrowserRouter([
                   ([{ HomePage }, { ConversationRows }]) => <HomePage conversations={<ConversationRows />} />,
                 ),
               },
-              // Conversations (spec 000 §2): the literal routes before the id.
-              { path: "conversation/new", lazy: page(() => import("../features/conversations/new-conversation-page"), ({ NewConversationPage }) => <NewConversationPage />) },
-              { path: "conversation/list", lazy: page(() => import("../features/conversations/conversation-list-page"), ({ ConversationListPage }) => <ConversationListPage />) },
-              { path: "conversation/:id", lazy: page(() => import("../features/conversations/conversation-page"), ({ ConversationPage }) => <ConversationPage />) },
-              { path: "pickup/new", lazy: page(() => import("../features/conversations/pickups/new-pickup-page"), ({ NewPickupPage }) => <NewPickupPage />) },
+              // Conversations and pickups (spec 000 §2): the literal routes before the id; none while
+              // the instance has conversations switched off.
+              { path: "conversation/new", lazy: page(() => import("../features/conversations/new-conversation-page"), ({ NewConversationPage }) => when("convo", <NewConversationPage />)) },
+              { path: "conversation/list", lazy: page(() => import("../features/conversations/conversation-list-page"), ({ ConversationListPage }) => when("convo", <ConversationListPage />)) },
+              { path: "conversation/:id", lazy: page(() => import("../features/conversations/conversation-page"), ({ ConversationPage }) => when("convo", <ConversationPage />)) },
+              { path: "pickup/new", lazy: page(() => import("../features/conversations/pickups/new-pickup-page"), ({ NewPickupPage }) => when("convo", <NewPickupPage />)) },
+              // The side panels as routes (spec 000 §2): the left menu, and the details of the conversation open last.
+              { path: "panel-left", lazy: page(() => import("./shell/left-panel-page"), ({ LeftPanelPage }) => when("leftnav", <LeftPanelPage />)) },
+              {
+                path: "panel-right",
+                lazy: page(() => import("../features/conversations/conversation-details-page"), ({ ConversationDetailsPage }) => when("convo", <ConversationDetailsPage />)),
+              },
               { path: "settings", lazy: page(() => import("../features/settings/settings-page"), ({ SettingsPage }) => <SettingsPage />) },
               // Two-factor login: setup and disable (spec 000 §2).
               { path: "settings/totp", lazy: page(() => import("../features/totp/totp-page"), ({ TotpPage }) => <TotpPage />) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatFileSize, formatRelative, fromSeconds } from "./format";
+import { formatDate, formatFileSize, formatRelative, fromSeconds, wordsLocale } from "./format";
 
 describe("format (de-CH)", () => {
   it("formats dates the Swiss German way", () => {
@@ -12,6 +12,17 @@ describe("format (de-CH)", () => {
     expect(formatRelative(new Date(2024, 0, 10, 11, 55, 0), now)).toBe("vor 5 Minuten");
     expect(formatRelative(new Date(2024, 0, 12, 12, 0, 0), now)).toBe("übermorgen");
     expect(formatRelative(now, now)).toBe("jetzt");
+  });
+
+  it("says it in the interface's words: German as de-CH, English and anything else as en-GB", () => {
+    const now = new Date(2024, 0, 10, 12, 0, 0);
+    expect(wordsLocale("de")).toBe("de-CH");
+    expect(wordsLocale("de-CH")).toBe("de-CH");
+    expect(wordsLocale("en")).toBe("en-GB");
+    expect(wordsLocale("fr")).toBe("en-GB");
+    expect(formatRelative(new Date(2024, 0, 10, 11, 56, 0), now, wordsLocale("en"))).toBe("4 minutes ago");
+    expect(formatRelative(now, now, wordsLocale("en"))).toBe("now");
+    expect(formatRelative(new Date(2024, 0, 9, 12, 0, 0), now, wordsLocale("de"))).toBe("gestern");
   });
 
   it("shows MB above 1048576 bytes, else KB", () => {

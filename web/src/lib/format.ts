@@ -1,12 +1,25 @@
 /** Dates are shown in the Swiss German locale whatever the interface language (spec 000 §9). */
 export const DATE_LOCALE = "de-CH";
 
+/**
+ * Words follow the interface language: "vor 5 Minuten" in German (Swiss, as the dates), "5
+ * minutes ago" in English. Any other language falls back to English.
+ */
+export function wordsLocale(language: string): string {
+  return language.startsWith("de") ? DATE_LOCALE : "en-GB";
+}
+
 type DateInput = Date | number | string;
 
 const dateFormat = new Intl.DateTimeFormat(DATE_LOCALE, { dateStyle: "medium" });
 const dateTimeFormat = new Intl.DateTimeFormat(DATE_LOCALE, { dateStyle: "medium", timeStyle: "short" });
 const timeFormat = new Intl.DateTimeFormat(DATE_LOCALE, { timeStyle: "short" });
-const relativeFormat = new Intl.RelativeTimeFormat(DATE_LOCALE, { numeric: "auto" });
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+function relativeFormat(locale: string): Intl.RelativeTimeFormat {
+  let format = relativeFormats.get(locale);
+  if (!format) relativeFormats.set(locale, (format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" })));
+  return format;
+}
 
 function toDate(value: DateInput): Date {
   return value instanceof Date ? value : new Date(value);
@@ -39,15 +52,16 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["second", 1],
 ];
 
-/** "vor 5 Minuten", "in 2 Tagen", "jetzt". */
-export function formatRelative(value: DateInput, now: DateInput = Date.now()): string {
+/** "vor 5 Minuten", "in 2 Tagen", "jetzt" (locale de-CH); "5 minutes ago", "now" (en-GB). */
+export function formatRelative(value: DateInput, now: DateInput = Date.now(), locale: string = DATE_LOCALE): string {
+  const format = relativeFormat(locale);
   const seconds = Math.round((toDate(value).getTime() - toDate(now).getTime()) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 45) return relativeFormat.format(0, "second");
+  if (abs < 45) return format.format(0, "second");
   for (const [unit, size] of UNITS) {
-    if (abs >= size) return relativeFormat.format(Math.round(seconds / size), unit);
+    if (abs >= size) return format.format(Math.round(seconds / size), unit);
   }
-  return relativeFormat.format(seconds, "second");
+  return format.format(seconds, "second");
 }
 
 const MEGABYTE = 1048576;

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { call } from "./api";
+import { type Feature, isFeatureOn } from "./features";
 import { queryKeys } from "./query-keys";
 
 /** Used until the instance answers, or when it cannot. */
@@ -19,3 +20,16 @@ export function useInstance() {
   const query = useQuery(instanceQuery);
   return { ...query, title: query.data?.title || DEFAULT_TITLE };
 }
+
+/**
+ * Whether `feature` is on: undefined until the instance answers (entries stay hidden, routes
+ * wait), true when it cannot answer (the server decides what is allowed; the switches only
+ * declutter).
+ */
+export function useFeature(feature: Feature): boolean | undefined {
+  const { data, isError } = useQuery(instanceQuery);
+  if (data) return isFeatureOn(data, feature);
+  return isError ? true : undefined;
+}
+
+export type { Feature };

@@ -1,4 +1,4 @@
-import { INVITATION_CODE_ALPHABET } from "@sealwork/contracts";
+import { INVITATION_CODE_ALPHABET, RECOVERY_ALPHABET } from "@sealwork/contracts";
 import { describe, expect, it } from "vitest";
 import { generateInvitationCode, isInvitationCode, normalizeInvitationCode } from "./invitation-code";
 
@@ -23,5 +23,14 @@ describe("invitation codes (spec 000 §5)", () => {
     expect(isInvitationCode("AB3DE7FZ")).toBe(true);
     expect(isInvitationCode("AB3DE7F")).toBe(false);
     expect(isInvitationCode("AB3DE7FI")).toBe(false);
+  });
+
+  it("reads typed look-alikes as in recovery codes: O as 0, I and L as 1, U as V", () => {
+    // The rule is the recovery codes' because the alphabet is theirs.
+    expect(INVITATION_CODE_ALPHABET).toBe(RECOVERY_ALPHABET);
+    expect(normalizeInvitationCode("AB0D1E1V")).toBe("AB0D1E1V");
+    expect(normalizeInvitationCode("ABOD-IELU")).toBe("AB0D1E1V");
+    expect(normalizeInvitationCode("abod iel u")).toBe("AB0D1E1V");
+    expect(isInvitationCode(normalizeInvitationCode("OOII LLUU"))).toBe(true);
   });
 });

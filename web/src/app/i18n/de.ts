@@ -5,6 +5,7 @@ import type { en } from "./en";
 export const de: Texts<typeof en> = {
   titles: {
     notFound: "Nicht gefunden",
+    menu: "Menü",
   },
   mainMenu: "Hauptmenü",
   home: "Start",

@@ -2,6 +2,7 @@
 export const en = {
   titles: {
     notFound: "Not found",
+    menu: "Menu",
   },
   mainMenu: "Main menu",
   home: "Home",

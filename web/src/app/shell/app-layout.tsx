@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { useNotifyCheck } from "../../features/conversations/notify-check"; // conversations
 import { KeyGate } from "../../features/keys/key-gate"; // account keys
-import { useInstance } from "../../lib/instance";
+import { useFeature, useInstance } from "../../lib/instance";
 import { PREFERENCE_PREFIX } from "../../lib/storage";
 import { BREAKPOINTS } from "../theme";
 import { LeftPanel } from "./left-panel";
@@ -32,9 +32,12 @@ export function AppLayout() {
   // Spec 000 §2: the left panel is maximised on conversation routes.
   const onConversation = pathname.startsWith("/conversation/");
   const wide = maximised || onConversation;
+  // Feature switches (spec 000 §1): without the left navigation the top bar leads everywhere.
+  const withNavigation = useFeature("leftnav") === true;
+  const conversations = useFeature("convo") === true;
   useIdleLogout(instance?.idleTimeout ?? 0);
   // Conversations: the 10 s notification check feeds the unread dots everywhere.
-  useNotifyCheck();
+  useNotifyCheck(conversations);
 
   // Choosing a place in the drawer closes it.
   const closeDrawer = drawer.close;
@@ -46,19 +49,21 @@ export function AppLayout() {
       navbar={{
         width: wide ? MENU_WIDTH_MAXIMISED : MENU_WIDTH,
         breakpoint: "xs",
-        collapsed: { mobile: !drawerOpen },
+        collapsed: { mobile: !drawerOpen || !withNavigation, desktop: !withNavigation },
       }}
       padding="md"
     >
       <AppShell.Header>
-        <TopBar navigationOpen={drawerOpen} onToggleNavigation={drawer.toggle} />
+        <TopBar navigation={withNavigation ? { open: drawerOpen, toggle: drawer.toggle } : null} />
       </AppShell.Header>
-      <AppShell.Navbar component="nav" aria-label={t("mainMenu")}>
-        <LeftPanel
-          maximised={wide || isPhone}
-          onToggleMaximised={isPhone || onConversation ? undefined : () => setMaximised((current) => !current)}
-        />
-      </AppShell.Navbar>
+      {withNavigation ? (
+        <AppShell.Navbar component="nav" aria-label={t("mainMenu")}>
+          <LeftPanel
+            maximised={wide || isPhone}
+            onToggleMaximised={isPhone || onConversation ? undefined : () => setMaximised((current) => !current)}
+          />
+        </AppShell.Navbar>
+      ) : null}
       <AppShell.Main>
         {/* Account keys: the secure-key popup blocks the page until the key is unlocked. */}
         <KeyGate>

@@ -1,6 +1,7 @@
 import { ActionIcon, AppShell, Divider, Menu, ScrollArea, Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { isGuest } from "../../lib/guest";
+import { useFeature } from "../../lib/instance";
 import { isInstanceAdmin, useRequiredSession } from "../../lib/session";
 import { ChevronsLeftIcon, ChevronsRightIcon, HomeIcon, InviteIcon, LogoutIcon, SettingsIcon, ShieldIcon } from "../../lib/ui/icons";
 import { ConversationMenu } from "./conversation-menu"; // conversations
@@ -21,6 +22,7 @@ export interface LeftPanelProps {
 export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
   const { t } = useTranslation(ns);
   const session = useRequiredSession();
+  const conversations = useFeature("convo") === true;
   const align = maximised ? "stretch" : "center";
 
   return (
@@ -70,11 +72,15 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
         </Stack>
       </AppShell.Section>
       <Divider />
-      {/* Conversations */}
-      <AppShell.Section py="xs" px={6} component={ScrollArea} mah="40vh">
-        <ConversationMenu maximised={maximised} />
-      </AppShell.Section>
-      <Divider />
+      {/* Conversations, unless the instance has them switched off. */}
+      {conversations ? (
+        <>
+          <AppShell.Section py="xs" px={6} component={ScrollArea} mah="40vh">
+            <ConversationMenu maximised={maximised} />
+          </AppShell.Section>
+          <Divider />
+        </>
+      ) : null}
       {maximised ? (
         <AppShell.Section grow component={ScrollArea} p="xs">
           <RecentList />

@@ -3,32 +3,35 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ConversationsPopover } from "../../features/conversations/conversations-popover"; // conversations
 import { isGuest } from "../../lib/guest";
-import { useInstance } from "../../lib/instance";
+import { useFeature, useInstance } from "../../lib/instance";
 import { useRequiredSession } from "../../lib/session";
 import { HomeIcon, SettingsIcon } from "../../lib/ui/icons";
 import { UserMenu } from "./user-menu";
 import { ns } from "../i18n";
 
 export interface TopBarProps {
-  navigationOpen: boolean;
-  onToggleNavigation: () => void;
+  /** The burger that opens the left navigation on phones; null when the instance has none. */
+  navigation: { open: boolean; toggle: () => void } | null;
 }
 
-export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
+export function TopBar({ navigation }: TopBarProps) {
   const { t } = useTranslation(ns);
   const { title, data: instance } = useInstance();
   // A pickup's guest has no conversation list and no settings (spec 000 §2, §6).
   const guest = isGuest(useRequiredSession());
+  const conversations = useFeature("convo") === true;
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="xs" wrap="nowrap" miw={0}>
-        <Burger
-          opened={navigationOpen}
-          onClick={onToggleNavigation}
-          hiddenFrom="xs"
-          size="sm"
-          aria-label={t(navigationOpen ? "closeNavigation" : "openNavigation")}
-        />
+        {navigation ? (
+          <Burger
+            opened={navigation.open}
+            onClick={navigation.toggle}
+            hiddenFrom="xs"
+            size="sm"
+            aria-label={t(navigation.open ? "closeNavigation" : "openNavigation")}
+          />
+        ) : null}
         <ActionIcon component={Link} to="/" variant="subtle" size="lg" aria-label={t("goHome")}>
           <HomeIcon />
         </ActionIcon>
@@ -44,7 +47,7 @@ export function TopBar({ navigationOpen, onToggleNavigation }: TopBarProps) {
       <Group gap="xs" wrap="nowrap">
         {guest ? null : (
           <>
-            <ConversationsPopover />
+            {conversations ? <ConversationsPopover /> : null}
             <ActionIcon component={Link} to="/settings/" variant="subtle" size="lg" aria-label={t("openSettings")}>
               <SettingsIcon />
             </ActionIcon>

@@ -1,11 +1,19 @@
 import { isApiError } from "../../lib/api";
-import { errorText } from "../../lib/error-text";
+import { errorText, isRefusal } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
 import { KeyLookupError } from "../../lib/keypairs";
 import "./i18n";
 
-/** Spec 000 §8, Messages: 404 deleted, 403 not authorised, anything else the generic text. */
+/**
+ * Spec 000 §8, Messages: the text of the code that came back, so a conversation that never
+ * existed (`not_found`: 'Requested content not found.') is told apart from a deleted one
+ * (`conversation_not_found`: 'This conversation or pickup has been deleted!') and a refusal
+ * (`conversation_forbidden`). A 403 or 404 without a code of its own keeps the spec's texts;
+ * anything else (no answer, a server error) is the generic one.
+ */
 export function loadErrorText(error: unknown): string {
+  if (isApiError(error, 403) && error.code === "forbidden") return i18next.t("conversations:errors.forbidden");
+  if (isRefusal(error)) return errorText(error);
   if (isApiError(error, 404)) return i18next.t("conversations:errors.deleted");
   if (isApiError(error, 403)) return i18next.t("conversations:errors.forbidden");
   return i18next.t("conversations:errors.loadFailed");

@@ -8,13 +8,14 @@ import { usePageTitle } from "../../lib/page-title";
 import { queryKeys } from "../../lib/query-keys";
 import { useRequiredSession } from "../../lib/session";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
-import { useGuestKeys } from "../../lib/guest";
+import { isGuest, useGuestKeys } from "../../lib/guest";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import type { KeyHolder } from "./conversation-crypto";
 import { ConversationPanel } from "./conversation-panel";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
+import { recordVisit } from "./recent-conversations";
 import { useConversation } from "./use-conversation";
 import { ns } from "./i18n";
 
@@ -24,17 +25,22 @@ const PANEL_WIDTH = 300;
 
 /** /conversation/{id}: one conversation (spec 000 §2, §4). */
 export function ConversationPage() {
-  const { t } = useTranslation(ns);
+  const { t } = useTranslation([ns, "errors"]);
   const { id: raw } = useParams();
   const id = Number(raw);
-  // A member's account keys, or a pickup guest's keys for this pickup.
-  const account = useUnlockedKeys();
-  const guest = useGuestKeys();
-  const unlocked = account ?? (guest?.conversationId === id ? guest : null);
+  const unlocked = useConversationKeys(id);
   usePageTitle(t("titles.conversation"));
-  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("errors.deleted")}</Text>;
+  // Not an id: no such conversation ever existed.
+  if (!Number.isSafeInteger(id) || id < 1) return <Text>{t("errors:not_found")}</Text>;
   if (!unlocked) return <Text>{t("errors.keysMissing")}</Text>;
   return <ConversationScreen key={id} id={id} unlocked={unlocked} />;
+}
+
+/** A member's account keys, or a pickup guest's keys for this pickup. */
+export function useConversationKeys(id: number): KeyHolder | null {
+  const account = useUnlockedKeys();
+  const guest = useGuestKeys();
+  return account ?? (guest?.conversationId === id ? guest : null);
 }
 
 function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder }) {
@@ -43,48 +49,39 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const state = useConversation(id, unlocked, setError);
-  const { loadOlder, send, retry, setParticipants, setTitle } = state;
+  const { loadOlder, send, retry } = state;
   const wide = useMediaQuery(`(min-width: ${PANEL_BREAKPOINT}px)`) ?? true;
   const [drawer, { open, close }] = useDisclosure(false);
 
-  // The first load recorded the visit: the list's unread dot for this one goes.
+  // The first load recorded the visit: the list's unread dot for this one goes, and it heads
+  // the left panel's Recently list (members only: a guest has this one conversation).
   const ready = state.status === "ready";
   useEffect(() => {
-    if (ready) void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
-  }, [ready, queryClient]);
+    if (!ready) return;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.conversations.lists() });
+    if (!isGuest(session)) recordVisit(session.id, id);
+  }, [ready, queryClient, session, id]);
 
-  const heading = state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, session.id) || t("onlyYou") : "");
-  const panel =
-    state.key && state.meta ? (
-      <ConversationPanel
-        conversationId={id}
-        conversationKey={state.key}
-        title={state.title}
-        recipientId={state.meta.recipient_id}
-        authorId={state.meta.author_id}
-        participants={state.participants}
-        attrib={state.attrib}
-        onParticipants={setParticipants}
-        onTitle={setTitle}
-        onError={setError}
-      />
-    ) : null;
+  const heading = conversationHeading(state, session.id, t("onlyYou"));
+  const panel = <PanelOf id={id} state={state} onError={setError} />;
+  const hasPanel = state.key !== null && state.meta !== null;
 
   return (
     <Group align="stretch" gap="md" wrap="nowrap" h="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))">
       <Stack gap="xs" flex={1} miw={0}>
         <Group justify="space-between" wrap="nowrap">
-          <Title order={1} size="h3" lineClamp={1}>
+          <Title order={1} size="h3" lineClamp={1} style={{ overflowWrap: "anywhere" }}>
             {heading}
           </Title>
-          {!wide && panel ? (
+          {!wide && hasPanel ? (
             <Button variant="light" size="xs" onClick={open}>
               {t("panel.open")}
             </Button>
           ) : null}
         </Group>
         {state.status === "loading" ? <Loader /> : null}
-        {state.status === "error" ? <Text c="red">{state.error}</Text> : null}
+        {/* A load that failed says so once: in the dialog, then here once it is closed. */}
+        {state.status === "error" && error === null ? <Text c="red">{state.error}</Text> : null}
         {state.status === "ready" ? (
           <>
             <MessageList
@@ -101,7 +98,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
           </>
         ) : null}
       </Stack>
-      {wide && panel ? (
+      {wide && hasPanel ? (
         <Box w={PANEL_WIDTH} style={{ flex: "none", overflowY: "auto", borderInlineStart: "1px solid var(--mantine-color-default-border)" }}>
           {panel}
         </Box>
@@ -113,5 +110,31 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
       ) : null}
       <ErrorDialog message={error} onClose={() => setError(null)} />
     </Group>
+  );
+}
+
+type ConversationState = ReturnType<typeof useConversation>;
+
+/** The title, else the other people's names ("Only you" when there are none). */
+export function conversationHeading(state: ConversationState, me: number, onlyYou: string): string {
+  return state.title ?? (state.meta ? participantNames({ participants: state.participants }, state.attrib, me) || onlyYou : "");
+}
+
+/** The right panel of a loaded conversation (nothing until its key and facts are in). */
+export function PanelOf({ id, state, onError }: { id: number; state: ConversationState; onError: (text: string) => void }) {
+  if (!state.key || !state.meta) return null;
+  return (
+    <ConversationPanel
+      conversationId={id}
+      conversationKey={state.key}
+      title={state.title}
+      recipientId={state.meta.recipient_id}
+      authorId={state.meta.author_id}
+      participants={state.participants}
+      attrib={state.attrib}
+      onParticipants={state.setParticipants}
+      onTitle={state.setTitle}
+      onError={onError}
+    />
   );
 }

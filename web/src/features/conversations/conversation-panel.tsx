@@ -1,17 +1,18 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
 import type { Key } from "@sealwork/crypto";
-import { ActionIcon, Button, Divider, Group, Modal, Stack, Text, TextInput, Title, Tooltip, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Box, Button, Divider, Group, Modal, Stack, Text, Title, Tooltip, UnstyledButton } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { isGuest } from "../../lib/guest";
-import { useSession } from "../../lib/session";
+import { isInstanceAdmin, useSession } from "../../lib/session";
 import { useArchiveConversation } from "./archive-conversation";
 import { AttachmentList } from "./attachments/attachment-list";
 import { RemoveIcon, StarIcon } from "./conversation-icons";
 import { actionErrorText } from "./conversation-errors";
 import { useAddParticipant, useSetParticipantAdmin } from "./participate";
 import { PersonPicker } from "./person-picker";
+import { TitleField, isTitleTooLong } from "./title-field";
 import { PickupDetails } from "./pickups/pickup-details";
 import { useRenameConversation } from "./rename-conversation";
 import { useRemoveParticipant } from "./unparticipate";
@@ -45,6 +46,14 @@ export function ConversationPanel(props: ConversationPanelProps) {
   const remove = useRemoveParticipant(conversationId);
   const archive = useArchiveConversation(conversationId);
   const nameOf = (uid: number) => attrib[String(uid)]?.name ?? `#${uid}`;
+  // Who may change the people (access/can.ts, "manage"): the author, a conversation admin, an
+  // instance admin taking part; never a guest. A pickup's people are its creator and its guest,
+  // neither of whom anyone may remove or make an admin.
+  const me = session?.id;
+  const myEntry = participants.find((p) => p.user_id === me);
+  const canManage = !guest && recipientId !== 0 && (authorId === me || myEntry?.admin === true || isInstanceAdmin(session));
+  // Nobody changes themself, and the author is neither removed nor demoted.
+  const manageablePerson = (uid: number) => uid !== me && uid !== authorId;
 
   const pick = async (uid: number) => {
     try {
@@ -66,12 +75,14 @@ export function ConversationPanel(props: ConversationPanelProps) {
         {participants.map((p) => {
           const name = nameOf(p.user_id);
           const label = p.admin ? t("panel.removeAdmin", { name }) : t("panel.makeAdmin", { name });
+          // Only what this user may do to this person is offered (spec 000 §4, §6).
+          const manageable = canManage && manageablePerson(p.user_id);
           return (
             <Group key={p.user_id} gap={4} wrap="nowrap" role="listitem" data-participant={p.user_id} data-admin={p.admin}>
-              <Text size="sm" truncate flex={1}>
+              <Text size="sm" truncate flex={1} title={name}>
                 {name}
               </Text>
-              {guest ? null : (
+              {manageable ? (
                 <>
                   <Tooltip label={label}>
                     <ActionIcon
@@ -95,7 +106,11 @@ export function ConversationPanel(props: ConversationPanelProps) {
                     </ActionIcon>
                   </Tooltip>
                 </>
-              )}
+              ) : p.admin ? (
+                <Box component="span" role="img" aria-label={t("panel.isAdmin", { name })} c="yellow.7" display="inline-flex" px={6}>
+                  <StarIcon size={16} filled />
+                </Box>
+              ) : null}
             </Group>
           );
         })}
@@ -104,9 +119,15 @@ export function ConversationPanel(props: ConversationPanelProps) {
         <PickupDetails conversationId={conversationId} isAuthor={authorId === session?.id} onError={onError} />
       ) : (
         <>
-          <Button variant="light" onClick={() => setAdding(true)}>
-            {t("panel.addPeople")}
-          </Button>
+          {canManage ? (
+            <Button variant="light" onClick={() => setAdding(true)}>
+              {t("panel.addPeople")}
+            </Button>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t("panel.cannotAdd")}
+            </Text>
+          )}
           <Button
             variant="default"
             loading={archive.isPending}
@@ -129,10 +150,13 @@ export function ConversationPanel(props: ConversationPanelProps) {
   );
 }
 
+/** A title of 200 characters may be one long word: it wraps inside the panel rather than overflowing it. */
+const WRAP = { overflowWrap: "anywhere" } as const;
+
 /** The title as text, for the guest (renaming is for members). */
 function PlainTitle({ title }: { title: string | null }) {
   return title ? (
-    <Title order={2} size="h4" data-conversation-title>
+    <Title order={2} size="h4" style={WRAP} data-conversation-title>
       {title}
     </Title>
   ) : null;
@@ -147,6 +171,7 @@ function TitleEditor({ conversationId, conversationKey, title, onTitle, onError 
     event.preventDefault();
     const next = draft?.trim();
     if (!next) return setDraft(null);
+    if (isTitleTooLong(next)) return;
     rename.mutate(next, {
       onSuccess: () => {
         onTitle(next);
@@ -157,19 +182,22 @@ function TitleEditor({ conversationId, conversationKey, title, onTitle, onError 
   };
   if (draft !== null) {
     return (
-      <form onSubmit={save}>
-        <Group gap="xs" align="flex-end" wrap="nowrap">
-          <TextInput label={t("panel.title")} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} maxLength={200} flex={1} data-autofocus autoFocus />
-          <Button type="submit" loading={rename.isPending}>
-            {t("panel.saveTitle")}
-          </Button>
-        </Group>
+      <form onSubmit={save} noValidate>
+        <Stack gap="xs">
+          <TitleField label={t("panel.title")} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} data-autofocus autoFocus />
+          <Group justify="flex-end">
+            <Button type="submit" loading={rename.isPending} disabled={isTitleTooLong(draft)}>
+              {t("panel.saveTitle")}
+            </Button>
+          </Group>
+        </Stack>
       </form>
     );
   }
   return (
-    <UnstyledButton onClick={() => setDraft(title ?? "")} aria-label={title ? t("panel.editTitle") : t("panel.setTitle")}>
-      <Title order={2} size="h4" c={title ? undefined : "dimmed"} data-conversation-title>
+    // The name holds the title it shows (axe: label-content-name-mismatch).
+    <UnstyledButton onClick={() => setDraft(title ?? "")} aria-label={title ? t("panel.editTitle", { title }) : t("panel.setTitle")}>
+      <Title order={2} size="h4" c={title ? undefined : "dimmed"} style={WRAP} data-conversation-title>
         {title ?? t("panel.setTitle")}
       </Title>
     </UnstyledButton>

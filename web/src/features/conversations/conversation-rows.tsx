@@ -1,13 +1,13 @@
 import type { Attribution, ConversationView } from "@sealwork/contracts";
-import { Box, Group, Loader, Stack, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { Box, Group, Loader, Stack, Text, UnstyledButton } from "@mantine/core";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { ChatIcon, PickupIcon } from "./conversation-icons";
 import { useConversationLabel } from "./conversation-label";
-import { exactTime, relativeTime } from "./conversation-time";
 import { useConversations } from "./list-conversations";
+import { RelativeTime } from "./relative-time";
 import { ns } from "./i18n";
 
 /** The unread dot (spec 000 §2). */
@@ -27,11 +27,7 @@ function ConversationRow({ conversation, attribution, onNavigate }: { conversati
           {label}
         </Text>
         {conversation.unread ? <UnreadDot /> : null}
-        <Tooltip label={exactTime(conversation.timestamp)}>
-          <Text size="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-            {relativeTime(conversation.timestamp)}
-          </Text>
-        </Tooltip>
+        <RelativeTime seconds={conversation.timestamp} />
       </Group>
     </UnstyledButton>
   );

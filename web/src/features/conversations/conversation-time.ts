@@ -1,15 +1,19 @@
-import { formatDate, formatRelative, formatDateTime, fromSeconds } from "../../lib/format";
+import { formatDate, formatDateTime, formatRelative, fromSeconds, wordsLocale } from "../../lib/format";
 
 const WEEK_SECONDS = 7 * 24 * 3600;
 
-/** Relative within a week ("vor 5 Minuten"), the date beyond (de-CH, spec 000 §9). */
-export function relativeTime(seconds: number, now: number = Date.now()): string {
-  const at = fromSeconds(seconds);
-  if (Math.abs(now - at.getTime()) / 1000 >= WEEK_SECONDS) return formatDate(at);
-  return formatRelative(at, now);
+/**
+ * Within a week, how long ago in the interface `language` ("vor 5 Minuten", "5 minutes ago");
+ * beyond, the date, always de-CH (spec 000 §9). A time a little ahead of this clock (the server's
+ * clock runs ahead) reads as now, never "in 1 minute".
+ */
+export function relativeTime(seconds: number, language: string, now: number = Date.now()): string {
+  const at = Math.min(fromSeconds(seconds).getTime(), now);
+  if ((now - at) / 1000 >= WEEK_SECONDS) return formatDate(at);
+  return formatRelative(at, now, wordsLocale(language));
 }
 
-/** The exact time, for a tooltip next to a relative one. */
+/** The exact time (de-CH), for a tooltip next to a relative one. */
 export function exactTime(seconds: number): string {
   return formatDateTime(fromSeconds(seconds));
 }

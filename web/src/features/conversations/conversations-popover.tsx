@@ -15,22 +15,23 @@ export function ConversationsPopover() {
   const unread = data?.conversations.some((c) => c.unread) ?? false;
   const label = unread ? `${t("popover.label")} (${t("popover.unread")})` : t("popover.label");
   return (
-    <Popover opened={opened} onChange={(o) => (o ? undefined : close())} position="bottom-end" width={340} withinPortal>
-      <Popover.Target>
-        <Indicator disabled={!unread} color="red" size={9} offset={4} processing={false}>
+    // The marker sits outside the popover's target, which hands the button its ARIA attributes.
+    <Indicator disabled={!unread} color="red" size={9} offset={4} processing={false}>
+      <Popover opened={opened} onChange={(o) => (o ? undefined : close())} position="bottom-end" width={340} withinPortal>
+        <Popover.Target>
           <ActionIcon variant="subtle" size="lg" aria-label={label} onClick={toggle} data-unread={unread || undefined}>
             <ChatIcon />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack gap="xs">
-          <ConversationRows limit={10} onNavigate={close} />
-          <Anchor component={Link} to="/conversation/list" size="sm" onClick={close}>
-            {t("allConversations")}
-          </Anchor>
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Target>
+        <Popover.Dropdown>
+          <Stack gap="xs">
+            <ConversationRows limit={10} onNavigate={close} />
+            <Anchor component={Link} to="/conversation/list" size="sm" onClick={close}>
+              {t("allConversations")}
+            </Anchor>
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }

@@ -19,6 +19,8 @@ export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps
   const { t } = useTranslation(ns);
   const [text, setText] = useState("");
   const [files, setFiles] = useState<FileRef[]>([]);
+  // Spec 000 §5: a trimmed empty text without files sends nothing, so Send is not offered then.
+  const nothingToSend = text.trim() === "" && files.length === 0;
 
   const send = () => {
     if (!onSend(text, files)) return;
@@ -65,7 +67,7 @@ export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps
           flex={1}
           disabled={disabled}
         />
-        <ActionIcon size="lg" onClick={send} disabled={disabled} aria-label={t("send")}>
+        <ActionIcon size="lg" onClick={send} disabled={disabled || nothingToSend} aria-label={t("send")}>
           <SendIcon size={18} />
         </ActionIcon>
       </Group>

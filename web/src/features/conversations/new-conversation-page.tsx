@@ -1,4 +1,4 @@
-import { Button, CloseButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, CloseButton, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -10,6 +10,7 @@ import { actionErrorText } from "./conversation-errors";
 import { useCreateConversation } from "./create-conversation";
 import type { FoundPerson } from "./lookup-person";
 import { PersonPicker } from "./person-picker";
+import { TitleField, isTitleTooLong } from "./title-field";
 import { ns } from "./i18n";
 
 /** /conversation/new: one or several people and an optional title (spec 000 §2). */
@@ -69,9 +70,9 @@ function NewConversationForm({ unlocked }: { unlocked: NonNullable<ReturnType<ty
           )}
         </Stack>
       </Paper>
-      <TextInput label={t("new.title")} value={title} onChange={(e) => setTitle(e.currentTarget.value)} maxLength={200} />
+      <TitleField label={t("new.title")} value={title} onChange={(e) => setTitle(e.currentTarget.value)} />
       <Group>
-        <Button onClick={start} disabled={people.length === 0} loading={create.isPending}>
+        <Button onClick={start} disabled={people.length === 0 || isTitleTooLong(title)} loading={create.isPending}>
           {t("new.start")}
         </Button>
       </Group>

@@ -33,9 +33,10 @@ export const notifyCheckQuery = (uid: number) =>
     refetchIntervalInBackground: true,
   });
 
-export function useNotifyCheck(): void {
+/** Runs the check while `enabled` (the instance has conversations on). */
+export function useNotifyCheck(enabled: boolean): void {
   const session = useSession();
   // Members only: a pickup's guest has no list to refresh.
   const uid = session && !isGuest(session) ? session.id : 0;
-  useQuery({ ...notifyCheckQuery(uid), enabled: uid !== 0 });
+  useQuery({ ...notifyCheckQuery(uid), enabled: enabled && uid !== 0 });
 }

@@ -2,7 +2,7 @@ import { ActionIcon, Group, Menu, Paper, SimpleGrid, Stack, Text, Title } from "
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useInstance } from "../../lib/instance";
+import { useFeature } from "../../lib/instance";
 import { usePageTitle } from "../../lib/page-title";
 import { useRequiredSession } from "../../lib/session";
 import { Icon } from "../../lib/ui/icons";
@@ -12,6 +12,8 @@ import { ns } from "./i18n";
 export function HomePage({ conversations }: { conversations?: ReactNode }) {
   const { t } = useTranslation(ns);
   const session = useRequiredSession();
+  // An instance without conversations (spec 000 §1) shows neither their list nor the plus menu.
+  const withConversations = useFeature("convo") === true;
   usePageTitle(t("titles.home"));
 
   return (
@@ -20,11 +22,11 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
         <Title order={1} size="h2">
           {t("greeting", { name: session.name })}
         </Title>
-        <PlusMenu />
+        {withConversations ? <PlusMenu /> : null}
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <EmptyList title={t("groups")} empty={t("noGroups")} hint={t("noGroupsHint")} />
-        {conversations ? (
+        {!withConversations ? null : conversations ? (
           <Paper withBorder p="md" radius="md" component="section" aria-label={t("conversations")}>
             <Stack gap="xs">
               <Title order={2} size="h4">
@@ -41,11 +43,9 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
   );
 }
 
-/** Spec 000 §2: the plus popover, new conversation and new pickup unless conversations are off. */
+/** Spec 000 §2: the plus popover, new conversation and new pickup (only while conversations are on). */
 function PlusMenu() {
   const { t } = useTranslation(ns);
-  const { data: instance } = useInstance();
-  if (instance?.featureOff.convo) return null;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>

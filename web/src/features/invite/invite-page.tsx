@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
 import { queryKeys } from "../../lib/query-keys";
 import { useRequiredSession } from "../../lib/session";
+import { useLengthLimit } from "../../lib/ui/use-length-limit";
 import { isValidEmail, isValidPhone } from "../../lib/validation";
 import { InviteError, prepareInvite, sendInvite, type CreatedInvite, type InviteDetails } from "./create-invite";
 import { ns } from "./i18n";
@@ -38,10 +39,12 @@ export function InvitePage() {
   const [state, setState] = useState<InviteState>({ kind: "creating" });
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<"email" | "phone", string>>>({});
+  const messageLimit = useLengthLimit(values.message, INVITE_MESSAGE_MAX);
   usePageTitle(t("titles.invite"));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (messageLimit.over) return;
     const found: typeof errors = {};
     if (!isValidEmail(values.email)) found.email = t("common:validation.invalidEmail");
     if (values.phone.trim() && !isValidPhone(values.phone)) found.phone = t("common:validation.invalidPhone");
@@ -177,7 +180,8 @@ export function InvitePage() {
               label={t("message")}
               autosize
               minRows={3}
-              maxLength={INVITE_MESSAGE_MAX}
+              description={messageLimit.description}
+              error={messageLimit.error}
               value={values.message}
               disabled={busy}
               onChange={(e) => setValues({ ...values, message: e.currentTarget.value })}
@@ -189,7 +193,7 @@ export function InvitePage() {
               </Group>
             ) : null}
             <Group justify="flex-end">
-              <Button type="submit" loading={busy}>
+              <Button type="submit" loading={busy} disabled={messageLimit.over}>
                 {t("submit")}
               </Button>
             </Group>

@@ -180,7 +180,7 @@ function StateView({ flow }: { flow: KeyFlow }) {
   }
 }
 
-/** temp: the invitation code, shown as typed but upper-cased (spaces are removed on submit). */
+/** temp: the invitation code, shown as typed but upper-cased (spaces go and look-alikes are read on submit: normalizeInvitationCode). */
 function InvitationCodeForm({ onSubmit, busy, notice }: { onSubmit: (code: string) => void; busy: boolean; notice: KeyFlowNotice | null }) {
   const { t } = useTranslation([ns, "common"]);
   const [code, setCode] = useState("");

@@ -19,6 +19,11 @@ export function isTotpFailure(error: unknown): boolean {
   return isApiError(error, 403) && (error.code === "password_or_totp_incorrect" || error.code === "totp_incorrect");
 }
 
+/** A refusal of the password (alone, or with the second factor: the server does not say which). */
+export function isPasswordFailure(error: unknown): boolean {
+  return isApiError(error, 403) && (error.code === "password_incorrect" || error.code === "password_or_totp_incorrect");
+}
+
 export function loginErrorText(error: unknown): string {
   return errorText(error, failed());
 }

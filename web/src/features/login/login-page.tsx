@@ -1,10 +1,10 @@
-import { Alert, Center, Paper, SegmentedControl, Stack, Title } from "@mantine/core";
-import { parsePickupFragment } from "@sealwork/crypto";
+import { Alert, Center, Loader, Paper, SegmentedControl, Stack, Title } from "@mantine/core";
+import { type PickupFragment, isDamagedPickupLink, parsePickupFragment } from "@sealwork/crypto";
 import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { type GuestPickup, guestPath, isGuest } from "../../lib/guest";
-import { useInstance } from "../../lib/instance";
+import { useFeature, useInstance } from "../../lib/instance";
 import { clearLoginNotice, loginTarget, peekLoginNotice, readLoginState } from "../../lib/login-state";
 import { usePageTitle } from "../../lib/page-title";
 import { useSession } from "../../lib/session";
@@ -18,6 +18,23 @@ import { ns } from "./i18n";
 
 type Mode = "phone" | "email" | "pickup";
 type Step = { kind: "contact" } | { kind: "password" | "register"; account: Account; contact: string };
+/** What the address's fragment held: a pickup link, a damaged one, or nothing for pickups. */
+type Link = { kind: "pickup"; fragment: PickupFragment } | { kind: "damaged" } | null;
+
+/**
+ * The pickup link that led here: this page's own fragment (…/login#<fragment>), or one kept
+ * across a redirect to login. Only this page's fragment can be a damaged link: a fragment of
+ * another page that led here (for example a section of a page) is simply not a pickup link.
+ */
+function linkOf(hash: string, fromHash: string | undefined): Link {
+  if (hash && hash !== "#") {
+    const fragment = parsePickupFragment(hash);
+    if (fragment) return { kind: "pickup", fragment };
+    return isDamagedPickupLink(hash) ? { kind: "damaged" } : null;
+  }
+  const fragment = fromHash ? parsePickupFragment(fromHash) : null;
+  return fragment ? { kind: "pickup", fragment } : null;
+}
 
 export interface LoginPageProps {
   /** The key popup in its pickup state, for a pickup that was found (the router passes it in). */
@@ -26,26 +43,27 @@ export interface LoginPageProps {
 
 /** Spec 000 §2 and §4: contact, then register (no password yet) or password (plus 2FA); or a pickup. */
 export function LoginPage({ pickupPopup }: LoginPageProps) {
-  const { t } = useTranslation(ns);
+  const { t } = useTranslation([ns, "common"]);
   const location = useLocation();
   const navigate = useNavigate();
   const session = useSession();
   const { title, data: instance } = useInstance();
   const state = readLoginState(location.state);
-  // A pickup link (…/login#<code><link secret>) that led here opens the pickup mode with its code.
-  const [linkedCode] = useState(() => {
-    const hash = location.hash || state.from?.hash || "";
-    return hash ? parsePickupFragment(hash) : null;
-  });
+  // A pickup link (…/login#<fragment>) that led here opens the pickup mode with its code; a
+  // damaged one opens it too and says so, before anything is looked up.
+  const [link] = useState(() => linkOf(location.hash, state.from?.hash));
+  const linkedCode = link?.kind === "pickup" ? link.fragment : null;
+  // Pickups are conversations: an instance without them has no pickup mode (spec 000 §1).
+  const pickups = useFeature("convo");
   const [pickup, setPickup] = useState<GuestPickup | null>(null);
-  const [mode, setMode] = useState<Mode>(linkedCode ? "pickup" : "email");
+  const [mode, setMode] = useState<Mode>(link ? "pickup" : "email");
   const [step, setStep] = useState<Step>({ kind: "contact" });
   const [error, setError] = useState<string | null>(null);
   const [notice] = useState(() => peekLoginNotice() ?? state.notice);
   useEffect(clearLoginNotice, []);
   // The link's code is used once; a reload of the login screen starts afresh.
   useEffect(() => {
-    if (!linkedCode) return;
+    if (!link) return;
     const from = state.from && { ...state.from, hash: "" };
     void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: { ...state, from } });
   }, []);
@@ -86,11 +104,25 @@ export function LoginPage({ pickupPopup }: LoginPageProps) {
             data={[
               { value: "phone", label: t("modePhone") },
               { value: "email", label: t("modeEmail") },
-              { value: "pickup", label: t("modePickup") },
+              // Offered once the instance says pickups are on (or a pickup link chose the mode).
+              ...(pickups || mode === "pickup" ? [{ value: "pickup", label: t("modePickup") }] : []),
             ]}
           />
+          {mode === "pickup" && link?.kind === "damaged" ? (
+            <Alert color="red" title={t("pickup.damagedTitle")} role="alert">
+              {t("pickup.damaged")}
+            </Alert>
+          ) : null}
           {mode === "pickup" ? (
-            <PickupForm initial={linkedCode ?? undefined} onFound={setPickup} onError={setError} />
+            pickups === undefined ? (
+              <Loader size="sm" aria-label={t("common:loading")} />
+            ) : pickups ? (
+              <PickupForm initial={linkedCode ?? undefined} onFound={setPickup} onError={setError} />
+            ) : (
+              <Alert color="gray" role="alert">
+                {t("pickup.unavailable")}
+              </Alert>
+            )
           ) : step.kind === "contact" ? (
             <ContactForm key={mode} mode={mode} onFound={found} onError={setError} />
           ) : step.kind === "register" ? (

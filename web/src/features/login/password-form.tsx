@@ -5,7 +5,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useShake } from "../../lib/ui/use-shake";
 import { isSixDigits } from "../../lib/validation";
-import { isTotpFailure, loginErrorText } from "./login-errors";
+import { isPasswordFailure, isTotpFailure, loginErrorText } from "./login-errors";
 import { useLoginUser } from "./login-user";
 import type { Account } from "./lookup-contact";
 import { ns } from "./i18n";
@@ -25,7 +25,8 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [useRecovery, setUseRecovery] = useState(false);
-  const [errors, setErrors] = useState<{ password?: string; code?: string }>({});
+  // true: marked invalid without a message of its own (the error dialog says why).
+  const [errors, setErrors] = useState<{ password?: string | true; code?: string | true }>({});
   const login = useLoginUser();
   const codeBox = useShake();
   const codeInput = useRef<HTMLInputElement>(null);
@@ -46,6 +47,9 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
             codeBox.shake();
             codeInput.current?.focus();
           }
+          // Spec 000 §4: a refused password marks the field invalid (and the code field, when
+          // either may have been wrong); the dialog gives the reason.
+          if (isPasswordFailure(error)) setErrors({ password: true, code: isTotpFailure(error) ? true : undefined });
           onError(loginErrorText(error));
         },
       },
@@ -84,7 +88,10 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
           label={t("password")}
           autoComplete="current-password"
           value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
+          onChange={(event) => {
+            setPassword(event.currentTarget.value);
+            if (errors.password === true) setErrors((current) => ({ ...current, password: undefined }));
+          }}
           error={errors.password}
           autoFocus
         />

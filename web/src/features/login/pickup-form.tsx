@@ -1,5 +1,5 @@
 import { Button, Stack, TextInput } from "@mantine/core";
-import { type PickupFragment, normalizePickupCode, parsePickupFragment } from "@sealwork/crypto";
+import { type PickupFragment, isDamagedPickupLink, normalizePickupCode, parsePickupFragment } from "@sealwork/crypto";
 import { useEffect, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { GuestPickup } from "../../lib/guest";
@@ -43,7 +43,13 @@ export function PickupForm({ initial, onFound, onError }: PickupFormProps) {
   });
 
   function paste(event: ClipboardEvent<HTMLInputElement>) {
-    const pasted = parsePickupFragment(event.clipboardData.getData("text"));
+    const text = event.clipboardData.getData("text");
+    const pasted = parsePickupFragment(text);
+    // A pasted link that lost or changed a character is not looked up (see isDamagedPickupLink).
+    if (!pasted && text.includes("#") && isDamagedPickupLink(text)) {
+      event.preventDefault();
+      return setInvalid(t("pickup.pasteDamaged"));
+    }
     if (!pasted) return;
     event.preventDefault();
     setCode(pickupCodeInput(pasted.code));

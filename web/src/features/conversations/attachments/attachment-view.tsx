@@ -63,19 +63,26 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
               {formatFileSize(file.size)}
             </Text>
           </Stack>
-          {download.state === "none" ? (
-            <Button size="compact-xs" variant="light" onClick={() => void start(file)}>
-              {t("attachments.download")}
-            </Button>
-          ) : null}
+          {/* Every file has its own Download and Save, so each names its file (axe: identical names). */}
           {download.state === "ready" ? (
-            <Anchor href={download.url} download={file.name} size="sm">
+            <Anchor href={download.url} download={file.name} size="sm" aria-label={t("attachments.saveFile", { name: file.name })}>
               {t("attachments.save")}
             </Anchor>
-          ) : null}
+          ) : (
+            <Button
+              size="compact-xs"
+              variant="light"
+              onClick={() => void start(file)}
+              loading={download.state === "downloading"}
+              aria-label={t(download.state === "downloading" ? "attachments.downloadingFile" : "attachments.downloadFile", { name: file.name })}
+              aria-busy={download.state === "downloading"}
+            >
+              {t("attachments.download")}
+            </Button>
+          )}
         </Group>
         {download.state === "downloading" ? (
-          <Progress value={download.total ? (download.done / download.total) * 100 : 0} aria-label={t("attachments.downloading")} />
+          <Progress value={download.total ? (download.done / download.total) * 100 : 0} aria-label={t("attachments.downloadingFile", { name: file.name })} />
         ) : null}
       </Stack>
       <ErrorDialog message={error} onClose={() => setError(null)} />

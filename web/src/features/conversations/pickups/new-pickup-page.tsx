@@ -13,6 +13,7 @@ import { useFields } from "../../../lib/ui/use-fields";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { isValidEmail } from "../../../lib/validation";
 import { type CreatedPickup, type NewPickupInput, preparePickup, sendPickup } from "./create-pickup";
+import { TitleField, isTitleTooLong } from "../title-field";
 import { Secret } from "./secret-value";
 import { ns } from "../i18n";
 
@@ -42,6 +43,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (state.kind !== "creating") return;
+    if (isTitleTooLong(values.title)) return;
     if (!isValidEmail(values.email.trim())) return setErrors({ email: t("common:validation.invalidEmail") });
     setErrors({});
     const input: NewPickupInput = { title: values.title, email: values.email, message, expiredays: Number(expiredays), remember, codeOnly };
@@ -75,7 +77,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
       </Text>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack>
-          <TextInput label={t("pickups.new.title")} maxLength={200} disabled={busy} {...bind("title")} />
+          <TitleField label={t("pickups.new.title")} disabled={busy} {...bind("title")} />
           <TextInput label={t("pickups.new.email")} type="email" required disabled={busy} {...bind("email")} />
           <Textarea label={t("pickups.new.message")} autosize minRows={4} value={message} disabled={busy} onChange={(e) => setMessage(e.currentTarget.value)} />
           <Select

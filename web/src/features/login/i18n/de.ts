@@ -43,6 +43,10 @@ export const de: Texts<typeof en> = {
     invalid: "Ein Abholcode hat 10 Zeichen, zum Beispiel ABABA-12121.",
     incorrect: "Dieser Abholcode ist falsch oder abgelaufen...",
     needsLink: "Diese Abholung lässt sich nur mit ihrem Link öffnen. Bitte öffne den Link aus der E-Mail, die du erhalten hast.",
+    damagedTitle: "Dieser Abhollink ist beschädigt",
+    damaged: "Ein Teil des Links fehlt oder wurde unterwegs verändert, deshalb öffnet er die Abholung nicht. Bitte öffne den Link aus der E-Mail noch einmal oder kopiere ihn vollständig. Der Abholung wurde nichts angerechnet.",
+    pasteDamaged: "Dieser Abhollink ist beschädigt: Ein Teil fehlt oder wurde verändert. Bitte kopiere ihn vollständig.",
+    unavailable: "Abholungen sind auf dieser Instanz nicht verfügbar.",
   },
   twoFactor: {
     useRecovery: "Einen Wiederherstellungscode verwenden",

@@ -40,6 +40,10 @@ export const en = {
     invalid: "A pickup code has 10 characters, like ABABA-12121.",
     incorrect: "This pickup code is incorrect or has expired...",
     needsLink: "This pickup can only be opened with its link. Please open the link from the email you received.",
+    damagedTitle: "This pickup link is damaged",
+    damaged: "Part of the link is missing or was changed on the way, so it cannot open the pickup. Please open the link from the email again, or copy all of it. Nothing was counted against the pickup.",
+    pasteDamaged: "This pickup link is damaged: part of it is missing or was changed. Please copy all of it.",
+    unavailable: "Pickups are not available on this instance.",
   },
   twoFactor: {
     useRecovery: "Use a recovery code",

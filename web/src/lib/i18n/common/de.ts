@@ -7,6 +7,7 @@ export const de: Texts<typeof en> = {
   unexpected: "Etwas ist schiefgelaufen. Bitte lade die Seite neu.",
   reload: "Neu laden",
   ok: "OK",
+  close: "Schliessen",
   cancel: "Abbrechen",
   error: "Fehler",
   save: "Speichern",
@@ -27,6 +28,10 @@ export const de: Texts<typeof en> = {
     passwordTooShort: "Das Passwort muss mindestens {{min}} Zeichen lang sein.",
     passwordMismatch: "Die Passwörter stimmen nicht überein.",
     sixDigits: "Gib den 6-stelligen Code ein.",
+  },
+  limit: {
+    count: "{{count}} von {{max}} Zeichen",
+    over: "Zu lang: höchstens {{max}} Zeichen, dieser Text hat {{count}}.",
   },
   keyLookup: {
     clock: "Die Uhrzeiten von Server und Gerät weichen zu stark voneinander ab!",

@@ -4,6 +4,7 @@ export const en = {
   unexpected: "Something went wrong. Please reload the page.",
   reload: "Reload",
   ok: "OK",
+  close: "Close",
   cancel: "Cancel",
   error: "Error",
   save: "Save",
@@ -24,6 +25,10 @@ export const en = {
     passwordTooShort: "The password must be at least {{min}} characters long.",
     passwordMismatch: "The passwords do not match.",
     sixDigits: "Enter the 6-digit code.",
+  },
+  limit: {
+    count: "{{count}} of {{max}} characters",
+    over: "Too long: at most {{max}} characters, this has {{count}}.",
   },
   keyLookup: {
     clock: "Server and client time are too different!",
