@@ -34,9 +34,18 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/backup/save": "functions/api/backup/save.handler",
   "POST /api/backup/load": "functions/api/backup/load.handler",
   // Invitations
-  "POST /api/instance/invite": "functions/api/instance/invite.handler",
-  "GET /api/instance/invites": "functions/api/instance/invites.handler",
-  "POST /api/instance/invites/{id}/resend": "functions/api/instance/resend-invite.handler",
+  "POST /api/instance/invite": "functions/api/invites/create.handler",
+  "GET /api/instance/invites": "functions/api/invites/list.handler",
+  "POST /api/instance/invites/reserve": "functions/api/invites/reserve.handler",
+  "POST /api/instance/invites/{id}/resend": "functions/api/invites/resend.handler",
+  // Identities, anchors and pins (protocol v2; the literal paths before /{id})
+  "GET /api/identities/anchors": "functions/api/identities/anchors.handler",
+  "GET /api/identities/invitation": "functions/api/identities/invitation.handler",
+  "GET /api/identities/pins": "functions/api/identities/pins.handler",
+  "PUT /api/identities/pins": "functions/api/identities/save-pins.handler",
+  "GET /api/identities/{id}": "functions/api/identities/get.handler",
+  "POST /api/identities": "functions/api/identities/publish.handler",
+  "POST /api/identities/{id}/admin": "functions/api/identities/certify-admin.handler",
   // Conversations
   "GET /api/users/{id}/conversations": "functions/api/conversations/list.handler",
   "GET /api/notify/check": "functions/api/conversations/notify-check.handler",

@@ -1,6 +1,7 @@
 import type * as z from "zod";
 import { attachmentRoutes } from "./attachments";
 import { conversationRoutes } from "./conversations";
+import { identityRoutes } from "./identities";
 import { instanceRoutes } from "./instance";
 import { inviteRoutes } from "./invites";
 import { keypairRoutes } from "./keypairs";
@@ -18,6 +19,7 @@ export * from "./users";
 export * from "./totp";
 export * from "./keypairs";
 export * from "./invites";
+export * from "./identities";
 export * from "./conversations";
 export * from "./attachments";
 export * from "./pickups";
@@ -32,6 +34,7 @@ export const contracts = {
   ...totpRoutes,
   ...keypairRoutes,
   ...inviteRoutes,
+  ...identityRoutes,
   ...conversationRoutes,
   ...attachmentRoutes,
   ...pickupRoutes,

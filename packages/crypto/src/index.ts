@@ -172,6 +172,9 @@ export {
   createInvitedIdentity,
   createRootIdentity,
   grantAdmin,
+  parseSignedAdmin,
+  parseSignedIdentity,
+  parseSignedInvitation,
   rotateIdentity,
 } from "./records/identity";
 export {
@@ -184,6 +187,14 @@ export {
   verifyInvitation,
 } from "./records/identity-chain";
 export { type IdentityPin, type PinCheck, type PinStatus, checkPin } from "./records/identity-pin";
+export {
+  ACCOUNT_DATA_KINDS,
+  type AccountDataKind,
+  type AccountDataPlace,
+  accountDataAad,
+  openAccountData,
+  sealAccountData,
+} from "./records/account-data";
 export { type KeyRef, normalizeEmail } from "./records/v2-fields";
 export {
   type LogHead,
