@@ -10,7 +10,7 @@ import {
   sealConversationTitle,
 } from "@sealwork/crypto";
 import type { GuestKeys } from "../../lib/guest";
-import { lookupUserKey } from "../../lib/keypairs";
+import { trustedKey } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
 /**
@@ -91,10 +91,14 @@ export async function sealKeyForPublic(key: Key, encryptPublic: string, conversa
   return sealConversationKey(key, encryptPublic, { conversationId: conversationOf(key, conversationId) });
 }
 
-/** Looks up the user's verified key (spec 000 §5; KeyLookupError on failure) and seals for it. */
+/**
+ * Seals for the user's key as this client trusts it: their identity chain verified to the pinned
+ * anchors and their pin (docs/protocol.md §14; TrustError when it changed without a valid chain or
+ * is older than pinned, or they have none).
+ */
 export async function sealKeyForUser(key: Key, uid: number, conversationId?: number): Promise<string> {
   const id = conversationOf(key, conversationId);
-  const found = await lookupUserKey(uid);
+  const found = await trustedKey(uid);
   return sealKeyForPublic(key, found.encryptPublic, id);
 }
 

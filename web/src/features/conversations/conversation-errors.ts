@@ -2,6 +2,7 @@ import { isApiError } from "../../lib/api";
 import { errorText, isRefusal } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
 import { KeyLookupError } from "../../lib/keypairs";
+import { TrustError } from "../../lib/trust";
 import "./i18n";
 
 /**
@@ -22,10 +23,10 @@ export function loadErrorText(error: unknown): string {
 type Fallback = "addFailed" | "removeFailed" | "adminFailed" | "createFailed" | "renameFailed" | "archiveFailed" | "sendFailed";
 
 /**
- * For changes: a key lookup's own text, the text of a refusal's code (the spec's participant and
+ * For changes: a key lookup's or trust check's own text (a changed key's warning), the text of a refusal's code (the spec's participant and
  * rule messages), else the generic text of the action.
  */
 export function actionErrorText(error: unknown, fallback: Fallback): string {
-  if (error instanceof KeyLookupError) return error.message;
+  if (error instanceof KeyLookupError || error instanceof TrustError) return error.message;
   return errorText(error, i18next.t(`conversations:errors.${fallback}`));
 }

@@ -1,4 +1,4 @@
-import { Box, Button, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { Alert, Box, Button, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -12,6 +12,7 @@ import { isGuest, useGuestKeys } from "../../lib/guest";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import type { KeyHolder } from "./conversation-crypto";
 import { ConversationPanel } from "./conversation-panel";
+import { useContactsTrust } from "./contact-trust";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
@@ -63,6 +64,11 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
   }, [ready, queryClient, session, id]);
 
   const heading = conversationHeading(state, session.id, t("onlyYou"));
+  // A person whose key changed without a valid chain, or went back to an older one: nothing more
+  // is written here until it is cleared up (docs/protocol.md §14.5).
+  const account = useUnlockedKeys();
+  const { blocking } = useContactsTrust(isGuest(session) ? null : account, state.participants.map((p) => p.user_id));
+  const blockedName = blocking ? (state.attrib[String(blocking.userId)]?.name ?? `#${blocking.userId}`) : null;
   const panel = <PanelOf id={id} state={state} onError={setError} />;
   const hasPanel = state.key !== null && state.meta !== null;
 
@@ -82,6 +88,11 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
         {state.status === "loading" ? <Loader /> : null}
         {/* A load that failed says so once: in the dialog, then here once it is closed. */}
         {state.status === "error" && error === null ? <Text c="red">{state.error}</Text> : null}
+        {blocking ? (
+          <Alert color="red" role="alert" title={t("trust.blocked", { name: blockedName })} data-trust-warning={blocking.reason}>
+            {blocking.message}
+          </Alert>
+        ) : null}
         {state.status === "ready" ? (
           <>
             <MessageList
@@ -94,7 +105,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
               onLoadOlder={loadOlder}
               onRetry={retry}
             />
-            <MessageBar conversationId={id} onSend={send} />
+            <MessageBar conversationId={id} onSend={send} disabled={blocking !== null} />
           </>
         ) : null}
       </Stack>

@@ -6,9 +6,10 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { isGuest } from "../../lib/guest";
 import { isInstanceAdmin, useSession } from "../../lib/session";
+import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { useArchiveConversation } from "./archive-conversation";
 import { AttachmentList } from "./attachments/attachment-list";
-import { RemoveIcon, StarIcon } from "./conversation-icons";
+import { RemoveIcon, ShieldIcon, StarIcon } from "./conversation-icons";
 import { actionErrorText } from "./conversation-errors";
 import { useAddParticipant, useSetParticipantAdmin } from "./participate";
 import { PersonPicker } from "./person-picker";
@@ -16,6 +17,8 @@ import { TitleField, isTitleTooLong } from "./title-field";
 import { PickupDetails } from "./pickups/pickup-details";
 import { useRenameConversation } from "./rename-conversation";
 import { useRemoveParticipant } from "./unparticipate";
+import { useContactsTrust } from "./contact-trust";
+import { SafetyNumberModal, TrustBadge } from "./safety-number";
 import { ns } from "./i18n";
 
 export interface ConversationPanelProps {
@@ -32,7 +35,10 @@ export interface ConversationPanelProps {
   onError: (text: string) => void;
 }
 
-/** The right panel (spec 000 §2): title, people with the admin star and removal, adding people, archive, attachments. */
+/**
+ * The right panel (spec 000 §2): title, people with the admin star and removal, each person's key
+ * (verified, not certified, changed) and safety number, adding people, archive, attachments.
+ */
 export function ConversationPanel(props: ConversationPanelProps) {
   const { t } = useTranslation(ns);
   const { conversationId, conversationKey, recipientId, authorId, participants, attrib, onParticipants, onError } = props;
@@ -45,6 +51,9 @@ export function ConversationPanel(props: ConversationPanelProps) {
   const admin = useSetParticipantAdmin(conversationId);
   const remove = useRemoveParticipant(conversationId);
   const archive = useArchiveConversation(conversationId);
+  const unlocked = useUnlockedKeys();
+  const trust = useContactsTrust(guest ? null : unlocked, participants.map((p) => p.user_id));
+  const [comparing, setComparing] = useState<{ uid: number; name: string } | null>(null);
   const nameOf = (uid: number) => attrib[String(uid)]?.name ?? `#${uid}`;
   // Who may change the people (access/can.ts, "manage"): the author, a conversation admin, an
   // instance admin taking part; never a guest. A pickup's people are its creator and its guest,
@@ -79,9 +88,19 @@ export function ConversationPanel(props: ConversationPanelProps) {
           const manageable = canManage && manageablePerson(p.user_id);
           return (
             <Group key={p.user_id} gap={4} wrap="nowrap" role="listitem" data-participant={p.user_id} data-admin={p.admin}>
-              <Text size="sm" truncate flex={1} title={name}>
-                {name}
-              </Text>
+              <Stack gap={0} flex={1} miw={0}>
+                <Text size="sm" truncate title={name} data-participant-name>
+                  {name}
+                </Text>
+                <TrustBadge entry={trust.contacts.get(p.user_id)} />
+              </Stack>
+              {trust.contacts.has(p.user_id) ? (
+                <Tooltip label={t("trust.safetyNumberOf", { name })}>
+                  <ActionIcon variant="subtle" color="gray" aria-label={t("trust.safetyNumberOf", { name })} onClick={() => setComparing({ uid: p.user_id, name })}>
+                    <ShieldIcon size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              ) : null}
               {manageable ? (
                 <>
                   <Tooltip label={label}>
@@ -139,6 +158,7 @@ export function ConversationPanel(props: ConversationPanelProps) {
       )}
       <Divider />
       <AttachmentList conversationId={conversationId} conversationKey={conversationKey} />
+      {unlocked && !guest ? <SafetyNumberModal me={unlocked} person={comparing} onClose={() => setComparing(null)} /> : null}
       <Modal opened={adding} onClose={() => setAdding(false)} title={t("panel.addTitle")} centered>
         <PersonPicker
           busy={add.isPending}

@@ -45,6 +45,8 @@ export const de: Texts<typeof en> = {
     resend: "Erneut senden",
     resendTo: "Einladung an {{email}} erneut senden",
     fetchFailed: "Fehler beim Laden der Einladungen.",
+    reissuedTitle: "Neuer Einladungscode",
+    reissued: "Die Einladung für {{email}} war abgelaufen, und mit ihr ihr temporärer Schlüssel. Sie wurde mit einem neuen temporären Schlüssel neu ausgestellt: Gib diesen neuen Einladungscode weiter (der alte gilt nicht mehr).",
     resendFailed: "Fehler beim erneuten Senden der Einladung.",
   },
   twoFactor: {

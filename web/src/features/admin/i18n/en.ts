@@ -42,6 +42,8 @@ export const en = {
     resend: "Resend",
     resendTo: "Resend the invitation to {{email}}",
     fetchFailed: "Error loading the invitations.",
+    reissuedTitle: "New invitation code",
+    reissued: "The invitation for {{email}} had expired, and its temporary key with it. It was issued again with a new temporary key: pass on this new invitation code (the old one no longer works).",
     resendFailed: "Error resending the invitation.",
   },
   twoFactor: {

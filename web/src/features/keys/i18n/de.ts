@@ -64,12 +64,12 @@ export const de: Texts<typeof en> = {
   },
   temp: {
     heading: "Einladung annehmen",
-    intro: "Dein Administrator hat einen Schlüssel für dich erstellt und dir separat einen Einladungscode gegeben (er steht nicht in der E-Mail). Gib ihn ein, um den Schlüssel zu übernehmen.",
+    intro: "Dein Administrator hat für deine Einladung einen temporären Schlüssel erstellt und dir separat einen Einladungscode gegeben (er steht nicht in der E-Mail). Gib ihn ein, um die Einladung zu öffnen.",
     code: "Einladungscode",
     invalid: "Ein Einladungscode hat 8 Buchstaben und Ziffern.",
     submit: "Weiter",
     chooseHeading: "Wähle deinen Sicherheitscode",
-    chooseIntro: "Der Schlüssel gehört jetzt dir. Wähle deinen eigenen Sicherheitscode, der ihn ab jetzt schützt; der Einladungscode öffnet ihn dann nicht mehr.",
+    chooseIntro: "Die Einladung ist geöffnet. Wähle deinen eigenen Sicherheitscode: Dein Browser erstellt jetzt neue Schlüssel, die nur du hast, beglaubigt durch die Einladung, und der temporäre Schlüssel wird gelöscht.",
     chooseSubmit: "Meinen Schlüssel speichern",
   },
   invalidated: {
@@ -113,5 +113,6 @@ export const de: Texts<typeof en> = {
     TTHS: "Dein Schlüssel konnte nicht an den Server übergeben werden.",
     TTCD: "Der Einladungscode öffnet deinen Einladungsschlüssel nicht.",
     TTFO: "Dein Einladungsschlüssel hat ein ungültiges Format.",
+    TTIV: "Deine Einladung ist nicht von einer Administratorin oder einem Administrator dieser Instanz signiert, oder sie ist abgelaufen. Bitte um eine neue Einladung.",
   },
 };

@@ -61,12 +61,12 @@ export const en = {
   },
   temp: {
     heading: "Accept your invitation",
-    intro: "Your administrator created a key for you and gave you an invitation code separately (it is not in the email). Enter it to take the key over.",
+    intro: "Your administrator created a temporary key for your invitation and gave you an invitation code separately (it is not in the email). Enter it to open the invitation.",
     code: "Invitation code",
     invalid: "An invitation code has 8 letters and digits.",
     submit: "Continue",
     chooseHeading: "Choose your secure code",
-    chooseIntro: "The key is now yours. Choose your own secure code to protect it from now on; the invitation code will no longer open it.",
+    chooseIntro: "The invitation is open. Choose your own secure code: your browser now makes new keys that only you have, certified by the invitation, and the temporary key is deleted.",
     chooseSubmit: "Save my key",
   },
   invalidated: {
@@ -110,5 +110,6 @@ export const en = {
     TTHS: "Your key could not be handed over to the server.",
     TTCD: "The invitation code does not open your invitation key.",
     TTFO: "Your invitation key has an invalid format.",
+    TTIV: "Your invitation is not signed by an administrator of this instance, or has expired. Ask for a new invitation.",
   },
 };

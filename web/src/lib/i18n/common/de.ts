@@ -33,6 +33,12 @@ export const de: Texts<typeof en> = {
     count: "{{count}} von {{max}} Zeichen",
     over: "Zu lang: höchstens {{max}} Zeichen, dieser Text hat {{count}}.",
   },
+  trust: {
+    untrusted_key: "Warnung: Der Schlüssel dieser Person hat sich geändert, ohne dass ihr bisheriger Schlüssel die Änderung signiert oder eine Administratorin sie beglaubigt hat. Jemand versucht womöglich, Ihre Nachrichten mitzulesen. Bis das geklärt ist, wird nichts für diese Person verschlüsselt: Vergleichen Sie die Sicherheitsnummern persönlich.",
+    stale_key: "Warnung: Der Server hat für diese Person einen älteren Schlüssel geliefert als den, den Sie schon gesehen haben. Bis das geklärt ist, wird nichts für diese Person verschlüsselt.",
+    no_key: "Ungültiges Schlüsselpaar für diese Person hinterlegt",
+    lookup: "Fehler beim Nachschlagen der Person",
+  },
   keyLookup: {
     clock: "Die Uhrzeiten von Server und Gerät weichen zu stark voneinander ab!",
     invalid: "Ungültiges Schlüsselpaar für diese Person hinterlegt",

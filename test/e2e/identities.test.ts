@@ -1,0 +1,210 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { IdentityEntity } from "@sealwork/core/identity/entities";
+import { createRootIdentity, generateAccountKeys } from "@sealwork/crypto";
+import { Service } from "electrodb";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { http, mailedCodes, outboxFor, useRuntime } from "../support/api";
+import { launchBrowser, newVisitor } from "../support/browser";
+import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
+import { conversationIdOf, conversationPanel, messageBox, messageList } from "./conversation-helpers";
+import { gotoApp, keyPopupState, passKeyPopup, signIn, storedSession } from "./helpers";
+
+/**
+ * Protocol v2's identities in the browser (issue 11, items 1 and 4), on an instance of their own:
+ * the setup administrator's first key is the instance's root; their Invite screen signs the
+ * invitation; the invitee takes it over with fresh keys certified by the temporary key; the two
+ * talk, compare safety numbers and mark each other verified, kept in their encrypted pins (which
+ * a second browser has); and a key the server changes is refused with the warning.
+ */
+
+const ADMIN = { name: "Root Rita", email: "rita@example.ch", password: "rita-password-1" };
+const BOB = { name: "Bob Invited", email: "bob@example.ch", password: "bob-password-12", code: "bobs-own-code-7" };
+const POLL_WAIT = 25_000;
+
+type Json = Record<string, unknown>;
+
+describe("authenticated identities in the browser", () => {
+  let browser: Browser;
+  let runtime: SpawnedRuntime;
+  let adminToken: string;
+  let bobId: number;
+  let conversationId: number;
+
+  beforeAll(async () => {
+    [browser, runtime] = await Promise.all([launchBrowser(), spawnRuntime()]);
+    useRuntime(runtime.url);
+  });
+  afterAll(async () => {
+    useRuntime(undefined);
+    await browser?.close();
+    await runtime?.stop();
+  });
+
+  /** The person's row in the open conversation's panel. */
+  const personRow = (page: Page, uid: number) => conversationPanel(page).locator(`[data-participant="${uid}"]`);
+
+  async function safetyNumberOf(page: Page, uid: number, name: string): Promise<string> {
+    await personRow(page, uid).getByRole("button", { name: `Safety number of ${name}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Safety number with ${name}` });
+    const number = dialog.locator("[data-safety-number]");
+    await number.waitFor({ timeout: 30_000 });
+    return (await number.getAttribute("data-safety-number"))!;
+  }
+
+  it("setup → root; a signed invitation; takeover with fresh keys; a conversation with verified keys on both sides", { timeout: 300_000 }, async () => {
+    // The first administrator, from the setup link: their first key comes with the root identity.
+    const admin = await newVisitor(browser);
+    await admin.page.goto(runtime.setupUrl!.replace(/^http:\/\/localhost:\d+/, runtime.url));
+    await admin.page.getByLabel("Name").fill(ADMIN.name);
+    await admin.page.getByLabel("Email address").fill(ADMIN.email);
+    await admin.page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
+    await admin.page.getByLabel("Password confirmation").fill(ADMIN.password);
+    await admin.page.getByRole("button", { name: "Create administrator" }).click();
+    await passKeyPopup(admin.page);
+    await admin.page.getByRole("heading", { name: `Hello, ${ADMIN.name}!` }).waitFor();
+    adminToken = (await storedSession(admin.page))!.api_token;
+    const anchors = await http<{ roots: { record: Json }[]; setup_user_id: number }>("GET", "/api/identities/anchors", { token: adminToken });
+    expect(anchors.body.roots).toHaveLength(1);
+    expect(anchors.body.roots[0]!.record).toMatchObject({ userId: anchors.body.setup_user_id, seq: 0, email: ADMIN.email, certifiedBy: { kind: "root" } });
+
+    // The Invite screen signs the invitation with the administrator's identity key.
+    await admin.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Invite" }).click();
+    await admin.page.getByLabel("Email address").fill(BOB.email);
+    await admin.page.getByRole("button", { name: "Send invite" }).click();
+    await admin.page.locator('[data-invite-state="created"]').waitFor({ timeout: 30_000 });
+    const code = ((await admin.page.locator("[data-invitation-code]").textContent()) ?? "").trim();
+
+    // Bob registers and opens the invitation with the code; his browser makes fresh keys.
+    const bob = await newVisitor(browser);
+    await bob.page.goto("/login");
+    await bob.page.getByRole("radio", { name: "Email" }).check();
+    await bob.page.getByLabel("Email address").fill(BOB.email);
+    await bob.page.getByRole("button", { name: "Continue" }).click();
+    await bob.page.getByText("Create your account").waitFor();
+    await outboxFor(BOB.email);
+    const [vericode] = await mailedCodes(BOB.email, /verification code is (\d{6})/);
+    await bob.page.getByLabel("Name", { exact: true }).fill(BOB.name);
+    await bob.page.getByLabel("Password", { exact: true }).fill(BOB.password);
+    await bob.page.getByLabel("Password verification").fill(BOB.password);
+    await bob.page.getByLabel("Verification code").fill(vericode!);
+    await bob.page.getByRole("button", { name: "Register" }).click();
+    expect(await keyPopupState(bob.page, ["temp", "fresh", "error"])).toBe("temp");
+    const bobSession = (await storedSession(bob.page))!;
+    bobId = bobSession.id;
+    const tempKey = (await http<{ keypair: { id: number; sign_public: string } }>("GET", "/api/keypairs", { token: bobSession.api_token })).body.keypair;
+    const dialog = bob.page.getByRole("dialog", { name: "Secure key" });
+    await dialog.getByLabel("Invitation code").fill(code);
+    await dialog.getByRole("button", { name: "Continue" }).click();
+    await dialog.getByRole("heading", { name: "Choose your secure code" }).waitFor({ timeout: 30_000 });
+    await dialog.getByLabel("Secure code", { exact: true }).fill(BOB.code);
+    await dialog.getByLabel("Repeat secure code").fill(BOB.code);
+    await dialog.getByRole("button", { name: "Save my key" }).click();
+    await bob.page.locator("[data-key-state]").waitFor({ state: "detached", timeout: 30_000 });
+    await bob.page.getByRole("heading", { name: `Hello, ${BOB.name}!` }).waitFor();
+
+    // On the server: Bob's birth record is certified by the signed invitation, with keys that are
+    // not the temporary ones; the temporary key and its transit envelope are gone.
+    const bundle = await http<{ chain: { records: { record: Json & { certifiedBy: { kind: string; invitation: { record: Json } } } }[]; issuers: { userId: number }[] } }>(
+      "GET",
+      `/api/identities/${bobId}`,
+      { token: adminToken },
+    );
+    const birth = bundle.body.chain.records[0]!.record;
+    expect(birth).toMatchObject({ userId: bobId, seq: 0, email: BOB.email, certifiedBy: { kind: "invitation" } });
+    expect(birth.certifiedBy.invitation.record).toMatchObject({ email: BOB.email, issuerUserId: anchors.body.setup_user_id, tempSignPublic: tempKey.sign_public });
+    expect(birth.signPublic).not.toBe(tempKey.sign_public);
+    expect(bundle.body.chain.issuers.map((i) => i.userId)).toEqual([anchors.body.setup_user_id]);
+    expect((await http("GET", `/api/keypairs/${tempKey.id}`, { token: bobSession.api_token })).status).toBe(404);
+    expect((await http("POST", `/api/keypairs/${tempKey.id}/recover`, { token: bobSession.api_token })).status).toBe(404);
+
+    // Rita starts a conversation with Bob, sealed for his verified key.
+    await admin.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+    await admin.page.getByLabel("Email or phone").fill(BOB.email);
+    await admin.page.getByRole("button", { name: "Add", exact: true }).click();
+    await admin.page.getByLabel("Title (optional)").fill("Certified hello");
+    await admin.page.getByRole("button", { name: "Start conversation" }).click();
+    await admin.page.waitForURL(/\/conversation\/\d+$/);
+    conversationId = conversationIdOf(admin.page);
+    await messageBox(admin.page).fill("Hello Bob, this is Rita");
+    await messageBox(admin.page).press("Enter");
+    await messageList(admin.page).locator('[data-status="sent"]').getByText("Hello Bob, this is Rita").waitFor();
+
+    await gotoApp(bob.page, `/conversation/${conversationId}`, BOB.code);
+    await messageList(bob.page).getByText("Hello Bob, this is Rita").waitFor();
+    const ritaId = anchors.body.setup_user_id;
+    // Both are certified (no "not certified" mark), nobody is verified yet.
+    await personRow(admin.page, bobId).getByRole("button", { name: `Safety number of ${BOB.name}` }).waitFor();
+    expect(await personRow(admin.page, bobId).locator("[data-trust]").count()).toBe(0);
+
+    // The safety numbers are the same on both sides; each marks the other verified.
+    const seenByRita = await safetyNumberOf(admin.page, bobId, BOB.name);
+    const seenByBob = await safetyNumberOf(bob.page, ritaId, ADMIN.name);
+    expect(seenByRita).toMatch(/^(\d{5} ){11}\d{5}$/);
+    expect(seenByBob).toBe(seenByRita);
+    for (const [page, name, uid] of [
+      [admin.page, BOB.name, bobId],
+      [bob.page, ADMIN.name, ritaId],
+    ] as const) {
+      const modal = page.getByRole("dialog", { name: `Safety number with ${name}` });
+      await modal.getByText("This person's key is certified", { exact: false }).waitFor();
+      await modal.getByRole("button", { name: "Mark as verified" }).click();
+      await modal.getByRole("button", { name: "Mark as not verified" }).waitFor();
+      await modal.locator('[data-verified="true"]').waitFor();
+      await page.keyboard.press("Escape");
+      await personRow(page, uid).locator('[data-trust="verified"]').waitFor();
+    }
+    await messageBox(bob.page).fill("Hi Rita, verified");
+    await messageBox(bob.page).press("Enter");
+    await messageList(admin.page).getByText("Hi Rita, verified").waitFor({ timeout: POLL_WAIT });
+
+    // The pins are on the server only as ciphertext.
+    const pins = await http<{ data: string; rev: number }>("GET", "/api/identities/pins", { token: adminToken });
+    expect(pins.body.rev).toBeGreaterThan(0);
+    expect(pins.body.data).not.toContain(String(birth.signPublic));
+    expect(JSON.parse(pins.body.data)).toMatchObject({ kind: "aead" });
+    await bob.context.close();
+    await admin.context.close();
+  });
+
+  it("a second browser of the same user has the pins: the verified mark shows there too", { timeout: 180_000 }, async () => {
+    const second = await newVisitor(browser);
+    await signIn(second.page, ADMIN.email, ADMIN.password, null);
+    expect(await keyPopupState(second.page, ["missing", "unlock", "fresh", "error"])).toBe("missing");
+    await passKeyPopup(second.page);
+    await gotoApp(second.page, `/conversation/${conversationId}`);
+    await messageList(second.page).getByText("Hi Rita, verified").waitFor();
+    await personRow(second.page, bobId).locator('[data-trust="verified"]').waitFor({ timeout: 30_000 });
+    await second.context.close();
+  });
+
+  it("refuses a key the server changed: the warning, no sending, no sealing for them", { timeout: 180_000 }, async () => {
+    // The server (here: its database) swaps Bob's identity for a record of another key with a
+    // valid self-signature, a root of its own making.
+    const { env } = runtime;
+    const client = new DynamoDBClient({ region: env.AWS_REGION, endpoint: env.DYNAMODB_ENDPOINT, credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! } });
+    const table = new Service({ identity: IdentityEntity }, { table: env.TABLE_NAME, client });
+    const forged = await createRootIdentity({ userId: bobId, email: BOB.email, created: Date.now() }, await generateAccountKeys());
+    await table.entities.identity.patch({ userId: bobId, seq: 0 }).set({ record: JSON.stringify(forged), certifiedBy: "root" }).go();
+
+    const admin = await newVisitor(browser);
+    await signIn(admin.page, ADMIN.email, ADMIN.password);
+    await gotoApp(admin.page, `/conversation/${conversationId}`);
+    const warning = admin.page.locator('[role="alert"][data-trust-warning="untrusted_key"]');
+    await warning.waitFor({ timeout: 30_000 });
+    expect(await warning.textContent()).toContain(`Messages to ${BOB.name} are blocked.`);
+    expect(await warning.textContent()).toContain("this person's key has changed");
+    expect(await messageBox(admin.page).isDisabled()).toBe(true);
+    await personRow(admin.page, bobId).locator('[data-trust="changed"]').waitFor();
+
+    // Starting another conversation with Bob: nothing is sealed for the changed key.
+    await admin.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+    await admin.page.getByLabel("Email or phone").fill(BOB.email);
+    await admin.page.getByRole("button", { name: "Add", exact: true }).click();
+    await admin.page.getByRole("button", { name: "Start conversation" }).click();
+    const error = admin.page.getByRole("dialog", { name: "Error" });
+    await error.getByText("this person's key has changed", { exact: false }).waitFor({ timeout: 30_000 });
+    expect(admin.page.url()).not.toMatch(/\/conversation\/\d+$/);
+    await admin.context.close();
+  });
+});
