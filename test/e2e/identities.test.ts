@@ -4,7 +4,10 @@ import { createRootIdentity, generateAccountKeys } from "@sealwork/crypto";
 import { Service } from "electrodb";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { http, mailedCodes, outboxFor, useRuntime } from "../support/api";
+import { http, login, mailedCodes, outboxFor, useRuntime } from "../support/api";
+import { registerInvitee } from "../support/identities";
+import { newInviteBody } from "../support/invites";
+import { BROWSER_SECURE_CODE, newKeyBody, registerKey } from "../support/keys";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
 import { conversationIdOf, conversationPanel, messageBox, messageList } from "./conversation-helpers";
@@ -206,5 +209,68 @@ describe("authenticated identities in the browser", () => {
     await error.getByText("this person's key has changed", { exact: false }).waitFor({ timeout: 30_000 });
     expect(admin.page.url()).not.toMatch(/\/conversation\/\d+$/);
     await admin.context.close();
+  });
+});
+
+describe("the migration of protocol v1 accounts", () => {
+  const OLD_ADMIN = { name: "Old Admin", email: "old.admin@example.ch", password: "old-admin-pw-1" };
+  let browser: Browser;
+  let runtime: SpawnedRuntime;
+  beforeAll(async () => {
+    [browser, runtime] = await Promise.all([
+      launchBrowser(),
+      spawnRuntime({ env: { ADMIN_EMAIL: OLD_ADMIN.email, ADMIN_PASSWORD: OLD_ADMIN.password, ADMIN_NAME: OLD_ADMIN.name } }),
+    ]);
+    useRuntime(runtime.url);
+  });
+  afterAll(async () => {
+    useRuntime(undefined);
+    await browser?.close();
+    await runtime?.stop();
+  });
+
+  it("the setup administrator's v1 key becomes the root at their next login; a v1 member is a contact 'not certified'", { timeout: 240_000 }, async () => {
+    // Data as protocol v1 left it: the administrator's key without an identity, a member invited
+    // without a signed invitation whose key has none either.
+    const admin = await login(1, OLD_ADMIN.password);
+    const adminKey = await registerKey(admin, null, BROWSER_SECURE_CODE);
+    const legacyInvite = await newInviteBody({ email: "vera.v1@example.ch" });
+    const made = await http<{ account: { id: number }; keypair: { id: number } }>("POST", "/api/instance/invite", { token: admin.api_token, body: legacyInvite.body });
+    expect(made.status).toBe(200);
+    const vera = await registerInvitee(made.body.account.id, legacyInvite.body.email, "vera-password-1");
+    const veraKey = await newKeyBody(vera.id, made.body.keypair.id, { code: BROWSER_SECURE_CODE });
+    expect((await http("POST", "/api/keypairs", { token: vera.api_token, body: veraKey.body })).status).toBe(200);
+    expect((await http<{ roots: unknown[] }>("GET", "/api/identities/anchors", { token: admin.api_token })).body.roots).toEqual([]);
+
+    // The administrator signs in: their client publishes a root for the key they have.
+    const a = await newVisitor(browser);
+    await signIn(a.page, OLD_ADMIN.email, OLD_ADMIN.password);
+    await a.page.getByRole("heading", { name: `Hello, ${OLD_ADMIN.name}!` }).waitFor();
+    const roots = (await http<{ roots: { record: Json }[] }>("GET", "/api/identities/anchors", { token: admin.api_token })).body.roots;
+    expect(roots).toHaveLength(1);
+    const keypair = (await http<{ sign_public: string }>("GET", `/api/keypairs/${adminKey}`, { token: admin.api_token })).body;
+    expect(roots[0]!.record).toMatchObject({ userId: 1, seq: 0, signPublic: keypair.sign_public, certifiedBy: { kind: "root" } });
+
+    // A conversation with the v1 member: sealed for her key pinned on first use, marked "not certified".
+    await a.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+    await a.page.getByLabel("Email or phone").fill(legacyInvite.body.email);
+    await a.page.getByRole("button", { name: "Add", exact: true }).click();
+    await a.page.getByRole("button", { name: "Start conversation" }).click();
+    await a.page.waitForURL(/\/conversation\/\d+$/);
+    const id = conversationIdOf(a.page);
+    await messageBox(a.page).fill("Still readable after the update");
+    await messageBox(a.page).press("Enter");
+    await messageList(a.page).locator('[data-status="sent"]').getByText("Still readable after the update").waitFor();
+    await conversationPanel(a.page).locator(`[data-participant="${vera.id}"] [data-trust="legacy"]`).getByText("not certified").waitFor();
+
+    // She reads it; the administrator is certified now (no mark beside the name).
+    const v = await newVisitor(browser);
+    await signIn(v.page, legacyInvite.body.email, "vera-password-1");
+    await gotoApp(v.page, `/conversation/${id}`);
+    await messageList(v.page).getByText("Still readable after the update").waitFor();
+    await conversationPanel(v.page).locator('[data-participant="1"]').getByRole("button", { name: `Safety number of ${OLD_ADMIN.name}` }).waitFor();
+    expect(await conversationPanel(v.page).locator('[data-participant="1"] [data-trust]').count()).toBe(0);
+    await a.context.close();
+    await v.context.close();
   });
 });
