@@ -47,6 +47,45 @@ describe("authenticated identities in the browser", () => {
   /** The person's row in the open conversation's panel. */
   const personRow = (page: Page, uid: number) => conversationPanel(page).locator(`[data-participant="${uid}"]`);
 
+  /** Registers an invited account in the browser and takes the invitation over with the code and a secure code of its own. */
+  async function acceptInvitation(page: Page, person: { name: string; email: string; password: string; code: string }, invitationCode: string) {
+    await page.goto("/login");
+    await page.getByRole("radio", { name: "Email" }).check();
+    await page.getByLabel("Email address").fill(person.email);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByText("Create your account").waitFor();
+    await outboxFor(person.email);
+    const [vericode] = await mailedCodes(person.email, /verification code is (\d{6})/);
+    await page.getByLabel("Name", { exact: true }).fill(person.name);
+    await page.getByLabel("Password", { exact: true }).fill(person.password);
+    await page.getByLabel("Password verification").fill(person.password);
+    await page.getByLabel("Verification code").fill(vericode!);
+    await page.getByRole("button", { name: "Register" }).click();
+    expect(await keyPopupState(page, ["temp", "fresh", "error"])).toBe("temp");
+    const session = (await storedSession(page))!;
+    const tempKey = (await http<{ keypair: { id: number; sign_public: string } }>("GET", "/api/keypairs", { token: session.api_token })).body.keypair;
+    const dialog = page.getByRole("dialog", { name: "Secure key" });
+    await dialog.getByLabel("Invitation code").fill(invitationCode);
+    await dialog.getByRole("button", { name: "Continue" }).click();
+    await dialog.getByRole("heading", { name: "Choose your secure code" }).waitFor({ timeout: 30_000 });
+    await dialog.getByLabel("Secure code", { exact: true }).fill(person.code);
+    await dialog.getByLabel("Repeat secure code").fill(person.code);
+    await dialog.getByRole("button", { name: "Save my key" }).click();
+    await page.locator("[data-key-state]").waitFor({ state: "detached", timeout: 30_000 });
+    await page.getByRole("heading", { name: `Hello, ${person.name}!` }).waitFor();
+    return { session, tempKey };
+  }
+
+  /** The Invite screen: the address (and the administrator role), then the code it shows. */
+  async function inviteFrom(page: Page, email: string, options: { admin?: boolean } = {}): Promise<string> {
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Invite" }).click();
+    await page.getByLabel("Email address").fill(email);
+    if (options.admin) await page.getByLabel("Administrator", { exact: true }).check();
+    await page.getByRole("button", { name: "Send invite" }).click();
+    await page.locator('[data-invite-state="created"]').waitFor({ timeout: 30_000 });
+    return ((await page.locator("[data-invitation-code]").textContent()) ?? "").trim();
+  }
+
   async function safetyNumberOf(page: Page, uid: number, name: string): Promise<string> {
     await personRow(page, uid).getByRole("button", { name: `Safety number of ${name}` }).click();
     const dialog = page.getByRole("dialog", { name: `Safety number with ${name}` });
@@ -72,39 +111,12 @@ describe("authenticated identities in the browser", () => {
     expect(anchors.body.roots[0]!.record).toMatchObject({ userId: anchors.body.setup_user_id, seq: 0, email: ADMIN.email, certifiedBy: { kind: "root" } });
 
     // The Invite screen signs the invitation with the administrator's identity key.
-    await admin.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Invite" }).click();
-    await admin.page.getByLabel("Email address").fill(BOB.email);
-    await admin.page.getByRole("button", { name: "Send invite" }).click();
-    await admin.page.locator('[data-invite-state="created"]').waitFor({ timeout: 30_000 });
-    const code = ((await admin.page.locator("[data-invitation-code]").textContent()) ?? "").trim();
+    const code = await inviteFrom(admin.page, BOB.email);
 
     // Bob registers and opens the invitation with the code; his browser makes fresh keys.
     const bob = await newVisitor(browser);
-    await bob.page.goto("/login");
-    await bob.page.getByRole("radio", { name: "Email" }).check();
-    await bob.page.getByLabel("Email address").fill(BOB.email);
-    await bob.page.getByRole("button", { name: "Continue" }).click();
-    await bob.page.getByText("Create your account").waitFor();
-    await outboxFor(BOB.email);
-    const [vericode] = await mailedCodes(BOB.email, /verification code is (\d{6})/);
-    await bob.page.getByLabel("Name", { exact: true }).fill(BOB.name);
-    await bob.page.getByLabel("Password", { exact: true }).fill(BOB.password);
-    await bob.page.getByLabel("Password verification").fill(BOB.password);
-    await bob.page.getByLabel("Verification code").fill(vericode!);
-    await bob.page.getByRole("button", { name: "Register" }).click();
-    expect(await keyPopupState(bob.page, ["temp", "fresh", "error"])).toBe("temp");
-    const bobSession = (await storedSession(bob.page))!;
+    const { session: bobSession, tempKey } = await acceptInvitation(bob.page, BOB, code);
     bobId = bobSession.id;
-    const tempKey = (await http<{ keypair: { id: number; sign_public: string } }>("GET", "/api/keypairs", { token: bobSession.api_token })).body.keypair;
-    const dialog = bob.page.getByRole("dialog", { name: "Secure key" });
-    await dialog.getByLabel("Invitation code").fill(code);
-    await dialog.getByRole("button", { name: "Continue" }).click();
-    await dialog.getByRole("heading", { name: "Choose your secure code" }).waitFor({ timeout: 30_000 });
-    await dialog.getByLabel("Secure code", { exact: true }).fill(BOB.code);
-    await dialog.getByLabel("Repeat secure code").fill(BOB.code);
-    await dialog.getByRole("button", { name: "Save my key" }).click();
-    await bob.page.locator("[data-key-state]").waitFor({ state: "detached", timeout: 30_000 });
-    await bob.page.getByRole("heading", { name: `Hello, ${BOB.name}!` }).waitFor();
 
     // On the server: Bob's birth record is certified by the signed invitation, with keys that are
     // not the temporary ones; the temporary key and its transit envelope are gone.
@@ -179,6 +191,36 @@ describe("authenticated identities in the browser", () => {
     await messageList(second.page).getByText("Hi Rita, verified").waitFor();
     await personRow(second.page, bobId).locator('[data-trust="verified"]').waitFor({ timeout: 30_000 });
     await second.context.close();
+  });
+
+  it("an invited administrator, certified on the Administration page, signs invitations that verify", { timeout: 240_000 }, async () => {
+    const CAROL = { name: "Carol Admin", email: "carol@example.ch", password: "carol-password-1", code: "carols-own-code-3" };
+    const rita = await newVisitor(browser);
+    await signIn(rita.page, ADMIN.email, ADMIN.password);
+    const code = await inviteFrom(rita.page, CAROL.email, { admin: true });
+    const carol = await newVisitor(browser);
+    const { session } = await acceptInvitation(carol.page, CAROL, code);
+    const bundleOf = (uid: number) => http<{ chain: { admins: { record: Json }[] } }>("GET", `/api/identities/${uid}`, { token: adminToken });
+    expect((await bundleOf(session.id)).body.chain.admins).toEqual([]);
+
+    // Rita certifies her; the offer goes.
+    await rita.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Administration" }).click();
+    const certify = rita.page.getByRole("button", { name: `Certify ${CAROL.name} as administrator` });
+    await certify.click();
+    await certify.waitFor({ state: "detached", timeout: 30_000 });
+    const admins = (await bundleOf(session.id)).body.chain.admins;
+    expect(admins.map((a) => a.record)).toEqual([expect.objectContaining({ userId: session.id, issuerUserId: 1 })]);
+
+    // Carol's invitation is signed by her; the invitee's chain runs through her to the root.
+    const daveEmail = "dave@example.ch";
+    await inviteFrom(carol.page, daveEmail);
+    const invites = await http<{ invites: { user_id: number; email: string }[] }>("GET", "/api/instance/invites", { token: adminToken });
+    const dave = invites.body.invites.find((i) => i.email === daveEmail)!;
+    const daveSession = await registerInvitee(dave.user_id, daveEmail, "dave-password-1");
+    const pending = await http<{ invitation: { record: Json } }>("GET", "/api/identities/invitation", { token: daveSession.api_token });
+    expect(pending.body.invitation.record).toMatchObject({ email: daveEmail, issuerUserId: session.id });
+    await rita.context.close();
+    await carol.context.close();
   });
 
   it("refuses a key the server changed: the warning, no sending, no sealing for them", { timeout: 180_000 }, async () => {

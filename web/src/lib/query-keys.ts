@@ -14,6 +14,8 @@ export const queryKeys = {
   admin: {
     users: () => ["instance-users"] as const,
     invites: () => ["instance-invites"] as const,
+    /** The administrators whose identity waits for an admin certificate. */
+    certificates: () => ["instance-admin-certificates"] as const,
   },
   keypairs: {
     own: () => ["keypairs", "own"] as const,

@@ -3,6 +3,7 @@ import type { PublicUser } from "@sealwork/contracts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
+import { AdminCertificates } from "./admin-certificates";
 import { EditUserModal } from "./edit-user-modal";
 import { InvitesTable } from "./invites-table";
 import { useInstanceInvites } from "./list-invites";
@@ -39,6 +40,7 @@ export function AdminPage() {
       {users.isPending ? <Loader aria-label={t("common:loading")} /> : null}
       {users.isError ? <Alert color="red">{t("fetchFailed")}</Alert> : null}
       {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} /> : null}
+      {users.data ? <AdminCertificates users={users.data} /> : null}
       <Title order={2} size="h3">
         {t("invites.heading")}
       </Title>

@@ -30,6 +30,11 @@ export const de: Texts<typeof en> = {
   saved: "Der Benutzer wurde gespeichert.",
   fetchFailed: "Fehler beim Abrufen der Benutzerdaten für die Administration!",
   saveFailed: "Fehler beim Speichern der Änderungen!",
+  certificates: {
+    heading: "Zu beglaubigende Administratorinnen und Administratoren",
+    intro: "Die Identitäten dieser Personen sind noch nicht als Administratoren-Identitäten beglaubigt, deshalb sind die Einladungen, die sie signieren, für andere nicht gültig. Vergleiche wenn möglich zuerst ihre Sicherheitsnummer, dann beglaubige sie.",
+    certify: "{{name}} als Administrator beglaubigen",
+  },
   invites: {
     heading: "Einladungen",
     none: "Noch keine Einladungen",
