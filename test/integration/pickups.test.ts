@@ -73,6 +73,14 @@ describe("pickups: creating", () => {
     expect(reply.body.message).toBe("You can only add more people to a conversation, not a pickup.");
     const remove = await http<Json>("POST", `/api/conversations/${p.conversation_id}/unparticipate`, { token: creator.api_token, body: { unparticipant: other.id } });
     expect(remove.status).toBe(403);
+    // Nor does anyone's admin state change: the guest (user 0) is no user id the API takes, and
+    // the author's is refused as any other would be.
+    const guest = await http<Json>("POST", `/api/conversations/${p.conversation_id}/participate`, { token: creator.api_token, body: { participant: 0, admin: true } });
+    expect(guest).toMatchObject({ status: 422, body: { code: "validation" } });
+    const author = await http<Json>("POST", `/api/conversations/${p.conversation_id}/participate`, { token: creator.api_token, body: { participant: creator.id, unadmin: true } });
+    expect(author).toMatchObject({ status: 422, body: { code: "pickup_admin" } });
+    const view = await http<{ participants: { user_id: number; admin: boolean }[] }>("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token });
+    expect(view.body.participants.find((x) => x.user_id === 0)?.admin).toBe(false);
   });
 });
 

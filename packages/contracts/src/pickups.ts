@@ -105,4 +105,4 @@ export const pickupRoutes = {
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const pickupErrorCodes = ["pickup_not_found", "pickup_auth_incorrect", "pickup_delete_forbidden", "pickup_participants", "pickup_invalid", "pickup_exists", "pickup_limit", "conversation_not_pickup"] as const;
+export const pickupErrorCodes = ["pickup_not_found", "pickup_auth_incorrect", "pickup_delete_forbidden", "pickup_participants", "pickup_admin", "pickup_invalid", "pickup_exists", "pickup_limit", "conversation_not_pickup"] as const;
