@@ -1,12 +1,14 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 
 /**
- * The automated accessibility check of the browser tests: axe-core, injected into the page as a
- * script, run over the whole document as it stands. Violations of impact "serious" or "critical"
+ * The automated accessibility check of the browser tests: axe-core, evaluated in the page through
+ * the DevTools protocol (the app's CSP rightly refuses an injected inline script, and the check
+ * must run under the real CSP), run over the whole document as it stands. Violations of impact "serious" or "critical"
  * fail the test with what axe found and where; "moderate" and "minor" are left to review.
  */
-const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const AXE_SCRIPT = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const FAILING = new Set(["serious", "critical"]);
 
 interface AxeNode {
@@ -25,7 +27,12 @@ interface AxeViolation {
 
 /** Waits until no CSS transition or animation runs (Mantine fades modals and menus in). */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction('document.getAnimations().every((a) => a.playState !== "running")', undefined, { timeout: 5_000 });
+  // Polled with evaluate: waitForFunction builds its predicate with new Function, which the CSP refuses.
+  const deadline = Date.now() + 5_000;
+  while (!(await page.evaluate<boolean>('document.getAnimations().every((a) => a.playState !== "running")'))) {
+    if (Date.now() > deadline) throw new Error("animations still running after 5 s");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Runs in the page (a string: this project's TypeScript has no DOM library). */
@@ -37,7 +44,7 @@ const RUN_AXE = `(async () => {
 /** Runs axe over the page and fails on serious or critical violations; `screen` names it in the message. */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   await settled(page);
-  if (!(await page.evaluate<boolean>('"axe" in window'))) await page.addScriptTag({ path: AXE_SCRIPT });
+  if (!(await page.evaluate<boolean>('"axe" in window'))) await page.evaluate(AXE_SCRIPT);
   const violations = await page.evaluate<AxeViolation[]>(RUN_AXE);
   const failing = violations.filter((v) => v.impact !== null && FAILING.has(v.impact));
   if (failing.length === 0) return;

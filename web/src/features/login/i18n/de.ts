@@ -36,6 +36,15 @@ export const de: Texts<typeof en> = {
     resend: "Neuen Code senden",
     sendFailed: "Fehler beim Senden des Bestätigungscodes. Bitte versuche es später erneut.",
   },
+  reset: {
+    forgot: "Passwort vergessen?",
+    heading: "Neues Passwort wählen",
+    codeSent: "Falls {{contact}} zu diesem Konto gehört, haben wir einen 6-stelligen Code dorthin gesendet.",
+    password: "Neues Passwort",
+    totpHint: "Dein Konto hat eine Zwei-Faktor-Anmeldung: der 6-stellige Code aus deiner Authenticator-App oder ein Wiederherstellungscode.",
+    keyNote: "Deine verschlüsselten Daten bleiben, wie sie sind: Nach dem neuen Passwort öffnet dein Sicherheitscode deinen Schlüssel wie bisher.",
+    submit: "Passwort setzen",
+  },
   pickup: {
     code: "Abholcode",
     placeholder: "ABABA-12121",

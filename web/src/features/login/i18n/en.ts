@@ -33,6 +33,15 @@ export const en = {
     resend: "Send a new code",
     sendFailed: "Error sending the verification code. Please try again later.",
   },
+  reset: {
+    forgot: "Forgot your password?",
+    heading: "Choose a new password",
+    codeSent: "If {{contact}} belongs to this account, we sent it a 6-digit code.",
+    password: "New password",
+    totpHint: "Your account has two-factor login: the 6-digit code from your authenticator app, or a recovery code.",
+    keyNote: "Your encrypted data stays as it is: after the new password, your secure code opens your key as before.",
+    submit: "Set password",
+  },
   pickup: {
     code: "Pickup code",
     placeholder: "ABABA-12121",
