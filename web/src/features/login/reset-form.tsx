@@ -1,12 +1,13 @@
 import { Button, Group, Stack, Text, TextInput } from "@mantine/core";
-import { useEffect, useRef, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { PasswordField } from "../../lib/ui/password-field";
 import { useFields } from "../../lib/ui/use-fields";
 import { isSixDigits, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
-import { registerErrorText, sendVerificationErrorText } from "./login-errors";
+import { registerErrorText } from "./login-errors";
 import type { Account } from "./lookup-contact";
 import { useResetPassword, useSendResetCode } from "./reset-password";
+import { useMailedCode } from "./use-mailed-code";
 import { ns } from "./i18n";
 
 export interface ResetFormProps {
@@ -28,21 +29,8 @@ export function ResetForm({ account, contact, onBack, onError }: ResetFormProps)
     { password: "", verification: "", code: "", totp: "" },
     { code: (value) => value.replace(/\D/g, "").slice(0, 6) },
   );
-  const send = useSendResetCode();
+  const mailed = useMailedCode(useSendResetCode(), { uid: account.id, contact }, onError);
   const reset = useResetPassword();
-  const sent = useRef(false);
-
-  function sendCode() {
-    send.mutate({ uid: account.id, contact }, { onError: (error) => onError(sendVerificationErrorText(error)) });
-  }
-
-  // Once per visit; the ref keeps React's development double effects from sending two emails.
-  useEffect(() => {
-    if (sent.current) return;
-    sent.current = true;
-    sendCode();
-  });
-
   function submit(event: FormEvent) {
     event.preventDefault();
     const found: Partial<Record<Field, string>> = {};
@@ -75,7 +63,7 @@ export function ResetForm({ account, contact, onBack, onError }: ResetFormProps)
             {t("common:back")}
           </Button>
           <Group gap="xs">
-            <Button variant="default" onClick={sendCode} loading={send.isPending}>
+            <Button variant="default" onClick={mailed.resend} loading={mailed.sending}>
               {t("register.resend")}
             </Button>
             <Button type="submit" loading={reset.isPending}>
