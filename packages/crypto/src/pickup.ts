@@ -202,6 +202,23 @@ export interface PickupSecrets {
   linkSecret: string | null;
 }
 
+/**
+ * The weakest Argon2id parameters a guest derives with (issue 11, item 5): the defaults every
+ * creator's client uses, 64 MiB and 3 passes. The lookup answer that names the parameters comes
+ * from the server, and the guest shows the server the auth key derived with them: a server that
+ * answered 1 MiB and 1 pass would get an auth key it could search 10^6 security codes against in
+ * seconds (a KDF downgrade). So a guest checks the answer against this floor before deriving
+ * anything (`meetsPickupFloor`), and refuses below it.
+ */
+export const PICKUP_ARGON2ID_FLOOR: Readonly<Argon2idParams> = ARGON2ID_DEFAULTS;
+
+/** Whether `params` are at least the floor in memory and in passes (any lane count the envelope allows). */
+export function meetsPickupFloor(params: Argon2idParams, floor: Argon2idParams = PICKUP_ARGON2ID_FLOOR): boolean {
+  const { memoryKiB, iterations, parallelism } = params ?? ({} as Argon2idParams);
+  if (![memoryKiB, iterations, parallelism].every((n) => typeof n === "number" && Number.isInteger(n) && n >= 1)) return false;
+  return memoryKiB >= floor.memoryKiB && iterations >= floor.iterations;
+}
+
 /** The public parameters of a pickup's derivation: the server answers them on lookup. */
 export interface PickupParams extends Argon2idParams {
   /** base64url, 16 bytes. */
