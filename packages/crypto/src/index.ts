@@ -49,6 +49,7 @@ export {
   importAccountPublicKeys,
   importEncryptionPublicKey,
   importSigningPublicKey,
+  lockAccountKeys,
 } from "./account-keys";
 
 export {

@@ -159,8 +159,9 @@ describe("the guest's key", () => {
     expect(keys.auth).toBe(wrapped.auth);
     expect(keys.verifier).toBe(wrapped.verifier);
     expect(await pickupVerifier(keys.auth)).toBe(wrapped.verifier);
-    const opened = await unwrapPickupKey(keys, serializeEnvelope(wrapped.envelope));
+    const opened = await unwrapPickupKey(keys, serializeEnvelope(wrapped.envelope), { extractable: true });
     expect(hexEncode(await exportSymmetricKey(opened))).toBe(hexEncode(await exportSymmetricKey(key)));
+    expect((await unwrapPickupKey(keys, wrapped.envelope)).extractable).toBe(false);
   });
 
   it("round-trips code-only", async () => {

@@ -330,9 +330,10 @@ export async function wrapPickupKeyWith(
 /**
  * The guest's side: opens the envelope the server answered after the auth key with keys derived
  * from the lookup's parameters. Other parameters in the envelope, a wrong code or any change:
- * decrypt_failed. The conversation key comes back as an AES-256-GCM key.
+ * decrypt_failed. The conversation key comes back as an AES-256-GCM key, not extractable unless
+ * asked (a guest never seals it for anyone).
  */
-export async function unwrapPickupKey(keys: PickupKeys, envelope: PickupWrapEnvelope | string): Promise<Key> {
+export async function unwrapPickupKey(keys: PickupKeys, envelope: PickupWrapEnvelope | string, { extractable = false }: { extractable?: boolean } = {}): Promise<Key> {
   const env = parseEnvelope(envelope, "pickup-wrap");
   const p = keys?.params;
   const same =
@@ -345,7 +346,7 @@ export async function unwrapPickupKey(keys: PickupKeys, envelope: PickupWrapEnve
   if (!same) throw new CryptoError("decrypt_failed", "the envelope was not made with these parameters");
   const raw = await aesGcmDecrypt(keys.wrapKey, field(env, "nonce"), field(env, "ct"), associatedData({ ...env }));
   try {
-    return await importSymmetricKey(raw);
+    return await importSymmetricKey(raw, { extractable });
   } finally {
     wipe(raw);
   }

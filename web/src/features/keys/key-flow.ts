@@ -5,6 +5,7 @@ import {
   accountPublicKeys,
   generateAccountKeys,
   isCryptoError,
+  lockAccountKeys,
   parseEnvelope,
   unwrapAccountKeys,
   wrapAccountKeys,
@@ -145,8 +146,10 @@ export function useKeyFlow(uid: number) {
   const finish = useCallback(
     async (current: number, keyId: number, keys: AccountKeys) => {
       const publicKeys = await accountPublicKeys(keys);
+      // Wrapped and stored: what stays in memory can sign and open, never be exported (issue 11, item 8).
+      const locked = await lockAccountKeys(keys);
       if (current !== run.current) return;
-      setUnlockedKeys({ uid, keyId, keys, publicKeys });
+      setUnlockedKeys({ uid, keyId, keys: locked, publicKeys });
       go({ kind: "loaded" });
     },
     [go, uid],
