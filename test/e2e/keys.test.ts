@@ -3,7 +3,7 @@ import { Keypair } from "@sealwork/core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http, login } from "../support/api";
-import { launchBrowser, newVisitor } from "../support/browser";
+import { launchBrowser, newVisitor, watchTrustedTypes } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
 import { createUser } from "../support/users";
 import { buildWeb } from "../support/web-build";
@@ -349,6 +349,7 @@ describe("an instance whose build switched secure codes off", () => {
 
   it("creates and later unlocks the key with the instance's default code, without asking", async () => {
     context = await browser.newContext({ baseURL: runtime.url, locale: "en-GB" });
+    watchTrustedTypes(context!);
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     await signIn(page, "nocode.admin@example.ch", "nocode-admin-pw-1", null);

@@ -600,6 +600,8 @@ describe("Web", () => {
     expect(directives["object-src"]).toEqual(["'none'"]);
     expect(directives["base-uri"]).toEqual(["'none'"]);
     expect(directives["img-src"]).toEqual(["'self'", "blob:", "data:"]);
+    expect(directives["require-trusted-types-for"]).toEqual(["'script'"]);
+    expect(directives["trusted-types"]).toEqual(["default"]);
     expect(directives["connect-src"]).toEqual(["'self'", expect.stringMatching(/^<import:.*Api.*>$/), expect.stringMatching(/^https:\/\/<import:.*Files.*>\.s3\.eu-central-2\.amazonaws\.com$/)]);
     expect(csp).toContain("upgrade-insecure-requests");
     expect(security.ContentSecurityPolicy.Override).toBe(true);
