@@ -4,7 +4,7 @@ import { http, mailedCodes, outboxFor } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { ADMIN } from "../support/global-setup";
 import { PASSWORD, createUser } from "../support/users";
-import { errorDialogText, keyPopupState, passKeyPopup, signIn, storedSession } from "./helpers";
+import { errorDialogText, gotoApp, keyPopupState, passKeyPopup, signIn, storedEntries, storedSession } from "./helpers";
 
 describe("login in the browser", () => {
   let browser: Browser;
@@ -50,6 +50,37 @@ describe("login in the browser", () => {
     expect(new URL(page.url()).pathname).toBe("/");
     const session = (await storedSession(page))!;
     await http("PATCH", `/api/users/${session.id}`, { token: session.api_token, body: { name: ADMIN.name } });
+    await context.close();
+  });
+
+  it("keeps the API token to this tab (memory and sessionStorage, never localStorage); a logout in one tab ends the others (issue 11, item 8)", { timeout: 120_000 }, async () => {
+    const user = await createUser({ name: "Tab Keeper" });
+    const { context, page } = await newVisitor(browser);
+    await signIn(page, user.email, user.password!);
+    await page.getByRole("heading", { name: "Hello, Tab Keeper!" }).waitFor();
+    const session = (await storedSession(page))!;
+    expect(session.api_token.length).toBeGreaterThan(20);
+    expect(JSON.stringify(await storedEntries(page))).not.toContain(session.api_token);
+
+    // Another tab of the same browser does not get it: it signs in on its own.
+    const other = await context.newPage();
+    await other.goto("/");
+    await other.waitForURL("**/login");
+    await signIn(other, user.email, user.password!);
+    await other.getByRole("heading", { name: "Hello, Tab Keeper!" }).waitFor();
+    expect((await storedSession(other))!.api_token).not.toBe(session.api_token);
+
+    // A reload keeps this tab signed in (the key popup asks for the code again).
+    await gotoApp(page, "/");
+    await page.getByRole("heading", { name: "Hello, Tab Keeper!" }).waitFor();
+
+    // Logging out in the other tab ends this tab's session as well, and leaves no token behind.
+    await other.getByRole("button", { name: "User menu" }).click();
+    await other.getByRole("menuitem", { name: "Logout", exact: true }).click();
+    await other.waitForURL("**/login");
+    await page.waitForURL("**/login");
+    expect(await storedSession(page)).toBeUndefined();
+    expect(JSON.stringify(await storedEntries(page))).not.toContain("api_token");
     await context.close();
   });
 

@@ -33,6 +33,8 @@ export const de: Texts<typeof en> = {
     count: "{{count}} von {{max}} Zeichen",
     over: "Zu lang: höchstens {{max}} Zeichen, dieser Text hat {{count}}.",
   },
+  pickupWeak:
+    "Diese Abholung verlangt einen schwächeren Schutz, als diese App zulässt ({{memory}} MiB und {{passes}} Durchläufe; nötig sind mindestens {{minMemory}} MiB und {{minPasses}} Durchläufe). Es wurde nichts berechnet oder gesendet. Der Server wurde möglicherweise manipuliert: Bitte benachrichtigen Sie die Person, die Ihnen den Link geschickt hat.",
   keyLookup: {
     clock: "Die Uhrzeiten von Server und Gerät weichen zu stark voneinander ab!",
     invalid: "Ungültiges Schlüsselpaar für diese Person hinterlegt",
