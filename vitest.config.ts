@@ -27,6 +27,10 @@ export default defineConfig({
           setupFiles: ["test/support/setup-env.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits for work the app really does (fetch, decrypt, render) on a machine
+          // shared with the runtime and DynamoDB Local: its 1 s default made a busy machine fail a
+          // right answer. Tests assert what appears, not how fast.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           maxWorkers: 2,
           // After the unit project: different worker limits need their own group.
           sequence: { groupOrder: 1 },

@@ -7,7 +7,9 @@
  * for Argon2id), and the page talks to the API and the files bucket only, so injected markup can
  * neither run script nor send what it reads elsewhere. Styles may be inline (Mantine sets them in
  * style attributes and a style tag); images may be blob: (decrypted thumbnails) and data: (the
- * TOTP QR code). Nobody may frame the app.
+ * TOTP QR code). Nobody may frame the app. Trusted Types are required for every script sink
+ * (`require-trusted-types-for 'script'`), and the only policy the page may create is `default`
+ * (web/src/lib/trusted-types.ts: markup-free text only, for Mantine's <style> elements).
  */
 export interface SiteOrigins {
   /** The API's origin when it is not the site's own (on AWS: the HTTP API's URL). */
@@ -29,6 +31,8 @@ export function contentSecurityPolicy(origins: SiteOrigins, { https }: { https: 
     "form-action": ["'self'"],
     "frame-ancestors": ["'none'"],
     "object-src": ["'none'"],
+    "require-trusted-types-for": ["'script'"],
+    "trusted-types": ["default"],
   };
   const policy = Object.entries(directives).map(([name, values]) => `${name} ${values.join(" ")}`);
   // Over HTTPS only: locally the bucket is http://127.0.0.1, which the browser would try as https.

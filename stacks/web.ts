@@ -1,6 +1,7 @@
 import { Duration } from "aws-cdk-lib";
 import { HeadersFrameOption, HeadersReferrerPolicy, ResponseHeadersPolicy } from "aws-cdk-lib/aws-cloudfront";
 import { StaticSite, use, type StackContext } from "sst/constructs";
+import { BUILD_SETTING_NAMES, buildSettings } from "../web/build-settings";
 import { Api } from "./api";
 import { HSTS_MAX_AGE_SECONDS, SITE_HEADERS, contentSecurityPolicy } from "./site-headers";
 import { Storage, tenantSettings } from "./storage";
@@ -33,7 +34,8 @@ export function Web({ stack, app }: StackContext) {
     // Unknown paths serve index.html: the SPA's router handles them.
     errorPage: "redirect_to_index_page",
     // api.url is a deploy-time token: SST builds with a placeholder and fills it in on upload.
-    environment: { VITE_API_URL: api.url },
+    // The tenant's secure-code settings go into its build only, never to the API (web/build-settings.ts).
+    environment: { VITE_API_URL: api.url, ...webBuildEnvironment(process.env) },
     cdk: { distribution: { defaultBehavior: { responseHeadersPolicy: securityHeaders(stack, api.url, `https://${bucket.bucketName}.s3.${stack.region}.amazonaws.com`) } } },
     ...(settings.domain
       ? { customDomain: { domainName: settings.domain, hostedZone: settings.hostedZone ?? settings.domain } }
@@ -51,6 +53,20 @@ export function Web({ stack, app }: StackContext) {
   stack.addOutputs({ SiteUrl: site.customDomainUrl ?? site.url ?? "" });
 
   return { site };
+}
+
+/**
+ * The settings the SPA build reads (web/build-settings.ts), from `.env.<tenant>` or CI; checked
+ * at synth time, so a tenant with codes switched off but no default code fails before it deploys.
+ */
+export function webBuildEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  buildSettings(env);
+  const out: Record<string, string> = {};
+  for (const name of BUILD_SETTING_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value !== "") out[name] = value;
+  }
+  return out;
 }
 
 /**

@@ -1,11 +1,14 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { buildSettings, viteDefines } from "./build-settings";
 
 // The local runtime (`npm run dev`); API_PROXY points elsewhere, e.g. a second instance.
 const server = process.env.API_PROXY ?? "http://localhost:3000";
 
 export default defineConfig({
   plugins: [react()],
+  // Settings that weaken encryption come from the build, never from the API (build-settings.ts).
+  define: viteDefines(buildSettings(process.env)),
   resolve: {
     // The workspace root holds an older React (pinned for sst); hoisted packages such as
     // @tanstack/react-query would otherwise bind to it and break hooks with two Reacts.

@@ -66,6 +66,10 @@ describe("accessibility of every screen", () => {
     await expectAccessible(page, "login, a refused password");
     await password.fill("another-try");
     expect(await password.getAttribute("aria-invalid")).toBeNull();
+    // The forgotten-password step.
+    await page.getByRole("button", { name: "Forgot your password?" }).click();
+    await page.getByText("Choose a new password").waitFor();
+    await expectAccessible(page, "login, a forgotten password");
     await context.close();
   });
 

@@ -122,4 +122,40 @@ describe("attachments in the browser", () => {
     expect(await messageList(a).locator("[data-message]").count()).toBe(0);
     await a.context().close();
   });
+
+  it("a file whose sender calls it HTML is saved as application/octet-stream with a download name, never opened as a page (issue 11, item 8)", { timeout: 180_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    const [a, b] = await Promise.all([signedIn(browser, ann), signedIn(browser, ben)]);
+    const { id } = await startConversation(ann, [ben], { realKeys: true });
+    await gotoApp(a, `/conversation/${id}`);
+    const html = Buffer.from('<!doctype html><title>evil</title><script>document.title = "ran"</script><h1>owned</h1>');
+    await a.getByTestId("attach-file").setInputFiles({ name: "invoice.html", mimeType: "text/html", buffer: html });
+    await a.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });
+    await messageBox(a).press("Enter");
+    await messageList(a).locator('[data-attachment-name="invoice.html"]').waitFor();
+
+    await gotoApp(b, `/conversation/${id}`);
+    const file = messageList(b).locator('[data-attachment-name="invoice.html"]');
+    await file.waitFor({ timeout: POLL_WAIT });
+    await file.getByRole("button", { name: "Download invoice.html" }).click();
+    const save = file.getByRole("link", { name: "Save invoice.html" });
+    await save.waitFor({ timeout: 60_000 });
+    // A download disposition: the link saves under the file's name.
+    expect(await save.getAttribute("download")).toBe("invoice.html");
+    const href = (await save.getAttribute("href"))!;
+    expect(href).toMatch(/^blob:/);
+    const [download] = await Promise.all([b.waitForEvent("download"), save.click()]);
+    expect(download.suggestedFilename()).toBe("invoice.html");
+    expect(sha256(await readFile((await download.path())!))).toBe(sha256(html));
+
+    // The blob itself is application/octet-stream: opened as a page (a new tab, a crafted link),
+    // it downloads instead of rendering the sender's HTML as this origin.
+    const tab = await b.context().newPage();
+    const [opened] = await Promise.all([tab.waitForEvent("download"), tab.goto(href).catch(() => undefined)]);
+    expect(sha256(await readFile((await opened.path())!))).toBe(sha256(html));
+    expect(await tab.title()).not.toBe("ran");
+    expect(await tab.evaluate("document.body ? document.body.innerText : ''")).not.toContain("owned");
+    await Promise.all([a.context().close(), b.context().close()]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../support/browser";
+import { launchBrowser, watchTrustedTypes } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
 import { expectAccessible } from "./accessibility";
 import { gotoApp, signIn } from "./helpers";
@@ -31,6 +31,7 @@ describe("an instance with conversations and the left navigation switched off", 
 
   async function visitor(viewport = { width: 1280, height: 800 }): Promise<Page> {
     const context = await browser.newContext({ baseURL: runtime.url, viewport, locale: "en-GB" });
+    watchTrustedTypes(context);
     context.setDefaultTimeout(15_000);
     contexts.push(context);
     return context.newPage();

@@ -74,8 +74,13 @@ export async function storedEntries(page: Page): Promise<[string, string][]> {
   return page.evaluate<[string, string][]>("Object.entries(localStorage)");
 }
 
-/** The signed-in session the SPA keeps in localStorage. */
+/** The page's sessionStorage entries. */
+export async function sessionEntries(page: Page): Promise<[string, string][]> {
+  return page.evaluate<[string, string][]>("Object.entries(sessionStorage)");
+}
+
+/** The signed-in session the SPA keeps for a reload of this tab (sessionStorage; never localStorage). */
 export async function storedSession(page: Page): Promise<{ id: number; api_token: string } | undefined> {
-  const entry = (await storedEntries(page)).find(([key]) => key.endsWith("session"));
+  const entry = (await sessionEntries(page)).find(([key]) => key.endsWith("session"));
   return entry ? (JSON.parse(entry[1]) as { id: number; api_token: string }) : undefined;
 }

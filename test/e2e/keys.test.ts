@@ -3,9 +3,10 @@ import { Keypair } from "@sealwork/core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http, login } from "../support/api";
-import { launchBrowser, newVisitor } from "../support/browser";
+import { launchBrowser, newVisitor, watchTrustedTypes } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
 import { createUser } from "../support/users";
+import { buildWeb } from "../support/web-build";
 import { gotoApp, keyPopupState, passKeyPopup, signIn } from "./helpers";
 
 const CODE = "keys-e2e-code-7";
@@ -294,13 +295,40 @@ describe("the secure-key popup in the browser", () => {
     expect(after!.id).toBeGreaterThan(before!.id);
     await context.close();
   });
+
+  it("ignores a server that says secure codes are off and names the code (issue 11, item 3)", async () => {
+    const user = await createUser({ name: "Code Keeper" });
+    const { context, page } = await newVisitor(browser);
+    // A lying server: every key-state answer claims codes are off and hands out a code it knows.
+    const SERVER_CODE = "server-chosen-code-1";
+    await page.route("**/api/keypairs", async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { instance: Record<string, unknown> };
+      body.instance = { ...body.instance, disableSecurecode: true, defaultSecurecode: SERVER_CODE };
+      await route.fulfill({ response, json: body });
+    });
+    await signIn(page, user.email, user.password!, null);
+    expect(await keyPopupState(page, ["fresh", "unlock", "missing", "error"])).toBe("fresh");
+    // The popup asks for the user's own code: nothing was submitted by itself.
+    await page.waitForTimeout(500);
+    expect(await serverKey(user.id, user.password!)).toBeNull();
+    expect(await dialogOf(page).getByText("This instance uses a default secure code").count()).toBe(0);
+    await passKeyPopup(page, CODE);
+    await page.getByRole("heading", { name: "Hello, Code Keeper!" }).waitFor();
+    const stored = (await readVault(page, user.id)) as { envelope: string };
+    const { unwrapAccountKeys } = await import("@sealwork/crypto");
+    await expect(unwrapAccountKeys(stored.envelope, SERVER_CODE)).rejects.toThrow();
+    await context.close();
+  });
 });
 
-describe("an instance with secure codes switched off", () => {
+describe("an instance whose build switched secure codes off", () => {
   let browser: Browser;
   let runtime: SpawnedRuntime;
   let context: BrowserContext | undefined;
   beforeAll(async () => {
+    // The setting belongs to the tenant's SPA build (web/build-settings.ts), not to the server.
+    const webDir = await buildWeb({ DISABLE_SECURECODE: "true", DEFAULT_SECURECODE: "instance-default-code-1" });
     [browser, runtime] = await Promise.all([
       launchBrowser(),
       spawnRuntime({
@@ -308,8 +336,7 @@ describe("an instance with secure codes switched off", () => {
           ADMIN_EMAIL: "nocode.admin@example.ch",
           ADMIN_PASSWORD: "nocode-admin-pw-1",
           ADMIN_NAME: "Nocode Admin",
-          DISABLE_SECURECODE: "true",
-          DEFAULT_SECURECODE: "instance-default-code-1",
+          WEB_DIR: webDir,
         },
       }),
     ]);
@@ -322,6 +349,7 @@ describe("an instance with secure codes switched off", () => {
 
   it("creates and later unlocks the key with the instance's default code, without asking", async () => {
     context = await browser.newContext({ baseURL: runtime.url, locale: "en-GB" });
+    watchTrustedTypes(context!);
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     await signIn(page, "nocode.admin@example.ch", "nocode-admin-pw-1", null);

@@ -1,10 +1,10 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { http, outboxFor } from "../support/api";
+import { http, mailedCodes, outboxFor } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { ADMIN } from "../support/global-setup";
 import { PASSWORD, createUser } from "../support/users";
-import { errorDialogText, passKeyPopup, signIn, storedSession } from "./helpers";
+import { errorDialogText, gotoApp, keyPopupState, passKeyPopup, signIn, storedEntries, storedSession } from "./helpers";
 
 describe("login in the browser", () => {
   let browser: Browser;
@@ -53,6 +53,37 @@ describe("login in the browser", () => {
     await context.close();
   });
 
+  it("keeps the API token to this tab (memory and sessionStorage, never localStorage); a logout in one tab ends the others (issue 11, item 8)", { timeout: 120_000 }, async () => {
+    const user = await createUser({ name: "Tab Keeper" });
+    const { context, page } = await newVisitor(browser);
+    await signIn(page, user.email, user.password!);
+    await page.getByRole("heading", { name: "Hello, Tab Keeper!" }).waitFor();
+    const session = (await storedSession(page))!;
+    expect(session.api_token.length).toBeGreaterThan(20);
+    expect(JSON.stringify(await storedEntries(page))).not.toContain(session.api_token);
+
+    // Another tab of the same browser does not get it: it signs in on its own.
+    const other = await context.newPage();
+    await other.goto("/");
+    await other.waitForURL("**/login");
+    await signIn(other, user.email, user.password!);
+    await other.getByRole("heading", { name: "Hello, Tab Keeper!" }).waitFor();
+    expect((await storedSession(other))!.api_token).not.toBe(session.api_token);
+
+    // A reload keeps this tab signed in (the key popup asks for the code again).
+    await gotoApp(page, "/");
+    await page.getByRole("heading", { name: "Hello, Tab Keeper!" }).waitFor();
+
+    // Logging out in the other tab ends this tab's session as well, and leaves no token behind.
+    await other.getByRole("button", { name: "User menu" }).click();
+    await other.getByRole("menuitem", { name: "Logout", exact: true }).click();
+    await other.waitForURL("**/login");
+    await page.waitForURL("**/login");
+    expect(await storedSession(page)).toBeUndefined();
+    expect(JSON.stringify(await storedEntries(page))).not.toContain("api_token");
+    await context.close();
+  });
+
   it("says 'Incorrect password' for a wrong password, and 429's text after repeated tries", async () => {
     const user = await createUser();
     const { context, page } = await newVisitor(browser);
@@ -95,6 +126,44 @@ describe("login in the browser", () => {
     await page.getByRole("button", { name: "Log in" }).click();
     await passKeyPopup(page);
     await page.getByRole("heading", { name: "Hello, Phone Person!" }).waitFor();
+    await context.close();
+  });
+
+  it("sets a forgotten password with a mailed code, and the account key still opens with the secure code", async () => {
+    const user = await createUser({ name: "Forgetful Person" });
+    // The account has its key (made in a first browser) before the password is forgotten.
+    const first = await newVisitor(browser);
+    await signIn(first.page, user.email, user.password!);
+    await first.context.close();
+
+    const { context, page } = await newVisitor(browser);
+    await page.goto("/login");
+    await page.getByRole("radio", { name: "Email" }).check();
+    await page.getByLabel("Email address").fill(user.email);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Forgot your password?" }).click();
+    await page.getByText("Choose a new password").waitFor();
+    const [code] = await mailedCodes(user.email, /set a new password is (\d{6})/);
+
+    await page.getByLabel("Verification code").fill(code!);
+    await page.getByLabel("New password").fill("short");
+    await page.getByRole("button", { name: "Set password" }).click();
+    await page.getByText("at least 8 characters").first().waitFor();
+    await page.getByLabel("New password").fill("a-new-password-1");
+    await page.getByLabel("Password verification").fill("a-new-password-1");
+    await page.getByLabel("Verification code").fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Set password" }).click();
+    expect(await errorDialogText(page)).toContain("The verification code used was incorrect...");
+    await page.getByRole("button", { name: "OK" }).click();
+
+    await page.getByLabel("Verification code").fill(code!);
+    await page.getByRole("button", { name: "Set password" }).click();
+    // Signed in on a new device: the key comes from the server's backup, under the same secure code.
+    expect(await keyPopupState(page, ["missing"])).toBe("missing");
+    await passKeyPopup(page);
+    await page.getByRole("heading", { name: "Hello, Forgetful Person!" }).waitFor();
+    expect((await http("POST", `/api/users/${user.id}/login`, { body: { password: user.password } })).status).toBe(403);
+    expect((await http("POST", `/api/users/${user.id}/login`, { body: { password: "a-new-password-1" } })).status).toBe(200);
     await context.close();
   });
 

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { db } from "@sealwork/core/db/service";
+import { ARGON2ID_DEFAULTS } from "@sealwork/crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxFor, uniqueEmail } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
-import { createPickup } from "../support/pickups";
+import { createPickup as createPickupOverHttp } from "../support/pickups";
 import { createSession } from "../support/users";
 import { conversationIdOf, conversationPanel, messageBox, messageList, messageTexts, signedIn } from "./conversation-helpers";
 import { expectAccessible } from "./accessibility";
@@ -22,6 +23,10 @@ const DELETED = "This conversation or pickup has been deleted!";
 const DAMAGED = "This pickup link is damaged";
 const POLL_WAIT = 25_000;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** Pickups a browser opens are made with the default Argon2id parameters: a guest refuses lower ones. */
+const createPickup = (creator: Parameters<typeof createPickupOverHttp>[0], options: Parameters<typeof createPickupOverHttp>[1] = {}) =>
+  createPickupOverHttp(creator, { params: ARGON2ID_DEFAULTS, ...options });
 
 const pickupPopup = (page: Page) => page.locator('[data-key-state="pickup"]');
 const securityField = (page: Page) => pickupPopup(page).getByLabel("Security code");
@@ -272,5 +277,87 @@ describe("pickups in the browser", () => {
     await enterSecurityCode(g, p.securityCode);
     await g.waitForURL(new RegExp(`/conversation/${p.conversation_id}$`), { timeout: 30_000 });
     await g.context().close();
+  });
+
+  it("the guest refuses Argon2id parameters below the floor before deriving anything (issue 11, item 5)", { timeout: 120_000 }, async () => {
+    const creator = await createSession();
+    const p = await createPickup(creator);
+    const { context, page } = await newVisitor(browser);
+    // A lying server: the lookup answer names 1 MiB and 1 pass, so that the auth key it is shown
+    // would be cheap to search the 10^6 security codes against.
+    await page.route("**/api/pickup/*?meta=1", async (route) => {
+      const response = await route.fetch();
+      const meta = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...meta, memoryKiB: 1024, iterations: 1 } });
+    });
+    const recoveries: string[] = [];
+    page.on("request", (request) => void (request.url().includes("/api/pickup/recover/") && recoveries.push(request.url())));
+    await page.goto(p.link);
+    const text = await errorDialogText(page);
+    expect(text).toContain("This pickup asks for weaker protection than this app accepts (1 MiB and 1 passes; at least 64 MiB and 3 passes are needed).");
+    expect(text).toContain("Nothing was computed or sent.");
+    // Nothing was derived: no security code was asked for, no auth key shown to the server.
+    expect(await pickupPopup(page).count()).toBe(0);
+    expect(recoveries).toEqual([]);
+    await context.close();
+
+    // A pickup that really was made with low parameters (over HTTP, as a hostile client could) is refused the same way.
+    const weak = await createPickupOverHttp(creator);
+    const g = await guestOpens(browser, weak.link);
+    expect(await errorDialogText(g)).toContain("This pickup asks for weaker protection than this app accepts");
+    await g.context().close();
+  });
+
+  it("'I send the link myself': the link's secret and the code never reach the server, the mail is a notice, the guest opens the link (issue 11, item 5)", { timeout: 180_000 }, async () => {
+    const creator = await createSession({ name: "Selma" });
+    const a = await signedIn(browser, creator);
+    const email = uniqueEmail("self");
+    const sent: string[] = [];
+    a.on("request", (request) => void sent.push(`${request.method()} ${request.url()} ${JSON.stringify(request.headers())} ${request.postData() ?? ""}`));
+    await gotoApp(a, "/pickup/new");
+    // The form says what the server-mailed link costs before the choice is made.
+    const group = a.getByRole("radiogroup", { name: "How the recipient gets the link" });
+    await group.getByText("whoever runs the server could keep it, and then only the 6-digit security code protects the pickup.", { exact: false }).waitFor();
+    expect(await a.getByRole("radio", { name: "The server emails the link" }).isChecked()).toBe(true);
+    await a.getByRole("radio", { name: "I send the link myself" }).check();
+    await a.getByLabel("Recipient's email address").fill(email);
+    await a.getByLabel("Message", { exact: true }).fill("Passed on by hand.");
+    await a.getByRole("button", { name: "Create pickup" }).click();
+    await a.locator('[data-pickup-state="created"]').waitFor({ timeout: 60_000 });
+    await a.getByText("Now send the link to the recipient yourself").waitFor();
+    await expectAccessible(a, "a pickup whose link the creator sends");
+    const link = (await a.getByTestId("pickup-url").textContent())!;
+    const code = (await a.getByTestId("pickup-code").textContent())!;
+    const securityCode = (await a.getByTestId("pickup-security-code").textContent())!;
+    const fragment = link.slice(link.indexOf("#") + 1);
+    const linkSecret = fragment.slice(11, 33);
+    expect(linkSecret).toMatch(/^[A-Za-z0-9_-]{22}$/);
+
+    // The creator's mail program gets the link, never the security code.
+    const mailto = (await a.getByTestId("pickup-mailto").getAttribute("href"))!;
+    expect(mailto.startsWith(`mailto:${email}?subject=`)).toBe(true);
+    const mailBody = decodeURIComponent(mailto.slice(mailto.indexOf("&body=") + 6));
+    expect(mailBody).toContain(link);
+    expect(mailBody).not.toContain(securityCode);
+
+    // No request of the creator's page carried the fragment, the link secret or the code in any form.
+    await a.getByRole("link", { name: "Go to the conversation" }).click();
+    await messageTexts(a).first().waitFor();
+    expect(sent.length).toBeGreaterThan(5);
+    for (const secret of [fragment, linkSecret, code, code.replace("-", ""), securityCode]) {
+      expect(sent.filter((line) => line.includes(secret))).toEqual([]);
+    }
+    // Nor did the outbox: the recipient was mailed a notice without the link.
+    const mails = await outboxFor(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain("sends you the link to open them directly");
+    for (const secret of [link, fragment, linkSecret, code.replace("-", ""), securityCode]) expect(mails[0]!.text).not.toContain(secret);
+
+    // The guest opens the link the creator passed on.
+    const g = await guestOpens(browser, link);
+    await enterSecurityCode(g, securityCode);
+    await g.waitForURL(/\/conversation\/\d+$/, { timeout: 30_000 });
+    await messageList(g).getByText("Passed on by hand.").waitFor({ timeout: POLL_WAIT });
+    await Promise.all([a.context().close(), g.context().close()]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../support/browser";
+import { launchBrowser, watchTrustedTypes } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
 import { expectAccessible } from "./accessibility";
 import { passKeyPopup } from "./helpers";
@@ -18,6 +18,7 @@ describe("a new instance in the browser", () => {
 
   it("creates the first administrator from the setup link, then logs out after the idle timeout", async () => {
     const context = await browser.newContext({ baseURL: runtime.url });
+    watchTrustedTypes(context);
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
 

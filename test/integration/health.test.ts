@@ -22,9 +22,10 @@ describe("GET /api/health", () => {
 });
 
 describe("GET /api/instance", () => {
-  it("gives the public instance settings", async () => {
+  it("gives the public instance settings, and nothing about secure codes (the SPA build's setting)", async () => {
     const reply = await http("GET", "/api/instance");
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ title: "Sealwork", idleTimeout: 0, indexChars: 5, needsSetup: false, disableSecurecode: false });
+    expect(reply.body).toMatchObject({ title: "Sealwork", idleTimeout: 0, indexChars: 5, needsSetup: false });
+    expect(reply.body).not.toHaveProperty("disableSecurecode");
   });
 });

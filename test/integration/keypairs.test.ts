@@ -14,7 +14,10 @@ describe("account keys: registering and replacing", () => {
     const me = await createSession();
     const before = await http<Json>("GET", "/api/keypairs", { token: me.api_token });
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ keypair: null, schemas: [], actions: [], series: [], instance: { disableSecurecode: false, defaultSecurecode: null } });
+    expect(before.body).toMatchObject({ keypair: null, schemas: [], actions: [], series: [], instance: { name: expect.any(String) } });
+    // Whether secure codes are off is the SPA build's setting: the API says nothing about it (issue 11, item 3).
+    expect(before.body.instance).not.toHaveProperty("disableSecurecode");
+    expect(before.body.instance).not.toHaveProperty("defaultSecurecode");
     expect(Math.abs((before.body.now as number) - Date.now() / 1000)).toBeLessThan(60);
 
     const { body } = await newKeyBody(me.id, null);

@@ -2,7 +2,7 @@ import { PutObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/clien
 import { Queue } from "@sealwork/core";
 import { db } from "@sealwork/core/db/service";
 import { PICKUP_MAX_WRONG } from "@sealwork/contracts";
-import { derivePickupKeys, formatPickupCode, normalizePickupCode, openMessage, openPickup } from "@sealwork/crypto";
+import { derivePickupKeys, formatPickupCode, normalizePickupCode, openMessage, openPickup, pickupFragment } from "@sealwork/crypto";
 import { describe, expect, inject, it } from "vitest";
 import { http, outboxFor } from "../support/api";
 import { encrypted, encryptedMessage, reserveConversation, shareGroup, startConversation } from "../support/conversations";
@@ -41,6 +41,21 @@ describe("pickups: creating", () => {
     expect(mail!.text).not.toContain("tax papers");
   });
 
+  it("without a link (the creator sends it themselves) mails a notice that holds neither the link nor the code", async () => {
+    const creator = await createSession({ name: "Sina" });
+    const p = await createPickup(creator, { sendMyself: true });
+    expect(p.body).toMatchObject({ pickup: { conversation_id: p.conversation_id, email: p.email, link_secret: true, locked: false } });
+    const [mail] = await outboxFor(p.email);
+    expect(mail!.subject).toContain("Sina");
+    expect(mail!.text).toContain("sends you the link to open them directly");
+    const secret = p.link.slice(p.link.indexOf("#") + 1);
+    for (const leaked of [p.link, secret, p.code, p.linkSecret!, p.securityCode, "#"]) expect(mail!.text).not.toContain(leaked);
+    // The guest opens it with the link the creator passed on.
+    const meta = await http<Json>("GET", `/api/pickup/${p.lookup}?meta=1`);
+    expect(meta.status).toBe(200);
+    expect(meta.body.link_secret).toBe(true);
+  });
+
   it("refuses bodies that do not hold together", async () => {
     const creator = await createSession();
     const post = (body: unknown) => http<Json>("POST", "/api/pickup", { token: creator.api_token, body });
@@ -73,6 +88,14 @@ describe("pickups: creating", () => {
     expect(reply.body.message).toBe("You can only add more people to a conversation, not a pickup.");
     const remove = await http<Json>("POST", `/api/conversations/${p.conversation_id}/unparticipate`, { token: creator.api_token, body: { unparticipant: other.id } });
     expect(remove.status).toBe(403);
+    // Nor does anyone's admin state change: the guest (user 0) is no user id the API takes, and
+    // the author's is refused as any other would be.
+    const guest = await http<Json>("POST", `/api/conversations/${p.conversation_id}/participate`, { token: creator.api_token, body: { participant: 0, admin: true } });
+    expect(guest).toMatchObject({ status: 422, body: { code: "validation" } });
+    const author = await http<Json>("POST", `/api/conversations/${p.conversation_id}/participate`, { token: creator.api_token, body: { participant: creator.id, unadmin: true } });
+    expect(author).toMatchObject({ status: 422, body: { code: "pickup_admin" } });
+    const view = await http<{ participants: { user_id: number; admin: boolean }[] }>("GET", `/api/conversations/${p.conversation_id}`, { token: creator.api_token });
+    expect(view.body.participants.find((x) => x.user_id === 0)?.admin).toBe(false);
   });
 });
 
@@ -127,7 +150,8 @@ describe("pickups: the guest", () => {
   it("a code-only pickup opens with the code as typed on the login screen", async () => {
     const creator = await createSession();
     const p = await createPickup(creator, { linkSecret: false });
-    expect(p.link.endsWith(`#${p.code}`)).toBe(true);
+    // A version 2 code-only fragment: "2", the code and its check.
+    expect(p.link.endsWith(`#${pickupFragment(p.code, null)}`)).toBe(true);
     const typed = normalizePickupCode(formatPickupCode(p.code).toLowerCase())!;
     const { meta, recover } = await collect({ ...p, code: typed });
     expect(meta.body.link_secret).toBe(false);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { http } from "../support/api";
-import { launchBrowser, newVisitor } from "../support/browser";
+import { launchBrowser, newVisitor, trustedTypesViolations } from "../support/browser";
 import { shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 import { gotoApp, signIn } from "../e2e/helpers";
@@ -32,6 +32,9 @@ describe("the SPA's security headers", () => {
       expect(csp["frame-ancestors"]).toEqual(["'none'"]);
       expect(csp["object-src"]).toEqual(["'none'"]);
       expect(csp["base-uri"]).toEqual(["'none'"]);
+      // Trusted Types: no string reaches a script sink; the only policy is the app's "default".
+      expect(csp["require-trusted-types-for"]).toEqual(["'script'"]);
+      expect(csp["trusted-types"]).toEqual(["default"]);
       expect(reply.headers.get("x-frame-options")).toBe("DENY");
       expect(reply.headers.get("referrer-policy")).toBe("no-referrer");
       expect(reply.headers.get("x-content-type-options")).toBe("nosniff");
@@ -98,24 +101,53 @@ describe("the SPA under its CSP", () => {
     await thumb.waitFor({ timeout: 30_000 });
     expect(await thumb.getAttribute("src")).toMatch(/^blob:/);
 
-    // zod probes whether it may compile validators with Function() and, refused, validates without:
-    // a report, not a failure (z.config({ jitless: true }) in the SPA would spare it).
-    expect((await violations()).filter((v) => v !== "script-src eval")).toEqual([]);
+    // Not one report: zod is told not to probe for Function() (jitless, lib/trusted-types.ts).
+    expect(await violations()).toEqual([]);
+    // Mantine's <style> elements went through the default policy (markup-free text) without a report.
+    expect(trustedTypesViolations).toEqual([]);
+    expect(await page.evaluate("document.querySelectorAll('style[data-mantine-styles]').length")).toBeGreaterThan(0);
 
     // Markup that an attacker got into the page cannot run script, inline or from elsewhere.
     const ran = await page.evaluate(`(async () => {
       const inline = document.createElement("script");
-      inline.textContent = "window.__injected = true";
-      document.body.append(inline);
+      // Trusted Types refuse the string already (TypeError); were they off, the CSP would refuse the script.
+      try {
+        inline.textContent = "window.__injected = true";
+        document.body.append(inline);
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+      }
       const img = document.createElement("img");
       img.setAttribute("src", "data:,");
-      img.setAttribute("onerror", "window.__injected = true");
+      try {
+        img.setAttribute("onerror", "window.__injected = true");
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+      }
       document.body.append(img);
       await new Promise((r) => setTimeout(r, 300));
       return window.__injected === true;
     })()`);
     expect(ran).toBe(false);
-    expect((await violations()).some((v) => v.startsWith("script-src"))).toBe(true);
+    // Refused by Trusted Types (no policy makes script text) or by the CSP's script-src, whichever the browser asks first.
+    expect((await violations()).some((v) => v.startsWith("script-src") || v.startsWith("require-trusted-types-for"))).toBe(true);
+
+    // Trusted Types: a string with markup cannot reach innerHTML, a script cannot get its source
+    // from a string, and no other policy can be made to launder one.
+    const refused = await page.evaluate(`(() => {
+      const tries = {
+        markup: () => { document.createElement("div").innerHTML = '<img src="data:," onerror="window.__injected = true">'; },
+        insert: () => document.body.insertAdjacentHTML("beforeend", "<b>x</b>"),
+        scriptSrc: () => { document.createElement("script").src = "/evil.js"; },
+        policy: () => window.trustedTypes.createPolicy("attacker", { createHTML: (s) => s }),
+        plainText: () => { document.createElement("div").innerHTML = "just text &amp; entities"; },
+      };
+      return Object.fromEntries(Object.entries(tries).map(([name, run]) => { try { run(); return [name, "allowed"]; } catch (e) { return [name, e.name]; } }));
+    })()`);
+    expect(refused).toEqual({ markup: "TypeError", insert: "TypeError", scriptSrc: "TypeError", policy: "TypeError", plainText: "allowed" });
+    await expect.poll(() => violations().then((v) => v.filter((line) => line.startsWith("require-trusted-types-for") || line.startsWith("trusted-types")).length)).toBeGreaterThan(0);
+    // These were on purpose: the watcher of every browser test must not count them.
+    trustedTypesViolations.splice(0);
     await context.close();
   });
 });

@@ -32,7 +32,8 @@ import { Api, INSTANCE_SETTINGS, apiStack, type ApiRoute } from "../../stacks/ap
 import { AREA_GRANTS, WORKER_GRANTS } from "../../stacks/permissions";
 import { MAX_RECEIVE_COUNT, Queues, visibilityTimeoutSeconds } from "../../stacks/queues";
 import { DEFAULT_THROTTLE, Storage } from "../../stacks/storage";
-import { PREBUILT_WEB_CONTEXT, Web } from "../../stacks/web";
+import { PREBUILT_WEB_CONTEXT, Web, webBuildEnvironment } from "../../stacks/web";
+import { BUILD_SETTING_NAMES } from "../../web/build-settings";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const region = "eu-central-2";
@@ -54,7 +55,7 @@ const bundle = process.env.STACKS_TEST_BUNDLE === "1";
 let scratch: string;
 
 /** Tenant settings the stacks read from the environment at synth time: none leak in from outside. */
-const SETTINGS = ["SITE_DOMAIN", "SITE_HOSTED_ZONE", "API_THROTTLE_RATE", "API_THROTTLE_BURST", "ALERT_EMAIL", ...INSTANCE_SETTINGS];
+const SETTINGS = ["SITE_DOMAIN", "SITE_HOSTED_ZONE", "API_THROTTLE_RATE", "API_THROTTLE_BURST", "ALERT_EMAIL", ...INSTANCE_SETTINGS, ...BUILD_SETTING_NAMES];
 
 async function synthesise(stage: string, settings: Record<string, string> = {}): Promise<Synthesised> {
   for (const name of SETTINGS) delete process.env[name];
@@ -224,6 +225,8 @@ beforeAll(async () => {
     API_THROTTLE_RATE: "50",
     API_THROTTLE_BURST: "120",
     ALERT_EMAIL: "ops@acme.example.com",
+    DISABLE_SECURECODE: "true",
+    DEFAULT_SECURECODE: "acme-default-code-1",
   });
 }, 120_000);
 
@@ -597,6 +600,8 @@ describe("Web", () => {
     expect(directives["object-src"]).toEqual(["'none'"]);
     expect(directives["base-uri"]).toEqual(["'none'"]);
     expect(directives["img-src"]).toEqual(["'self'", "blob:", "data:"]);
+    expect(directives["require-trusted-types-for"]).toEqual(["'script'"]);
+    expect(directives["trusted-types"]).toEqual(["default"]);
     expect(directives["connect-src"]).toEqual(["'self'", expect.stringMatching(/^<import:.*Api.*>$/), expect.stringMatching(/^https:\/\/<import:.*Files.*>\.s3\.eu-central-2\.amazonaws\.com$/)]);
     expect(csp).toContain("upgrade-insecure-requests");
     expect(security.ContentSecurityPolicy.Override).toBe(true);
@@ -630,7 +635,19 @@ describe("a tenant with its own domain", () => {
         INSTANCE_NAME: "own-domain",
       });
       expect(env.SST_StaticSite_url_Site).toBeUndefined();
+      // Secure-code settings go to the SPA build only: no function knows or could hand them out.
+      for (const name of BUILD_SETTING_NAMES) expect(env[name]).toBeUndefined();
     }
+    expect(JSON.stringify(withDomain.api.toJSON())).not.toContain("acme-default-code-1");
+  });
+
+  it("passes the secure-code settings to the SPA build, checked at synth time", () => {
+    expect(webBuildEnvironment({ DISABLE_SECURECODE: "true", DEFAULT_SECURECODE: "acme-default-code-1", INSTANCE_TITLE: "Acme" })).toEqual({
+      DISABLE_SECURECODE: "true",
+      DEFAULT_SECURECODE: "acme-default-code-1",
+    });
+    expect(webBuildEnvironment({})).toEqual({});
+    expect(() => webBuildEnvironment({ DISABLE_SECURECODE: "true" })).toThrow(/DEFAULT_SECURECODE is required/);
   });
 
   it("admits only the site's origin to the API and to browser uploads", () => {

@@ -14,9 +14,29 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * Trusted Types violations any page of a watched context reported (the site's CSP requires them;
+ * issue 11, item 8). test/support/setup-env.ts fails a test file that leaves any here, so every
+ * browser flow is also a check that the SPA works under the policy.
+ */
+export const trustedTypesViolations: string[] = [];
+
+const TRUSTED_TYPES_MESSAGE = /Trusted ?Type|TrustedHTML|TrustedScript|require-trusted-types-for/i;
+
+/** Records the context's Trusted Types violations (console reports and uncaught errors). */
+export function watchTrustedTypes(context: BrowserContext): void {
+  context.on("console", (message) => {
+    if (TRUSTED_TYPES_MESSAGE.test(message.text())) trustedTypesViolations.push(`${message.page()?.url() ?? "?"}: ${message.text()}`);
+  });
+  context.on("weberror", (error) => {
+    if (TRUSTED_TYPES_MESSAGE.test(String(error.error()))) trustedTypesViolations.push(`${error.page()?.url() ?? "?"}: ${String(error.error())}`);
+  });
+}
+
 /** A fresh context (no storage) with the app's base URL, as a new visitor would come. */
 export async function newVisitor(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport, locale: "en-GB" });
+  watchTrustedTypes(context);
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page };

@@ -1,5 +1,6 @@
 import type { Session } from "@sealwork/contracts";
 import {
+  type Argon2idParams,
   type Key,
   derivePickupKeys,
   generatePickupCode,
@@ -12,7 +13,11 @@ import {
 import { http, type Reply, uniqueEmail } from "./api";
 import { conversationKey, reserveConversation, standInKey } from "./conversations";
 
-/** Argon2id parameters for the guest's key in tests: the protocol's floor, for speed. */
+/**
+ * Argon2id parameters for the guest's key in tests over HTTP: the envelope's lowest, for speed.
+ * A guest in the browser refuses them (below the floor, docs/protocol.md Pickups): pickups that a
+ * browser opens are made with `params: ARGON2ID_DEFAULTS`.
+ */
 export const TEST_PICKUP_PARAMS = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
 
 export interface MadePickup {
@@ -30,14 +35,24 @@ export interface MadePickup {
 let instanceName: Promise<string> | undefined;
 export const instance = () => (instanceName ??= http<{ name: string }>("GET", "/api/instance").then((r) => r.body.name));
 
+export interface PickupOptions {
+  linkSecret?: boolean;
+  title?: string;
+  email?: string;
+  expiredays?: number;
+  params?: Argon2idParams;
+  /** The creator sends the link themselves: the body carries no link. */
+  sendMyself?: boolean;
+}
+
 /** The body of POST /api/pickup as the web client builds it (`sealPickup` for the reserved id), and what only the client knows. */
-export async function pickupBody(creator: Pick<Session, "api_token">, options: { linkSecret?: boolean; title?: string; email?: string; expiredays?: number } = {}) {
+export async function pickupBody(creator: Pick<Session, "api_token">, options: PickupOptions = {}) {
   const code = generatePickupCode();
   const securityCode = generatePickupSecurityCode();
   const linkSecret = options.linkSecret === false ? null : generatePickupLinkSecret();
   const key = await conversationKey();
   const conversation_id = await reserveConversation(creator);
-  const sealed = await sealPickup({ conversationId: conversation_id, conversationKey: key, creatorPublic: await standInKey(), secrets: { code, securityCode, linkSecret }, title: options.title, params: TEST_PICKUP_PARAMS });
+  const sealed = await sealPickup({ conversationId: conversation_id, conversationKey: key, creatorPublic: await standInKey(), secrets: { code, securityCode, linkSecret }, title: options.title, params: options.params ?? TEST_PICKUP_PARAMS });
   const link = pickupLink(process.env.APP_URL!, code, linkSecret);
   const email = options.email ?? uniqueEmail("guest");
   const body = {
@@ -49,7 +64,7 @@ export async function pickupBody(creator: Pick<Session, "api_token">, options: {
     verifier: sealed.verifier,
     wrapped: sealed.wrapped,
     sealed: sealed.sealed,
-    link,
+    ...(options.sendMyself ? {} : { link }),
   };
   return { body, code, securityCode, linkSecret, key, link, email, lookup: body.lookup };
 }

@@ -1,3 +1,5 @@
+// First: the Trusted Types default policy must exist before anything renders (lib/trusted-types.ts).
+import "./lib/trusted-types";
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import "./lib/i18n";

@@ -12,7 +12,6 @@ export const instanceInfo = z.object({
   inEnv: z.enum(["production", "staging"]),
   idleTimeout: z.number(),
   indexChars: z.number(),
-  disableSecurecode: z.boolean(),
   featureOff: z.object({ convo: z.boolean(), drive: z.boolean(), pages: z.boolean() }),
   disableFeatures: z.array(z.string()),
   needsSetup: z.boolean(),

@@ -160,7 +160,8 @@ export const keypairRoutes = {
     response: z.union([
       z.object({
         keypair: keypairView.nullable(),
-        instance: instanceInfo.extend({ defaultSecurecode: z.string().nullable() }),
+        // Nothing about secure codes: whether they are off is the SPA build's setting (issue 11, item 3).
+        instance: instanceInfo,
         schemas: z.array(z.unknown()),
         actions: z.array(z.unknown()),
         series: z.array(z.unknown()),

@@ -8,7 +8,8 @@ import * as f from "./fields";
  * Pickups (spec 000 §2–§9; docs/api.md Pickups; docs/protocol.md Pickups): a conversation with
  * recipient 0 and an outside guest (user id 0). The server never receives the pickup code, the
  * security code or the link secret to keep: it finds a pickup by a lookup hash the client
- * computes, checks the guest's auth key against a verifier, and mails the link once.
+ * computes, checks the guest's auth key against a verifier, and mails the link once, or only a
+ * notice without it when the creator passes the link on themselves.
  */
 
 /** Spec 000 §9: expiry options in days, default 14. */
@@ -39,8 +40,12 @@ export const newPickup = z.object({
   wrapped: z.string().min(1).max(1024),
   /** The conversation key sealed for the creator. */
   sealed: sealedText,
-  /** The link for the email (`${APP_URL}/login#<fragment>`): mailed once, never stored. */
-  link: z.string().min(1).max(512),
+  /**
+   * The link for the email (`${APP_URL}/login#<fragment>`): mailed once, never stored. Left out
+   * when the creator sends the link themselves: the server then never sees the link's secret or
+   * the code, and mails the recipient a notice without the link (docs/protocol.md, Pickups).
+   */
+  link: z.string().min(1).max(512).optional(),
 });
 export type NewPickup = z.infer<typeof newPickup>;
 
@@ -105,4 +110,4 @@ export const pickupRoutes = {
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const pickupErrorCodes = ["pickup_not_found", "pickup_auth_incorrect", "pickup_delete_forbidden", "pickup_participants", "pickup_invalid", "pickup_exists", "pickup_limit", "conversation_not_pickup"] as const;
+export const pickupErrorCodes = ["pickup_not_found", "pickup_auth_incorrect", "pickup_delete_forbidden", "pickup_participants", "pickup_admin", "pickup_invalid", "pickup_exists", "pickup_limit", "conversation_not_pickup"] as const;

@@ -1,11 +1,6 @@
 import { plainText } from "@sealwork/contracts/fields";
 import * as z from "zod";
 
-const flag = z
-  .enum(["true", "false", "1", "0", ""])
-  .default("false")
-  .transform((v) => v === "true" || v === "1");
-
 /**
  * The kinds of job. Each has its own SQS queue (with a dead-letter queue) and worker, declared in
  * functions/routes.ts; JobMessage (queue.ts) has one message shape per kind.
@@ -55,9 +50,6 @@ const schema = z.object({
   INSTANCE_ENV: z.enum(["production", "staging"]).default("production"),
   IDLE_TIMEOUT: z.coerce.number().int().min(0).default(0),
   INDEX_CHARS: z.coerce.number().int().min(3).max(16).default(5),
-  DISABLE_SECURECODE: flag,
-  /** The secure code every account uses while DISABLE_SECURECODE is on (required then). */
-  DEFAULT_SECURECODE: z.string().max(1024).optional().transform((v) => v || undefined),
   DISABLE_FEATURES: z.string().default(""),
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
@@ -74,10 +66,6 @@ const schema = z.object({
    */
   LOG_REQUESTS: z.enum(["errors", "all"]).default("errors"),
   LOG_SLOW_MS: z.coerce.number().int().positive().default(1000),
-}).refine((c) => !c.DISABLE_SECURECODE || c.DEFAULT_SECURECODE !== undefined, {
-  // Without it a client could not create or unlock keys on an instance without secure codes.
-  message: "DEFAULT_SECURECODE is required when DISABLE_SECURECODE is on",
-  path: ["DEFAULT_SECURECODE"],
 });
 
 export type Config = z.infer<typeof schema>;

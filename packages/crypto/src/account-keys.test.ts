@@ -8,6 +8,7 @@ import {
   importEncryptionPublicKey,
   importPrivateSeed,
   importSigningPublicKey,
+  lockAccountKeys,
 } from "./account-keys";
 import { base64urlEncode } from "./bytes";
 import { CryptoError } from "./errors";
@@ -73,5 +74,30 @@ describe("account keys", () => {
     expect(await x25519(back.privateKey, peer.encrypt.publicKey)).toEqual(await x25519(keys.encrypt.privateKey, peer.encrypt.publicKey));
     await expect(exportPrivateSeed(keys.sign.privateKey, "X25519")).rejects.toMatchObject({ code: "invalid_key" });
     await expect(importPrivateSeed(new Uint8Array(31), "Ed25519")).rejects.toMatchObject({ code: "invalid_key" });
+  });
+});
+
+describe("locked account keys (issue 11, item 8)", () => {
+  it("keep the same key pairs, which sign, verify and agree as before, but cannot be exported", async () => {
+    const keys = await generateAccountKeys();
+    expect(keys.encrypt.privateKey.extractable).toBe(true);
+    const locked = await lockAccountKeys(keys);
+    expect(locked.encrypt.privateKey.extractable).toBe(false);
+    expect(locked.sign.privateKey.extractable).toBe(false);
+    expect(await accountPublicKeys(locked)).toEqual(await accountPublicKeys(keys));
+    await expect(crypto.subtle.exportKey("jwk", locked.sign.privateKey)).rejects.toThrow();
+    await expect(crypto.subtle.exportKey("pkcs8", locked.encrypt.privateKey)).rejects.toThrow();
+
+    const message = new TextEncoder().encode("Grüezi");
+    const signature = await crypto.subtle.sign("Ed25519", locked.sign.privateKey, message);
+    expect(await crypto.subtle.verify("Ed25519", keys.sign.publicKey, signature, message)).toBe(true);
+    const other = await generateAccountKeys();
+    const mine = await x25519(locked.encrypt.privateKey, other.encrypt.publicKey);
+    const theirs = await x25519(other.encrypt.privateKey, keys.encrypt.publicKey);
+    expect(base64urlEncode(mine)).toBe(base64urlEncode(theirs));
+
+    // Locking twice changes nothing; a wrong pair is refused.
+    expect(await lockAccountKeys(locked)).toEqual(locked);
+    await expect(lockAccountKeys({ encrypt: keys.sign, sign: keys.encrypt })).rejects.toBeInstanceOf(CryptoError);
   });
 });

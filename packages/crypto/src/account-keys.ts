@@ -1,11 +1,13 @@
-import { type Bytes, base64urlEncode, concatBytes, copyBytes, hexDecode, tryBase64urlDecode } from "./bytes";
+import { type Bytes, base64urlEncode, concatBytes, copyBytes, hexDecode, tryBase64urlDecode, wipe } from "./bytes";
 import { CryptoError } from "./errors";
 import { type Key, type KeyPair, subtle } from "./primitives";
 
 /**
  * A user's account keys: X25519 to receive sealed keys, Ed25519 to sign what the server keeps
- * for them. Private keys are extractable because re-wrapping them under a new secure code
- * needs their bytes; they leave this package only inside a secure-code-wrap envelope.
+ * for them. Private keys are made (and unwrapped) extractable because wrapping them under a
+ * secure code needs their bytes; they leave this package only inside a secure-code-wrap
+ * envelope. The copy a client keeps in memory afterwards is `lockAccountKeys`'s, which no script
+ * can read back (issue 11, item 8).
  */
 export interface AccountKeys {
   encrypt: KeyPair;
@@ -149,4 +151,30 @@ export async function keyPairFromSeed(seed: Uint8Array, curve: CurveName): Promi
   const { privateKey, publicRaw } = await importPrivateSeed(copyBytes(seed), curve);
   const publicKey = await subtle().importKey("raw", publicRaw, { name: curve }, true, [...USAGES[curve].public]);
   return { privateKey, publicKey };
+}
+
+/**
+ * The same key pairs with private halves that cannot be exported (WebCrypto `extractable:
+ * false`): what a client keeps once the keys are wrapped, so that a script running in the page
+ * can use them while it runs but never copy them out. Re-wrapping needs the extractable keys of
+ * `unwrapAccountKeys` again (the secure code opens the envelope afresh).
+ */
+export async function lockAccountKeys(keys: AccountKeys): Promise<AccountKeys> {
+  const lock = async (pair: KeyPair, curve: CurveName): Promise<KeyPair> => {
+    assertKey(pair?.publicKey, curve, "public");
+    if (!pair.privateKey?.extractable) {
+      assertKey(pair?.privateKey, curve, "private");
+      return pair;
+    }
+    const { seed } = await exportPrivateSeed(pair.privateKey, curve);
+    const pkcs8 = concatBytes(PKCS8_PREFIX[curve], seed);
+    try {
+      const privateKey = await subtle().importKey("pkcs8", pkcs8, { name: curve }, false, [...USAGES[curve].private]);
+      return { privateKey, publicKey: pair.publicKey };
+    } finally {
+      wipe(pkcs8);
+      wipe(seed);
+    }
+  };
+  return { encrypt: await lock(keys?.encrypt, "X25519"), sign: await lock(keys?.sign, "Ed25519") };
 }

@@ -32,10 +32,13 @@ export async function exportSymmetricKey(key: Key): Promise<Bytes> {
   return new Uint8Array(await subtle().exportKey("raw", key));
 }
 
-/** Exactly 32 bytes, else invalid_key. */
-export async function importSymmetricKey(raw: Uint8Array): Promise<Key> {
+/**
+ * Exactly 32 bytes, else invalid_key. Extractable unless `extractable: false` (a key that will
+ * only encrypt and decrypt here should not be readable back by whatever else runs in the page).
+ */
+export async function importSymmetricKey(raw: Uint8Array, { extractable = true }: { extractable?: boolean } = {}): Promise<Key> {
   if (!(raw instanceof Uint8Array)) throw new CryptoError("invalid_key", "expected 32 key bytes");
-  return importAesGcmKey(raw, true);
+  return importAesGcmKey(raw, extractable);
 }
 
 export async function encrypt(key: Key, plaintext: Uint8Array, options: AeadOptions = {}): Promise<AeadEnvelope> {

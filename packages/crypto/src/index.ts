@@ -49,6 +49,7 @@ export {
   importAccountPublicKeys,
   importEncryptionPublicKey,
   importSigningPublicKey,
+  lockAccountKeys,
 } from "./account-keys";
 
 export {
@@ -76,6 +77,7 @@ export { sign, signRecord, verify, verifyRecord } from "./signatures";
 export { SAFETY_NUMBER_ITERATIONS, type SafetyNumberParty, accountFingerprint, backupNameDigest, fingerprint, keyId, safetyNumber } from "./digests";
 
 export {
+  PICKUP_ARGON2ID_FLOOR,
   PICKUP_CODE_LENGTH,
   PICKUP_CODE_LETTERS,
   PICKUP_LINK_SECRET_BYTES,
@@ -91,6 +93,7 @@ export {
   generatePickupLinkSecret,
   isValidPickupCode,
   isDamagedPickupLink,
+  meetsPickupFloor,
   normalizePickupCode,
   parsePickupFragment,
   pickupFragment,

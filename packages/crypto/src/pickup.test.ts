@@ -3,6 +3,7 @@ import { exportSymmetricKey, generateSymmetricKey } from "./aead";
 import { base64urlEncode, hexEncode } from "./bytes";
 import { serializeEnvelope } from "./envelope";
 import {
+  PICKUP_ARGON2ID_FLOOR,
   PICKUP_CODE_LETTERS,
   derivePickupKeys,
   crc24,
@@ -11,6 +12,7 @@ import {
   generatePickupLinkSecret,
   isDamagedPickupLink,
   isValidPickupCode,
+  meetsPickupFloor,
   normalizePickupCode,
   parsePickupFragment,
   pickupFragment,
@@ -20,6 +22,7 @@ import {
   unwrapPickupKey,
   wrapPickupKey,
 } from "./pickup";
+import { ARGON2ID_DEFAULTS } from "./secure-code-wrap";
 import { expectRefusal } from "./test-support";
 
 const SMALL = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
@@ -156,8 +159,9 @@ describe("the guest's key", () => {
     expect(keys.auth).toBe(wrapped.auth);
     expect(keys.verifier).toBe(wrapped.verifier);
     expect(await pickupVerifier(keys.auth)).toBe(wrapped.verifier);
-    const opened = await unwrapPickupKey(keys, serializeEnvelope(wrapped.envelope));
+    const opened = await unwrapPickupKey(keys, serializeEnvelope(wrapped.envelope), { extractable: true });
     expect(hexEncode(await exportSymmetricKey(opened))).toBe(hexEncode(await exportSymmetricKey(key)));
+    expect((await unwrapPickupKey(keys, wrapped.envelope)).extractable).toBe(false);
   });
 
   it("round-trips code-only", async () => {
@@ -195,5 +199,27 @@ describe("the guest's key", () => {
     await expectRefusal(derivePickupKeys({ code, securityCode, linkSecret: null }, { ...params, link: 1 }), "invalid_input");
     await expectRefusal(derivePickupKeys({ code, securityCode, linkSecret: null }, { ...params, memoryKiB: 1 << 30 }), "invalid_input");
     await expectRefusal(pickupVerifier("short"), "invalid_input");
+  });
+});
+
+describe("the floor a guest holds the lookup's parameters to (issue 11, item 5)", () => {
+  it("is the defaults every creator uses: 64 MiB and 3 passes", () => {
+    expect(PICKUP_ARGON2ID_FLOOR).toEqual(ARGON2ID_DEFAULTS);
+    expect(PICKUP_ARGON2ID_FLOOR).toEqual({ memoryKiB: 65536, iterations: 3, parallelism: 1 });
+  });
+
+  it("admits the defaults and anything stronger, and nothing weaker in memory or passes", () => {
+    expect(meetsPickupFloor(ARGON2ID_DEFAULTS)).toBe(true);
+    expect(meetsPickupFloor({ memoryKiB: 131072, iterations: 4, parallelism: 2 })).toBe(true);
+    expect(meetsPickupFloor({ memoryKiB: 65536, iterations: 3, parallelism: 4 })).toBe(true);
+    for (const weak of [SMALL, { memoryKiB: 65535, iterations: 3, parallelism: 1 }, { memoryKiB: 65536, iterations: 2, parallelism: 1 }, { memoryKiB: 262144, iterations: 1, parallelism: 1 }]) {
+      expect(meetsPickupFloor(weak)).toBe(false);
+    }
+    // Garbage is not strong enough either.
+    for (const odd of [{ memoryKiB: 65536.5, iterations: 3, parallelism: 1 }, { memoryKiB: "65536", iterations: 3, parallelism: 1 }, { memoryKiB: 65536, iterations: 3, parallelism: 0 }, {}, null]) {
+      expect(meetsPickupFloor(odd as never)).toBe(false);
+    }
+    // A test may hold parameters to a floor of its own.
+    expect(meetsPickupFloor(SMALL, SMALL)).toBe(true);
   });
 });

@@ -202,6 +202,23 @@ export interface PickupSecrets {
   linkSecret: string | null;
 }
 
+/**
+ * The weakest Argon2id parameters a guest derives with (issue 11, item 5): the defaults every
+ * creator's client uses, 64 MiB and 3 passes. The lookup answer that names the parameters comes
+ * from the server, and the guest shows the server the auth key derived with them: a server that
+ * answered 1 MiB and 1 pass would get an auth key it could search 10^6 security codes against in
+ * seconds (a KDF downgrade). So a guest checks the answer against this floor before deriving
+ * anything (`meetsPickupFloor`), and refuses below it.
+ */
+export const PICKUP_ARGON2ID_FLOOR: Readonly<Argon2idParams> = ARGON2ID_DEFAULTS;
+
+/** Whether `params` are at least the floor in memory and in passes (any lane count the envelope allows). */
+export function meetsPickupFloor(params: Argon2idParams, floor: Argon2idParams = PICKUP_ARGON2ID_FLOOR): boolean {
+  const { memoryKiB, iterations, parallelism } = params ?? ({} as Argon2idParams);
+  if (![memoryKiB, iterations, parallelism].every((n) => typeof n === "number" && Number.isInteger(n) && n >= 1)) return false;
+  return memoryKiB >= floor.memoryKiB && iterations >= floor.iterations;
+}
+
 /** The public parameters of a pickup's derivation: the server answers them on lookup. */
 export interface PickupParams extends Argon2idParams {
   /** base64url, 16 bytes. */
@@ -313,9 +330,10 @@ export async function wrapPickupKeyWith(
 /**
  * The guest's side: opens the envelope the server answered after the auth key with keys derived
  * from the lookup's parameters. Other parameters in the envelope, a wrong code or any change:
- * decrypt_failed. The conversation key comes back as an AES-256-GCM key.
+ * decrypt_failed. The conversation key comes back as an AES-256-GCM key, not extractable unless
+ * asked (a guest never seals it for anyone).
  */
-export async function unwrapPickupKey(keys: PickupKeys, envelope: PickupWrapEnvelope | string): Promise<Key> {
+export async function unwrapPickupKey(keys: PickupKeys, envelope: PickupWrapEnvelope | string, { extractable = false }: { extractable?: boolean } = {}): Promise<Key> {
   const env = parseEnvelope(envelope, "pickup-wrap");
   const p = keys?.params;
   const same =
@@ -328,7 +346,7 @@ export async function unwrapPickupKey(keys: PickupKeys, envelope: PickupWrapEnve
   if (!same) throw new CryptoError("decrypt_failed", "the envelope was not made with these parameters");
   const raw = await aesGcmDecrypt(keys.wrapKey, field(env, "nonce"), field(env, "ct"), associatedData({ ...env }));
   try {
-    return await importSymmetricKey(raw);
+    return await importSymmetricKey(raw, { extractable });
   } finally {
     wipe(raw);
   }

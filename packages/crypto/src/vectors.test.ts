@@ -114,7 +114,7 @@ describe("known answers, protocol version 1", () => {
 
     const keys = await derivePickupKeys(secrets, pickupParams(v.envelope));
     expect(keys.auth).toBe(v.auth);
-    const opened = await unwrapPickupKey(keys, v.envelope);
+    const opened = await unwrapPickupKey(keys, v.envelope, { extractable: true });
     expect(hexEncode(new Uint8Array(await crypto.subtle.exportKey("raw", opened)))).toBe(v.conversationKey);
     const wrong = await derivePickupKeys({ ...secrets, securityCode: v.securityCode === "999999" ? "999998" : "999999" }, pickupParams(v.envelope));
     await expectRefusal(unwrapPickupKey(wrong, v.envelope), "decrypt_failed");

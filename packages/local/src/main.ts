@@ -43,6 +43,8 @@ const runtime = await startRuntime({
   port,
   host,
   dataDir,
+  // Another build of the SPA (a test's, made with other build settings: web/build-settings.ts).
+  webDir: process.env.WEB_DIR || undefined,
   adminEmail: process.env.ADMIN_EMAIL,
   adminPassword: process.env.ADMIN_PASSWORD,
   adminName: process.env.ADMIN_NAME,

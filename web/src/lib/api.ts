@@ -5,6 +5,12 @@ import { clearSession, getSession } from "./session";
 
 export const API_URL: string = import.meta.env.VITE_API_URL ?? "";
 
+/**
+ * The browser's fetch as it was when the app loaded: a script that later replaces window.fetch
+ * does not see the Authorization header go by (docs/protocol.md §12, "The API token").
+ */
+const nativeFetch: typeof fetch = globalThis.fetch.bind(globalThis);
+
 /** The server's error body: `{ code, message, fields? }`. Network failures have status 0. */
 export class ApiError extends Error {
   readonly status: number;
@@ -62,7 +68,7 @@ export async function request<T>(method: HttpMethod, path: string, { query, body
 
   let response: globalThis.Response;
   try {
-    response = await fetch(API_URL + path + queryString(query), {
+    response = await nativeFetch(API_URL + path + queryString(query), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -76,7 +82,8 @@ export async function request<T>(method: HttpMethod, path: string, { query, body
   if (!response.ok) {
     // Only a token the server no longer accepts ends the session; a stale token sent by
     // another tab's old session is the same case.
-    if (response.status === 401 && session && getSession()?.api_token === session.api_token) clearSession();
+    // This tab's session only: another tab signed in on its own and holds a token of its own.
+    if (response.status === 401 && session && getSession()?.api_token === session.api_token) clearSession({ everywhere: false });
     throw await toApiError(response);
   }
   if (response.status === 204) return undefined as T;

@@ -1,4 +1,5 @@
-import type { PickupKeys, PickupParams } from "@sealwork/crypto";
+import { type Argon2idParams, type PickupKeys, type PickupParams, PICKUP_ARGON2ID_FLOOR, meetsPickupFloor } from "@sealwork/crypto";
+import { i18next } from "./i18n";
 import { memoryStore } from "./memory-store";
 import { type Session, getSession, subscribeSession } from "./session";
 import { STORAGE_PREFIX } from "./storage";
@@ -71,3 +72,31 @@ export const useGuestKeys = store.use;
 subscribeSession(() => {
   if (store.get() && !isGuest(getSession())) store.clear();
 });
+
+/**
+ * The lookup answer named Argon2id parameters below the floor (docs/protocol.md, Pickups): the
+ * guest derives nothing with them and shows the server nothing (issue 11, item 5).
+ */
+export class WeakPickupError extends Error {
+  readonly params: Argon2idParams;
+  constructor(params: Argon2idParams) {
+    super(`the pickup's Argon2id parameters are below the floor: ${JSON.stringify(params)}`);
+    this.name = "WeakPickupError";
+    this.params = params;
+  }
+
+  /** What the guest is told, in their language. */
+  text(): string {
+    return i18next.t("common:pickupWeak", {
+      memory: Math.floor((Number(this.params?.memoryKiB) || 0) / 1024),
+      passes: Number(this.params?.iterations) || 0,
+      minMemory: PICKUP_ARGON2ID_FLOOR.memoryKiB / 1024,
+      minPasses: PICKUP_ARGON2ID_FLOOR.iterations,
+    });
+  }
+}
+
+/** Refuses parameters below the floor, before anything is derived from them. */
+export function assertPickupFloor(params: Argon2idParams): void {
+  if (!meetsPickupFloor(params)) throw new WeakPickupError(params);
+}

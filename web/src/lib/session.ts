@@ -4,13 +4,28 @@ import { STORAGE_PREFIX } from "./storage";
 
 export type { Session };
 
+/**
+ * Where the API token lives (issue 11, item 8; docs/protocol.md §12, "The API token"): in this
+ * module's memory, with a copy in this tab's sessionStorage so that a reload keeps the user
+ * signed in. Not in localStorage: that would hand the token to every tab and window of the
+ * origin and keep it on disk after the browser closes. Each tab signs in on its own (its keys are
+ * in its memory only anyway); a logout in one tab ends the others (SIGNED_OUT_KEY).
+ */
 const SESSION_KEY = `${STORAGE_PREFIX}session`;
+/** Written and removed at once: the storage event tells the other tabs to end their sessions too. */
+const SIGNED_OUT_KEY = `${STORAGE_PREFIX}signed-out`;
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
 function read(): Session | null {
-  const raw = localStorage.getItem(SESSION_KEY);
+  // Versions before issue 11 kept the session in localStorage: move it to this tab, once.
+  const legacy = localStorage.getItem(SESSION_KEY);
+  if (legacy !== null) {
+    localStorage.removeItem(SESSION_KEY);
+    if (sessionStorage.getItem(SESSION_KEY) === null) sessionStorage.setItem(SESSION_KEY, legacy);
+  }
+  const raw = sessionStorage.getItem(SESSION_KEY);
   if (!raw) return null;
   try {
     const parsed = JSON.parse(raw) as Partial<Session>;
@@ -18,7 +33,7 @@ function read(): Session | null {
   } catch (error) {
     // A damaged entry is not a session; drop it so the user can sign in again.
     console.warn("Discarding an unreadable session", error);
-    localStorage.removeItem(SESSION_KEY);
+    sessionStorage.removeItem(SESSION_KEY);
     return null;
   }
 }
@@ -36,7 +51,7 @@ export function getSession(): Session | null {
 
 export function setSession(session: Session): void {
   current = session;
-  localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
   emit();
 }
 
@@ -49,10 +64,15 @@ export function updateSession(changes: Partial<Omit<Session, "api_token" | "id">
  * Ends the session. `notify: false` leaves the screen as it is, for callers that load a new page
  * next: a client-side redirect to the login screen would otherwise race that page load.
  */
-export function clearSession({ notify = true }: { notify?: boolean } = {}): void {
-  if (current === null && localStorage.getItem(SESSION_KEY) === null) return;
+export function clearSession({ notify = true, everywhere = true }: { notify?: boolean; everywhere?: boolean } = {}): void {
+  if (current === null && sessionStorage.getItem(SESSION_KEY) === null) return;
   current = null;
-  localStorage.removeItem(SESSION_KEY);
+  sessionStorage.removeItem(SESSION_KEY);
+  if (everywhere) {
+    // Other tabs of the app see the event and end their sessions; nothing stays stored.
+    localStorage.setItem(SIGNED_OUT_KEY, String(Date.now()));
+    localStorage.removeItem(SIGNED_OUT_KEY);
+  }
   if (notify) emit();
 }
 
@@ -61,11 +81,10 @@ export function subscribeSession(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-// Another tab logging in or out changes this tab's session too.
+// A logout in another tab (or "Wipe and logout" clearing everything) ends this tab's session too.
 window.addEventListener("storage", (event) => {
-  if (event.key !== SESSION_KEY && event.key !== null) return;
-  current = read();
-  emit();
+  const signedOut = (event.key === SIGNED_OUT_KEY && event.newValue !== null) || event.key === null;
+  if (signedOut && current !== null) clearSession({ everywhere: false });
 });
 
 export function useSession(): Session | null {

@@ -5,6 +5,8 @@ import { getSession, subscribeSession } from "./session";
 /**
  * The account keys unlocked for this session, held in memory only: never in localStorage,
  * IndexedDB or anything else that outlives the page. A reload asks for the secure code again.
+ * The private keys are locked (`lockAccountKeys`: not extractable), so nothing in the page can
+ * copy them out (docs/protocol.md, "Which keys can be exported").
  */
 export interface UnlockedKeys {
   uid: number;

@@ -92,6 +92,8 @@ export async function participate(actor: Actor, id: number, body: Participate) {
   if (input.admin || input.unadmin) {
     const a = await access(actor, id, "read", "administrate_forbidden");
     if (!can(actor, "manage", a.resource)) fail("administrate_forbidden");
+    // A pickup has its author, an admin, and its guest, who never becomes one.
+    if (a.resource.pickup) fail("pickup_admin");
     if (input.participant === a.me.uid) fail("unadmin_self");
     if (input.unadmin && input.participant === a.conversation.authorId) fail("unadmin_author");
     const admin = Boolean(input.admin);

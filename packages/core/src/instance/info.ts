@@ -12,7 +12,6 @@ export async function instanceInfo(): Promise<InstanceInfo> {
     inEnv: c.INSTANCE_ENV,
     idleTimeout: c.IDLE_TIMEOUT,
     indexChars: c.INDEX_CHARS,
-    disableSecurecode: c.DISABLE_SECURECODE,
     featureOff: { convo: disabled.includes("convo"), drive: disabled.includes("drive"), pages: disabled.includes("pages") },
     disableFeatures: disabled,
     needsSetup: (await countUsers()) === 0,

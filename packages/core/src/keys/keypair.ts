@@ -20,7 +20,6 @@ import {
 } from "@sealwork/crypto";
 import type * as z from "zod";
 import { can, requireMember, type Actor } from "../access";
-import { config } from "../config";
 import { nextId } from "../db/counter";
 import { cancellationReasons, db, type TransactionEntities } from "../db/service";
 import { type KeypairItem, type TransitItem } from "./entities";
@@ -48,7 +47,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export namespace Keypair {
   export interface State {
     keypair: KeypairView | null;
-    instance: InstanceInfo & { defaultSecurecode: string | null };
+    instance: InstanceInfo;
     schemas: never[];
     actions: never[];
     series: never[];
@@ -60,11 +59,9 @@ export namespace Keypair {
   export async function state(actor: Actor): Promise<State> {
     const { uid } = requireMember(actor);
     const [keypair, instance] = await Promise.all([current(uid), instanceInfo()]);
-    const c = config();
     return {
       keypair: keypair ? view(keypair.item, keypair.valid) : null,
-      // The default code is for members only, and only where the instance has codes switched off.
-      instance: { ...instance, defaultSecurecode: c.DISABLE_SECURECODE ? (c.DEFAULT_SECURECODE ?? null) : null },
+      instance,
       schemas: [],
       actions: [],
       series: [],

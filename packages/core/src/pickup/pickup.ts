@@ -67,6 +67,8 @@ export namespace Pickup {
    * sealed key, the guest with the pickup-wrap envelope), the pickup and its unique lookup item
    * in one transaction; then the invitation email with the link. The link is checked (this
    * instance's address, a valid fragment matching the lookup and the envelope) and never stored.
+   * Without a link (the creator sends it themselves) nothing of the code or the link secret
+   * reaches the server: it cannot check them, and mails a notice without the link instead.
    */
   export async function create(actor: Actor, body: z.input<typeof newPickup>) {
     const me = requireMember(actor);
@@ -76,13 +78,7 @@ export namespace Pickup {
     const sealed = envelopeText(input.sealed, "sealed", "sealed_key_invalid");
     const wrapped = envelopeText(input.wrapped, "pickup-wrap", "pickup_invalid");
     const title = input.title === undefined ? undefined : envelopeText(input.title, "aead", "title_invalid");
-    const { APP_URL, INSTANCE_NAME } = config();
-    const fragment = parsePickupFragment(input.link);
-    if (!fragment || input.link !== pickupLink(APP_URL, fragment.code, fragment.linkSecret)) fail("pickup_invalid", { message: "The pickup link is not a link to this instance." });
-    if ((fragment.linkSecret !== null) !== (pickupParams(wrapped).link === 1)) fail("pickup_invalid", { message: "The link and the key disagree about the link secret." });
-    // The server sees the code here anyway (it mails the link); checking the lookup costs one
-    // modest Argon2id and keeps a client bug from making a pickup nobody can find.
-    if ((await pickupLookup(fragment.code, INSTANCE_NAME)) !== input.lookup) fail("pickup_invalid", { message: "The lookup does not belong to the code in the link." });
+    if (input.link !== undefined) await checkLink(input.link, input.lookup, wrapped);
 
     const id = input.conversation_id;
     const ms = Date.now();
@@ -109,25 +105,42 @@ export namespace Pickup {
       if (reasons[1] === "ConditionalCheckFailed") fail("reservation_invalid");
       throw new Error(`creating pickup ${id} was cancelled: ${reasons.join(",")}`);
     }
-    await sendMail(me, input.email, input.link, expireAt);
+    await sendMail(me, input.email, input.link ?? null, expireAt);
     return { conversation_id: id, conversation: await describe(id, me.uid), pickup: pickupView(pickup, wrapped) };
   }
 
 
-  /** Who sent it and the link; never the title, a message or the security code. */
-  async function sendMail(creator: MemberActor, to: string, link: string, expireAt: number): Promise<void> {
+  /** A link to this instance whose fragment agrees with the lookup and the envelope's link flag. */
+  async function checkLink(link: string, lookup: string, wrapped: string): Promise<void> {
+    const { APP_URL, INSTANCE_NAME } = config();
+    const fragment = parsePickupFragment(link);
+    if (!fragment || link !== pickupLink(APP_URL, fragment.code, fragment.linkSecret)) fail("pickup_invalid", { message: "The pickup link is not a link to this instance." });
+    if ((fragment.linkSecret !== null) !== (pickupParams(wrapped).link === 1)) fail("pickup_invalid", { message: "The link and the key disagree about the link secret." });
+    // The server sees the code here anyway (it mails the link); checking the lookup costs one
+    // modest Argon2id and keeps a client bug from making a pickup nobody can find.
+    if ((await pickupLookup(fragment.code, INSTANCE_NAME)) !== lookup) fail("pickup_invalid", { message: "The lookup does not belong to the code in the link." });
+  }
+
+  /**
+   * Who sent it and the link, or (link null: the creator passes the link on themselves) a notice
+   * that the link comes from them directly. Never the title, a message or the security code.
+   */
+  async function sendMail(creator: MemberActor, to: string, link: string | null, expireAt: number): Promise<void> {
     const { INSTANCE_TITLE } = config();
     const sender = creator.user.name;
     const until = new Date(expireAt * 1000).toISOString().slice(0, 10);
+    const how =
+      link === null
+        ? `${sender} sends you the link to open them directly, not through this email, and gives you the 6-digit security code separately. ` +
+          `The pickup can be opened until ${until}. If you do not know ${sender}, ignore this email.`
+        : `To read them and answer, open this link:\n\n${link}\n\n` +
+          `You will also need the 6-digit security code, which ${sender} gives you separately (not by email). ` +
+          `The pickup can be opened until ${until}. Do not forward this email.`;
     await Mail.send({
       to,
       channel: "email",
       subject: `${sender} sent you an encrypted pickup`,
-      text:
-        `${sender} (${creator.user.email ?? ""}) has sent you encrypted messages through ${INSTANCE_TITLE}.\n\n` +
-        `To read them and answer, open this link:\n\n${link}\n\n` +
-        `You will also need the 6-digit security code, which ${sender} gives you separately (not by email). ` +
-        `The pickup can be opened until ${until}. Do not forward this email.`,
+      text: `${sender} (${creator.user.email ?? ""}) has sent you encrypted messages through ${INSTANCE_TITLE}.\n\n${how}`,
     });
   }
 

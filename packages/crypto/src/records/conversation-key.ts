@@ -4,7 +4,7 @@ import { wipe } from "../bytes";
 import { type SealedEnvelope, parseEnvelope, serializeEnvelope } from "../envelope";
 import type { Key, KeyPair } from "../primitives";
 import { openSealed, sealFor, sealForWith } from "../seal";
-import { type ConversationPlace, type LegacyOption, checkPlace, conversationSuffix, legacyAllowed, openBoundOrLegacy } from "./place";
+import { type ConversationPlace, type ExtractableOption, type LegacyOption, checkPlace, conversationSuffix, legacyAllowed, openBoundOrLegacy } from "./place";
 
 /**
  * A conversation key sealed for one participant (docs/protocol.md, Conversations): the raw
@@ -55,15 +55,20 @@ export async function sealConversationKeyWith(conversationKey: Key, recipient: K
 /**
  * Opens one's copy of the conversation key with one's X25519 key pair. Tries the bound context,
  * then (unless `allowLegacy: false`, and for epoch 0 only) the v1 context `conversation-key:0`.
- * Neither opens: decrypt_failed.
+ * Neither opens: decrypt_failed. The key is not extractable unless `extractable: true` (to seal
+ * it for a new participant).
  */
-export async function openConversationKey(sealed: SealedEnvelope | string, recipient: KeyPair, place: ConversationPlace & LegacyOption): Promise<OpenedConversationKey> {
+export async function openConversationKey(
+  sealed: SealedEnvelope | string,
+  recipient: KeyPair,
+  place: ConversationPlace & LegacyOption & ExtractableOption,
+): Promise<OpenedConversationKey> {
   const env = parseEnvelope(sealed, "sealed");
   const checked = checkPlace(place, "the conversation");
   const open = (context: string) => async () => {
     const raw = await openSealed(env, recipient, { context });
     try {
-      return await importSymmetricKey(raw);
+      return await importSymmetricKey(raw, { extractable: place.extractable === true });
     } finally {
       wipe(raw);
     }

@@ -29,14 +29,20 @@ describe("the conversation key record", () => {
     expect(() => conversationKeyContext(42, -1)).toThrow(/epoch/);
   });
 
-  it("opens for its participant, sealed for a key or for the raw public key, as an extractable key", async () => {
+  it("opens for its participant, sealed for a key or for the raw public key; extractable only when asked (to seal it on)", async () => {
     const alice = await generateAccountKeys();
     const key = await generateSymmetricKey();
     for (const recipient of [alice.encrypt.publicKey, await exportPublicKey(alice.encrypt.publicKey)]) {
       const sealed = await sealConversationKey(key, recipient, { conversationId: 12 });
-      const opened = await openConversationKey(sealed, alice.encrypt, { conversationId: 12 });
+      const opened = await openConversationKey(sealed, alice.encrypt, { conversationId: 12, extractable: true });
       expect(opened.legacy).toBe(false);
       expect(await raw(opened.key)).toEqual(await raw(key));
+      // By default the opened copy reads and writes, and cannot be read back.
+      const locked = await openConversationKey(sealed, alice.encrypt, { conversationId: 12 });
+      expect(locked.key.extractable).toBe(false);
+      await expectRefusal(raw(locked.key), "invalid_key");
+      const title = await sealConversationTitle(locked.key, "Grüezi", { conversationId: 12 });
+      expect((await openConversationTitle(opened.key, title, { conversationId: 12 })).title).toBe("Grüezi");
     }
   });
 
@@ -50,7 +56,7 @@ describe("the conversation key record", () => {
 
   it("opens a v1 key on the legacy path, and says so; refused when legacy is not allowed or the epoch is not 0", async () => {
     const { alice, key, sealed } = await v1Records("t");
-    const opened = await openConversationKey(sealed, alice.encrypt, { conversationId: 5 });
+    const opened = await openConversationKey(sealed, alice.encrypt, { conversationId: 5, extractable: true });
     expect(opened.legacy).toBe(true);
     expect(await raw(opened.key)).toEqual(await raw(key));
     await expectRefusal(openConversationKey(sealed, alice.encrypt, { conversationId: 5, allowLegacy: false }), "decrypt_failed");

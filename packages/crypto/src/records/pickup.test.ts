@@ -18,14 +18,16 @@ describe("what a pickup's creation seals", () => {
     const creator = await generateAccountKeys();
     const conversationKey = await generateSymmetricKey();
     const sealed = await sealPickup({ conversationId: 8, conversationKey, creatorPublic: creator.encrypt.publicKey, secrets, title: "Steuern 2025", params });
-    const mine = await openConversationKey(sealed.sealed, creator.encrypt, { conversationId: 8 });
+    const mine = await openConversationKey(sealed.sealed, creator.encrypt, { conversationId: 8, extractable: true });
     expect(await exportSymmetricKey(mine.key)).toEqual(await exportSymmetricKey(conversationKey));
 
     const keys = await derivePickupKeys(secrets, pickupParams(sealed.wrapped));
     expect(keys.auth).toBe(sealed.auth);
-    const guest = await openPickup(keys, { conversationId: 8, wrapped: sealed.wrapped, title: sealed.title });
+    const guest = await openPickup(keys, { conversationId: 8, wrapped: sealed.wrapped, title: sealed.title, extractable: true });
     expect(guest.title).toBe("Steuern 2025");
     expect(await exportSymmetricKey(guest.key)).toEqual(await exportSymmetricKey(conversationKey));
+    // The guest's own copy (the default) cannot be read back: a guest never seals it for anyone.
+    expect((await openPickup(keys, { conversationId: 8, wrapped: sealed.wrapped })).key.extractable).toBe(false);
     await expectRefusal(openPickup(keys, { conversationId: 9, wrapped: sealed.wrapped, title: sealed.title }), "decrypt_failed");
     await expectRefusal(openPickup(await derivePickupKeys({ ...secrets, securityCode: "654321" }, pickupParams(sealed.wrapped)), { conversationId: 8, wrapped: sealed.wrapped }), "decrypt_failed");
   });

@@ -68,11 +68,11 @@ export async function sealPickupWith(pickup: PickupToSeal, fixed: PickupRandomne
  */
 export async function openPickup(
   keys: PickupKeys,
-  pickup: { conversationId: number; wrapped: PickupWrapEnvelope | string; title?: string | null },
+  pickup: { conversationId: number; wrapped: PickupWrapEnvelope | string; title?: string | null; extractable?: boolean },
 ): Promise<{ key: Key; title: string | null; legacy: boolean }> {
   const { conversationId, wrapped, title } = checkPlace(pickup, "the pickup");
   checkId(conversationId, "a conversation id");
-  const key = await unwrapPickupKey(keys, wrapped);
+  const key = await unwrapPickupKey(keys, wrapped, { extractable: pickup.extractable === true });
   if (!title) return { key, title: null, legacy: false };
   const opened = await openConversationTitle(key, title, { conversationId, allowLegacy: true });
   return { key, title: opened.title, legacy: opened.legacy };

@@ -27,6 +27,15 @@ export interface LegacyOption {
   allowLegacy?: boolean;
 }
 
+/**
+ * Whether an opened key may be exported again (issue 11, item 8). Off by default: an opened copy
+ * is for reading and writing; only a caller about to seal the key for someone else asks for an
+ * extractable one, and drops it after sealing.
+ */
+export interface ExtractableOption {
+  extractable?: boolean;
+}
+
 /** Same rule as the API's local ids (packages/contracts): 1–64 of A–Z a–z 0–9 _ -, never a colon. */
 const LOCALID = /^[A-Za-z0-9_-]{1,64}$/;
 

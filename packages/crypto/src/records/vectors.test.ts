@@ -39,7 +39,7 @@ describe("record vectors, protocol version 1", () => {
         const sealed = await sealConversationKeyWith(key, (await recipient()).publicKey, { conversationId: v.conversationId }, { ephemeral: await ephemeral(), nonce: hex(v.nonce) });
         expect(sealed).toBe(v.envelope);
       }
-      const opened = await openConversationKey(v.envelope, await recipient(), { conversationId: v.conversationId });
+      const opened = await openConversationKey(v.envelope, await recipient(), { conversationId: v.conversationId, extractable: true });
       expect(await rawKey(opened.key)).toBe(v.plaintext);
       expect(opened.legacy).toBe(v.legacy);
     });
@@ -107,10 +107,10 @@ describe("record vectors, protocol version 1", () => {
     );
     expect(sealed).toEqual({ sealed: v.sealed, wrapped: v.wrapped, verifier: v.verifier, auth: v.auth, title: v.titleEnvelope });
 
-    const creator = await openConversationKey(v.sealed, await recipient(), { conversationId: v.conversationId });
+    const creator = await openConversationKey(v.sealed, await recipient(), { conversationId: v.conversationId, extractable: true });
     expect({ key: await rawKey(creator.key), legacy: creator.legacy }).toEqual({ key: v.conversationKey, legacy: false });
     const keys = await derivePickupKeys(secrets, pickupParams(v.wrapped));
-    const guest = await openPickup(keys, { conversationId: v.conversationId, wrapped: v.wrapped, title: v.titleEnvelope });
+    const guest = await openPickup(keys, { conversationId: v.conversationId, wrapped: v.wrapped, title: v.titleEnvelope, extractable: true });
     expect({ key: await rawKey(guest.key), title: guest.title, legacy: guest.legacy }).toEqual({ key: v.conversationKey, title: textOf(v.title), legacy: false });
     // The creator's copy and the title belong to this conversation only.
     await expectRefusal(openConversationKey(v.sealed, await recipient(), { conversationId: v.conversationId + 1 }), "decrypt_failed");

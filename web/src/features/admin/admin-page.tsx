@@ -12,6 +12,8 @@ import { useInstanceUsers } from "./list-users";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { errorText } from "../../lib/error-text";
 import { SwitchOffTotpModal } from "./switch-off-totp-modal";
+import { DisableAccountModal } from "./disable-account-modal";
+import { useSession } from "../../lib/session";
 import { UsersTable } from "./users-table";
 import { ns } from "./i18n";
 
@@ -23,6 +25,8 @@ export function AdminPage() {
   // Two-factor: the user whose 2FA is being switched off, and a failure to report.
   const [switchingOff, setSwitchingOff] = useState<PublicUser | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [toggling, setToggling] = useState<PublicUser | null>(null);
+  const session = useSession();
   const invites = useInstanceInvites();
   const resend = useResendInvite();
   // An expired invitation issued again: its new code, shown once to the administrator.
@@ -39,7 +43,7 @@ export function AdminPage() {
       </Title>
       {users.isPending ? <Loader aria-label={t("common:loading")} /> : null}
       {users.isError ? <Alert color="red">{t("fetchFailed")}</Alert> : null}
-      {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} /> : null}
+      {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} onToggleDisabled={setToggling} selfId={session?.id} /> : null}
       {users.data ? <AdminCertificates users={users.data} /> : null}
       <Title order={2} size="h3">
         {t("invites.heading")}
@@ -60,6 +64,7 @@ export function AdminPage() {
       ) : null}
       <EditUserModal user={editing} onClose={() => setEditing(null)} />
       <SwitchOffTotpModal user={switchingOff} onClose={() => setSwitchingOff(null)} onError={setFailure} />
+      <DisableAccountModal user={toggling} onClose={() => setToggling(null)} onError={setFailure} />
       <ErrorDialog message={failure} onClose={() => setFailure(null)} />
       <Modal opened={reissued !== null} onClose={() => setReissued(null)} title={t("invites.reissuedTitle")} centered>
         <Stack>

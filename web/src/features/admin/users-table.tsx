@@ -8,9 +8,13 @@ export interface UsersTableProps {
   onEdit: (user: PublicUser) => void;
   /** Offered for users with 2FA on. */
   onSwitchOffTotp?: (user: PublicUser) => void;
+  /** Offered for every account but the administrator's own: disable, or enable a disabled one. */
+  onToggleDisabled?: (user: PublicUser) => void;
+  /** The signed-in administrator, who cannot disable themself. */
+  selfId?: number;
 }
 
-export function UsersTable({ users, onEdit, onSwitchOffTotp }: UsersTableProps) {
+export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, selfId }: UsersTableProps) {
   const { t } = useTranslation(ns);
   if (users.length === 0) return <Text c="dimmed">{t("noUsers")}</Text>;
 
@@ -55,6 +59,17 @@ export function UsersTable({ users, onEdit, onSwitchOffTotp }: UsersTableProps) 
                       {t("twoFactor.switchOff")}
                     </Button>
                   ) : null}
+                  {onToggleDisabled && user.id !== selfId ? (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color={user.disabled ? "blue" : "red"}
+                      aria-label={t(user.disabled ? "account.enableUser" : "account.disableUser", { name: user.name })}
+                      onClick={() => onToggleDisabled(user)}
+                    >
+                      {t(user.disabled ? "account.enable" : "account.disable")}
+                    </Button>
+                  ) : null}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -79,6 +94,11 @@ function Roles({ user }: { user: PublicUser }) {
           {role}
         </Badge>
       ))}
+      {user.disabled ? (
+        <Badge color="red" variant="light" size="sm">
+          {t("account.disabledBadge")}
+        </Badge>
+      ) : null}
       {user.password_empty ? (
         <Badge color="yellow" variant="light" size="sm">
           {t("pending")}

@@ -42,6 +42,9 @@ describe("conversation keys and titles in the web client", () => {
     const v1Title = serializeEnvelope(await encrypt(v1Key, utf8Encode("old title"), { aad: LEGACY_CONVERSATION_TITLE_AAD }));
     const opened = await openConversationKey(31, v1Sealed, me);
     expect(await decryptTitle(opened, v1Title)).toBe("old title");
+    // The opened copy cannot be read back (issue 11, item 8); sealing it on opens it once more.
+    expect(opened.extractable).toBe(false);
+    await expect(exportSymmetricKey(opened)).rejects.toThrow();
     // Adding someone seals a bound copy; they read the v1 title too.
     const theirs = await openConversationKey(31, await sealKeyForPublic(opened, newcomer.publicKeys.encryptPublic), newcomer);
     expect(await decryptTitle(theirs, v1Title)).toBe("old title");

@@ -30,6 +30,9 @@ export const TITLE_AAD = LEGACY_CONVERSATION_TITLE_AAD;
 
 // Which conversation each key belongs to (keys are never stored; neither is this).
 const conversations = new WeakMap<Key, number>();
+// Where an opened (non-extractable) key came from, so it can be opened once more, extractable,
+// when it must be sealed for someone else (issue 11, item 8).
+const copies = new WeakMap<Key, { sealed: string; holder: UnlockedKeys }>();
 
 function bind(key: Key, conversationId: number): Key {
   conversations.set(key, conversationId);
@@ -66,7 +69,9 @@ export type KeyHolder = UnlockedKeys | GuestKeys;
  * Opens the caller's copy of the conversation key once per conversation and session: a member's
  * is sealed for their account key (bound to this conversation, or from before ids were bound);
  * a guest's is the pickup's `pickup-wrap` (docs/protocol.md, Pickups), opened with the keys
- * derived from code, security code and link secret. A copy that does not open rejects.
+ * derived from code, security code and link secret. A copy that does not open rejects. The key
+ * is not extractable: a script in the page can use it while it runs, never copy it out; sealing
+ * it for a new participant opens the copy once more (`extractableCopy`).
  */
 export function openConversationKey(conversationId: number, sealed: string, unlocked: KeyHolder): Promise<Key> {
   if (openedFor !== unlocked.uid) {
@@ -78,7 +83,10 @@ export function openConversationKey(conversationId: number, sealed: string, unlo
     key =
       "pickup" in unlocked
         ? openPickup(unlocked.pickup, { conversationId, wrapped: sealed }).then((p) => bind(p.key, conversationId))
-        : openSealedConversationKey(sealed, unlocked.keys.encrypt, { conversationId }).then((o) => bind(o.key, conversationId));
+        : openSealedConversationKey(sealed, unlocked.keys.encrypt, { conversationId }).then((o) => {
+            copies.set(o.key, { sealed, holder: unlocked });
+            return bind(o.key, conversationId);
+          });
     // A failure is not cached: another load may bring a good copy.
     key.catch(() => opened.delete(conversationId));
     opened.set(conversationId, key);
@@ -86,9 +94,22 @@ export function openConversationKey(conversationId: number, sealed: string, unlo
   return key;
 }
 
+/**
+ * The one place a conversation key is extractable after its creation: a fresh key (sealed for its
+ * participants at creation) is; an opened one is opened again from the member's sealed copy,
+ * extractable, for this one seal, and dropped.
+ */
+async function extractableCopy(key: Key, conversationId: number): Promise<Key> {
+  if (key.extractable) return key;
+  const copy = copies.get(key);
+  if (!copy) throw new Error("this conversation key cannot be sealed for anyone: it was not opened from a sealed copy");
+  return (await openSealedConversationKey(copy.sealed, copy.holder.keys.encrypt, { conversationId, extractable: true })).key;
+}
+
 /** The conversation key sealed for one X25519 public key (raw base64url). */
 export async function sealKeyForPublic(key: Key, encryptPublic: string, conversationId?: number): Promise<string> {
-  return sealConversationKey(key, encryptPublic, { conversationId: conversationOf(key, conversationId) });
+  const id = conversationOf(key, conversationId);
+  return sealConversationKey(await extractableCopy(key, id), encryptPublic, { conversationId: id });
 }
 
 /**

@@ -1,10 +1,11 @@
 import { INVITE_VALID_DAYS, type Body, type Response } from "@sealwork/contracts";
 import { createInvitation, generateAccountKeys, identityKeys, wrapAccountKeys } from "@sealwork/crypto";
 import { call, isApiError } from "../../lib/api";
+import { secureCodeSetting } from "../../lib/build-settings";
 import { errorText } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
 import { generateInvitationCode } from "../../lib/invitation-code";
-import { fetchKeyState, signedPublicKey } from "../../lib/keypairs";
+import { signedPublicKey } from "../../lib/keypairs";
 import { ownIdentity } from "../../lib/trust";
 import { getUnlockedKeys } from "../../lib/unlocked-keys";
 import "./i18n";
@@ -30,13 +31,12 @@ export interface PreparedInvite {
 
 /**
  * The invitee's temporary keys, made here (docs/protocol.md §13): an invitation code (or the
- * instance's default code where secure codes are off), the keys wrapped under it, and their
+ * build's default code where the build switched secure codes off), the keys wrapped under it, and their
  * signature. The code stays in this browser: it is shown to the administrator only.
  */
 export async function prepareInvite(): Promise<PreparedInvite> {
   try {
-    const { instance } = await fetchKeyState();
-    const code = instance.disableSecurecode && instance.defaultSecurecode ? instance.defaultSecurecode : generateInvitationCode();
+    const code = secureCodeSetting().defaultCode ?? generateInvitationCode();
     const keys = await generateAccountKeys();
     const transit = await wrapAccountKeys(keys, code);
     return { code, public_key: await signedPublicKey(keys, "temp"), transit: { ...transit } };

@@ -2,7 +2,7 @@ import type { Session } from "@sealwork/contracts";
 import { derivePickupKeys, unwrapPickupKey } from "@sealwork/crypto";
 import { call } from "../../lib/api";
 import { errorText } from "../../lib/error-text";
-import { type GuestPickup, GUEST_ID, saveGuestPickup, setGuestKeys } from "../../lib/guest";
+import { type GuestPickup, GUEST_ID, WeakPickupError, assertPickupFloor, saveGuestPickup, setGuestKeys } from "../../lib/guest";
 import { i18next } from "../../lib/i18n";
 import { setSession } from "../../lib/session";
 import "./i18n";
@@ -15,6 +15,8 @@ import "./i18n";
  * (sessionStorage, without the security code) and the keys (memory only).
  */
 export async function collectPickup(pickup: GuestPickup, securityCode: string): Promise<number> {
+  // The lookup checked them; this tab's stored copy is held to the floor again before Argon2id.
+  assertPickupFloor(pickup.params);
   const keys = await derivePickupKeys({ code: pickup.code, securityCode, linkSecret: pickup.linkSecret }, pickup.params);
   const recovered = await call("POST /api/pickup/recover/{lookup}", { params: { lookup: pickup.lookup }, body: { auth: keys.auth } });
   await unwrapPickupKey(keys, recovered.wrapped);
@@ -37,5 +39,6 @@ export async function collectPickup(pickup: GuestPickup, securityCode: string): 
 
 /** Spec 000 §8: the refusal's text (a wrong security code; gone: unknown, expired, deleted or locked; too many tries). */
 export function collectErrorText(error: unknown): string {
+  if (error instanceof WeakPickupError) return error.text();
   return errorText(error, i18next.t("keys:pickup.failed"));
 }

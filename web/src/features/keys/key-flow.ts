@@ -5,12 +5,14 @@ import {
   accountPublicKeys,
   generateAccountKeys,
   isCryptoError,
+  lockAccountKeys,
   parseEnvelope,
   unwrapAccountKeys,
   wrapAccountKeys,
 } from "@sealwork/crypto";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api";
+import { secureCodeSetting } from "../../lib/build-settings";
 import { downloadBlob } from "../../lib/download";
 import { i18next } from "../../lib/i18n";
 import {
@@ -146,8 +148,10 @@ export function useKeyFlow(uid: number) {
   const finish = useCallback(
     async (current: number, keyId: number, keys: AccountKeys, firstSeen?: string[]) => {
       const publicKeys = await accountPublicKeys(keys);
+      // Wrapped and stored: what stays in memory can sign and open, never be exported (issue 11, item 8).
+      const locked = await lockAccountKeys(keys);
       if (current !== run.current) return;
-      const unlocked = { uid, keyId, keys, publicKeys };
+      const unlocked = { uid, keyId, keys: locked, publicKeys };
       // Protocol v2's steps after unlocking: not a reason to keep anyone out of the app (the
       // anchors are pinned again at the first lookup of a contact, which does refuse).
       await afterUnlock(unlocked, firstSeen).catch((error: unknown) => console.warn("Pinning the instance anchors failed", error));
@@ -270,10 +274,10 @@ export function useKeyFlow(uid: number) {
   const openInvitation = useCallback(
     (input: string) => {
       if (state.kind !== "temp" || state.keys) return;
-      const { instance } = state.server;
-      // Where secure codes are off, the invitation code is the instance's default code, as typed.
-      const code = instance.disableSecurecode ? input : normalizeInvitationCode(input);
-      if (!instance.disableSecurecode && !isInvitationCode(code)) return setNotice({ message: i18next.t("keys:temp.invalid") });
+      // Where the build switched secure codes off, the invitation code is its default code, as typed.
+      const codesOff = secureCodeSetting().disabled;
+      const code = codesOff ? input : normalizeInvitationCode(input);
+      if (!codesOff && !isInvitationCode(code)) return setNotice({ message: i18next.t("keys:temp.invalid") });
       const taken = state;
       return perform(async (current) => {
         if (!transit.current) {

@@ -1,6 +1,7 @@
 import { Alert, Button, Code, FileInput, Group, Loader, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { secureCodeSetting } from "../../lib/build-settings";
 import { logoutAndReload } from "../../lib/logout";
 import { CodeForm, NoticeAlert } from "./code-form";
 import { LOCAL_KEY_CODES } from "./key-errors";
@@ -66,7 +67,7 @@ function StateView({ flow }: { flow: KeyFlow }) {
     case "fresh":
       return (
         <StateSection heading={t(state.lastKey === null ? "fresh.heading" : "fresh.renewHeading")} intro={t("fresh.intro")}>
-          {state.server.instance.disableSecurecode ? <Text size="sm">{t("fresh.auto")}</Text> : null}
+          {secureCodeSetting().disabled ? <Text size="sm">{t("fresh.auto")}</Text> : null}
           <CodeForm choose submitLabel={t("fresh.submit")} onSubmit={(code) => void flow.create(code)} busy={working} notice={notice}>
             <Text size="sm" c="dimmed">
               {t("fresh.hint")}
@@ -228,14 +229,14 @@ function StateSection({ heading, intro, children }: { heading: string; intro?: s
 }
 
 /**
- * On an instance without secure codes (disableSecurecode) every account uses the instance's
- * default code: the popup submits it by itself, once per state, and shows the form if it fails.
+ * On an instance whose build switched secure codes off (web/build-settings.ts; never an API
+ * answer) every account uses the build's default code: the popup submits it by itself, once per
+ * state, and shows the form if it fails.
  */
 function useDefaultCode(flow: KeyFlow) {
   const { state, busy } = flow;
   const tried = useRef(new Set<string>());
-  const server = "server" in state ? state.server : undefined;
-  const code = server?.instance.disableSecurecode ? server.instance.defaultSecurecode : null;
+  const code = secureCodeSetting().defaultCode;
   useEffect(() => {
     // A retry starts over, default code included.
     if (state.kind === "checking") tried.current.clear();

@@ -14,10 +14,11 @@ import type { Account } from "./lookup-contact";
 import { PasswordForm } from "./password-form";
 import { PickupForm } from "./pickup-form";
 import { RegisterForm } from "./register-form";
+import { ResetForm } from "./reset-form";
 import { ns } from "./i18n";
 
 type Mode = "phone" | "email" | "pickup";
-type Step = { kind: "contact" } | { kind: "password" | "register"; account: Account; contact: string };
+type Step = { kind: "contact" } | { kind: "password" | "register" | "reset"; account: Account; contact: string };
 /** What the address's fragment held: a pickup link, a damaged one, or nothing for pickups. */
 type Link = { kind: "pickup"; fragment: PickupFragment } | { kind: "damaged" } | null;
 
@@ -127,8 +128,10 @@ export function LoginPage({ pickupPopup }: LoginPageProps) {
             <ContactForm key={mode} mode={mode} onFound={found} onError={setError} />
           ) : step.kind === "register" ? (
             <RegisterForm account={step.account} contact={step.contact} onBack={back} onError={setError} />
+          ) : step.kind === "reset" ? (
+            <ResetForm account={step.account} contact={step.contact} onBack={() => setStep({ ...step, kind: "password" })} onError={setError} />
           ) : (
-            <PasswordForm account={step.account} onBack={back} onError={setError} />
+            <PasswordForm account={step.account} onBack={back} onForgot={() => setStep({ ...step, kind: "reset" })} onError={setError} />
           )}
         </Stack>
       </Paper>

@@ -13,6 +13,8 @@ import { ns } from "./i18n";
 export interface PasswordFormProps {
   account: Account;
   onBack: () => void;
+  /** The forgotten-password step: a code to the contact, then a new password. */
+  onForgot: () => void;
   onError: (message: string) => void;
 }
 
@@ -20,7 +22,7 @@ export interface PasswordFormProps {
  * Password, plus the 2FA code when the account has it; a complete code submits by itself. A
  * recovery code can stand in for the 2FA code (the server normalises look-alike characters).
  */
-export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
+export function PasswordForm({ account, onBack, onForgot, onError }: PasswordFormProps) {
   const { t } = useTranslation([ns, "common"]);
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
@@ -95,6 +97,9 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
           error={errors.password}
           autoFocus
         />
+        <Anchor component="button" type="button" size="sm" onClick={onForgot} style={{ alignSelf: "flex-start" }}>
+          {t("reset.forgot")}
+        </Anchor>
         {account.totp_enabled ? (
           <Stack gap={4}>
             <TextInput

@@ -2,7 +2,7 @@ import { Button, Stack, TextInput } from "@mantine/core";
 import { type PickupFragment, isDamagedPickupLink, normalizePickupCode, parsePickupFragment } from "@sealwork/crypto";
 import { useEffect, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { GuestPickup } from "../../lib/guest";
+import { type GuestPickup, WeakPickupError } from "../../lib/guest";
 import { pickupErrorText } from "./login-errors";
 import { PickupLinkError, useLookupPickup } from "./lookup-pickup";
 import { pickupCodeInput } from "./pickup-code";
@@ -31,8 +31,10 @@ export function PickupForm({ initial, onFound, onError }: PickupFormProps) {
     setInvalid(null);
     lookup.mutate(fragment, {
       onSuccess: onFound,
-      onError: (error) =>
-        onError(error instanceof PickupLinkError ? t(error.needsLink ? "pickup.needsLink" : "pickup.incorrect") : pickupErrorText(error)),
+      onError: (error) => {
+        if (error instanceof WeakPickupError) return onError(error.text());
+        onError(error instanceof PickupLinkError ? t(error.needsLink ? "pickup.needsLink" : "pickup.incorrect") : pickupErrorText(error));
+      },
     });
   }
 

@@ -1,13 +1,14 @@
 import { Button, Group, Stack, Text, TextInput } from "@mantine/core";
 import { PasswordField } from "../../lib/ui/password-field";
 import { useFields } from "../../lib/ui/use-fields";
-import { useEffect, useRef, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { isSixDigits, isValidName, isValidPassword, PASSWORD_MIN } from "../../lib/validation";
-import { registerErrorText, sendVerificationErrorText } from "./login-errors";
+import { registerErrorText } from "./login-errors";
 import type { Account } from "./lookup-contact";
 import { useRegisterUser } from "./register-user";
 import { useSendVerification } from "./send-verification";
+import { useMailedCode } from "./use-mailed-code";
 import { ns } from "./i18n";
 
 export interface RegisterFormProps {
@@ -26,21 +27,8 @@ export function RegisterForm({ account, contact, onBack, onError }: RegisterForm
     { name: "", password: "", verification: "", code: "" },
     { code: (value) => value.replace(/\D/g, "").slice(0, 6) },
   );
-  const send = useSendVerification();
+  const mailed = useMailedCode(useSendVerification(), { uid: account.id, contact }, onError);
   const register = useRegisterUser();
-  const sent = useRef(false);
-
-  function sendCode() {
-    send.mutate({ uid: account.id, contact }, { onError: (error) => onError(sendVerificationErrorText(error)) });
-  }
-
-  // Once per account; the ref keeps React's development double effects from sending two emails.
-  useEffect(() => {
-    if (sent.current) return;
-    sent.current = true;
-    sendCode();
-  });
-
   function submit(event: FormEvent) {
     event.preventDefault();
     const found: Partial<Record<Field, string>> = {};
@@ -80,7 +68,7 @@ export function RegisterForm({ account, contact, onBack, onError }: RegisterForm
             {t("common:back")}
           </Button>
           <Group gap="xs">
-            <Button variant="default" onClick={sendCode} loading={send.isPending}>
+            <Button variant="default" onClick={mailed.resend} loading={mailed.sending}>
               {t("register.resend")}
             </Button>
             <Button type="submit" loading={register.isPending}>

@@ -1,6 +1,6 @@
 import { Alert, Button, FileButton, Group, Modal, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { type SecureCodeWrapEnvelope, isCryptoError, parseEnvelope, unwrapAccountKeys } from "@sealwork/crypto";
+import { type SecureCodeWrapEnvelope, isCryptoError, lockAccountKeys, parseEnvelope, unwrapAccountKeys } from "@sealwork/crypto";
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -123,7 +123,7 @@ function ImportUnlock({ envelope, onCancel, onUnlocked }: { envelope: SecureCode
     setProblem(null);
     try {
       await new Promise((resolve) => window.setTimeout(resolve, 30));
-      await onUnlocked(await unwrapAccountKeys(envelope, code));
+      await onUnlocked(await lockAccountKeys(await unwrapAccountKeys(envelope, code)));
     } catch (error) {
       if (!isCryptoError(error, "decrypt_failed")) console.error("Import failed", error);
       setProblem(t(isCryptoError(error, "decrypt_failed") ? "keys.wrongCode" : "keys.import.failed"));

@@ -65,7 +65,9 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
           </Stack>
           {/* Every file has its own Download and Save, so each names its file (axe: identical names). */}
           {download.state === "ready" ? (
-            <Anchor href={download.url} download={file.name} size="sm" aria-label={t("attachments.saveFile", { name: file.name })}>
+            // The blob is application/octet-stream (transfer.ts) and the link downloads: a saved
+            // file is never opened as a page of this origin.
+            <Anchor href={download.url} download={file.name} rel="noopener" size="sm" aria-label={t("attachments.saveFile", { name: file.name })}>
               {t("attachments.save")}
             </Anchor>
           ) : (

@@ -16,6 +16,7 @@ import {
   utf8Encode,
 } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
+import { downloadableBlob, safeImageBlob } from "../../../lib/safe-image";
 import { type FileRef, isImage } from "./file-ref";
 import { makeThumbnail } from "./thumbnail";
 
@@ -154,7 +155,11 @@ function fileStreamOf(file: FileRef): Promise<FileStream> {
   return importFileStream(base64urlDecode(file.key), file.header);
 }
 
-/** Downloads and decrypts a whole attachment as it streams in; answers a Blob ready to save. */
+/**
+ * Downloads and decrypts a whole attachment as it streams in; answers a Blob ready to save, typed
+ * application/octet-stream whatever the sender's type says: a blob URL of it only ever downloads,
+ * it never opens as a page of this origin (an "HTML" or "SVG" file would run as the app).
+ */
 export async function downloadAttachment(conversationId: number, file: FileRef, { onProgress, signal }: TransferOptions = {}): Promise<Blob> {
   const stream = await fileStreamOf(file);
   const { url, size } = await call("GET /api/conversations/{id}/attachments/{aid}", { params: { id: conversationId, aid: file.id }, signal });
@@ -182,15 +187,15 @@ export async function downloadAttachment(conversationId: number, file: FileRef, 
     }
   }
   blobs.push(new Blob(chunks));
-  return new Blob(blobs, { type: file.type || "application/octet-stream" });
+  return downloadableBlob(blobs);
 }
 
-/** The decrypted thumbnail of an image attachment. */
+/** The decrypted thumbnail of an image attachment: a PNG, JPEG, GIF or WebP by its bytes, else refused. */
 export async function fetchThumbnail(conversationId: number, file: FileRef, signal?: AbortSignal): Promise<Blob> {
   const stream = await fileStreamOf(file);
   const { url } = await call("GET /api/conversations/{id}/attachments/{aid}", { params: { id: conversationId, aid: file.id }, query: { thumb: "1" }, signal });
   const response = await fetch(url, { signal });
   if (!response.ok) throw new TransferError("failed", `the bucket answered ${response.status}`);
   const image = await openThumbnail(stream.key, await response.text());
-  return new Blob([image as Uint8Array<ArrayBuffer>], { type: "image/jpeg" });
+  return safeImageBlob(image);
 }

@@ -26,11 +26,18 @@ export interface NewPickupInput {
    * is all that protects the pickup from someone holding the database (docs/protocol.md).
    */
   codeOnly?: boolean;
+  /**
+   * The creator passes the link on (copy, or their own mail program): the link, and with it the
+   * code and the link secret, never reach the server, which mails a notice without it.
+   */
+  sendMyself?: boolean;
 }
 
 export interface CreatedPickup extends KeptSecrets {
   conversationId: number;
   link: string;
+  /** Whether the creator sends the link (else the server mailed it). */
+  sendMyself: boolean;
 }
 
 /**
@@ -38,7 +45,8 @@ export interface CreatedPickup extends KeptSecrets {
  * conversation key; code, security code and link secret; `sealPickup` seals the key for the
  * creator like any conversation's, wraps it for the guest (`pickup-wrap`, Argon2id with the
  * default parameters: the slow part) and encrypts the title, both bound to the id; the lookup;
- * and the link the server mails. Nothing here has left the browser yet.
+ * and the link the server mails (left out of the body when the creator sends it themselves).
+ * Nothing here has left the browser yet.
  */
 export async function preparePickup(unlocked: UnlockedKeys, instanceName: string, input: NewPickupInput, appUrl = window.location.origin) {
   const secrets: KeptSecrets = { code: generatePickupCode(), securityCode: generatePickupSecurityCode(), linkSecret: input.codeOnly ? null : generatePickupLinkSecret() };
@@ -55,7 +63,7 @@ export async function preparePickup(unlocked: UnlockedKeys, instanceName: string
     verifier: sealed.verifier,
     wrapped: sealed.wrapped,
     sealed: sealed.sealed,
-    link,
+    ...(input.sendMyself ? {} : { link }),
   };
   return { body, key, secrets, link };
 }
@@ -78,5 +86,14 @@ export async function sendPickup(unlocked: UnlockedKeys, prepared: PreparedPicku
     const payload = await sealMessage(prepared.key, conversationId, unlocked.uid, localid, { text });
     await appendMessage(conversationId, localid, payload);
   }
-  return { ...prepared.secrets, conversationId, link: prepared.link };
+  return { ...prepared.secrets, conversationId, link: prepared.link, sendMyself: Boolean(input.sendMyself) };
+}
+
+/**
+ * A mailto: address that opens the creator's own mail program with the link (never the security
+ * code), for a pickup whose link they send themselves.
+ */
+export function pickupMailto(to: string, subject: string, body: string): string {
+  const address = encodeURIComponent(to.trim()).replace(/%40/g, "@");
+  return `mailto:${address}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
 }

@@ -1,18 +1,19 @@
-import { Button, Checkbox, Group, Loader, Paper, Select, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { Button, Checkbox, Group, Loader, Paper, Radio, Select, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { PICKUP_EXPIRY_DAYS, PICKUP_EXPIRY_DEFAULT } from "@sealwork/contracts";
 import { formatPickupCode } from "@sealwork/crypto";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { instanceQuery } from "../../../lib/instance";
+import { instanceQuery, useInstance } from "../../../lib/instance";
 import { usePageTitle } from "../../../lib/page-title";
 import { queryKeys } from "../../../lib/query-keys";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { useFields } from "../../../lib/ui/use-fields";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { isValidEmail } from "../../../lib/validation";
-import { type CreatedPickup, type NewPickupInput, preparePickup, sendPickup } from "./create-pickup";
+import { useRequiredSession } from "../../../lib/session";
+import { type CreatedPickup, type NewPickupInput, pickupMailto, preparePickup, sendPickup } from "./create-pickup";
 import { TitleField, isTitleTooLong } from "../title-field";
 import { Secret } from "./secret-value";
 import { ns } from "../i18n";
@@ -39,6 +40,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
   const [expiredays, setExpiredays] = useState(String(PICKUP_EXPIRY_DEFAULT));
   const [remember, setRemember] = useState(true);
   const [codeOnly, setCodeOnly] = useState(false);
+  const [delivery, setDelivery] = useState<"server" | "self">("server");
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -46,7 +48,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
     if (isTitleTooLong(values.title)) return;
     if (!isValidEmail(values.email.trim())) return setErrors({ email: t("common:validation.invalidEmail") });
     setErrors({});
-    const input: NewPickupInput = { title: values.title, email: values.email, message, expiredays: Number(expiredays), remember, codeOnly };
+    const input: NewPickupInput = { title: values.title, email: values.email, message, expiredays: Number(expiredays), remember, codeOnly, sendMyself: delivery === "self" };
     try {
       setState({ kind: "submitting" });
       // Let the progress line paint before Argon2id takes the main thread.
@@ -64,7 +66,7 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
     }
   }
 
-  if (state.kind === "created") return <CreatedView pickup={state.pickup} />;
+  if (state.kind === "created") return <CreatedView pickup={state.pickup} email={values.email} />;
   const busy = state.kind !== "creating";
 
   return (
@@ -95,6 +97,13 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
             disabled={busy}
             onChange={(e) => setRemember(e.currentTarget.checked)}
           />
+          {/* What the server-mailed link costs is said here, before the choice (issue 11, item 5). */}
+          <Radio.Group label={t("pickups.new.delivery")} value={delivery} onChange={(value) => setDelivery(value === "self" ? "self" : "server")}>
+            <Stack gap="xs" mt="xs">
+              <Radio value="server" label={t("pickups.new.deliveryServer")} description={t("pickups.new.deliveryServerHint")} disabled={busy} />
+              <Radio value="self" label={t("pickups.new.deliverySelf")} description={t("pickups.new.deliverySelfHint")} disabled={busy} />
+            </Stack>
+          </Radio.Group>
           <Checkbox
             label={t("pickups.new.codeOnly")}
             description={t("pickups.new.codeOnlyHint")}
@@ -120,9 +129,19 @@ function NewPickupForm({ unlocked }: { unlocked: UnlockedKeys }) {
   );
 }
 
-/** created: the link, the code and the security code, once; then on to the conversation. */
-function CreatedView({ pickup }: { pickup: CreatedPickup }) {
+/**
+ * created: the link, the code and the security code, once; then on to the conversation. When the
+ * creator sends the link, also their mail program with it (never the security code).
+ */
+function CreatedView({ pickup, email }: { pickup: CreatedPickup; email: string }) {
   const { t } = useTranslation([ns, "common"]);
+  const session = useRequiredSession();
+  const { title } = useInstance();
+  const mailto = pickupMailto(
+    email,
+    t("pickups.new.mailSubject", { name: session.name }),
+    t("pickups.new.mailBody", { title, link: pickup.link, name: session.name }),
+  );
   return (
     <Stack gap="md" maw={640} data-pickup-state="created">
       <Title order={1} size="h2">
@@ -130,8 +149,15 @@ function CreatedView({ pickup }: { pickup: CreatedPickup }) {
       </Title>
       <Paper withBorder p="lg">
         <Stack>
-          <Text>{t("pickups.new.createdText")}</Text>
+          <Text>{t(pickup.sendMyself ? "pickups.new.createdSelfText" : "pickups.new.createdText")}</Text>
           <Secret label={t("pickups.url")} value={pickup.link} testId="pickup-url" />
+          {pickup.sendMyself ? (
+            <Group>
+              <Button component="a" href={mailto} variant="light" data-testid="pickup-mailto">
+                {t("pickups.new.mailLink")}
+              </Button>
+            </Group>
+          ) : null}
           <Secret label={t("pickups.code")} value={formatPickupCode(pickup.code)} testId="pickup-code" />
           <Secret label={t("pickups.securityCode")} value={pickup.securityCode} testId="pickup-security-code" />
           <Text size="sm" c="dimmed">

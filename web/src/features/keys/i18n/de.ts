@@ -15,13 +15,13 @@ export const de: Texts<typeof en> = {
   pickup: {
     title: "Sicherer Schlüssel",
     heading: "Abholung öffnen",
-    intro: "Gib den 6-stelligen Sicherheitscode ein, den dir der Absender separat gegeben hat (er steht nicht in der E-Mail).",
+    intro: "Gib den 6-stelligen Sicherheitscode ein, den dir der Absender separat gegeben hat (er kommt nicht mit dem Link).",
     securityCode: "Sicherheitscode",
     rule: "Der Sicherheitscode hat genau 6 Ziffern.",
     failed: "Fehler beim Laden dieser Abholung vom Server",
     busy: "Deine Abholung wird geöffnet… Das dauert einen Moment.",
     submit: "Abholung öffnen",
-    missing: "Um diese Abholung wieder zu öffnen, öffne den Link aus deiner E-Mail in diesem Fenster.",
+    missing: "Um diese Abholung wieder zu öffnen, öffne den erhaltenen Link in diesem Fenster.",
   },
   busy: {
     generating: "Dein Schlüssel wird erstellt und verschlüsselt… Das dauert einen Moment.",

@@ -12,13 +12,13 @@ export const en = {
   pickup: {
     title: "Secure key",
     heading: "Open your pickup",
-    intro: "Enter the 6-digit security code that the sender gave you separately (it is not in the email).",
+    intro: "Enter the 6-digit security code that the sender gave you separately (it does not come with the link).",
     securityCode: "Security code",
     rule: "The security code has exactly 6 digits.",
     failed: "Error loading this pickup from the server",
     busy: "Opening your pickup… This takes a moment.",
     submit: "Open pickup",
-    missing: "To open this pickup again, open the link from your email in this window.",
+    missing: "To open this pickup again, open the link you received in this window.",
   },
   busy: {
     generating: "Creating and encrypting your key… This takes a moment.",

@@ -39,6 +39,8 @@ export const de: Texts<typeof en> = {
     no_key: "Ungültiges Schlüsselpaar für diese Person hinterlegt",
     lookup: "Fehler beim Nachschlagen der Person",
   },
+  pickupWeak:
+    "Diese Abholung verlangt einen schwächeren Schutz, als diese App zulässt ({{memory}} MiB und {{passes}} Durchläufe; nötig sind mindestens {{minMemory}} MiB und {{minPasses}} Durchläufe). Es wurde nichts berechnet oder gesendet. Der Server wurde möglicherweise manipuliert: Bitte benachrichtigen Sie die Person, die Ihnen den Link geschickt hat.",
   keyLookup: {
     clock: "Die Uhrzeiten von Server und Gerät weichen zu stark voneinander ab!",
     invalid: "Ungültiges Schlüsselpaar für diese Person hinterlegt",

@@ -36,6 +36,9 @@ export const en = {
     no_key: "Invalid keypair on record for user",
     lookup: "Error looking up user",
   },
+  /** The guest refuses a lookup answer below the Argon2id floor (issue 11, item 5). */
+  pickupWeak:
+    "This pickup asks for weaker protection than this app accepts ({{memory}} MiB and {{passes}} passes; at least {{minMemory}} MiB and {{minPasses}} passes are needed). Nothing was computed or sent. The server may have been tampered with: please tell the person who sent you the link.",
   keyLookup: {
     clock: "Server and client time are too different!",
     invalid: "Invalid keypair on record for user",

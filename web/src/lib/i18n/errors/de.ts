@@ -81,6 +81,7 @@ export const de: Record<ErrorCode, string> = {
   pickup_auth_incorrect: "Der Sicherheitscode ist falsch - bitte versuche es nochmals.",
   pickup_delete_forbidden: "Du bist nicht berechtigt, diese Abholung zu löschen.",
   pickup_participants: "Personen kannst du nur zu einer Unterhaltung hinzufügen, nicht zu einer Abholung.",
+  pickup_admin: "In einer Abholung ändert sich niemandes Admin-Status.",
   pickup_invalid: "Schlüssel, Suchwert oder Link der Abholung sind nicht gültig.",
   pickup_exists: "Serverfehler beim Erstellen deiner Abholung. Bitte versuche es später nochmals.",
   pickup_limit: "Du hast in der letzten Stunde zu viele Abholungen versendet - bitte warte, bevor du weitere sendest.",

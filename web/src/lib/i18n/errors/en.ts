@@ -86,6 +86,7 @@ export const en: Record<ErrorCode, string> = {
   pickup_auth_incorrect: "The security code is incorrect - please try again.",
   pickup_delete_forbidden: "You are not authorized to delete this pickup conversation.",
   pickup_participants: "You can only add more people to a conversation, not a pickup.",
+  pickup_admin: "Nobody's admin state changes in a pickup.",
   pickup_invalid: "The pickup's key, lookup or link is not valid.",
   pickup_exists: "Server error while creating your pickup. Please try again later.",
   pickup_limit: "You have sent too many pickups in the last hour - please wait before sending more.",

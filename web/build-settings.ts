@@ -1,0 +1,40 @@
+/**
+ * Settings that weaken encryption are part of the tenant's SPA build, never of an API answer
+ * (issue 11, item 3): a server that could switch secure codes off, or hand out the code every
+ * key is wrapped under, could read every account key from the backups it stores. The build reads
+ * them from its environment (`.env.<tenant>` for a deploy, the shell for `npm start`), checks them
+ * and bakes them into the bundle; the SPA never asks the server.
+ *
+ * No imports: vite.config.ts and the Web stack (stacks/web.ts) both load this file.
+ */
+export interface BuildSettings {
+  /** Every account's keys are wrapped under `defaultSecurecode`; nobody is asked for a code. */
+  disableSecurecode: boolean;
+  /** The instance's code while `disableSecurecode` is on (then required), else null. */
+  defaultSecurecode: string | null;
+}
+
+/** The environment variables the build reads (the Web stack passes them to the build). */
+export const BUILD_SETTING_NAMES = ["DISABLE_SECURECODE", "DEFAULT_SECURECODE"] as const;
+
+const FLAG: Record<string, boolean> = { "": false, false: false, "0": false, true: true, "1": true };
+
+/** Parses the settings; a wrong value or a missing default code fails the build, naming the setting. */
+export function buildSettings(env: Record<string, string | undefined>): BuildSettings {
+  const raw = (env.DISABLE_SECURECODE ?? "").trim().toLowerCase();
+  const disableSecurecode = FLAG[raw];
+  if (disableSecurecode === undefined) throw new Error(`DISABLE_SECURECODE must be true, false, 1 or 0, not "${env.DISABLE_SECURECODE}"`);
+  const code = env.DEFAULT_SECURECODE ?? "";
+  if (!disableSecurecode) return { disableSecurecode, defaultSecurecode: null };
+  if (code.length === 0) throw new Error("DEFAULT_SECURECODE is required when DISABLE_SECURECODE is on");
+  if (code.length > 1024) throw new Error("DEFAULT_SECURECODE is longer than 1024 characters");
+  return { disableSecurecode, defaultSecurecode: code };
+}
+
+/** The variables the SPA reads (import.meta.env), as Vite's `define` takes them. */
+export function viteDefines(settings: BuildSettings): Record<string, string> {
+  return {
+    "import.meta.env.VITE_DISABLE_SECURECODE": JSON.stringify(settings.disableSecurecode ? "true" : ""),
+    "import.meta.env.VITE_DEFAULT_SECURECODE": JSON.stringify(settings.defaultSecurecode ?? ""),
+  };
+}

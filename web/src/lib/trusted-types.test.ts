@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { markupFreeHtml } from "./trusted-types";
+
+describe("the Trusted Types default policy (issue 11, item 8)", () => {
+  it("lets through text that cannot make markup: Mantine's CSS variables", () => {
+    const css = ":root{--mantine-color-scheme: light;--mantine-font-family: -apple-system, sans-serif;}@media (min-width: 48em){.x{display:none}}";
+    expect(markupFreeHtml(css)).toBe(css);
+    expect(markupFreeHtml("a &lt;b&gt; &amp; c")).toBe("a &lt;b&gt; &amp; c");
+    expect(markupFreeHtml("")).toBe("");
+  });
+
+  it("refuses anything with a tag in it", () => {
+    for (const evil of ['<img src=x onerror="alert(1)">', "</style><script>alert(1)</script>", "a<b", "<!-- -->"]) expect(markupFreeHtml(evil)).toBeNull();
+    expect(markupFreeHtml(42 as unknown as string)).toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * Trusted Types (issue 11, item 8). The site's CSP says `require-trusted-types-for 'script'`, so
+ * the browser refuses plain strings at every sink that can turn text into script or markup
+ * (innerHTML, script.src, eval, …): an injected string cannot become markup, whatever code hands
+ * it on. The app itself writes no HTML; React, the router and the crypto need no sink.
+ *
+ * One library does: Mantine writes its CSS variables and responsive styles into <style> elements
+ * through React's dangerouslySetInnerHTML, a TrustedHTML sink. So the app installs the `default`
+ * policy (the only policy the CSP's `trusted-types default` allows), which lets through exactly
+ * the strings that cannot make markup: text without "<". Such a string only ever becomes text
+ * (entities such as `&lt;` decode to characters, never to tags). Anything with "<" is refused,
+ * reported as a violation, and the assignment throws. Scripts and script URLs get no policy at
+ * all, so those sinks always refuse strings.
+ *
+ * Imported first by main.tsx, before any module that could touch a sink.
+ */
+import * as z from "zod";
+
+export function markupFreeHtml(input: string): string | null {
+  return typeof input === "string" && !input.includes("<") ? input : null;
+}
+
+// zod would probe whether it may compile validators with `new Function` (a TrustedScript sink,
+// and eval under the CSP): refused either way, it only leaves violation reports. Told not to try.
+z.config({ jitless: true });
+
+interface TrustedTypePolicyFactory {
+  createPolicy(name: string, rules: { createHTML?: (input: string) => string | null }): unknown;
+}
+
+const factory = (globalThis as { trustedTypes?: TrustedTypePolicyFactory }).trustedTypes;
+// Browsers without Trusted Types (Firefox before 142, older Safari) ignore the CSP directive too.
+factory?.createPolicy("default", { createHTML: markupFreeHtml });
