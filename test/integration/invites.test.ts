@@ -132,6 +132,8 @@ describe("invitations", () => {
     const path = `/api/instance/invites/${created.transit.id}/resend`;
     // A pending one keeps its temporary key: the email again and 30 more days.
     expect(await http("POST", path, { token: admin.api_token })).toMatchObject({ status: 200, body: { status: "pending" } });
+    // The invitation's email and the resent one (the mail job runs apart): both out before counting.
+    await expect.poll(async () => (await outboxFor(body.email)).length).toBe(2);
 
     await Invite.setValidUntil(created.account.id, Math.floor(Date.now() / 1000) - 60);
     expect(await listed(admin.api_token, created.transit.id)).toMatchObject({ status: "expired" });
