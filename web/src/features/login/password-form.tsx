@@ -86,6 +86,7 @@ export function PasswordForm({ account, onBack, onError }: PasswordFormProps) {
         <Text>{t("signingInAs", { recognition: account.recognition })}</Text>
         <PasswordField
           label={t("password")}
+          name="password"
           autoComplete="current-password"
           value={password}
           onChange={(event) => {
