@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http, login } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { createUser } from "../support/users";
-import { keyPopupState, passKeyPopup, signIn } from "./helpers";
+import { keyPopupState, passKeyPopup } from "./helpers";
 
 /**
  * Choosing a secure code (issue 11, item 9): never the login password, with a strength estimate
