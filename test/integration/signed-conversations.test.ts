@@ -42,7 +42,7 @@ type Json = Record<string, unknown>;
 async function people(n: number): Promise<Signer[]> {
   const sessions = await Promise.all(Array.from({ length: n }, (_, i) => createSession({ name: `Person ${i + 1}` })));
   await shareGroup(...sessions);
-  return Promise.all(sessions.map(signer));
+  return Promise.all(sessions.map((session) => signer(session)));
 }
 
 const load = (who: Signer, id: number, query = "") =>

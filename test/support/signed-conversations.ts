@@ -11,6 +11,7 @@ import {
   type VerifiedLog,
   accountPublicKeys,
   appendToLog,
+  keyId as keyIdOf,
   createConversationRecord,
   createLog,
   generateAccountKeys,
@@ -26,6 +27,7 @@ import {
 } from "@sealwork/crypto";
 import { http } from "./api";
 import { reserveConversation } from "./conversations";
+import { newKeyBody } from "./keys";
 
 /**
  * Protocol v2 conversations over the API, made with the crypto package's functions as the web
@@ -44,15 +46,38 @@ export interface Signer {
   key: VerifiedKey;
 }
 
-export async function signer(session: Who): Promise<Signer> {
+/** Someone who takes part but whose keys the test does not hold (their browser made them): only their key, to seal for. */
+export type Recipient = Pick<Signer, "session" | "key">;
+
+/** A signer with fresh keys; `register`: registered as their account key (a v1 key, pinned on first use by browsers). */
+export async function signer(session: Who, options: { register?: boolean } = {}): Promise<Signer> {
   const keys = await generateAccountKeys();
   const me = await identityKeys(session.id, keys);
   const pub = await accountPublicKeys(keys);
+  if (options.register) {
+    const { body } = await newKeyBody(session.id, null, { keys });
+    const reply = await http("POST", "/api/keypairs", { token: session.api_token, body });
+    if (reply.status !== 200) throw new Error(`registering a key failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
   return { session, me, key: { userId: session.id, keyId: me.keyId, seq: 0, encryptPublic: pub.encryptPublic, signPublic: pub.signPublic, created: 0 } };
 }
 
+/** The key a user's browser made, as a client takes it from the server (their current identity key, or their v1 key). */
+export async function recipientOf(session: Who, asker: Who): Promise<Recipient> {
+  const reply = await http<{ chain: { records: { record: { encryptPublic: string; signPublic: string } }[] } | null; legacy: { encrypt_public: string; sign_public: string } | null }>(
+    "GET",
+    `/api/identities/${session.id}`,
+    { token: asker.api_token },
+  );
+  const current = reply.body.chain?.records.at(-1)?.record;
+  const pub = current ?? (reply.body.legacy ? { encryptPublic: reply.body.legacy.encrypt_public, signPublic: reply.body.legacy.sign_public } : null);
+  if (!pub) throw new Error(`user ${session.id} has no key yet`);
+  const keyId = await keyIdOf({ encryptPublic: pub.encryptPublic, signPublic: pub.signPublic });
+  return { session, key: { userId: session.id, keyId, seq: 0, encryptPublic: pub.encryptPublic, signPublic: pub.signPublic, created: 0 } };
+}
+
 /** A key lookup over these people's keys (what a client builds from verified identities). */
-export function lookupOf(people: readonly Signer[]): KeysOf {
+export function lookupOf(people: readonly Recipient[]): KeysOf {
   const keys = new Map(people.map((p) => [`${p.key.userId}:${p.key.keyId}`, p.key]));
   return async (userId, keyId) => {
     const key = keys.get(`${userId}:${keyId}`);
@@ -61,7 +86,7 @@ export function lookupOf(people: readonly Signer[]): KeysOf {
   };
 }
 
-const ref = (s: Signer) => ({ userId: s.me.userId, keyId: s.me.keyId });
+const ref = (s: Recipient) => ({ userId: s.key.userId, keyId: s.key.keyId });
 
 /** A conversation as the tests follow it: the log, each epoch's key and record. */
 export interface SignedState {
@@ -70,11 +95,11 @@ export interface SignedState {
   log: VerifiedLog;
   keys: Key[];
   records: ConversationRecord[];
-  people: Signer[];
+  people: Recipient[];
 }
 
 /** The body of POST /api/conversations for a new signed conversation (the author's work). */
-export async function signedStartBody(author: Signer, recipients: Signer[], id: number, options: { title?: string; key?: Key } = {}) {
+export async function signedStartBody(author: Signer, recipients: Recipient[], id: number, options: { title?: string; key?: Key } = {}) {
   const everyone = [author, ...recipients];
   const keysOf = lookupOf(everyone);
   const container = membershipContainer("conversation", id);
@@ -99,7 +124,7 @@ export async function signedStartBody(author: Signer, recipients: Signer[], id: 
 }
 
 /** Starts a signed conversation over the API. */
-export async function startSigned(author: Signer, recipients: Signer[], options: { title?: string } = {}): Promise<SignedState> {
+export async function startSigned(author: Signer, recipients: Recipient[], options: { title?: string } = {}): Promise<SignedState> {
   const id = await reserveConversation(author.session);
   const { body, state } = await signedStartBody(author, recipients, id, options);
   const reply = await http("POST", "/api/conversations", { token: author.session.api_token, body });
@@ -125,7 +150,7 @@ export function postLog(who: Who, id: number, body: Json) {
 }
 
 /** The next entries of `state`'s log by `author` (checked as readers will). */
-export async function nextEntries(state: SignedState, author: Signer, changes: { action: "add" | "remove" | "leave" | "promote" | "rekey"; subject: Signer | null }[]) {
+export async function nextEntries(state: SignedState, author: Signer, changes: { action: "add" | "remove" | "leave" | "promote" | "rekey"; subject: Recipient | null }[]) {
   const keysOf = lookupOf(state.people);
   const container = membershipContainer("conversation", state.id);
   const entries = [...state.entries];
@@ -136,7 +161,7 @@ export async function nextEntries(state: SignedState, author: Signer, changes: {
 }
 
 /** The body of POST …/log that adds `newcomer` (with the record for the new head and their copy). */
-export async function addBody(state: SignedState, author: Signer, newcomer: Signer) {
+export async function addBody(state: SignedState, author: Signer, newcomer: Recipient) {
   const people = [...state.people, newcomer];
   const next = await nextEntries({ ...state, people }, author, [{ action: "add", subject: newcomer }]);
   const key = state.keys.at(-1)!;
@@ -152,7 +177,7 @@ export async function addBody(state: SignedState, author: Signer, newcomer: Sign
  * alone) and starts the next epoch: a new key, its record, a copy for everyone left, the link to
  * the previous key, the title sealed anew.
  */
-export async function rekeyBody(state: SignedState, author: Signer, changes: { action: "remove" | "leave" | "rekey"; subject: Signer | null }[], options: { title?: string } = {}) {
+export async function rekeyBody(state: SignedState, author: Signer, changes: { action: "remove" | "leave" | "rekey"; subject: Recipient | null }[], options: { title?: string } = {}) {
   const next = await nextEntries(state, author, changes);
   const people = state.people.filter((p) => next.log.members.some((m) => m.userId === p.session.id));
   const previous = state.keys.at(-1)!;
