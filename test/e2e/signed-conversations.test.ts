@@ -14,7 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { launchBrowser } from "../support/browser";
-import { shareGroup } from "../support/conversations";
+import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { type Recipient, type Signer, lookupOf, recipientOf, signedMessageBody, signer, startSigned } from "../support/signed-conversations";
 import { createSession } from "../support/users";
 import { type Person, conversationIdOf, conversationPanel, messageBox, messageList, signedIn as signedInAs } from "./conversation-helpers";
@@ -123,6 +123,44 @@ describe("signed conversations in the browser", () => {
     await send(a!, "After Dan left");
     await verified(b!, "After Dan left").waitFor({ timeout: POLL_WAIT });
     for (const p of [a!, b!, c!, d!]) await p.context().close();
+  });
+
+  it("migrates a conversation from before logs when its author opens it; until then it works as before", { timeout: 240_000 }, async () => {
+    const [ann, ben] = await Promise.all(["Ann Old", "Ben Old"].map((name) => createSession({ name })));
+    await shareGroup(ann!, ben!);
+    const [a, b] = await Promise.all([ann!, ben!].map(signedIn));
+    // Made as protocol v1 made them: key copies and title not bound to the id, unsigned messages.
+    const { id, key } = await startConversation(ann!, [ben!], { realKeys: true, v1: true, title: "From the old days" });
+    const payload = await encryptedMessage(key, id, ann!.id, "old-1", "Written long ago");
+    expect((await http("POST", `/api/conversations/${id}/append`, { token: ann!.api_token, body: { localid: "old-1", payload } })).status).toBe(200);
+
+    // Ben, no admin of it, reads and writes it as before; it stays as it is.
+    await gotoApp(b!, `/conversation/${id}`);
+    await b!.getByRole("heading", { name: "From the old days", level: 1 }).waitFor();
+    await messageList(b!).getByText("Written long ago").waitFor();
+    await messageBox(b!).fill("Still the old way");
+    await messageBox(b!).press("Enter");
+    await messageList(b!).locator('[data-status="sent"]').getByText("Still the old way").waitFor();
+    expect((await http<{ entries: unknown[] }>("GET", `/api/conversations/${id}/log`, { token: ben!.api_token })).body.entries).toEqual([]);
+
+    // Ann, its author, opens it: her client gives it its log, record and signed copies.
+    await gotoApp(a!, `/conversation/${id}`);
+    await conversationPanel(a!).locator('[data-protocol="2"]').waitFor({ timeout: 30_000 });
+    await a!.getByRole("heading", { name: "From the old days", level: 1 }).waitFor();
+    const log = await http<{ entries: { record: Json }[]; epoch: number }>("GET", `/api/conversations/${id}/log`, { token: ann!.api_token });
+    expect(log.body.entries.map((e) => e.record.action)).toEqual(["create", "add"]);
+    // The messages from before say they are not signed; new ones are.
+    const old = messageList(a!).locator('[data-message-verified="unsigned"]');
+    await old.getByText("Written long ago").waitFor();
+    await old.getByText("Still the old way").waitFor();
+    await send(a!, "Signed from now on");
+
+    // Ben's next visit reads it as a v2 conversation.
+    await gotoApp(b!, `/conversation/${id}`);
+    await verified(b!, "Signed from now on").waitFor();
+    await messageList(b!).locator('[data-message-verified="unsigned"]').getByText("Written long ago").waitFor();
+    await send(b!, "Signed by Ben");
+    for (const p of [a!, b!]) await p.context().close();
   });
 
   describe("a server that lies", () => {
