@@ -4,7 +4,7 @@ import { rememberHead, rememberedHead } from "../../lib/pins";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { bindConversationKey } from "./conversation-crypto";
 import { type LogReply, type Ring, verifyDistribution } from "./distribution";
-import { myIdentity, signerLookup } from "./signers";
+import { keysOfPerson, myIdentity, signerLookup } from "./signers";
 
 /**
  * GET and POST /api/conversations/{id}/log, and the verified keys of each open conversation
@@ -29,7 +29,7 @@ let ringsFor: UnlockedKeys | null = null;
  * The conversation's verified keys: the log checked against the head this client remembers (kept
  * with its pins, so another browser of the user checks against it too), which then moves on.
  */
-export function openRing(id: number, holder: UnlockedKeys): Promise<Ring> {
+export function openRing(id: number, holder: UnlockedKeys, log?: Promise<LogReply>): Promise<Ring> {
   if (ringsFor !== holder) {
     rings.clear();
     ringsFor = holder;
@@ -37,7 +37,13 @@ export function openRing(id: number, holder: UnlockedKeys): Promise<Ring> {
   let found = rings.get(id);
   if (!found) {
     found = (async () => {
-      const [reply, me, remembered] = await Promise.all([fetchLog(id), myIdentity(holder), rememberedHead(holder, id)]);
+      const [reply, me, remembered] = await Promise.all([log ?? fetchLog(id), myIdentity(holder), rememberedHead(holder, id)]);
+      // Everyone the log names looked up at once, not one after the other as it is replayed and messages open.
+      const named = reply.entries.flatMap((e) => {
+        const entry = e.record as { author?: unknown; subject?: { userId?: unknown } | null } | undefined;
+        return [entry?.author, entry?.subject?.userId];
+      });
+      for (const uid of new Set(named)) if (typeof uid === "number") keysOfPerson(holder, uid).catch(() => undefined);
       const ring = await verifyDistribution(id, reply, me, signerLookup(holder), remembered);
       await rememberHead(holder, id, ring.log.head);
       bindConversationKey(ring.key, id, ring.epoch);
@@ -48,6 +54,11 @@ export function openRing(id: number, holder: UnlockedKeys): Promise<Ring> {
     rings.set(id, found);
   }
   return found;
+}
+
+/** Whether this conversation's keys are open (or opening) already. */
+export function hasRing(id: number): boolean {
+  return rings.has(id);
 }
 
 /** Forgets a conversation's keys (after a change of its people, or news of one). */
@@ -63,8 +74,8 @@ export interface Seen {
 }
 
 /** The ring, opened afresh when a page's answer says it is behind (another epoch, a rekey done or pending, other people). */
-export async function currentRing(id: number, holder: UnlockedKeys, seen?: Seen): Promise<Ring> {
-  const ring = await openRing(id, holder);
+export async function currentRing(id: number, holder: UnlockedKeys, seen?: Seen, log?: Promise<LogReply>): Promise<Ring> {
+  const ring = await openRing(id, holder, log);
   const people = (list: number[]) => [...list].sort((a, b) => a - b).join();
   if (
     seen &&

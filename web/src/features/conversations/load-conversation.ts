@@ -5,8 +5,8 @@ import { call, isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { type KeyHolder, decryptTitle, openConversationKey } from "./conversation-crypto";
-import { currentRing, forgetRing } from "./conversation-log";
-import type { Ring } from "./distribution";
+import { currentRing, fetchLog, forgetRing, hasRing } from "./conversation-log";
+import type { LogReply, Ring } from "./distribution";
 import { type MessagePayload, type Verification, openMessage, openWithRing } from "./message-crypto";
 import { type ShownMessage, messageKey, oldestId } from "./message-state";
 import { migrate, rekeySigned } from "./signed-changes";
@@ -78,8 +78,13 @@ export function ringKeys(ring: Ring): ConversationKeys {
 }
 
 /** The keys for a page's answer: the v1 copy, or the ring (opened again when the answer says it is behind). */
-export async function keysFor(id: number, holder: KeyHolder, page: Pick<ConversationPage, "protocol" | "epoch" | "needs_rekey" | "sealed" | "participants">): Promise<ConversationKeys> {
-  if (page.protocol === 2 && "keys" in holder) return ringKeys(await currentRing(id, holder, page));
+export async function keysFor(
+  id: number,
+  holder: KeyHolder,
+  page: Pick<ConversationPage, "protocol" | "epoch" | "needs_rekey" | "sealed" | "participants">,
+  log?: Promise<LogReply>,
+): Promise<ConversationKeys> {
+  if (page.protocol === 2 && "keys" in holder) return ringKeys(await currentRing(id, holder, page, log));
   const key = await openConversationKey(id, page.sealed, holder, page.epoch);
   return { conversationId: id, protocol: 1, key, epoch: page.epoch, ring: null, writable: true, open: (motes) => openMotes(key, id, motes) };
 }
@@ -131,7 +136,11 @@ async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<
  * for a new key after someone left gets one when this member is an admin of its log.
  */
 export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Query<"GET /api/conversations/{id}">, signal?: AbortSignal): Promise<MessagePage> {
+  // A member's first page: the log is fetched beside it (used only if the page says it has one).
+  const first = query.meta === "1" && "keys" in unlocked && !hasRing(id) ? fetchLog(id, signal) : undefined;
+  first?.catch(() => undefined);
   let page = await loadConversation(id, query, signal);
+  let log = first;
   if (migratable(page, unlocked)) {
     try {
       await migrate(id, unlocked, page.sealed, page.participants);
@@ -140,9 +149,10 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
       if (!isApiError(error, 409)) console.warn(`conversation ${id} keeps protocol 1 for now`, error);
     }
     forgetRing(id);
+    log = undefined;
     page = await loadConversation(id, query, signal);
   }
-  let keys = await keysFor(id, unlocked, page);
+  let keys = await keysFor(id, unlocked, page, log);
   let title = page.meta ? await titleOf(keys, page.meta) : null;
   if (page.meta && keys.ring?.log.needsRekey && keys.ring.log.admins.includes(unlocked.uid) && "keys" in unlocked) {
     try {
