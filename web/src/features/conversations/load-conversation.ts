@@ -142,15 +142,20 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
   let page = await loadConversation(id, query, signal);
   let log = first;
   if (migratable(page, unlocked)) {
+    let changed = true;
     try {
       await migrate(id, unlocked, page.sealed, page.participants);
     } catch (error) {
-      // Someone else's key not trusted, a key missing, another client faster: it stays as it is (or as they made it).
-      if (!isApiError(error, 409)) console.warn(`conversation ${id} keeps protocol 1 for now`, error);
+      // Another client was faster (409): read it as they made it. Someone's key not trusted or
+      // missing: it stays as it is until the next open.
+      changed = isApiError(error, 409);
+      if (!changed) console.warn(`conversation ${id} keeps protocol 1 for now`, error);
     }
-    forgetRing(id);
-    log = undefined;
-    page = await loadConversation(id, query, signal);
+    if (changed) {
+      forgetRing(id);
+      log = undefined;
+      page = await loadConversation(id, query, signal);
+    }
   }
   let keys = await keysFor(id, unlocked, page, log);
   let title = page.meta ? await titleOf(keys, page.meta) : null;
