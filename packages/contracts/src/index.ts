@@ -2,11 +2,15 @@ import type * as z from "zod";
 import { attachmentRoutes } from "./attachments";
 import { conversationLogRoutes } from "./conversation-logs";
 import { conversationRoutes } from "./conversations";
+import { groupKeyRoutes } from "./group-keys";
+import { groupRoutes } from "./groups";
 import { identityRoutes } from "./identities";
 import { instanceRoutes } from "./instance";
 import { inviteRoutes } from "./invites";
 import { keypairRoutes } from "./keypairs";
+import { pageRoutes } from "./pages";
 import { pickupRoutes } from "./pickups";
+import { roleRoutes } from "./roles";
 import type { RouteContract } from "./route";
 import { totpRoutes } from "./totp";
 import { userRoutes } from "./users";
@@ -25,6 +29,10 @@ export * from "./conversations";
 export * from "./conversation-logs";
 export * from "./attachments";
 export * from "./pickups";
+export * from "./groups";
+export * from "./pages";
+export * from "./roles";
+export * from "./group-keys";
 
 /**
  * Every route of the API, by "METHOD /path": each area's file declares its own routes, and this
@@ -41,6 +49,10 @@ export const contracts = {
   ...conversationLogRoutes,
   ...attachmentRoutes,
   ...pickupRoutes,
+  ...groupRoutes,
+  ...pageRoutes,
+  ...roleRoutes,
+  ...groupKeyRoutes,
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;
