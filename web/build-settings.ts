@@ -38,3 +38,18 @@ export function viteDefines(settings: BuildSettings): Record<string, string> {
     "import.meta.env.VITE_DEFAULT_SECURECODE": JSON.stringify(settings.defaultSecurecode ?? ""),
   };
 }
+
+/**
+ * The Vite mode of the malicious-server suite's build of the SPA (test/malicious; `vite build
+ * --mode malicious-test`): the only build in which a test may switch one client check off
+ * (web/src/lib/test-checks.ts), to show that the attack it stops then works. Every other build,
+ * a tenant's included (`vite build`, mode production), defines the flag empty, and the minifier
+ * drops each switch with the code it guards. A mode, not an environment variable, so that no
+ * setting of a deploy can turn it on.
+ */
+export const TEST_CHECKS_MODE = "malicious-test";
+
+/** The flag web/src/lib/test-checks.ts reads, as Vite's `define` takes it. */
+export function testCheckDefines(mode: string): Record<string, string> {
+  return { "import.meta.env.SEALWORK_TEST_CHECKS": JSON.stringify(mode === TEST_CHECKS_MODE ? "on" : "") };
+}

@@ -10,6 +10,7 @@ import {
   sealConversationTitle,
 } from "@sealwork/crypto";
 import type { GuestKeys } from "../../lib/guest";
+import { TEST_CHECKS, checkOff, encryptUnbound, sealUnbound } from "../../lib/test-checks";
 import { trustedKey } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
@@ -109,7 +110,10 @@ async function extractableCopy(key: Key, conversationId: number): Promise<Key> {
 /** The conversation key sealed for one X25519 public key (raw base64url). */
 export async function sealKeyForPublic(key: Key, encryptPublic: string, conversationId?: number): Promise<string> {
   const id = conversationOf(key, conversationId);
-  return sealConversationKey(await extractableCopy(key, id), encryptPublic, { conversationId: id });
+  const copy = await extractableCopy(key, id);
+  // Test build only (test/malicious): sealed as protocol v1 did, for no conversation in particular.
+  if (TEST_CHECKS && checkOff("container-binding")) return sealUnbound(copy, encryptPublic);
+  return sealConversationKey(copy, encryptPublic, { conversationId: id });
 }
 
 /**
@@ -124,7 +128,10 @@ export async function sealKeyForUser(key: Key, uid: number, conversationId?: num
 }
 
 export async function encryptTitle(key: Key, title: string, conversationId?: number): Promise<string> {
-  return sealConversationTitle(key, title, { conversationId: conversationOf(key, conversationId) });
+  const id = conversationOf(key, conversationId);
+  // Test build only (test/malicious): encrypted as protocol v1 did, for no conversation in particular.
+  if (TEST_CHECKS && checkOff("container-binding")) return encryptUnbound(key, title);
+  return sealConversationTitle(key, title, { conversationId: id });
 }
 
 /**
