@@ -49,6 +49,28 @@ export function viteDefines(settings: BuildSettings): Record<string, string> {
  */
 export const TEST_CHECKS_MODE = "malicious-test";
 
+/**
+ * The checks a test build can switch off, one at a time (web/src/lib/test-checks.ts has what each
+ * guards). None of these names may be in a production bundle (test/malicious checks).
+ */
+export const TEST_CHECK_NAMES = [
+  /** lib/trust.ts: a contact's identity chain must rest on an instance anchor this client pinned. Off: any root the chain brings will do. */
+  "identity-anchors",
+  /** lib/trust.ts: a record older than the pinned one is stale_key. Off: the older record is pinned again. */
+  "pin-seq",
+  /** conversations: key copies and titles are bound to the conversation id. Off: sealed under protocol v1's strings, which name none. */
+  "container-binding",
+  /** lib/guest.ts: a pickup's Argon2id parameters must meet the floor. Off: whatever the lookup answers. */
+  "pickup-floor",
+  /** lib/build-settings.ts: secure-code settings come from the build. Off: from the key-state answer, as protocol v1 took them. */
+  "securecode-from-build",
+] as const;
+
+export type TestCheck = (typeof TEST_CHECK_NAMES)[number];
+
+/** Where a test build reads the checks that are off: localStorage, the names joined by commas. */
+export const TEST_CHECKS_STORAGE_KEY = "sealwork-test-checks-off";
+
 /** The flag web/src/lib/test-checks.ts reads, as Vite's `define` takes it. */
 export function testCheckDefines(mode: string): Record<string, string> {
   return { "import.meta.env.SEALWORK_TEST_CHECKS": JSON.stringify(mode === TEST_CHECKS_MODE ? "on" : "") };

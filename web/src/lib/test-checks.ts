@@ -9,6 +9,7 @@ import {
   serializeEnvelope,
   utf8Encode,
 } from "@sealwork/crypto";
+import { TEST_CHECKS_STORAGE_KEY, type TestCheck } from "../../build-settings";
 
 /**
  * Switches that turn one client check off, for the malicious-server suite alone (test/malicious,
@@ -18,31 +19,20 @@ import {
  * They exist only in the suite's build (web/build-settings.ts, TEST_CHECKS_MODE). In every other
  * build TEST_CHECKS is the literal false, and the minifier drops `if (TEST_CHECKS && checkOff(…))`
  * together with what it guards; the suite checks that the production bundle holds none of the
- * names below. So always guard with `TEST_CHECKS &&` first: `checkOff` alone would leave the
- * weakened code in the bundle, unreachable but there.
+ * names (web/build-settings.ts, TEST_CHECK_NAMES, which says what each one switches off). So
+ * always guard with `TEST_CHECKS &&` first: `checkOff` alone would leave the weakened code in the
+ * bundle, unreachable but there.
  *
- * A test turns checks off in localStorage: `sealwork-test-checks-off` = "name,name".
+ * A test turns checks off in localStorage (TEST_CHECKS_STORAGE_KEY = "name,name").
  */
 export const TEST_CHECKS: boolean = import.meta.env.SEALWORK_TEST_CHECKS === "on";
 
-export type Check =
-  /** lib/trust.ts: a contact's identity chain must rest on an instance anchor this client pinned. Off: any root the chain brings will do. */
-  | "identity-anchors"
-  /** lib/trust.ts: a record older than the pinned one is stale_key. Off: the older record is pinned again. */
-  | "pin-seq"
-  /** conversations: key copies and titles are bound to the conversation id. Off: sealed under protocol v1's strings, which name none. */
-  | "container-binding"
-  /** lib/guest.ts: a pickup's Argon2id parameters must meet the floor. Off: whatever the lookup answers. */
-  | "pickup-floor"
-  /** lib/build-settings.ts: secure-code settings come from the build. Off: from the key-state answer, as protocol v1 took them. */
-  | "securecode-from-build";
-
-const STORAGE_KEY = "sealwork-test-checks-off";
+export type Check = TestCheck;
 
 /** Whether the test switched `check` off (test build only; call it behind TEST_CHECKS). */
 export function checkOff(check: Check): boolean {
   if (!TEST_CHECKS) return false;
-  const off = (localStorage.getItem(STORAGE_KEY) ?? "").split(",").includes(check);
+  const off = (localStorage.getItem(TEST_CHECKS_STORAGE_KEY) ?? "").split(",").includes(check);
   if (off) console.warn(`[test build] the check "${check}" is off`);
   return off;
 }
