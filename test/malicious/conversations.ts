@@ -59,8 +59,8 @@ export function containerAttacks(suite: MaliciousSuite): void {
       return { page, lie, x };
     },
     async refused({ page, lie }) {
-      // Y's copy does not open as X's key: an error, and nothing of Y in X.
-      expect(await errorDialogText(page)).toContain("Error loading messages from server!");
+      // Y's copy does not open as X's key: an error that says so, and nothing of Y in X.
+      expect(await errorDialogText(page)).toContain("This conversation's key does not open with your key: the copy the server sent was sealed for another conversation or another key");
       expect(lie.hits).toBeGreaterThan(0);
       expect(await heading(page).textContent()).not.toContain(TITLE_Y);
     },
@@ -72,4 +72,17 @@ export function containerAttacks(suite: MaliciousSuite): void {
       expect(await page.getByRole("dialog", { name: "Error" }).count()).toBe(0);
     },
   });
+
+  // No switch makes this one work: Y's title is under Y's key, which X's does not open. What the
+  // client must do is say so rather than show the names as if X had no title.
+  suite.refusal("a title swapped alone (X's answer carries Y's title, its own key): an error, not silence", async (run) => {
+    const { page, x, y } = await twoConversations(run);
+    const lie = run.proxy.lie("GET", `/api/conversations/${x}`, (answer: Answer) => ({ ...answer, meta: { ...answer.meta, title: y.meta.title } }));
+    await gotoApp(page, `/conversation/${x}`, TEST_CODE);
+    const alert = page.locator("[data-title-error]");
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("The title of this conversation does not open: it belongs to another conversation or was changed on its way.");
+    expect(lie.hits).toBeGreaterThan(0);
+    expect(await heading(page).textContent()).toBe("Invited Person");
+  }, 240_000);
 }

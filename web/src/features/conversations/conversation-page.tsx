@@ -88,6 +88,11 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
         {state.status === "loading" ? <Loader /> : null}
         {/* A load that failed says so once: in the dialog, then here once it is closed. */}
         {state.status === "error" && error === null ? <Text c="red">{state.error}</Text> : null}
+        {state.titleFailed ? (
+          <Alert color="red" role="alert" data-title-error>
+            {t("errors.titleFailed")}
+          </Alert>
+        ) : null}
         {blocking ? (
           <Alert color="red" role="alert" title={t("trust.blocked", { name: blockedName })} data-trust-warning={blocking.reason}>
             {blocking.message}

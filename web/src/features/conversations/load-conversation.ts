@@ -39,6 +39,8 @@ export interface ConversationHead {
   meta: ConversationView;
   /** The decrypted title, or null when it has none (or it did not open). */
   title: string | null;
+  /** It has a title that did not open (another conversation's, or changed on the way): said on the page, not passed over (issue 11, item 6). */
+  titleFailed: boolean;
 }
 
 /** One page, decrypted: its messages in id order, and who takes part as of this answer. */
@@ -61,8 +63,15 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
   const key = await openConversationKey(id, page.sealed, unlocked);
   let head: ConversationHead | null = null;
   if (page.meta) {
-    const title = page.meta.title ? await decryptTitle(key, page.meta.title).catch(() => null) : null;
-    head = { key, meta: page.meta, title };
+    let titleFailed = false;
+    const title = page.meta.title
+      ? await decryptTitle(key, page.meta.title).catch((error: unknown) => {
+          console.warn(`The title of conversation ${id} does not open`, error);
+          titleFailed = true;
+          return null;
+        })
+      : null;
+    head = { key, meta: page.meta, title, titleFailed };
   }
   return { messages: await openMotes(key, id, page.motes), more: page.more, participants: page.participants, attrib: page.attrib, head };
 }
