@@ -1,8 +1,21 @@
 import { createRootIdentity, generateAccountKeys, openConversationKey, openConversationTitle } from "@sealwork/crypto";
 import { expect } from "vitest";
+import { conversationPanel } from "../e2e/conversation-helpers";
 import { errorDialogText } from "../e2e/helpers";
-import type { MaliciousSuite } from "./harness";
+import { shareGroup } from "../support/conversations";
+import { type Member, invitedMember, rootAdmin } from "../support/identities";
+import type { MaliciousSuite, Run } from "./harness";
 import { aliceAndBob, conversationWith, openedBy, rotate, sentCopies, signInAs, startConversationWith } from "./scenes";
+
+/** The server answers keys of its own for `member`, dressed as their identity: a root record for their id and address. */
+async function substituteKey(run: Run, member: Member) {
+  const serverKeys = await generateAccountKeys();
+  const forged = await createRootIdentity({ userId: member.session.id, email: member.email, created: Date.now() }, serverKeys);
+  const lie = run.proxy.lie("GET", `/api/identities/${member.session.id}`, () => ({ chain: { userId: member.session.id, records: [forged], issuers: [], admins: [] }, legacy: null }));
+  return { lie, serverKeys };
+}
+
+const UNTRUSTED = "Warning: this person's key has changed, and the change is not signed by their previous key or certified by an administrator.";
 
 /** Whose key is whose (issue 11, item 1): the server answers keys for a contact that are not theirs, or not their newest. */
 export function keyAttacks(suite: MaliciousSuite): void {
@@ -10,10 +23,7 @@ export function keyAttacks(suite: MaliciousSuite): void {
     check: "identity-anchors",
     async mount(run) {
       const { alice, bob } = await aliceAndBob();
-      // The server's own keys, dressed as Bob's identity: a root record for his id and address.
-      const serverKeys = await generateAccountKeys();
-      const forged = await createRootIdentity({ userId: bob.session.id, email: bob.email, created: Date.now() }, serverKeys);
-      const lie = run.proxy.lie("GET", `/api/identities/${bob.session.id}`, () => ({ chain: { userId: bob.session.id, records: [forged], issuers: [], admins: [] }, legacy: null }));
+      const { lie, serverKeys } = await substituteKey(run, bob);
       // Alice has never met Bob: no pin, only the instance's anchors stand between her and the lie.
       const page = await run.visitor();
       await signInAs(page, alice);
@@ -22,7 +32,7 @@ export function keyAttacks(suite: MaliciousSuite): void {
     },
     async refused({ page, lie, serverKeys }, run) {
       const text = await errorDialogText(page);
-      expect(text).toContain("Warning: this person's key has changed, and the change is not signed by their previous key or certified by an administrator.");
+      expect(text).toContain(UNTRUSTED);
       expect(text).toContain("Nothing is encrypted for them until this is cleared up");
       expect(lie.hits).toBeGreaterThan(0);
       expect(page.url()).not.toMatch(/\/conversation\/\d+$/);
@@ -40,6 +50,37 @@ export function keyAttacks(suite: MaliciousSuite): void {
       const { key } = await openConversationKey(copy!.sealed, serverKeys.encrypt, { conversationId: copy!.conversationId });
       const created = run.proxy.sentTo("POST", "/api/conversations")[0]!.body as { title: string };
       expect((await openConversationTitle(key, created.title, { conversationId: copy!.conversationId })).title).toBe("Plans for Friday");
+    },
+  });
+
+  suite.attack("a substituted public key when Alice adds Carol to a conversation", {
+    check: "identity-anchors",
+    timeout: 240_000,
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      const carol = await invitedMember(await rootAdmin());
+      await shareGroup(alice.session, carol.session);
+      const page = await run.visitor();
+      await signInAs(page, alice);
+      const id = await conversationWith(page, bob.email, "Budget");
+      const { lie, serverKeys } = await substituteKey(run, carol);
+      await conversationPanel(page).getByRole("button", { name: "Add more people" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add people" });
+      await dialog.getByLabel("Email or phone").fill(carol.email);
+      await dialog.getByRole("button", { name: "Add", exact: true }).click();
+      return { page, lie, serverKeys, carol, id };
+    },
+    async refused({ page, lie, serverKeys, id }, run) {
+      expect(await errorDialogText(page)).toContain(UNTRUSTED);
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(run.proxy.sentTo("POST", `/api/conversations/${id}/participate`)).toEqual([]);
+      expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
+    },
+    async works({ lie, serverKeys, carol, id }, run) {
+      await expect.poll(() => run.proxy.sentTo("POST", `/api/conversations/${id}/participate`).length, { timeout: 30_000 }).toBe(1);
+      expect(lie.hits).toBeGreaterThan(0);
+      // Carol's copy of the existing conversation's key is the server's to open: all of its history with it.
+      expect((await openedBy(sentCopies(run.proxy.sent), serverKeys)).map((copy) => [copy.conversationId, copy.userId])).toEqual([[id, carol.session.id]]);
     },
   });
 
