@@ -42,16 +42,16 @@ export function viteDefines(settings: BuildSettings): Record<string, string> {
 /**
  * The Vite mode of the malicious-server suite's build of the SPA (test/malicious; `vite build
  * --mode malicious-test`): the only build in which a test may switch one client check off
- * (web/src/lib/test-checks.ts), to show that the attack it stops then works. Every other build,
- * a tenant's included (`vite build`, mode production), defines the flag empty, and the minifier
- * drops each switch with the code it guards. A mode, not an environment variable, so that no
- * setting of a deploy can turn it on.
+ * (`checkOff` in web/src/lib/build-settings.ts), to show that the attack it stops then works.
+ * Every other build, a tenant's included (`vite build`, mode production), defines the flag
+ * empty, and the minifier drops each switch with the code it guards. A mode, not an environment
+ * variable, so that no setting of a deploy can turn it on.
  */
 export const TEST_CHECKS_MODE = "malicious-test";
 
 /**
- * The checks a test build can switch off, one at a time (web/src/lib/test-checks.ts has what each
- * guards). None of these names may be in a production bundle (test/malicious checks).
+ * The checks a test build can switch off, one at a time, and what each one guards. None of these
+ * names may be in a production bundle (test/malicious checks).
  */
 export const TEST_CHECK_NAMES = [
   /** lib/trust.ts: a contact's identity chain must rest on an instance anchor this client pinned. Off: any root the chain brings will do. */
@@ -71,7 +71,7 @@ export type TestCheck = (typeof TEST_CHECK_NAMES)[number];
 /** Where a test build reads the checks that are off: localStorage, the names joined by commas. */
 export const TEST_CHECKS_STORAGE_KEY = "sealwork-test-checks-off";
 
-/** The flag web/src/lib/test-checks.ts reads, as Vite's `define` takes it. */
+/** The flag web/src/lib/build-settings.ts reads, as Vite's `define` takes it. */
 export function testCheckDefines(mode: string): Record<string, string> {
   return { "import.meta.env.SEALWORK_TEST_CHECKS": JSON.stringify(mode === TEST_CHECKS_MODE ? "on" : "") };
 }

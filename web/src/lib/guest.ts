@@ -3,7 +3,7 @@ import { i18next } from "./i18n";
 import { memoryStore } from "./memory-store";
 import { type Session, getSession, subscribeSession } from "./session";
 import { STORAGE_PREFIX } from "./storage";
-import { TEST_CHECKS, checkOff } from "./test-checks";
+import { TEST_CHECKS, checkOff } from "./build-settings";
 
 /**
  * A pickup's guest (spec 000 §6: user id 0, named Guest, only that pickup's conversation). The

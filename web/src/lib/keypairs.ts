@@ -14,7 +14,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { call } from "./api";
 import { i18next } from "./i18n";
 import { queryKeys } from "./query-keys";
-import { TEST_CHECKS, checkOff, rememberSecureCodeAnswer } from "./test-checks";
+import { TEST_CHECKS, checkOff, rememberSecureCodeAnswer } from "./build-settings";
 
 /**
  * The account-key calls (spec 000 §7) and the checks every client makes on their answers. In lib

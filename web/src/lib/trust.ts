@@ -13,7 +13,7 @@ import { call } from "./api";
 import { i18next } from "./i18n";
 import { verifyKeypair } from "./keypairs";
 import { type Pin, type PinBook, pinBook, updatePins } from "./pins";
-import { TEST_CHECKS, checkOff } from "./test-checks";
+import { TEST_CHECKS, checkOff } from "./build-settings";
 import { type UnlockedKeys, getUnlockedKeys } from "./unlocked-keys";
 
 /**
