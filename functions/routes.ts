@@ -57,6 +57,8 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/conversations/{id}/append": "functions/api/conversations/append.handler",
   "POST /api/conversations/{id}/participate": "functions/api/conversations/participate.handler",
   "POST /api/conversations/{id}/unparticipate": "functions/api/conversations/unparticipate.handler",
+  "GET /api/conversations/{id}/log": "functions/api/conversations/log.handler",
+  "POST /api/conversations/{id}/log": "functions/api/conversations/append-log.handler",
   "GET /api/conversations/{id}/attachments": "functions/api/attachments/list.handler",
   "POST /api/conversations/{id}/attachments": "functions/api/attachments/start.handler",
   "POST /api/conversations/{id}/attachments/{aid}/complete": "functions/api/attachments/complete.handler",

@@ -62,9 +62,10 @@ export const AREA_GRANTS: Record<string, Grant> = {
   identities: { table: [...READ, ...WRITE] },
   // Conversations, messages and participants (leaving deletes one's participant item), and
   // attachments: presigned PUTs to uploads/, multipart uploads and the copies to attachments/,
-  // HeadObject of both, presigned GETs of attachments/, deleting staged uploads.
+  // HeadObject of both, presigned GETs of attachments/, deleting staged uploads. A signed message
+  // is stored on the condition that its epoch is the conversation's (ConditionCheckItem).
   conversations: {
-    table: [...READ, ...WRITE, "DeleteItem"],
+    table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"],
     objects: [
       { actions: ["PutObject", "GetObject"], prefixes: [ATTACHMENTS, STAGED_UPLOADS] },
       { actions: ["DeleteObject"], prefixes: [STAGED_UPLOADS] },

@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import { attachmentRoutes } from "./attachments";
+import { conversationLogRoutes } from "./conversation-logs";
 import { conversationRoutes } from "./conversations";
 import { identityRoutes } from "./identities";
 import { instanceRoutes } from "./instance";
@@ -21,6 +22,7 @@ export * from "./keypairs";
 export * from "./invites";
 export * from "./identities";
 export * from "./conversations";
+export * from "./conversation-logs";
 export * from "./attachments";
 export * from "./pickups";
 
@@ -36,6 +38,7 @@ export const contracts = {
   ...inviteRoutes,
   ...identityRoutes,
   ...conversationRoutes,
+  ...conversationLogRoutes,
   ...attachmentRoutes,
   ...pickupRoutes,
 } satisfies Record<string, RouteContract>;

@@ -222,13 +222,17 @@ export {
   commitKey,
   createConversationRecord,
   openSignedConversationKey,
+  parseSignedConversation,
+  parseSignedSealedKey,
   sealSignedConversationKey,
   verifyConversationRecord,
 } from "./records/conversation-v2";
+export { epochChainAad, openEpochLink, sealEpochLink } from "./records/epoch-chain";
 export {
   type MessageSignatureRecord,
   type SignedMessage,
   openSignedMessage,
+  parseSignedMessage,
   sealSignedMessage,
   verifyMessageSignature,
 } from "./records/signed-message";

@@ -1,10 +1,11 @@
-import { type AccountKeys, type IdentityPin, isCryptoError, openAccountData, sealAccountData } from "@sealwork/crypto";
+import { type AccountKeys, type IdentityPin, type LogHead, isCryptoError, openAccountData, sealAccountData } from "@sealwork/crypto";
 import * as z from "zod";
 import { call, isApiError } from "./api";
 
 /**
- * The user's pins (docs/protocol.md §14.5): the instance anchors pinned on first use, and each
- * contact's identity key as first seen (or later certified). Kept on the server as the user's
+ * The user's pins (docs/protocol.md §14.5): the instance anchors pinned on first use, each
+ * contact's identity key as first seen (or later certified), and the head of each conversation's
+ * membership log this client verified last (§14.8: a log without it is a fork or a rollback). Kept on the server as the user's
  * encrypted account data (`sealAccountData`, a key derived from the account keys), so another
  * browser of the same user has them and the server reads nothing; cached in this page's memory.
  */
@@ -19,6 +20,8 @@ export interface PinBook {
   anchors: string[];
   /** By user id. */
   pins: Record<string, Pin>;
+  /** By conversation id: the membership log's head last verified (protocol v2). */
+  heads: Record<string, LogHead>;
 }
 
 const keyIdText = z.string().min(1).max(64);
@@ -35,6 +38,9 @@ const bookSchema = z.object({
       legacy: z.literal(true).optional(),
     }),
   ),
+  heads: z
+    .record(z.string().regex(/^[1-9][0-9]*$/), z.object({ seq: z.number().int().min(0), hash: z.string().min(1).max(64) }))
+    .optional(),
 });
 
 interface Holder {
@@ -49,7 +55,7 @@ interface Loaded {
   book: PinBook;
 }
 
-const EMPTY: PinBook = { anchors: [], pins: {} };
+const EMPTY: PinBook = { anchors: [], pins: {}, heads: {} };
 let loaded: Promise<Loaded> | null = null;
 const listeners = new Set<() => void>();
 
@@ -78,7 +84,7 @@ async function load({ uid, keys }: Holder): Promise<Loaded> {
   if (reply.data === null) return { uid, keys, rev: reply.rev, book: EMPTY };
   try {
     const parsed = bookSchema.parse(await openAccountData(keys, { userId: uid, kind: "pins" }, reply.data));
-    return { uid, keys, rev: reply.rev, book: { anchors: parsed.anchors, pins: parsed.pins } };
+    return { uid, keys, rev: reply.rev, book: { anchors: parsed.anchors, pins: parsed.pins, heads: parsed.heads ?? {} } };
   } catch (error) {
     // Sealed under another account key (a key made anew) or damaged: start over, saving over it.
     if (!isCryptoError(error) && !(error instanceof z.ZodError)) throw error;
@@ -97,7 +103,7 @@ export async function updatePins(holder: Holder, change: (book: PinBook) => PinB
     const state = await current(holder);
     const next = change(state.book);
     if (!next) return state.book;
-    const data = await sealAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, { v: 1, anchors: next.anchors, pins: next.pins });
+    const data = await sealAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, { v: 1, anchors: next.anchors, pins: next.pins, heads: next.heads });
     try {
       const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
       state.rev = rev;
@@ -120,4 +126,22 @@ export function subscribePins(listener: () => void): () => void {
 /** Forgets the cached pins (a logout, another user). */
 export function forgetPins(): void {
   loaded = null;
+}
+
+/** The head of a conversation's membership log this client verified last (undefined: never). */
+export async function rememberedHead(holder: Holder, conversationId: number): Promise<LogHead | undefined> {
+  return (await pinBook(holder)).heads[String(conversationId)];
+}
+
+/**
+ * Remembers a verified head. Only forward: the caller verified that the log holds the head it
+ * remembered, so a head further along replaces it, and an older one (another window verified a
+ * longer log meanwhile) changes nothing.
+ */
+export async function rememberHead(holder: Holder, conversationId: number, head: LogHead): Promise<void> {
+  await updatePins(holder, (book) => {
+    const known = book.heads[String(conversationId)];
+    if (known && (known.seq > head.seq || (known.seq === head.seq && known.hash === head.hash))) return null;
+    return { ...book, heads: { ...book.heads, [String(conversationId)]: { seq: head.seq, hash: head.hash } } };
+  });
 }

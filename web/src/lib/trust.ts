@@ -2,6 +2,7 @@ import type { IdentityBundle } from "@sealwork/contracts";
 import {
   type IdentityChain,
   type VerifiedIdentity,
+  type VerifiedKey,
   checkPin,
   isCryptoError,
   keyId,
@@ -54,6 +55,8 @@ export interface Contact {
   certified: boolean;
   /** The user compared safety numbers with them and marked them verified. */
   verified: boolean;
+  /** Every key of their chain, birth first (the last is this one): what their signatures may be made with. */
+  keys: VerifiedKey[];
 }
 
 /** GET /api/identities/{id} */
@@ -148,7 +151,7 @@ async function certifiedContact(holder: UnlockedKeys, uid: number, chain: Identi
     throw trustFailure(error, uid);
   }
   const { keyId: id, seq, encryptPublic, signPublic } = identity;
-  return { userId: uid, keyId: id, seq, encryptPublic, signPublic, certified: true, verified: pin.verified };
+  return { userId: uid, keyId: id, seq, encryptPublic, signPublic, certified: true, verified: pin.verified, keys: identity.keys };
 }
 
 async function legacyContact(holder: UnlockedKeys, uid: number, legacy: NonNullable<IdentityBundle["legacy"]>): Promise<Contact> {
@@ -170,7 +173,21 @@ async function legacyContact(holder: UnlockedKeys, uid: number, legacy: NonNulla
     const next = pinFor(book);
     return book.pins[uid] ? null : { ...book, pins: { ...book.pins, [uid]: next } };
   });
-  return { userId: uid, keyId: id, seq: 0, encryptPublic: legacy.encrypt_public, signPublic: legacy.sign_public, certified: false, verified: pin.verified };
+  const key = { userId: uid, keyId: id, seq: 0, encryptPublic: legacy.encrypt_public, signPublic: legacy.sign_public, created: legacy.timestamp * 1000 };
+  return { ...key, certified: false, verified: pin.verified, keys: [key] };
+}
+
+/**
+ * The signed-in user's own keys as records name them: the key they hold now (its key id computed
+ * from the unlocked keys, so it is theirs whatever the server says) and the earlier keys of their
+ * verified identity chain, if any.
+ */
+export async function ownKeys(holder: UnlockedKeys): Promise<VerifiedKey[]> {
+  const current = { userId: holder.uid, keyId: await keyId(holder.publicKeys), seq: 0, ...holder.publicKeys, created: 0 };
+  const identity = await ownIdentity(holder).catch(() => null);
+  const chain = identity?.keys.filter((key) => key.keyId !== current.keyId) ?? [];
+  const mine = identity?.keys.find((key) => key.keyId === current.keyId);
+  return [...chain, mine ?? current];
 }
 
 /** Marks a contact's pinned key as compared (or not). Only the key that is pinned now: a changed one is refused before. */

@@ -1,5 +1,5 @@
 import { Entity, Service } from "electrodb";
-import { ConversationEntity, ConversationGoneEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
+import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
 import { GroupMembershipEntity } from "../group/entities";
 import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
 import { InviteEntity, InviteReservationEntity } from "../invite/entities";
@@ -51,6 +51,8 @@ const entities = {
   localid: LocalIdEntity,
   attachment: AttachmentEntity,
   conversationgone: ConversationGoneEntity,
+  logentries: LogEntriesEntity, // protocol v2: membership logs and key epochs
+  conversationepoch: EpochEntity,
   groupmember: GroupMembershipEntity, // groups (placeholder)
   pickup: PickupEntity, // pickups
   pickuplookup: PickupLookupEntity,

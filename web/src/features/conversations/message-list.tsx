@@ -123,7 +123,14 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
                 justifyContent: mine ? "flex-end" : "flex-start",
               }}
             >
-              <MessageItem conversationId={conversationId} message={m} mine={mine} name={attrib[String(m.sourceId)]?.name ?? t("unknownSender")} onRetry={onRetry} />
+              <MessageItem
+                conversationId={conversationId}
+                message={m}
+                mine={mine && m.verification !== "invalid"}
+                // A message whose signature fails is nobody's: never the name the server gives it.
+                name={m.verification === "invalid" ? t("distribution.unverifiedSender") : (attrib[String(m.sourceId)]?.name ?? t("unknownSender"))}
+                onRetry={onRetry}
+              />
             </div>
           );
         })}
@@ -164,11 +171,19 @@ const MessageItem = memo(function MessageItem({
       aria-busy={message.status === "pending" || undefined}
       data-message={message.id ?? "pending"}
       data-status={message.status}
+      data-message-verified={message.verification === undefined ? undefined : message.verification === "signed" ? "true" : message.verification === "invalid" ? "false" : message.verification}
     >
       <Group gap="xs" justify="space-between" wrap="nowrap">
-        <Text size="xs" fw={600}>
-          {name}
-        </Text>
+        <Group gap={6} wrap="nowrap">
+          <Text size="xs" fw={600} c={message.verification === "invalid" ? "red" : undefined}>
+            {name}
+          </Text>
+          {message.verification === "unsigned" ? (
+            <Text size="xs" c="dimmed" title={t("distribution.unsignedHint")}>
+              {t("distribution.unsigned")}
+            </Text>
+          ) : null}
+        </Group>
         {message.status === "pending" ? (
           <Text size="xs" c="dimmed">
             {t("sending")}
@@ -177,7 +192,11 @@ const MessageItem = memo(function MessageItem({
           <RelativeTime seconds={message.timestamp} />
         )}
       </Group>
-      {payload === null ? (
+      {message.verification === "invalid" ? (
+        <Text size="sm" c="red" data-message-unverified>
+          {t("distribution.unverifiedMessage")}
+        </Text>
+      ) : payload === null ? (
         <Text size="sm" c="red">
           {t("invalidPayload")}
         </Text>

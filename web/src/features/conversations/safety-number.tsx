@@ -90,7 +90,7 @@ function SafetyNumber({ me, uid, name }: { me: UnlockedKeys; uid: number; name: 
   );
 }
 
-const placeholder: Contact = { userId: 1, keyId: "", seq: 0, encryptPublic: "", signPublic: "", certified: false, verified: false };
+const placeholder: Contact = { userId: 1, keyId: "", seq: 0, encryptPublic: "", signPublic: "", certified: false, verified: false, keys: [] };
 
 /** "12345 67890 …" as three lines of four groups. */
 function groupsOf(number: string): string[] {
