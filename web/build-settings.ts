@@ -58,8 +58,24 @@ export const TEST_CHECK_NAMES = [
   "identity-anchors",
   /** lib/trust.ts: a record older than the pinned one is stale_key. Off: the older record is pinned again. */
   "pin-seq",
-  /** conversations: key copies and titles are bound to the conversation id. Off: sealed under protocol v1's strings, which name none. */
+  /**
+   * conversations/conversation-log.ts: a signed conversation's answer (log, records, copy) is
+   * verified as the conversation asked for, whose container every log entry names. Off: as
+   * whichever conversation the answer's log names, so another conversation's answer is taken.
+   */
   "container-binding",
+  /** conversations/conversation-log.ts: the log must hold the head this client remembers (log_fork). Off: no head is remembered; a fork or a rollback is taken. */
+  "log-head",
+  /**
+   * conversations: who takes part in a signed conversation is its log's (each record verified
+   * against the log, ghost_participant; the people shown are the log's members). Off: the
+   * server's word, as protocol v1 took it: records as served, the people it lists.
+   */
+  "members-from-log",
+  /** conversations/distribution.ts: one's copy must be sealed and signed by a participant, for the committed key (copy_invalid). Off: any copy that opens, as protocol v1 took it. */
+  "copy-signature",
+  /** conversations/message-crypto.ts: a member's message must carry its sender's signature. Off: a message that opens is the named sender's, as protocol v1 showed it. */
+  "message-signature",
   /** lib/guest.ts: a pickup's Argon2id parameters must meet the floor. Off: whatever the lookup answers. */
   "pickup-floor",
   /** lib/build-settings.ts: secure-code settings come from the build. Off: from the key-state answer, as protocol v1 took them. */

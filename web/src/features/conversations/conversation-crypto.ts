@@ -2,21 +2,14 @@ import {
   type Key,
   LEGACY_CONVERSATION_KEY_CONTEXT,
   LEGACY_CONVERSATION_TITLE_AAD,
-  encrypt,
-  exportSymmetricKey,
   generateSymmetricKey,
-  importEncryptionPublicKey,
   openConversationKey as openSealedConversationKey,
   openConversationTitle,
   openPickup,
   sealConversationKey,
   sealConversationTitle,
-  sealFor,
-  serializeEnvelope,
-  utf8Encode,
 } from "@sealwork/crypto";
 import type { GuestKeys } from "../../lib/guest";
-import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
 import { trustedKey } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
@@ -136,11 +129,6 @@ async function extractableCopy(key: Key, conversationId: number): Promise<Key> {
 export async function sealKeyForPublic(key: Key, encryptPublic: string, conversationId?: number): Promise<string> {
   const id = conversationOf(key, conversationId);
   const copy = await extractableCopy(key, id);
-  // Test build only (test/malicious): sealed as protocol v1 did, for no conversation in particular.
-  if (TEST_CHECKS && checkOff("container-binding")) {
-    const raw = await exportSymmetricKey(copy);
-    return serializeEnvelope(await sealFor(await importEncryptionPublicKey(encryptPublic), raw, { context: LEGACY_CONVERSATION_KEY_CONTEXT }));
-  }
   return sealConversationKey(copy, encryptPublic, { conversationId: id });
 }
 
@@ -157,8 +145,6 @@ export async function sealKeyForUser(key: Key, uid: number, conversationId?: num
 
 export async function encryptTitle(key: Key, title: string, conversationId?: number): Promise<string> {
   const id = conversationOf(key, conversationId);
-  // Test build only (test/malicious): encrypted as protocol v1 did, for no conversation in particular.
-  if (TEST_CHECKS && checkOff("container-binding")) return serializeEnvelope(await encrypt(key, utf8Encode(title), { aad: LEGACY_CONVERSATION_TITLE_AAD }));
   return sealConversationTitle(key, title, { conversationId: id, epoch: epochOf(key) });
 }
 
