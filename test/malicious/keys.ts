@@ -47,7 +47,7 @@ export function keyAttacks(suite: MaliciousSuite): void {
       const opened = await openedBy(sentCopies(run.proxy.sent), serverKeys);
       expect(opened.map((copy) => copy.userId)).toEqual([bob.session.id]);
       const copy = opened[0];
-      const { key } = await openConversationKey(copy!.sealed, serverKeys.encrypt, { conversationId: copy!.conversationId });
+      const { key } = await openConversationKey(copy!.sealed, serverKeys.encrypt, { conversationId: copy!.conversationId, epoch: copy!.epoch });
       const created = run.proxy.sentTo("POST", "/api/conversations")[0]!.body as { title: string };
       expect((await openConversationTitle(key, created.title, { conversationId: copy!.conversationId })).title).toBe("Plans for Friday");
     },
@@ -73,11 +73,11 @@ export function keyAttacks(suite: MaliciousSuite): void {
     async refused({ page, lie, serverKeys, id }, run) {
       expect(await errorDialogText(page)).toContain(UNTRUSTED);
       expect(lie.hits).toBeGreaterThan(0);
-      expect(run.proxy.sentTo("POST", `/api/conversations/${id}/participate`)).toEqual([]);
+      expect(run.proxy.sentTo("POST", `/api/conversations/${id}/log`)).toEqual([]);
       expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
     },
     async works({ lie, serverKeys, carol, id }, run) {
-      await expect.poll(() => run.proxy.sentTo("POST", `/api/conversations/${id}/participate`).length, { timeout: 30_000 }).toBe(1);
+      await expect.poll(() => run.proxy.sentTo("POST", `/api/conversations/${id}/log`).length, { timeout: 30_000 }).toBe(1);
       expect(lie.hits).toBeGreaterThan(0);
       // Carol's copy of the existing conversation's key is the server's to open: all of its history with it.
       expect((await openedBy(sentCopies(run.proxy.sent), serverKeys)).map((copy) => [copy.conversationId, copy.userId])).toEqual([[id, carol.session.id]]);

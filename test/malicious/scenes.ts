@@ -1,11 +1,11 @@
-import { type AccountKeys, generateAccountKeys, isCryptoError, openConversationKey, rotateIdentity } from "@sealwork/crypto";
+import { type AccountKeys, type VerifiedKey, accountPublicKeys, generateAccountKeys, isCryptoError, openConversationKey, rotateIdentity } from "@sealwork/crypto";
 import type { Page } from "playwright-core";
 import { http } from "../support/api";
 import { shareGroup } from "../support/conversations";
 import { type Member, chainOf, invitedMember, rootAdmin } from "../support/identities";
 import { TEST_CODE, newKeyBody } from "../support/keys";
 import type { Sent } from "../support/malicious-proxy";
-import { conversationIdOf } from "../e2e/conversation-helpers";
+import { conversationIdOf, conversationPanel, messageBox, messageList } from "../e2e/conversation-helpers";
 import { signIn } from "../e2e/helpers";
 
 /** The people and steps the attacks share: certified members, their browser, what went over the wire. */
@@ -42,6 +42,39 @@ export async function conversationWith(page: Page, email: string, title: string)
   return conversationIdOf(page);
 }
 
+export { messageList };
+
+/** The page's title (the conversation's, or its people's names). */
+export const heading = (page: Page) => page.getByRole("heading", { level: 1 });
+
+/** The warning of a conversation whose keys were refused (distribution.ts), by its stable code. */
+export const trustWarning = (page: Page, reason: string) => page.locator(`[role="alert"][data-trust-warning="${reason}"]`);
+
+/** A person's row in the conversation panel. */
+export const personRow = (page: Page, uid: number) => conversationPanel(page).locator(`[data-participant="${uid}"]`);
+
+/** Sends a message and waits until it shows as sent and signed. */
+export async function send(page: Page, text: string): Promise<void> {
+  await messageBox(page).fill(text);
+  await messageBox(page).press("Enter");
+  await messageList(page).locator('[data-message-verified="true"]').getByText(text, { exact: true }).waitFor({ timeout: 30_000 });
+}
+
+/** Adds a person through the panel's dialog and waits until it closed. */
+export async function addPerson(page: Page, email: string): Promise<void> {
+  await conversationPanel(page).getByRole("button", { name: "Add more people" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add people" });
+  await dialog.getByLabel("Email or phone").fill(email);
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+  await dialog.waitFor({ state: "detached", timeout: 30_000 });
+}
+
+/** A member's current key as a verifier takes it (to check or make signed records in the server's place). */
+export async function verifiedKeyOf(member: Member): Promise<VerifiedKey> {
+  const pub = await accountPublicKeys(member.keys);
+  return { userId: member.session.id, keyId: member.me.keyId, seq: 0, encryptPublic: pub.encryptPublic, signPublic: pub.signPublic, created: 0 };
+}
+
 /** Rotates a member's identity to fresh keys (seq + 1, certified by the current key), as the server accepts it; answers the new keys. */
 export async function rotate(member: Member): Promise<AccountKeys> {
   const current = (await chainOf(member.session.api_token, member.session.id)).chain!.records.at(-1)!;
@@ -53,22 +86,28 @@ export async function rotate(member: Member): Promise<AccountKeys> {
   return keys;
 }
 
-/** A conversation key copy the browser sent: at creation (POST /api/conversations) or adding someone (…/participate). */
+/** A conversation key copy the browser sent: at creation (POST /api/conversations) or with a change of its people (…/log). */
 export interface SentCopy {
   conversationId: number;
+  epoch: number;
   userId: number;
   sealed: string;
 }
 
+interface SentBody {
+  id?: number;
+  record?: { record?: { epoch?: number } };
+  copies?: { user_id: number; copy: { sealed: string } }[];
+}
+
 export function sentCopies(sent: Sent[]): SentCopy[] {
   return sent.flatMap((request): SentCopy[] => {
-    const body = request.body as { id?: number; sealed_keys?: { user_id: number; sealed: string }[]; participant?: number; sealed?: string } | undefined;
-    if (request.method === "POST" && request.path === "/api/conversations" && body?.id && body.sealed_keys) {
-      return body.sealed_keys.map((copy) => ({ conversationId: body.id!, userId: copy.user_id, sealed: copy.sealed }));
-    }
-    const added = /^\/api\/conversations\/(\d+)\/participate$/.exec(request.path);
-    if (request.method === "POST" && added && body?.participant && body.sealed) return [{ conversationId: Number(added[1]), userId: body.participant, sealed: body.sealed }];
-    return [];
+    const body = request.body as SentBody | undefined;
+    const changed = /^\/api\/conversations\/(\d+)\/log$/.exec(request.path);
+    const conversationId = request.path === "/api/conversations" ? body?.id : changed ? Number(changed[1]) : undefined;
+    if (request.method !== "POST" || conversationId === undefined || !body?.copies) return [];
+    const epoch = body.record?.record?.epoch ?? 0;
+    return body.copies.map((c) => ({ conversationId, epoch, userId: c.user_id, sealed: c.copy.sealed }));
   });
 }
 
@@ -76,7 +115,7 @@ export function sentCopies(sent: Sent[]): SentCopy[] {
 export async function openedBy(copies: SentCopy[], keys: AccountKeys): Promise<SentCopy[]> {
   const opens = await Promise.all(
     copies.map((copy) =>
-      openConversationKey(copy.sealed, keys.encrypt, { conversationId: copy.conversationId }).then(
+      openConversationKey(copy.sealed, keys.encrypt, { conversationId: copy.conversationId, epoch: copy.epoch }).then(
         () => true,
         (error: unknown) => {
           if (isCryptoError(error, "decrypt_failed")) return false;
