@@ -1,88 +1,93 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { http } from "../support/api";
-import type { Member } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
-import { errorDialogText, gotoApp } from "../e2e/helpers";
+import { gotoApp } from "../e2e/helpers";
 import type { MaliciousSuite, Run } from "./harness";
-import { aliceAndBob, conversationWith, signInAs } from "./scenes";
+import { aliceAndBob, conversationWith, heading, messageList, send, signInAs, trustWarning } from "./scenes";
 
-/** Things swapped between containers (issue 11, item 6): a conversation's answer carries another conversation's key copy or title. */
+/**
+ * Things swapped between containers (issue 11, item 6), against signed conversations (protocol
+ * v2, docs/protocol.md §14.8): X's answers carry what belongs to conversation Y. Every
+ * conversation made in the product today is a signed one; what a v2 answer carries is the log,
+ * each epoch's record, one's signed copy, the title and the messages, so that is what is swapped.
+ * (Pickups keep version 1's copies, bound to the conversation id by the crypto package: §8.)
+ */
 
 const TITLE_X = "X: lunch on Friday";
 const TITLE_Y = "Y: salaries 2027";
+const SECRET_Y = "Y: everyone gets 3 % more";
 
-interface Answer {
-  sealed: string;
-  meta: { id: number; title: string | null; sealed: string | null };
+/** GET /api/conversations/{id}/log as the server holds it. */
+type LogAnswer = Record<string, unknown>;
+interface PageAnswer {
+  meta: { id: number; title: string | null } & Record<string, unknown>;
+  motes: unknown[];
 }
 
-/** Alice starts X and Y with Bob in her browser (so the run's client seals them); answers Y's answer as the server holds it. */
-async function twoConversations(run: Run): Promise<{ page: Page; alice: Member; x: number; y: Answer }> {
+/**
+ * Alice starts X and Y with Bob in her browser (so the run's client makes and signs them) and
+ * writes in Y; answers what the server holds of Y: its log answer and its first page for her.
+ */
+async function twoConversations(run: Run): Promise<{ page: Page; x: number; yLog: LogAnswer; yPage: PageAnswer }> {
   const { alice, bob } = await aliceAndBob();
   const page = await run.visitor();
   await signInAs(page, alice);
   const x = await conversationWith(page, bob.email, TITLE_X);
   const y = await conversationWith(page, bob.email, TITLE_Y);
-  const answer = await http<Answer>("GET", `/api/conversations/${y}?meta=1`, { token: alice.session.api_token });
-  return { page, alice, x, y: answer.body };
+  await send(page, SECRET_Y);
+  const token = alice.session.api_token;
+  const [yLog, yPage] = await Promise.all([http<LogAnswer>("GET", `/api/conversations/${y}/log`, { token }), http<PageAnswer>("GET", `/api/conversations/${y}?meta=1`, { token })]);
+  return { page, x, yLog: yLog.body, yPage: yPage.body };
 }
-
-/**
- * A server that lies about X wherever X appears: its page (the key copy every page carries, the
- * title with `meta`) and Alice's list of conversations get Y's key copy and Y's title.
- */
-function swapped(x: number, y: Answer) {
-  const visit = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(visit);
-    if (typeof value !== "object" || value === null) return value;
-    const entries = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, visit(inner)]));
-    return entries.id === x && "sealed" in entries && "title" in entries ? { ...entries, sealed: y.meta.sealed, title: y.meta.title } : entries;
-  };
-  return (answer: Answer, exchange: { path: string }) => {
-    const changed = visit(answer) as Answer;
-    return exchange.path === `/api/conversations/${x}` ? { ...changed, sealed: y.sealed } : changed;
-  };
-}
-
-const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
 export function containerAttacks(suite: MaliciousSuite): void {
-  suite.attack("key and title swapped between conversations: X's answer carries Y's key copy and Y's title", {
+  suite.attack("key and title swapped between conversations: X's answers carry Y's log, records, signed copy, title and messages", {
     check: "container-binding",
-    timeout: 240_000,
+    timeout: 300_000,
     async mount(run) {
-      const { page, x, y } = await twoConversations(run);
-      const lie = run.proxy.lie("GET", `/api/conversations/${x}`, swapped(x, y));
-      run.proxy.lie("GET", /^\/api\/users\/\d+\/conversations$/, swapped(x, y));
+      const { page, x, yLog, yPage } = await twoConversations(run);
+      // Everything Y's is validly signed, by Alice herself: only the conversation it is for differs.
+      const lie = run.proxy.lie("GET", `/api/conversations/${x}/log`, () => yLog);
+      run.proxy.lie("GET", `/api/conversations/${x}`, (answer: PageAnswer, exchange) => (exchange.query.get("meta") === "1" ? { ...yPage, meta: { ...yPage.meta, id: x } } : answer));
       await gotoApp(page, `/conversation/${x}`, TEST_CODE);
       return { page, lie, x };
     },
     async refused({ page, lie }) {
-      // Y's copy does not open as X's key: an error that says so, and nothing of Y in X.
-      expect(await errorDialogText(page)).toContain("This conversation's key does not open with your key: the copy the server sent was sealed for another conversation or another key");
+      // Y's log names Y's container in every signed entry: not X's history, refused as a whole.
+      const warning = trustWarning(page, "log_invalid");
+      await warning.waitFor({ timeout: 30_000 });
+      expect(await warning.textContent()).toContain("The history of this conversation's members does not verify");
       expect(lie.hits).toBeGreaterThan(0);
+      expect(await messageList(page).count()).toBe(0);
+      // (Y's title is in the menu's list of conversations, under Y, as it should be.)
       expect(await heading(page).textContent()).not.toContain(TITLE_Y);
+      expect(await page.locator("body").textContent()).not.toContain(SECRET_Y);
     },
     async works({ page, lie, x }) {
-      // Sealed without the conversation id, Y's key opens in X and X shows Y's title.
+      // Verified as the conversation its log names, Y opens at X's address: Y's title and messages.
       await expect.poll(() => heading(page).textContent()).toBe(TITLE_Y);
+      await messageList(page).getByText(SECRET_Y, { exact: true }).waitFor({ timeout: 30_000 });
       expect(new URL(page.url()).pathname).toBe(`/conversation/${x}`);
       expect(lie.hits).toBeGreaterThan(0);
-      expect(await page.getByRole("dialog", { name: "Error" }).count()).toBe(0);
+      expect(await page.locator("[data-trust-warning]").count()).toBe(0);
     },
   });
 
   // No switch makes this one work: Y's title is under Y's key, which X's does not open. What the
   // client must do is say so rather than show the names as if X had no title.
-  suite.refusal("a title swapped alone (X's answer carries Y's title, its own key): an error, not silence", async (run) => {
-    const { page, x, y } = await twoConversations(run);
-    const lie = run.proxy.lie("GET", `/api/conversations/${x}`, (answer: Answer) => ({ ...answer, meta: { ...answer.meta, title: y.meta.title } }));
-    await gotoApp(page, `/conversation/${x}`, TEST_CODE);
-    const alert = page.locator("[data-title-error]");
-    await alert.waitFor();
-    expect(await alert.textContent()).toContain("The title of this conversation does not open: it belongs to another conversation or was changed on its way.");
-    expect(lie.hits).toBeGreaterThan(0);
-    expect(await heading(page).textContent()).toBe("Invited Person");
-  }, 240_000);
+  suite.refusal(
+    "a title swapped alone (X's answer carries Y's title, its own log and key): an error, not silence",
+    async (run) => {
+      const { page, x, yPage } = await twoConversations(run);
+      const lie = run.proxy.lie("GET", `/api/conversations/${x}`, (answer: PageAnswer) => (answer.meta ? { ...answer, meta: { ...answer.meta, title: yPage.meta.title } } : answer));
+      await gotoApp(page, `/conversation/${x}`, TEST_CODE);
+      const alert = page.locator("[data-title-error]");
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain("The title of this conversation does not open: it belongs to another conversation or was changed on its way.");
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(await heading(page).textContent()).toBe("Invited Person");
+    },
+    300_000,
+  );
 }
