@@ -50,6 +50,11 @@ export const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 /** The warning of a conversation whose keys were refused (distribution.ts), by its stable code. */
 export const trustWarning = (page: Page, reason: string) => page.locator(`[role="alert"][data-trust-warning="${reason}"]`);
 
+/** That no conversation's keys were refused on the page (the attack went through). */
+export async function noTrustWarning(page: Page): Promise<void> {
+  if ((await page.locator("[data-trust-warning]").count()) !== 0) throw new Error("the page shows a trust warning");
+}
+
 /** A person's row in the conversation panel. */
 export const personRow = (page: Page, uid: number) => conversationPanel(page).locator(`[data-participant="${uid}"]`);
 
