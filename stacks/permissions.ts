@@ -46,18 +46,26 @@ const WRITE: TableAction[] = ["PutItem", "UpdateItem"];
 
 export const AREA_GRANTS: Record<string, Grant> = {
   // Health (DescribeTable, HeadBucket, every queue's attributes), instance info and setup, the
-  // user list and invitations (mail).
+  // user list.
   instance: { table: [...READ, ...WRITE, "DescribeTable"], list: "bucket", queueAttributes: [...JOB_KINDS], send: ["mail"] },
+  // Invitations (mail; checking a signed one reads the issuer's identity chain; one issued again
+  // deletes the old temporary key and transit, and a signed one uses up its reserved id).
+  invites: { table: [...READ, ...WRITE, "DeleteItem"], send: ["mail"] },
   // Lookup, login (rate limits are cleared: DeleteItem), registration codes (mail), profile
   // changes (a changed contact's old item is deleted), two-factor setup.
   users: { table: ["GetItem", ...WRITE, "DeleteItem"], send: ["mail"] },
-  // Account keys and their encrypted backups.
-  keys: { table: ["GetItem", ...WRITE] },
+  // Account keys and their encrypted backups; a key registered with its identity record (the
+  // chain is read to check it: Query); a takeover deletes the temporary key and its transit
+  // envelope, as does a look at an expired one.
+  keys: { table: [...READ, ...WRITE, "DeleteItem"] },
+  // Identity chains, anchors, admin certificates and the encrypted pins (protocol v2).
+  identities: { table: [...READ, ...WRITE] },
   // Conversations, messages and participants (leaving deletes one's participant item), and
   // attachments: presigned PUTs to uploads/, multipart uploads and the copies to attachments/,
-  // HeadObject of both, presigned GETs of attachments/, deleting staged uploads.
+  // HeadObject of both, presigned GETs of attachments/, deleting staged uploads. A signed message
+  // is stored on the condition that its epoch is the conversation's (ConditionCheckItem).
   conversations: {
-    table: [...READ, ...WRITE, "DeleteItem"],
+    table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"],
     objects: [
       { actions: ["PutObject", "GetObject"], prefixes: [ATTACHMENTS, STAGED_UPLOADS] },
       { actions: ["DeleteObject"], prefixes: [STAGED_UPLOADS] },

@@ -11,6 +11,8 @@ import { handler as conversationsPoll } from "../api/conversations/poll";
 import { handler as conversationsAppend } from "../api/conversations/append";
 import { handler as conversationsParticipate } from "../api/conversations/participate";
 import { handler as conversationsUnparticipate } from "../api/conversations/unparticipate";
+import { handler as conversationsLog } from "../api/conversations/log";
+import { handler as conversationsAppendLog } from "../api/conversations/append-log";
 import { handler as attachmentsList } from "../api/attachments/list";
 import { handler as attachmentsStart } from "../api/attachments/start";
 import { handler as attachmentsComplete } from "../api/attachments/complete";
@@ -28,6 +30,8 @@ export const handler = dispatch({
   "POST /api/conversations/{id}/append": conversationsAppend,
   "POST /api/conversations/{id}/participate": conversationsParticipate,
   "POST /api/conversations/{id}/unparticipate": conversationsUnparticipate,
+  "GET /api/conversations/{id}/log": conversationsLog,
+  "POST /api/conversations/{id}/log": conversationsAppendLog,
   "GET /api/conversations/{id}/attachments": attachmentsList,
   "POST /api/conversations/{id}/attachments": attachmentsStart,
   "POST /api/conversations/{id}/attachments/{aid}/complete": attachmentsComplete,

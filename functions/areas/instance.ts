@@ -7,9 +7,6 @@ import { handler as instanceSetup } from "../api/instance/setup";
 import { handler as instanceUsers } from "../api/instance/users";
 import { handler as instanceDisableUser } from "../api/instance/disable-user";
 import { handler as instanceEnableUser } from "../api/instance/enable-user";
-import { handler as instanceInvite } from "../api/instance/invite";
-import { handler as instanceInvites } from "../api/instance/invites";
-import { handler as instanceResendInvite } from "../api/instance/resend-invite";
 
 export const handler = dispatch({
   "GET /api/health": health,
@@ -18,7 +15,4 @@ export const handler = dispatch({
   "GET /api/instance/users": instanceUsers,
   "POST /api/instance/users/{id}/disable": instanceDisableUser,
   "POST /api/instance/users/{id}/enable": instanceEnableUser,
-  "POST /api/instance/invite": instanceInvite,
-  "GET /api/instance/invites": instanceInvites,
-  "POST /api/instance/invites/{id}/resend": instanceResendInvite,
 });

@@ -38,14 +38,15 @@ globalThis.bench = {
 };
 `;
 
-interface Figures {
+export interface Figures {
   median_ms: number;
   min_ms: number;
   max_ms: number;
   samples_ms: number[];
 }
 
-function figures(samples: number[]): Figures {
+/** Median, extremes and every sample of a set of timings, in whole ms. */
+export function figures(samples: number[]): Figures {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n);
   return { median_ms: round(sorted[Math.floor(sorted.length / 2)]!), min_ms: round(sorted[0]!), max_ms: round(sorted.at(-1)!), samples_ms: samples.map(round) };

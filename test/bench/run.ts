@@ -5,14 +5,17 @@ import { ROOT, spawnRuntime } from "../support/runtime";
 import { runBundleBench } from "./bundle-size";
 import { runConversationsBench } from "./conversations";
 import { runKeysBench } from "./keys";
+import { runSignaturesBench } from "./signatures";
 
 /**
  * `npm run bench`: latency and throughput of the local API, at 1, 10 and 50 concurrent
  * clients, for a password login (Argon2id-bound) and an authenticated GET. Figures, not
  * assertions: they go to bench/results.json. BENCH_SECONDS sets each run's length. Then the
  * account-key costs in Chromium (test/bench/keys.ts, bench/results-keys.json), the
- * conversation figures (test/bench/conversations.ts, bench/results-conversations.json) and the
- * SPA's initial JavaScript (test/bench/bundle-size.ts, bench/results-bundle.json).
+ * conversation figures (test/bench/conversations.ts, bench/results-conversations.json), what the
+ * signature checks of protocol v2 add to opening a conversation (test/bench/signatures.ts,
+ * bench/results-signatures.json) and the SPA's initial JavaScript (test/bench/bundle-size.ts,
+ * bench/results-bundle.json).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = [1, 10, 50];
@@ -59,5 +62,8 @@ await runKeysBench();
 // Conversations: upload throughput and memory, opening a long conversation, append and poll
 // latency under 50 clients: bench/results-conversations.json.
 await runConversationsBench();
+// Opening a 2,000-message conversation with and without the signature checks, in the same run:
+// bench/results-signatures.json.
+await runSignaturesBench();
 // The SPA's initial JavaScript, gzipped, per chunk: bench/results-bundle.json.
 await runBundleBench();

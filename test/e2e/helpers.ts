@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { BROWSER_SECURE_CODE } from "../support/keys";
 
 /**
  * The login screen's email path: contact, then password; then, unless `secureCode` is null (a
@@ -17,7 +18,7 @@ export async function signIn(page: Page, email: string, password: string, secure
 // --- Account keys: the secure-key popup blocks the app after every login and page load -------
 
 /** The secure code the browser tests give every account unless a test chooses its own. */
-export const TEST_SECURE_CODE = "e2e-secure-code-1";
+export const TEST_SECURE_CODE = BROWSER_SECURE_CODE;
 
 export type KeyPopupState = "checking" | "fresh" | "unlock" | "missing" | "recovery" | "import" | "invalidated" | "temp" | "error" | "loaded";
 

@@ -134,7 +134,7 @@ describe("the secure-key popup in the browser", () => {
     await page.reload();
     expect(await keyPopupState(page, ["unlock", "missing", "error"])).toBe("unlock");
     // The code field has the focus: typing the code and pressing Enter unlocks.
-    await expect.poll(() => page.evaluate("document.activeElement?.getAttribute('autocomplete')")).toBe("current-password");
+    await expect.poll(() => page.evaluate("document.activeElement?.getAttribute('name')")).toBe("secure-code");
     await page.keyboard.type(CODE);
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Hello, Key Maker!" }).waitFor();

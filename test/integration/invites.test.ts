@@ -124,17 +124,25 @@ describe("invitations", () => {
     expect((await post({})).status).toBe(200);
   });
 
-  it("lists pending, expired and accepted invitations; resends pending and expired ones", async () => {
+  it("lists pending, expired and accepted invitations; resends pending ones and issues expired ones again with new keys", async () => {
     const admin = await createSession({ admin: true, name: "Lister Admin" });
     const { created, body } = await invite(admin.api_token);
     const pending = await listed(admin.api_token, created.transit.id);
     expect(pending).toMatchObject({ user_id: created.account.id, status: "pending", invited_by: { id: admin.id, name: "Lister Admin" } });
+    const path = `/api/instance/invites/${created.transit.id}/resend`;
+    // A pending one keeps its temporary key: the email again and 30 more days.
+    expect(await http("POST", path, { token: admin.api_token })).toMatchObject({ status: 200, body: { status: "pending" } });
+    // The invitation's email and the resent one (the mail job runs apart): both out before counting.
+    await expect.poll(async () => (await outboxFor(body.email)).length).toBe(2);
 
     await Invite.setValidUntil(created.account.id, Math.floor(Date.now() / 1000) - 60);
     expect(await listed(admin.api_token, created.transit.id)).toMatchObject({ status: "expired" });
 
+    // The transit envelope went at expiry: resending it takes new temporary keys.
+    expect(await http("POST", path, { token: admin.api_token })).toMatchObject({ status: 409, body: { code: "invite_reissue" } });
     const before = (await outboxFor(body.email)).length;
-    const resent = await http<InviteRow>("POST", `/api/instance/invites/${created.transit.id}/resend`, { token: admin.api_token });
+    const next = await newInviteBody();
+    const resent = await http<InviteRow>("POST", path, { token: admin.api_token, body: { public_key: next.body.public_key, transit: next.body.transit } });
     expect(resent).toMatchObject({ status: 200, body: { status: "pending" } });
     expect(Math.abs(resent.body.expires_at - (Date.now() / 1000 + 30 * 86400))).toBeLessThan(120);
     const deadline = Date.now() + 15_000;
@@ -164,7 +172,7 @@ describe("invitations", () => {
     expect(again).toMatchObject({ status: 403, body: { code: "invite_expired" } });
   });
 
-  it("hands the transit envelope to the invitee, who takes the same keys over as a normal key", async () => {
+  it("hands the transit envelope to the invitee, who takes the invitation over with fresh keys", async () => {
     const admin = await createSession({ admin: true });
     const { created, body, code, keys } = await invite(admin.api_token);
     const me = (await register(created.account.id, body.email)).body;
@@ -180,9 +188,15 @@ describe("invitations", () => {
     const opened = await unwrapAccountKeys(parseEnvelope(recovered.body.recover, "secure-code-wrap"), code);
     expect(await accountPublicKeys(opened)).toEqual(await accountPublicKeys(keys));
 
-    const own = await newKeyBody(me.id, created.keypair.id, { keys: opened, code: "my-own-code-1" });
+    // The temporary keys are the administrator's browser's: the invitee makes fresh ones (issue 11, item 1).
+    const same = await newKeyBody(me.id, created.keypair.id, { keys: opened, code: "my-own-code-1" });
+    expect(await http("POST", "/api/keypairs", { token: me.api_token, body: same.body })).toMatchObject({ status: 422, body: { code: "takeover_fresh_keys" } });
+    const own = await newKeyBody(me.id, created.keypair.id, { code: "my-own-code-1" });
     const taken = await http<Json>("POST", "/api/keypairs", { token: me.api_token, body: own.body });
-    expect(taken).toMatchObject({ status: 200, body: { type: "public", encrypt_public: body.public_key.encrypt_public, valid: true } });
+    expect(taken).toMatchObject({ status: 200, body: { type: "public", encrypt_public: own.body.encrypt_public, valid: true } });
+    // The temporary key and its transit envelope are gone (issue 11, item 4).
+    expect((await http("GET", `/api/keypairs/${created.keypair.id}`, { token: me.api_token })).status).toBe(404);
+    expect((await http("POST", `/api/keypairs/${created.keypair.id}/recover`, { token: me.api_token })).status).toBe(404);
     const after = await http<Json>("GET", `/api/keypairs?fetch_only=1&uid=${me.id}`, { token: admin.api_token });
     expect(after.body).toMatchObject({ id: taken.body.id, valid: true });
   });

@@ -55,7 +55,9 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<boole
   return true;
 }
 
-describe("the local runtime's lifecycle", () => {
+// Each case starts one or two whole runtimes (DynamoDB Local's JVM among them), which takes
+// half a minute each on a loaded two-core machine: the limit is for hangs, not speed.
+describe("the local runtime's lifecycle", { timeout: 240_000 }, () => {
   it("stops every child on SIGTERM and keeps its data across a restart", async () => {
     const first = await spawnRuntime({ env: { ADMIN_EMAIL: "keep@example.ch", ADMIN_PASSWORD: "keep-password-1" } });
     const javaPid = javaOf(first.dataDir)!;

@@ -5,6 +5,8 @@ import { http } from "./api";
 /** Argon2id at the protocol's floor: tests wrap many keys and need not wait 0.4 s for each. */
 export const FAST_ARGON2ID = { memoryKiB: 1024, iterations: 1, parallelism: 1 } as const;
 export const TEST_CODE = "test-secure-code-1";
+/** The code the browser tests give accounts (test/e2e/helpers.ts): keys made here for an account a browser may open use it. */
+export const BROWSER_SECURE_CODE = "e2e-secure-code-1";
 
 /** A registration body made the way the web client makes it (generate, wrap, sign). */
 export async function newKeyBody(

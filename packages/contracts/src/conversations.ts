@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { MEMBERS, PARTICIPANTS } from "./access";
+import { signedRecordObject } from "./identities";
 import { route, type RouteContract } from "./route";
 import { userId } from "./users";
 import * as f from "./fields";
@@ -9,6 +10,12 @@ import * as f from "./fields";
  * message payloads are `aead` envelopes under the conversation key, and each participant's copy
  * of that key is a `sealed` envelope for their X25519 key. Envelopes travel as their canonical
  * JSON text; the domain checks them in depth with @sealwork/crypto.
+ *
+ * Protocol v2 (docs/protocol.md §14.8): a conversation with a membership log. Its members change
+ * only through signed log entries (POST …/log), each change with the conversation record its
+ * author signs and the key copies each sealer signs; messages carry their sender's signature.
+ * Signed records travel as JSON objects in the crypto package's shapes; the server checks their
+ * shape and what follows from its own state, and every client verifies them.
  */
 
 /** Messages per page of GET /api/conversations/{id}. */
@@ -22,6 +29,13 @@ export const LOCALID_MAX = 64;
 export const RECIPIENTS_MAX = 100;
 /** Files one message may attach. */
 export const ATTACHMENTS_PER_MOTE = 10;
+/**
+ * People in a conversation with a log (protocol v2): every change writes the log, the record and
+ * each participant's copy in one transaction, which holds at most 100 items.
+ */
+export const SIGNED_PARTICIPANTS_MAX = 90;
+/** Log entries one request may append (creating or migrating a conversation: create, an add and a promote per person). */
+export const LOG_APPEND_MAX = 2 * SIGNED_PARTICIPANTS_MAX;
 
 const uid = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** An `aead` envelope as canonical JSON text. */
@@ -29,6 +43,13 @@ export const aeadText = (max: number) => z.string().min(1).max(max);
 /** A `sealed` envelope (the conversation key for one participant) as canonical JSON text. */
 export const sealedText = z.string().min(1).max(SEALED_MAX);
 export const localid = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "A local id is 1 to 64 letters, digits, - or _.");
+/** An identity key id (docs/protocol.md §14.2): base64url of 16 bytes. */
+export const keyIdText = z.string().regex(/^[A-Za-z0-9_-]{22}$/, "A key id is 22 characters of base64url.");
+/** A `record-signature` envelope's text. */
+export const signatureText = z.string().min(1).max(256);
+
+/** One participant's signed copy of the key (`SignedSealedKey`). */
+export const signedCopy = z.object({ user_id: uid, copy: signedRecordObject });
 
 export const conversationParams = z.object({ id: f.idParam });
 const sequence = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -42,11 +63,24 @@ export const newConversation = z.object({
   /** One user id (a one-to-one conversation) or several (a multi-person one). */
   recipient: z.union([uid, z.array(uid).min(1).max(RECIPIENTS_MAX)]),
   title: aeadText(TITLE_MAX).optional(),
-  /** The conversation key sealed for every participant, the author included. */
+  /** Protocol v1: the conversation key sealed for every participant, the author included. */
   sealed_keys: z
     .array(z.object({ user_id: uid, sealed: sealedText }))
     .min(2)
-    .max(RECIPIENTS_MAX + 1),
+    .max(RECIPIENTS_MAX + 1)
+    .optional(),
+  /** Protocol v2: the membership log from `create` (the author) through an `add` for each recipient. */
+  log: z.array(signedRecordObject).min(2).max(LOG_APPEND_MAX).optional(),
+  /** Protocol v2: the conversation record for the log's head, signed by the author. */
+  record: signedRecordObject.optional(),
+  /** Protocol v2: the key copies, one per participant, signed by the author. */
+  copies: z.array(signedCopy).min(2).max(SIGNED_PARTICIPANTS_MAX).optional(),
+}).refine((b) => (b.sealed_keys !== undefined) !== (b.log !== undefined || b.record !== undefined || b.copies !== undefined), {
+  message: "Send sealed_keys (protocol v1), or log, record and copies (protocol v2).",
+  path: ["sealed_keys"],
+}).refine((b) => b.sealed_keys !== undefined || (b.log !== undefined && b.record !== undefined && b.copies !== undefined), {
+  message: "A signed conversation needs its log, its record and the copies.",
+  path: ["record"],
 });
 export type NewConversation = z.infer<typeof newConversation>;
 
@@ -75,6 +109,10 @@ export const conversationView = z.object({
   attachlist: z.array(z.unknown()),
   /** The conversation key sealed for the caller, so lists can show the encrypted titles. */
   sealed: z.string().nullable(),
+  /** 2: the conversation has a membership log (its members, records, copies and messages are signed); 1: not yet. */
+  protocol: z.union([z.literal(1), z.literal(2)]),
+  /** The key's epoch (0 until a member is removed or leaves); `sealed` and `title` are under this epoch's key. */
+  epoch: z.number(),
 });
 export type ConversationView = z.infer<typeof conversationView>;
 
@@ -86,6 +124,11 @@ export const moteView = z.object({
   /** `aead` envelope text. */
   payload: z.string(),
   localid: z.string().nullable(),
+  /** Protocol v2: the epoch of the key it is sealed under (null: a message from before the log). */
+  epoch: z.number().nullable(),
+  /** Protocol v2: the sender's signature (`record-signature` text) and key id; null for a guest's or an older message. */
+  signature: z.string().nullable(),
+  sender_key_id: z.string().nullable(),
 });
 export type MoteView = z.infer<typeof moteView>;
 
@@ -110,6 +153,11 @@ export const conversationPage = z.object({
   attrib: attribution,
   /** The conversation key sealed for the caller; for a pickup's guest, the `pickup-wrap` envelope. */
   sealed: z.string(),
+  /** As in the conversation view: 2 when there is a membership log, and the current epoch. */
+  protocol: z.union([z.literal(1), z.literal(2)]),
+  epoch: z.number(),
+  /** A member was removed or left: nobody writes until an admin starts the next epoch (POST …/log with a rekey). */
+  needs_rekey: z.boolean(),
 });
 
 export const loadQuery = z.object({
@@ -123,6 +171,13 @@ export const appendBody = z.object({
   payload: aeadText(MOTE_PAYLOAD_MAX),
   /** Uploaded attachments (POST …/attachments, then …/complete) this message carries. */
   attachments: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).min(1).max(ATTACHMENTS_PER_MOTE).optional(),
+  /** Protocol v2 (a member's message in a conversation with a log): the epoch it is sealed for, the sender's signature and key id. */
+  epoch: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  signature: signatureText.optional(),
+  sender_key_id: keyIdText.optional(),
+}).refine((b) => [b.epoch, b.signature, b.sender_key_id].every((v) => v === undefined) || [b.epoch, b.signature, b.sender_key_id].every((v) => v !== undefined), {
+  message: "A signed message has its epoch, signature and sender key id.",
+  path: ["signature"],
 });
 export const appendResult = z.object({
   mote: moteView,
@@ -159,6 +214,7 @@ export const notifyCheck = z.object({
 /** PATCH /api/conversations/{id}: a new title (an `aead` envelope). */
 export const renameBody = z.object({ title: aeadText(TITLE_MAX) });
 export const unparticipateBody = z.object({ unparticipant: uid });
+
 
 /** Conversations, spec 000 §3–§8: the routes, by "METHOD /path" (merged in index.ts). */
 export const conversationRoutes = {
@@ -197,4 +253,4 @@ export const conversationRoutes = {
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const conversationErrorCodes = ["conversation_not_found", "conversation_forbidden", "conversation_no_shared_group", "reservation_invalid", "user_not_found", "participants_invalid", "sealed_key_invalid", "title_invalid", "mote_payload_invalid", "add_forbidden", "remove_forbidden", "administrate_forbidden", "add_not_author", "participant_exists", "participant_missing", "remove_self", "remove_author", "unadmin_self", "unadmin_author"] as const;
+export const conversationErrorCodes = ["conversation_not_found", "conversation_forbidden", "conversation_no_shared_group", "reservation_invalid", "user_not_found", "participants_invalid", "sealed_key_invalid", "title_invalid", "mote_payload_invalid", "add_forbidden", "remove_forbidden", "administrate_forbidden", "add_not_author", "participant_exists", "participant_missing", "remove_self", "remove_author", "unadmin_self", "unadmin_author", "log_conflict", "log_invalid", "log_required", "record_invalid", "copies_invalid", "link_invalid", "rekey_pending", "epoch_stale", "message_signature_invalid"] as const;

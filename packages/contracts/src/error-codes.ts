@@ -1,5 +1,6 @@
 import { attachmentErrorCodes } from "./attachments";
 import { conversationErrorCodes } from "./conversations";
+import { identityErrorCodes } from "./identities";
 import { instanceErrorCodes } from "./instance";
 import { inviteErrorCodes } from "./invites";
 import { keypairErrorCodes } from "./keypairs";
@@ -28,6 +29,7 @@ export const ERROR_CODES = [
   ...totpErrorCodes,
   ...keypairErrorCodes,
   ...inviteErrorCodes,
+  ...identityErrorCodes,
   ...conversationErrorCodes,
   ...attachmentErrorCodes,
   ...pickupErrorCodes,

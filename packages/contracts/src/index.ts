@@ -1,6 +1,8 @@
 import type * as z from "zod";
 import { attachmentRoutes } from "./attachments";
+import { conversationLogRoutes } from "./conversation-logs";
 import { conversationRoutes } from "./conversations";
+import { identityRoutes } from "./identities";
 import { instanceRoutes } from "./instance";
 import { inviteRoutes } from "./invites";
 import { keypairRoutes } from "./keypairs";
@@ -18,7 +20,9 @@ export * from "./users";
 export * from "./totp";
 export * from "./keypairs";
 export * from "./invites";
+export * from "./identities";
 export * from "./conversations";
+export * from "./conversation-logs";
 export * from "./attachments";
 export * from "./pickups";
 
@@ -32,7 +36,9 @@ export const contracts = {
   ...totpRoutes,
   ...keypairRoutes,
   ...inviteRoutes,
+  ...identityRoutes,
   ...conversationRoutes,
+  ...conversationLogRoutes,
   ...attachmentRoutes,
   ...pickupRoutes,
 } satisfies Record<string, RouteContract>;

@@ -6,6 +6,7 @@ import { normaliseRecoveryCode } from "./totp";
 import { publicUser } from "./users";
 import * as f from "./fields";
 import { envelopeObject, rawPublicKey } from "./keypairs";
+import { signedRecordObject } from "./identities";
 
 /**
  * Invitations (spec 000 §2 Invite screen, §3, §4, §7; docs/protocol.md §13). The administrator's
@@ -48,6 +49,13 @@ export function inviteDaysLeft(expiresAt: number, now = Date.now() / 1000): numb
 export const inviteStatus = z.enum(["pending", "expired", "accepted"]);
 export type InviteStatus = z.infer<typeof inviteStatus>;
 
+const tempPublicKey = z.object({
+  encrypt_public: rawPublicKey,
+  sign_public: rawPublicKey,
+  signature: envelopeObject,
+  timestamp: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
 export const newInvite = z.object({
   email: f.email,
   phone: f.phone.optional(),
@@ -57,16 +65,28 @@ export const newInvite = z.object({
   sendEmail: z.boolean().default(true),
   message: f.plainMultilineText(z.string().max(INVITE_MESSAGE_MAX)).optional(),
   /** The temporary key's public halves and their signature over `tempKeypairRecord(...)`. */
-  public_key: z.object({
-    encrypt_public: rawPublicKey,
-    sign_public: rawPublicKey,
-    signature: envelopeObject,
-    timestamp: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  }),
+  public_key: tempPublicKey,
   /** The temporary keys wrapped under the invitation code (a secure-code-wrap envelope). */
   transit: envelopeObject,
+  /**
+   * Protocol v2: the invitation signed by the inviting administrator's identity key (a
+   * `SignedInvitation` naming these temporary keys, this address and a reserved invite id). An
+   * administrator without a certified identity invites without it (a legacy invitation).
+   */
+  invitation: signedRecordObject.optional(),
 });
 export type NewInvite = z.infer<typeof newInvite>;
+
+/**
+ * Resending an invitation. A pending one keeps its temporary keys (and its validity is renewed
+ * unless it is signed: the signed expiry is the administrator's). An expired one has lost its
+ * transit envelope (deleted at expiry, docs/protocol.md §13), so it is issued again with new
+ * temporary keys, a new code and, where the first was signed, a new signed invitation.
+ */
+export const resendInvite = z
+  .object({ public_key: tempPublicKey.optional(), transit: envelopeObject.optional(), invitation: signedRecordObject.optional() })
+  .refine((b) => (b.public_key === undefined) === (b.transit === undefined), { message: "New temporary keys come with their transit envelope.", path: ["transit"] })
+  .refine((b) => b.invitation === undefined || b.public_key !== undefined, { message: "A new signed invitation names new temporary keys.", path: ["public_key"] });
 
 export const inviteView = z.object({
   id: z.number(),
@@ -96,8 +116,10 @@ export const inviteRoutes = {
     }),
   }),
   "GET /api/instance/invites": route({ access: ADMINS, response: z.object({ invites: z.array(inviteView) }) }),
-  "POST /api/instance/invites/{id}/resend": route({ access: ADMINS, params: z.object({ id: f.idParam }), response: inviteView }),
+  /** An invite id for the invitation an administrator is about to sign (valid one hour, for them only). */
+  "POST /api/instance/invites/reserve": route({ access: ADMINS, response: z.object({ id: z.number() }) }),
+  "POST /api/instance/invites/{id}/resend": route({ access: ADMINS, params: z.object({ id: f.idParam }), body: resendInvite, response: inviteView }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const inviteErrorCodes = ["invite_expired", "invite_accepted", "invite_not_found"] as const;
+export const inviteErrorCodes = ["invite_expired", "invite_accepted", "invite_not_found", "invite_reservation_invalid", "invite_reissue"] as const;

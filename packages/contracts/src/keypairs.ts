@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { ANYONE, MEMBERS } from "./access";
 import * as f from "./fields";
+import { signedRecordObject } from "./identities";
 import { instanceInfo } from "./instance";
 import { route, type RouteContract } from "./route";
 
@@ -99,6 +100,12 @@ export const newKeypair = z.object({
   backup: envelopeObject,
   /** The id of the key this one replaces (the caller's current key), or null for the first. */
   last_key: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable(),
+  /**
+   * Protocol v2: the identity record of these keys (a `SignedIdentity`), stored with them in one
+   * transaction: the setup administrator's root, an invitee's birth record at takeover (required
+   * when the invitation is signed), or a rotation certified by the key it replaces.
+   */
+  identity: signedRecordObject.optional(),
 });
 export type NewKeypair = z.infer<typeof newKeypair>;
 

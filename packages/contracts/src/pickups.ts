@@ -15,8 +15,7 @@ import * as f from "./fields";
 /** Spec 000 §9: expiry options in days, default 14. */
 export const PICKUP_EXPIRY_DAYS = [2, 7, 14, 21, 30, 60, 90, 180, 365] as const;
 export const PICKUP_EXPIRY_DEFAULT = 14;
-/** Wrong security codes (auth keys) a pickup takes before it is locked for good. */
-export const PICKUP_MAX_WRONG = 10;
+export { PICKUP_MAX_WRONG } from "./pickup-limits";
 
 /** base64url of 32 bytes: the lookup hash, an auth key, a verifier. */
 const b64u32 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Expected 32 bytes, base64url.");

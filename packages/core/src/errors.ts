@@ -1,6 +1,7 @@
 import type { ErrorCode } from "@sealwork/contracts";
 import type * as z from "zod";
 import { conversationErrors } from "./conversation/errors";
+import { identityErrors } from "./identity/errors";
 import { instanceErrors } from "./instance/errors";
 import { inviteErrors } from "./invite/errors";
 import { keysErrors } from "./keys/errors";
@@ -40,6 +41,7 @@ export const ERRORS = {
   ...totpErrors,
   ...keysErrors,
   ...inviteErrors,
+  ...identityErrors,
   ...conversationErrors,
   ...pickupErrors,
 } as const satisfies Record<ErrorCode, { status: number; text: string }>;

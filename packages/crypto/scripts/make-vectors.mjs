@@ -345,6 +345,11 @@ function signedMessage(senderId, sender, localid, payload, nonce) {
   return { place, payload, json: text(json), ...sealedMessage, signatureRecord: signed, signature: v2sign(sender, signed), senderKeyId: keyIdOf(sender.pub) };
 }
 
+// The epoch chain: epoch 1's key carries epoch 0's (a newcomer of epoch 1 walks back to it).
+const epoch0Key = range(0xa0, 32);
+const epoch0Commitment = b64u(createHmac("sha256", epoch0Key).update("sealwork/v2/key-commitment\nconversation-key:42:0", "utf8").digest());
+const epochLink = { previousKey: hex(epoch0Key), previousCommitment: epoch0Commitment, nonce: hex(range(0x4f, 12)), ...aead(epochKey, epoch0Key, "epoch-chain:42:1", range(0x4f, 12)) };
+
 const v2 = {
   about: "Protocol v2: the people below have X25519 and Ed25519 seeds; every record is made from them and the fixed times.",
   seeds: Object.fromEntries(Object.entries(people).map(([name, who]) => [name, who.seed])),
@@ -384,6 +389,7 @@ const v2 = {
       // A pickup's guest cannot sign: the v2 associated data only.
       signedMessage(0, null, "g-1", { text: "Danke!" }, range(0x3f, 12)),
     ],
+    epochLink,
   },
 };
 

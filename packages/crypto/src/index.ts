@@ -175,6 +175,9 @@ export {
   createInvitedIdentity,
   createRootIdentity,
   grantAdmin,
+  parseSignedAdmin,
+  parseSignedIdentity,
+  parseSignedInvitation,
   rotateIdentity,
 } from "./records/identity";
 export {
@@ -187,6 +190,14 @@ export {
   verifyInvitation,
 } from "./records/identity-chain";
 export { type IdentityPin, type PinCheck, type PinStatus, checkPin } from "./records/identity-pin";
+export {
+  ACCOUNT_DATA_KINDS,
+  type AccountDataKind,
+  type AccountDataPlace,
+  accountDataAad,
+  openAccountData,
+  sealAccountData,
+} from "./records/account-data";
 export { type KeyRef, normalizeEmail } from "./records/v2-fields";
 export {
   type LogHead,
@@ -211,13 +222,17 @@ export {
   commitKey,
   createConversationRecord,
   openSignedConversationKey,
+  parseSignedConversation,
+  parseSignedSealedKey,
   sealSignedConversationKey,
   verifyConversationRecord,
 } from "./records/conversation-v2";
+export { epochChainAad, openEpochLink, sealEpochLink } from "./records/epoch-chain";
 export {
   type MessageSignatureRecord,
   type SignedMessage,
   openSignedMessage,
+  parseSignedMessage,
   sealSignedMessage,
   verifyMessageSignature,
 } from "./records/signed-message";

@@ -2,6 +2,7 @@ import { KEY_LOOKUP_CLOCK_SKEW_SECONDS, keypairRecord, tempKeypairRecord, type K
 import {
   type AccountKeys,
   type SecureCodeWrapEnvelope,
+  type SignedIdentity,
   accountPublicKeys,
   importAccountPublicKeys,
   parseEnvelope,
@@ -47,11 +48,13 @@ export async function signedPublicKey(keys: AccountKeys, subject: { uid: number 
 
 /**
  * Signs the record of the new public keys and registers them with their backup in place of
- * `lastKey` (null for the first key). The server answers 409 when another window was faster.
+ * `lastKey` (null for the first key), with their identity record when there is one (protocol v2:
+ * the setup administrator's root, an invitee's birth record). The server answers 409 when another
+ * window was faster.
  */
-export async function registerKeypair(uid: number, keys: AccountKeys, backup: SecureCodeWrapEnvelope, lastKey: number | null): Promise<KeypairView> {
+export async function registerKeypair(uid: number, keys: AccountKeys, backup: SecureCodeWrapEnvelope, lastKey: number | null, identity?: SignedIdentity): Promise<KeypairView> {
   const signed = await signedPublicKey(keys, { uid });
-  return call("POST /api/keypairs", { body: { ...signed, backup: { ...backup }, last_key: lastKey } });
+  return call("POST /api/keypairs", { body: { ...signed, backup: { ...backup }, last_key: lastKey, ...(identity ? { identity: { ...identity } } : {}) } });
 }
 
 /** POST /api/keypairs/{id}/recover: one's own encrypted backup, checked to be one. */

@@ -14,11 +14,19 @@ export const queryKeys = {
   admin: {
     users: () => ["instance-users"] as const,
     invites: () => ["instance-invites"] as const,
+    /** The administrators whose identity waits for an admin certificate. */
+    certificates: () => ["instance-admin-certificates"] as const,
   },
   keypairs: {
     own: () => ["keypairs", "own"] as const,
     fingerprints: (keypairId: number) => ["keypairs", "fingerprints", keypairId] as const,
     lookup: (uid: number, keypairId: number) => ["keypairs", "lookup", uid, keypairId] as const,
+  },
+  /** Contacts' keys as this client trusts them (lib/trust.ts), per signed-in user; invalidated when the pins change. */
+  identities: {
+    all: () => ["identities"] as const,
+    contact: (me: number, uid: number) => ["identities", me, "contact", uid] as const,
+    safetyNumber: (me: number, uid: number, keyId: string) => ["identities", me, "safety-number", uid, keyId] as const,
   },
   /** The notification check's mark (the newest event seen), per signed-in user. */
   notifyCheck: (uid: number) => ["notify", uid] as const,

@@ -88,6 +88,14 @@ const matrix: Record<string, Row<Kind>> = {
     resource: conversation({ authorId: ME, participant: { admin: true } }),
     allowed: { ...none, user: ["read", "write", "rename", "archive", "manage"], admin: ["read", "write", "rename", "archive", "manage"], super: ["read", "write", "rename", "archive", "manage"] },
   },
+  "a conversation with a membership log one takes part in (only its log's admins change its people)": {
+    resource: conversation({ signed: true }),
+    allowed: { ...none, user: ["read", "write", "rename", "archive"], admin: ["read", "write", "rename", "archive"], super: ["read", "write", "rename", "archive"] },
+  },
+  "a conversation with a membership log one is an admin of": {
+    resource: conversation({ signed: true, participant: { admin: true } }),
+    allowed: { ...none, user: ["read", "write", "rename", "archive", "manage"], admin: ["read", "write", "rename", "archive", "manage"], super: ["read", "write", "rename", "archive", "manage"] },
+  },
   "a conversation one does not take part in": {
     resource: conversation({ participant: null }),
     allowed: { ...none, user: [], admin: [], super: [] },

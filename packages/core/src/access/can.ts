@@ -14,8 +14,11 @@ export type Resource =
   | { kind: "person"; id: number; sharesGroup: boolean }
   /** One account key. */
   | { kind: "keypair"; ownerId: number }
-  /** A conversation (a pickup is one with recipient 0); `participant` is the actor's own entry, if any. */
-  | { kind: "conversation"; id: number; authorId: number; pickup: boolean; participant: { admin: boolean } | null };
+  /**
+   * A conversation (a pickup is one with recipient 0); `participant` is the actor's own entry, if
+   * any; `signed`: it has a membership log (protocol v2), whose admins alone change its people.
+   */
+  | { kind: "conversation"; id: number; authorId: number; pickup: boolean; participant: { admin: boolean } | null; signed?: boolean };
 
 export interface Actions {
   /** use: any member; administrate: instance administrators; grant-super: super administrators. */
@@ -32,7 +35,8 @@ export interface Actions {
   /**
    * read and write (messages, files): participants, a pickup's guest in its own live pickup;
    * rename and archive: member participants; manage (add, remove, make admin): member
-   * participants who are instance administrators, the author or conversation admins; delete:
+   * participants who are instance administrators (not in a conversation with a membership log),
+   * the author or conversation admins; delete:
    * the author of a pickup.
    */
   conversation: "read" | "write" | "rename" | "archive" | "manage" | "delete";
@@ -70,7 +74,9 @@ const rules: Rules = {
     if (!isMember(actor)) return false;
     if (action === "delete") return conversation.pickup && conversation.authorId === actor.uid;
     if (conversation.participant === null) return false;
-    if (action === "manage") return conversation.authorId === actor.uid || conversation.participant.admin || isAdmin(actor);
+    // With a membership log, every client checks that a change's author was an admin of the log:
+    // an instance administrator who is not one could not sign a change anyone accepts.
+    if (action === "manage") return conversation.authorId === actor.uid || conversation.participant.admin || (isAdmin(actor) && !conversation.signed);
     return true;
   },
 };

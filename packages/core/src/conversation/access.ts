@@ -69,6 +69,7 @@ export function resource(conversation: ConversationItem, participant: Participan
     authorId: conversation.authorId,
     pickup: conversation.recipientId === 0,
     participant: participant ? { admin: participant.admin } : null,
+    signed: conversation.logSeq !== undefined,
   };
 }
 

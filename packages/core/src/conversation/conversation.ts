@@ -10,10 +10,12 @@
  * - messages.ts: loading, polling and appending messages
  * - participants.ts: adding, removing and administrating people
  * - lifecycle.ts: reserving, creating, renaming, archiving, purging
+ * - membership.ts: the membership log, records and key copies of protocol v2 (log.ts: its checks)
  * - attachments.ts: the files of messages (the Attachment namespace)
  */
 export { type Access, access, find, keysOf } from "./access";
 export { archive, create, creation, type NewRecord, purge, rename, reserve } from "./lifecycle";
 export { type LoadOptions, append, load, motesById, poll } from "./messages";
 export { type Participate, participate, unparticipate } from "./participants";
+export { appendLog, log } from "./membership";
 export { check, describe, list } from "./views";

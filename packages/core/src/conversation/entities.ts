@@ -35,6 +35,17 @@ export const ConversationEntity = new Entity({
     timestamp: { type: "number", required: true },
     /** Milliseconds: the last change a participant should hear of (creation, message, added person). */
     activity: { type: "number", required: true },
+    /**
+     * Protocol v2: the membership log's head (its last entry's seq and entryHash; absent: a
+     * conversation without a log). Every append is conditional on `logSeq`, so of two appends
+     * at the same seq exactly one is stored.
+     */
+    logSeq: { type: "number" },
+    logHash: { type: "string" },
+    /** The key's epoch (0 until a rekey); messages are appended for this epoch only. */
+    epoch: { type: "number", required: true, default: 0 },
+    /** A member was removed or left since the last rekey: nobody appends until an admin starts the next epoch. */
+    needsRekey: { type: "boolean", required: true, default: false },
   },
   indexes: {
     byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
@@ -52,6 +63,8 @@ export const ParticipantEntity = new Entity({
     userId: { type: "number", required: true },
     admin: { type: "boolean", required: true, default: false },
     sealedKey: { type: "string", required: true },
+    /** Protocol v2: their signed copy (`SignedSealedKey` as JSON) of the current epoch's key, whose `sealed` is `sealedKey`. */
+    copy: { type: "string" },
     /** Milliseconds, when they were added (the notification poll's news for them). */
     joinedAt: { type: "number", required: true },
     /** Seconds; 0 before the first visit. */
@@ -79,12 +92,52 @@ export const MoteEntity = new Entity({
     /** `aead` envelope text: ciphertext only. */
     payload: { type: "string", required: true },
     localid: { type: "string" },
+    /** Protocol v2: the epoch it is sealed for, and its sender's signature and key id (not for a guest's). */
+    epoch: { type: "number" },
+    signature: { type: "string" },
+    senderKeyId: { type: "string" },
   },
   indexes: {
     byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["id"] } },
   },
 });
 
+
+/**
+ * Part of a conversation's membership log (protocol v2): the entries one request appended, from
+ * seq `first` on, as the JSON list of `SignedMembershipEntry`. Create-only, in the transaction
+ * that moves the conversation's `logSeq` from the seq before.
+ */
+export const LogEntriesEntity = new Entity({
+  model: { entity: "logentries", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    first: { type: "number", required: true, padding: { length: 10, char: "0" } },
+    count: { type: "number", required: true },
+    entries: { type: "string", required: true },
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["first"] } },
+  },
+});
+
+/**
+ * One epoch of a conversation's key (protocol v2): its newest conversation record (absent while a
+ * rekey is pending: nobody signed one for the state after a removal) and, from epoch 1, the link
+ * that carries the previous epoch's key (an `aead` envelope under this epoch's key).
+ */
+export const EpochEntity = new Entity({
+  model: { entity: "conversationepoch", version: "1", service: SERVICE },
+  attributes: {
+    conversationId: { type: "number", required: true },
+    epoch: { type: "number", required: true, padding: { length: 10, char: "0" } },
+    record: { type: "string" },
+    link: { type: "string" },
+  },
+  indexes: {
+    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["epoch"] } },
+  },
+});
 
 /** Which message a user's local id became: created with the message, create-only, so a retry cannot store it twice. */
 export const LocalIdEntity = new Entity({
@@ -165,6 +218,7 @@ export const ConversationGoneEntity = new Entity({
 });
 
 export type ConversationItem = EntityItem<typeof ConversationEntity>;
+export type EpochItem = EntityItem<typeof EpochEntity>;
 export type ParticipantItem = EntityItem<typeof ParticipantEntity>;
 export type MoteItem = EntityItem<typeof MoteEntity>;
 export type AttachmentItem = EntityItem<typeof AttachmentEntity>;

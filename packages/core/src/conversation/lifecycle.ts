@@ -1,4 +1,4 @@
-import { newConversation, renameBody, type ConversationView } from "@sealwork/contracts";
+import { SIGNED_PARTICIPANTS_MAX, newConversation, renameBody, type ConversationView } from "@sealwork/contracts";
 import type * as z from "zod";
 import { type Actor, requireMember } from "../access";
 import { nextId } from "../db/counter";
@@ -9,6 +9,7 @@ import { Queue } from "../queue";
 import { getUsers } from "../user/read";
 import { access } from "./access";
 import type { ConversationItem, ParticipantItem } from "./entities";
+import { type CheckedCopy, EMPTY_LOG, checkCopies, checkRecord, memberIds, replay } from "./log";
 import { assertContact } from "./participants";
 import { describe, view } from "./views";
 
@@ -35,6 +36,18 @@ export interface NewRecord {
   multiple: boolean;
   /** Each participant's copy of the key: a sealed envelope, or the guest's pickup-wrap. */
   keys: Map<number, string>;
+  /** Protocol v2: the membership log as created (checked), its record, each participant's signed copy, and the log's admins. */
+  signed?: SignedStart;
+}
+
+export interface SignedStart {
+  entries: string;
+  count: number;
+  seq: number;
+  hash: string;
+  record: string;
+  copies: Map<number, CheckedCopy>;
+  admins: Set<number>;
 }
 
 /**
@@ -53,17 +66,21 @@ export function creation(tx: TransactionEntities, input: NewRecord, ms = Date.no
     createdAt: now,
     lastMoteId: 0,
     lastOtherMoteId: 0,
-    members: [...input.keys.keys()].map((u) => ({ u, a: u === input.authorId })),
+    members: [...input.keys.keys()].map((u) => ({ u, a: input.signed ? input.signed.admins.has(u) : u === input.authorId })),
     membersVersion: 0,
     timestamp: now,
     activity: ms,
+    epoch: 0,
+    needsRekey: false,
+    ...(input.signed ? { logSeq: input.signed.seq, logHash: input.signed.hash } : {}),
   };
   const participants: ParticipantItem[] = [...input.keys].map(([userId, sealedKey]) => ({
     conversationId: input.id,
     userId,
     // The author is an admin for good: spec 000 §4, never removed nor demoted.
-    admin: userId === input.authorId,
+    admin: input.signed ? input.signed.admins.has(userId) : userId === input.authorId,
     sealedKey,
+    ...(input.signed ? { copy: input.signed.copies.get(userId)!.copy } : {}),
     joinedAt: ms,
     lastVisit: userId === input.authorId ? now : 0,
     lastSeenMote: 0,
@@ -79,6 +96,12 @@ export function creation(tx: TransactionEntities, input: NewRecord, ms = Date.no
         .commit(),
       tx.conversation.create(conversation).commit(),
       ...participants.map((item) => tx.participant.create(item).commit()),
+      ...(input.signed
+        ? [
+            tx.logentries.create({ conversationId: input.id, first: 0, count: input.signed.count, entries: input.signed.entries }).commit(),
+            tx.conversationepoch.create({ conversationId: input.id, epoch: 0, record: input.signed.record }).commit(),
+          ]
+        : []),
     ],
   };
 }
@@ -90,9 +113,16 @@ export async function create(actor: Actor, body: z.input<typeof newConversation>
   const recipients = Array.isArray(input.recipient) ? input.recipient : [input.recipient];
   const everyone = [me.uid, ...recipients];
   if (new Set(everyone).size !== everyone.length) fail("participants_invalid", { message: "Name each recipient once, and not yourself." });
-  const keys = new Map(input.sealed_keys.map((k) => [k.user_id, k.sealed]));
-  if (keys.size !== input.sealed_keys.length || keys.size !== everyone.length || !everyone.every((uid) => keys.has(uid))) fail("participants_invalid");
-  for (const text of keys.values()) envelopeText(text, "sealed", "sealed_key_invalid");
+  let keys: Map<number, string>;
+  let signed: SignedStart | undefined;
+  if (input.sealed_keys) {
+    keys = new Map(input.sealed_keys.map((k) => [k.user_id, k.sealed]));
+    if (keys.size !== input.sealed_keys.length || keys.size !== everyone.length || !everyone.every((uid) => keys.has(uid))) fail("participants_invalid");
+    for (const text of keys.values()) envelopeText(text, "sealed", "sealed_key_invalid");
+  } else {
+    signed = await signedStart(input, me.uid, everyone);
+    keys = new Map(everyone.map((uid) => [uid, signed!.copies.get(uid)!.sealed]));
+  }
   const title = input.title === undefined ? undefined : envelopeText(input.title, "aead", "title_invalid");
 
   const users = await getUsers(recipients);
@@ -102,7 +132,7 @@ export async function create(actor: Actor, body: z.input<typeof newConversation>
   let made: ReturnType<typeof creation> | undefined;
   const result = await db()
     .transaction.write((tx) => {
-      made = creation(tx, { id: input.id, authorId: me.uid, recipientId: recipients[0]!, title, multiple: recipients.length > 1, keys });
+      made = creation(tx, { id: input.id, authorId: me.uid, recipientId: recipients[0]!, title, multiple: recipients.length > 1, keys, signed });
       return made.items;
     })
     .go();
@@ -112,6 +142,29 @@ export async function create(actor: Actor, body: z.input<typeof newConversation>
     throw new Error(`creating conversation ${input.id} was cancelled: ${reasons.join(",")}`);
   }
   return view(made!.conversation, made!.conversation.members!, made!.participants[0], false);
+}
+
+/**
+ * A conversation created with its log (protocol v2): `create` by the author, then entries that
+ * bring in exactly the recipients (adds, and promotions if the author wants), the record for that
+ * head and a copy for everyone, all signed by the author.
+ */
+async function signedStart(input: z.infer<typeof newConversation>, author: number, everyone: number[]): Promise<SignedStart> {
+  if (everyone.length > SIGNED_PARTICIPANTS_MAX) fail("participants_invalid", { message: `A conversation has at most ${SIGNED_PARTICIPANTS_MAX} people.` });
+  const done = await replay(input.id, author, EMPTY_LOG, input.log ?? [], author);
+  const ids = [...everyone].sort((a, b) => a - b).join();
+  if (!done.created || done.removed.length > 0 || done.rekeyed || memberIds(done.state).join() !== ids) {
+    fail("log_invalid", { message: "The log of a new conversation brings in exactly its people." });
+  }
+  return {
+    entries: JSON.stringify(done.entries),
+    count: done.entries.length,
+    seq: done.state.seq,
+    hash: done.state.hash,
+    record: checkRecord(input.id, done.state, input.record, author),
+    copies: checkCopies(input.copies, everyone, author),
+    admins: new Set(done.state.members.filter((m) => m.a).map((m) => m.u)),
+  };
 }
 
 /** PATCH /api/conversations/{id}: any participant may rename; the title is an `aead` envelope. */
@@ -148,10 +201,12 @@ export const TOMBSTONE_SECONDS = 180 * 86_400;
 export async function purge(id: number): Promise<void> {
   const now = nowSeconds();
   await db().entities.conversationgone.put({ id, deletedAt: now, purgeAt: now + TOMBSTONE_SECONDS }).go();
-  const [{ data: motes }, { data: participants }, { data: attachments }] = await Promise.all([
+  const [{ data: motes }, { data: participants }, { data: attachments }, { data: logs }, { data: epochs }] = await Promise.all([
     db().entities.mote.query.byConversation({ conversationId: id }).go({ pages: "all" }),
     db().entities.participant.query.byConversation({ conversationId: id }).go({ pages: "all" }),
     db().entities.attachment.query.byConversation({ conversationId: id }).go({ pages: "all" }),
+    db().entities.logentries.query.byConversation({ conversationId: id }).go({ pages: "all" }),
+    db().entities.conversationepoch.query.byConversation({ conversationId: id }).go({ pages: "all" }),
   ]);
   const localids = motes.filter((m) => m.localid).map((m) => ({ conversationId: id, userId: m.sourceId, localid: m.localid! }));
   await Promise.all([
@@ -159,6 +214,8 @@ export async function purge(id: number): Promise<void> {
     localids.length && db().entities.localid.delete(localids).go(),
     participants.length && db().entities.participant.delete(participants.map((p) => ({ conversationId: id, userId: p.userId }))).go(),
     attachments.length && db().entities.attachment.delete(attachments.map((a) => ({ conversationId: id, id: a.id }))).go(),
+    logs.length && db().entities.logentries.delete(logs.map((l) => ({ conversationId: id, first: l.first }))).go(),
+    epochs.length && db().entities.conversationepoch.delete(epochs.map((e) => ({ conversationId: id, epoch: e.epoch }))).go(),
   ]);
   await db().entities.conversation.delete({ id }).go();
   await Queue.send({ type: "purge-attachments", conversationId: id });

@@ -1,4 +1,5 @@
 import { MOTES_PAGE, appendBody, loadQuery, type MoteView } from "@sealwork/contracts";
+import { isCryptoError, parseEnvelope, parseSignedMessage } from "@sealwork/crypto";
 import * as z from "zod";
 import type { Actor } from "../access";
 import { isConditionFailure } from "../db/conditions";
@@ -6,8 +7,8 @@ import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
 import { access, find, membersOf, missing } from "./access";
-import type { MoteItem } from "./entities";
-import { attribution, moteView, participantViews, view } from "./views";
+import type { ConversationItem, MoteItem } from "./entities";
+import { attribution, moteView, participantViews, protocolOf, view } from "./views";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** How many conflicting transactions an append retries before giving up (DynamoDB's own advice). */
@@ -57,6 +58,9 @@ export async function load(actor: Actor, id: number, request: LoadOptions) {
     participants: participantViews(members),
     attrib: await attribution([...members.map((m) => m.u), ...motes.map((m) => m.sourceId)]),
     sealed: participant.sealedKey,
+    protocol: protocolOf(conversation),
+    epoch: conversation.epoch ?? 0,
+    needs_rekey: conversation.needsRekey ?? false,
   };
 }
 
@@ -92,11 +96,12 @@ export async function append(actor: Actor, id: number, body: z.input<typeof appe
   const { me, conversation } = await access(actor, id, "write");
   const input = valid(appendBody, body);
   const payload = envelopeText(input.payload, "aead", "mote_payload_invalid");
+  const signed = signatureOf(conversation, actor, input, payload);
   const attachments = [...new Set(input.attachments ?? [])];
   let moteId = await allocate(id, me.uid, conversation.lastSourceId === me.uid);
   for (let attempt = 1; ; attempt++) {
-    const mote: MoteItem = { conversationId: id, id: moteId, sourceId: me.uid, timestamp: nowSeconds(), payload, localid: input.localid };
-    const { canceled, reasons } = await writeTransaction(({ mote: m, localid, attachment }) => [
+    const mote: MoteItem = { conversationId: id, id: moteId, sourceId: me.uid, timestamp: nowSeconds(), payload, localid: input.localid, ...signed };
+    const { canceled, reasons } = await writeTransaction(({ mote: m, localid, attachment, conversation: c }) => [
       localid.create({ conversationId: id, userId: me.uid, localid: input.localid, moteId }).commit(),
       m.create(mote).commit(),
       // Only the sender's own, completely uploaded files of this conversation (attachments.ts).
@@ -108,6 +113,9 @@ export async function append(actor: Actor, id: number, body: z.input<typeof appe
           .where((attr, op) => `${op.eq(attr.state, "uploaded")} AND ${op.eq(attr.sourceId, me.uid)}`)
           .commit(),
       ),
+      // A signed message only while its epoch is the conversation's and no rekey is pending: a
+      // person removed in between never gets a message under the key they hold.
+      ...(signed ? [c.check({ id }).where((attr, op) => `${op.eq(attr.epoch, signed.epoch)} AND ${op.eq(attr.needsRekey, false)}`).commit()] : []),
     ]);
     if (!canceled) return answer(mote);
     if (reasons[0] === "ConditionalCheckFailed") {
@@ -115,11 +123,40 @@ export async function append(actor: Actor, id: number, body: z.input<typeof appe
       const winner = await storedFor(id, me.uid, input.localid);
       if (winner) return answer(winner);
     }
-    if (reasons.slice(2).includes("ConditionalCheckFailed")) fail("attachment_invalid");
+    if (signed && reasons.at(-1) === "ConditionalCheckFailed") {
+      const now = await find(id);
+      if (!now) return missing(id);
+      fail(now.needsRekey ? "rekey_pending" : "epoch_stale");
+    }
+    if (reasons.slice(2, 2 + attachments.length).includes("ConditionalCheckFailed")) fail("attachment_invalid");
     if (attempt >= APPEND_ATTEMPTS) throw new Error(`append to ${id} cancelled: ${reasons.join(",")}`);
     // A message already holds this id (one a counter of before handed out): take the next.
     if (reasons[1] === "ConditionalCheckFailed") moteId = await allocate(id, me.uid, true);
   }
+}
+
+/**
+ * A member's message in a conversation with a log carries its epoch (the current one, with no
+ * rekey pending), its signature and the sender's key id; in one without, and from a pickup's
+ * guest, none of them. The signature is checked for its shape: clients verify it.
+ */
+function signatureOf(conversation: ConversationItem, actor: Actor, input: z.infer<typeof appendBody>, payload: string) {
+  const given = input.signature !== undefined;
+  if (conversation.logSeq === undefined || actor.kind === "guest") {
+    if (given) fail("message_signature_invalid", { message: "Messages here are not signed." });
+    return undefined;
+  }
+  if (!given) fail("message_signature_invalid");
+  if (conversation.needsRekey) fail("rekey_pending");
+  if (input.epoch !== (conversation.epoch ?? 0)) fail("epoch_stale");
+  try {
+    const parsed = parseSignedMessage({ envelope: payload, signature: input.signature, senderKeyId: input.sender_key_id });
+    parseEnvelope(parsed.signature, "record-signature");
+  } catch (error) {
+    if (isCryptoError(error)) fail("message_signature_invalid");
+    throw error;
+  }
+  return { epoch: input.epoch!, signature: input.signature!, senderKeyId: input.sender_key_id! };
 }
 
 async function storedFor(conversationId: number, userId: number, localid: string): Promise<MoteItem | undefined> {

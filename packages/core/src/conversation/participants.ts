@@ -95,6 +95,9 @@ export async function participate(actor: Actor, id: number, body: Participate) {
     // A pickup has its author, an admin, and its guest, who never becomes one.
     if (a.resource.pickup) fail("pickup_admin");
     if (input.participant === a.me.uid) fail("unadmin_self");
+    // With a log, an admin is made by a signed `promote` entry (POST …/log). The log has no
+    // demotion: taking the flag away here only narrows what the server lets them do.
+    if (input.admin && a.conversation.logSeq !== undefined) fail("log_required");
     if (input.unadmin && input.participant === a.conversation.authorId) fail("unadmin_author");
     const admin = Boolean(input.admin);
     const members = await changeMembers(
@@ -115,6 +118,8 @@ export async function participate(actor: Actor, id: number, body: Participate) {
   if (!can(actor, "manage", a.resource)) fail("add_not_author");
   // Spec 000 §6: pickups cannot take more people.
   if (a.resource.pickup) fail("pickup_participants");
+  // With a log, people join through a signed `add` entry with their signed copy (POST …/log).
+  if (a.conversation.logSeq !== undefined) fail("log_required");
   const sealedKey = envelopeText(input.sealed ?? "", "sealed", "sealed_key_invalid");
   if (!(await getUser(input.participant))) fail("user_not_found");
   await assertContact(a.me, [input.participant]);
@@ -130,6 +135,8 @@ export async function unparticipate(actor: Actor, id: number, body: z.input<type
   if (userId === a.conversation.authorId) fail("remove_author");
   // A pickup's guest leaves with the pickup (DELETE), not on their own.
   if (a.resource.pickup) fail("remove_forbidden");
+  // With a log, a removal is a signed `remove` entry followed by a rekey (POST …/log).
+  if (a.conversation.logSeq !== undefined) fail("log_required");
   const members = await changeMembers(
     a,
     (current) => {

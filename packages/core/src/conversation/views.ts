@@ -27,7 +27,14 @@ export function view(c: ConversationItem, members: Member[], me: ParticipantItem
     unread,
     attachlist: [],
     sealed: me?.sealedKey ?? null,
+    protocol: protocolOf(c),
+    epoch: c.epoch ?? 0,
   };
+}
+
+/** 2 when the conversation has a membership log (docs/protocol.md §14.8), else 1. */
+export function protocolOf(c: ConversationItem): 1 | 2 {
+  return c.logSeq === undefined ? 1 : 2;
 }
 
 /** The participants in user-id order. */
@@ -36,7 +43,16 @@ export function participantViews(members: Member[]): ParticipantView[] {
 }
 
 export function moteView(m: MoteItem): MoteView {
-  return { id: m.id, source_id: m.sourceId, timestamp: m.timestamp, payload: m.payload, localid: m.localid ?? null };
+  return {
+    id: m.id,
+    source_id: m.sourceId,
+    timestamp: m.timestamp,
+    payload: m.payload,
+    localid: m.localid ?? null,
+    epoch: m.epoch ?? null,
+    signature: m.signature ?? null,
+    sender_key_id: m.senderKeyId ?? null,
+  };
 }
 
 /** Names of the people behind these user ids (one batch read), and the guest's. */

@@ -1,8 +1,9 @@
 import { Entity, Service } from "electrodb";
-import { ConversationEntity, ConversationGoneEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
+import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
 import { GroupMembershipEntity } from "../group/entities";
-import { InviteEntity } from "../invite/entities";
-import { BackupEntity, KeyHeadEntity, KeypairEntity } from "../keys/entities";
+import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
+import { InviteEntity, InviteReservationEntity } from "../invite/entities";
+import { BackupEntity, KeyHeadEntity, KeypairEntity, TransitEntity } from "../keys/entities";
 import { PickupEntity, PickupLookupEntity } from "../pickup/entities";
 import { AttemptEntity } from "../rate-limit/entities";
 import { ContactEntity, UserEntity } from "../user/entities";
@@ -36,7 +37,12 @@ const entities = {
   keypair: KeypairEntity, // account keys
   keyhead: KeyHeadEntity,
   backup: BackupEntity,
+  transit: TransitEntity,
   invite: InviteEntity, // invitations
+  invitereservation: InviteReservationEntity,
+  identity: IdentityEntity, // protocol v2 identities
+  admincert: AdminCertificateEntity,
+  accountdata: AccountDataEntity,
   verification: VerificationEntity, // verification codes (registration, forgotten password)
   conversation: ConversationEntity, // conversations
   reservation: ReservationEntity,
@@ -45,6 +51,8 @@ const entities = {
   localid: LocalIdEntity,
   attachment: AttachmentEntity,
   conversationgone: ConversationGoneEntity,
+  logentries: LogEntriesEntity, // protocol v2: membership logs and key epochs
+  conversationepoch: EpochEntity,
   groupmember: GroupMembershipEntity, // groups (placeholder)
   pickup: PickupEntity, // pickups
   pickuplookup: PickupLookupEntity,

@@ -17,6 +17,8 @@ export const InviteEntity = new Entity({
     acceptedAt: { type: "number" },
     /** The administrator's note to the invitee, as typed (sent in the email). */
     message: { type: "string" },
+    /** Protocol v2: the `SignedInvitation` (canonical JSON) the invitee's birth record must be certified by; absent for a legacy invitation. */
+    invitation: { type: "string" },
     purgeAt: { ...ttl, required: true },
   },
   indexes: {
@@ -25,5 +27,21 @@ export const InviteEntity = new Entity({
   },
 });
 
+
+/**
+ * An invite id handed to an administrator about to sign an invitation (the id is inside what they
+ * sign): used once, by them, within an hour.
+ */
+export const InviteReservationEntity = new Entity({
+  model: { entity: "invitereservation", version: "1", service: SERVICE },
+  attributes: {
+    id: { type: "number", required: true },
+    adminId: { type: "number", required: true },
+    expiresAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
 
 export type InviteItem = EntityItem<typeof InviteEntity>;

@@ -5,4 +5,6 @@ export const inviteErrors = {
   invite_expired: { status: 403, text: "This invitation has expired - please ask for a new one." },
   invite_accepted: { status: 409, text: "This invitation has been accepted already." },
   invite_not_found: { status: 404, text: "This invitation does not exist." },
+  invite_reservation_invalid: { status: 422, text: "Not an invite id reserved by you." },
+  invite_reissue: { status: 409, text: "Expired: resend it with new keys." },
 } as const satisfies ErrorTexts;

@@ -1,21 +1,24 @@
-import { INVITE_VALID_DAYS, id as idSchema, newInvite, tempKeypairRecord, type InviteView, type PublicUser } from "@sealwork/contracts";
+import { INVITE_VALID_DAYS, id as idSchema, newInvite, resendInvite, tempKeypairRecord, type InviteView, type PublicUser } from "@sealwork/contracts";
 import type * as z from "zod";
 import { can, requireAdmin, type Actor } from "../access";
 import { config } from "../config";
 import { nextId } from "../db/counter";
-import { db } from "../db/service";
+import { cancellationReasons, db, type TransactionEntities } from "../db/service";
 import { fail, valid } from "../errors";
+import { IdentityRecords } from "../identity/records";
 import type { KeypairItem } from "../keys/entities";
 import { Keypair } from "../keys/keypair";
 import { Mail } from "../mail";
 import type { UserItem } from "../user/entities";
-import { getUser, getUsers } from "../user/read";
-import { User } from "../user/user";
+import { Accounts } from "../user/accounts";
+import { getUser, getUsers, toPublic } from "../user/read";
 import type { InviteItem } from "./entities";
 
 const DAY = 24 * 3600;
 /** How long an expired invitation stays listed (and resendable) before the TTL removes it. */
 const PURGE_AFTER_DAYS = 90;
+/** How long a reserved invite id waits for its signed invitation. */
+const RESERVATION_SECONDS = 3600;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -35,7 +38,20 @@ export namespace Invite {
   }
 
 
-  /** POST /api/instance/invite */
+  /** POST /api/instance/invites/reserve: an invite id for an invitation the administrator signs (protocol v2). */
+  export async function reserve(actor: Actor): Promise<{ id: number }> {
+    const admin = requireAdmin(actor);
+    const id = await nextId("invite");
+    await db().entities.invitereservation.create({ id, adminId: admin.uid, expiresAt: nowSeconds() + RESERVATION_SECONDS }).go();
+    return { id };
+  }
+
+  /**
+   * POST /api/instance/invite. With a signed invitation (protocol v2) the invite takes the id the
+   * administrator reserved and signed, its validity ends when the signed one does (at most 30
+   * days), and the invitee's birth record must be certified by it; without one it is a legacy
+   * invitation, as administrators without a certified identity make.
+   */
   export async function create(actor: Actor, body: z.input<typeof newInvite>): Promise<Created> {
     const inviter = requireAdmin(actor);
     const input = valid(newInvite, body);
@@ -43,12 +59,11 @@ export namespace Invite {
       fail("forbidden", { message: "Only a super administrator can invite a super administrator." });
     }
     const now = nowSeconds();
-    const { public_key: pub } = input;
-    const record = tempKeypairRecord({ encryptPublic: pub.encrypt_public, signPublic: pub.sign_public, timestamp: pub.timestamp });
-    const checked = await Keypair.checkNew({ ...pub, backup: input.transit }, record, now);
+    const temp = await tempKey(input.public_key, input.transit, now);
+    const signed = input.invitation === undefined ? undefined : await signedInvitation(inviter.uid, input.invitation, input.email, temp.key, now);
 
-    const uid = await User.allocateUserId();
-    const account = await User.prepare(uid, {
+    const uid = await Accounts.allocateUserId();
+    const account = Accounts.prepare(uid, {
       // The invitee chooses their name when registering; until then the address stands for it.
       name: input.email,
       email: input.email,
@@ -57,29 +72,71 @@ export namespace Invite {
       superAdmin: Boolean(input.roles.superAdmin),
       invited: true,
     });
-    const key: KeypairItem = { id: await nextId("keypair"), userId: uid, type: "temp", sentinel: now, ...checked };
+    const key: KeypairItem = { id: await nextId("keypair"), userId: uid, type: "temp", sentinel: now, ...temp.key };
+    const validUntil = signed ? Math.min(signed.validUntil, now + INVITE_VALID_DAYS * DAY) : now + INVITE_VALID_DAYS * DAY;
     const invite: InviteItem = {
-      id: await nextId("invite"),
+      id: signed?.inviteId ?? (await nextId("invite")),
       userId: uid,
       invitedBy: inviter.uid,
       createdAt: now,
-      validUntil: now + INVITE_VALID_DAYS * DAY,
-      purgeAt: now + (INVITE_VALID_DAYS + PURGE_AFTER_DAYS) * DAY,
+      validUntil,
+      purgeAt: validUntil + PURGE_AFTER_DAYS * DAY,
       ...(input.message?.trim() ? { message: input.message.trim() } : {}),
+      ...(signed ? { invitation: signed.text } : {}),
     };
     const result = await db()
-      .transaction.write((tx) => [...User.creation(tx, account), ...Keypair.creation(tx, key), tx.invite.create(invite).commit()])
+      .transaction.write((tx) => [
+        ...Accounts.creation(tx, account),
+        ...Keypair.creation(tx, key),
+        Keypair.transitCreation(tx, key, temp.transit, validUntil),
+        tx.invite.create(invite).commit(),
+        ...(signed ? [reservationUse(tx, signed.inviteId, inviter.uid)] : []),
+      ])
       .go();
     const { user } = account;
-    // Fresh ids cannot collide, so the only condition that fails is a contact's: already in use.
-    if (result.canceled) fail("contact_taken");
+    if (result.canceled) {
+      // Fresh ids cannot collide: a contact's condition (in use) or the reservation's (used meanwhile).
+      fail(signed && cancellationReasons(result).at(-1) === "ConditionalCheckFailed" ? "invite_reservation_invalid" : "contact_taken");
+    }
     if (input.sendEmail && user.email) await sendMail(inviter.user, user.email, invite);
     return {
-      account: User.toPublic(user),
+      account: toPublic(user),
       keypair: { id: key.id, type: "temp" },
       transit: { id: invite.id, expires_at: invite.validUntil },
       vericode: null,
     };
+  }
+
+  type TempKeyInput = z.output<typeof newInvite>["public_key"];
+
+  /** The temporary key's stored fields and its transit envelope, checked like any key (docs/protocol.md §13). */
+  async function tempKey(pub: TempKeyInput, transit: unknown, now: number) {
+    const record = tempKeypairRecord({ encryptPublic: pub.encrypt_public, signPublic: pub.sign_public, timestamp: pub.timestamp });
+    const { backup, ...key } = await Keypair.checkNew({ ...pub, backup: transit }, record, now);
+    return { key, transit: backup };
+  }
+
+  /** A signed invitation for this address and temporary key, on an id this administrator reserved. */
+  async function signedInvitation(issuerId: number, raw: unknown, email: string, temp: { encryptPublic: string; signPublic: string }, now: number) {
+    const inviteId = reservedId(raw);
+    const { data: reservation } = await db().entities.invitereservation.get({ id: inviteId }).go();
+    if (!reservation || reservation.adminId !== issuerId || reservation.expiresAt <= now) fail("invite_reservation_invalid");
+    const checked = await IdentityRecords.checkInvitation(issuerId, raw, { inviteId, email, temp });
+    return { inviteId, text: checked.text, validUntil: Math.floor(checked.expires / 1000) };
+  }
+
+  /** The reservation is used up in the invite's transaction: by its administrator, once. */
+  function reservationUse(tx: TransactionEntities, id: number, adminId: number) {
+    return tx.invitereservation
+      .delete({ id })
+      .where((attr, op) => `${op.exists(attr.id)} AND ${op.eq(attr.adminId, adminId)}`)
+      .commit();
+  }
+
+  /** The invite id inside a signed invitation, before it is checked in depth. */
+  function reservedId(raw: unknown): number {
+    const inviteId = (raw as { record?: { inviteId?: unknown } } | null)?.record?.inviteId;
+    return typeof inviteId === "number" && Number.isSafeInteger(inviteId) && inviteId > 0 ? inviteId : fail("invitation_invalid");
   }
 
   /** GET /api/instance/invites: every invitation, newest first. */
@@ -92,10 +149,17 @@ export namespace Invite {
     return data.map((invite) => view(invite, users, now)).sort((a, b) => b.id - a.id);
   }
 
-  /** POST /api/instance/invites/{id}/resend: a new 30-day validity and the email again. */
-  export async function resend(actor: Actor, id: number): Promise<InviteView> {
+  /**
+   * POST /api/instance/invites/{id}/resend: the email again. A pending legacy invitation gets 30
+   * more days (a signed one keeps the expiry its administrator signed). An expired one lost its
+   * transit envelope, so it is issued again: new temporary keys and transit (and, where it was
+   * signed, a new signed invitation on the same id), replacing the old temporary key, with a new
+   * validity. Without them it is `invite_reissue`.
+   */
+  export async function resend(actor: Actor, id: number, body: z.input<typeof resendInvite> = {}): Promise<InviteView> {
     const inviter = requireAdmin(actor);
     valid(idSchema, id);
+    const input = valid(resendInvite, body);
     const { data } = await db().entities.invite.query.all({ id }).go();
     // The index query matches ids by prefix (5 would find 50): pick the exact one.
     const invite = data.find((i) => i.id === id) ?? fail("invite_not_found");
@@ -103,9 +167,36 @@ export namespace Invite {
     if (!invitee) fail("invite_not_found");
     if (invitee.passwordHash || invite.acceptedAt) fail("invite_accepted");
     const now = nowSeconds();
-    const renewed = { validUntil: now + INVITE_VALID_DAYS * DAY, purgeAt: now + (INVITE_VALID_DAYS + PURGE_AFTER_DAYS) * DAY };
-    await db().entities.invite.patch({ userId: invite.userId }).set(renewed).go();
-    const updated = { ...invite, ...renewed };
+    let updated: InviteItem;
+    if (input.public_key && input.transit) {
+      const head = await Keypair.currentKey(invitee.id);
+      if (head?.item.type !== "temp") fail("invite_accepted");
+      if (invite.invitation && !input.invitation) fail("invitation_required");
+      const temp = await tempKey(input.public_key, input.transit, now);
+      const contact = invitee.email ?? invitee.phone ?? "";
+      const signed = input.invitation === undefined ? undefined : await IdentityRecords.checkInvitation(inviter.uid, input.invitation, { inviteId: invite.id, email: contact, temp: temp.key });
+      const validUntil = signed ? Math.min(Math.floor(signed.expires / 1000), now + INVITE_VALID_DAYS * DAY) : now + INVITE_VALID_DAYS * DAY;
+      const key: KeypairItem = { id: await nextId("keypair"), userId: invitee.id, type: "temp", sentinel: now, ...temp.key };
+      const renewed = { validUntil, purgeAt: validUntil + PURGE_AFTER_DAYS * DAY, ...(signed ? { invitation: signed.text } : {}) };
+      const result = await db()
+        .transaction.write((tx) => [
+          ...Keypair.tempReplacement(tx, head.item.id, key, temp.transit, validUntil),
+          tx.invite.patch({ userId: invite.userId }).set(renewed).commit(),
+        ])
+        .go();
+      // The old temporary key was replaced meanwhile (a takeover, another resend).
+      if (result.canceled) fail("invite_accepted");
+      updated = { ...invite, ...renewed };
+    } else if (invite.validUntil <= now) {
+      fail("invite_reissue");
+    } else if (invite.invitation) {
+      updated = invite;
+    } else {
+      const renewed = { validUntil: now + INVITE_VALID_DAYS * DAY, purgeAt: now + (INVITE_VALID_DAYS + PURGE_AFTER_DAYS) * DAY };
+      await db().entities.invite.patch({ userId: invite.userId }).set(renewed).go();
+      await Keypair.extendTransit(invitee.id, renewed.validUntil);
+      updated = { ...invite, ...renewed };
+    }
     if (invitee.email) await sendMail(inviter.user, invitee.email, updated);
     return view(updated, new Map([[invitee.id, invitee], [inviter.uid, inviter.user]]), now);
   }

@@ -45,6 +45,26 @@ export const KeyHeadEntity = new Entity({
 });
 
 
+/**
+ * An invitation's transit envelope: the temporary keys wrapped under the 40-bit invitation code
+ * (docs/protocol.md §13). Kept apart from the temporary key's item so that it can expire by
+ * itself (TTL at the invitation's validity end; the server also refuses and deletes it once that
+ * has passed) and is deleted at takeover, when the invitee's fresh keys replace the temporary ones.
+ */
+export const TransitEntity = new Entity({
+  model: { entity: "transit", version: "1", service: SERVICE },
+  attributes: {
+    /** The temporary key's id. */
+    keyId: { type: "number", required: true },
+    envelope: { type: "string", required: true },
+    expiresAt: { ...ttl, required: true },
+  },
+  indexes: {
+    byKey: { ...primary, pk: { ...primary.pk, composite: ["keyId"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+
 /** The unauthenticated backup store (pickups, invitations): found by a name digest, expiring. */
 export const BackupEntity = new Entity({
   model: { entity: "backup", version: "1", service: SERVICE },
@@ -63,3 +83,4 @@ export const BackupEntity = new Entity({
 
 
 export type KeypairItem = EntityItem<typeof KeypairEntity>;
+export type TransitItem = EntityItem<typeof TransitEntity>;

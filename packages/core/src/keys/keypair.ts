@@ -21,10 +21,13 @@ import {
 import type * as z from "zod";
 import { can, requireMember, type Actor } from "../access";
 import { nextId } from "../db/counter";
-import { db, type TransactionEntities } from "../db/service";
-import { type KeypairItem } from "./entities";
+import { cancellationReasons, db, type TransactionEntities } from "../db/service";
+import { type KeypairItem, type TransitItem } from "./entities";
 import { fail, valid } from "../errors";
+import { IdentityRecords } from "../identity/records";
+import type { IdentityItem } from "../identity/entities";
 import { instanceInfo } from "../instance/info";
+import { Invitation } from "../invite/read";
 import { getUser } from "../user/read";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -77,28 +80,55 @@ export namespace Keypair {
     return { id: found?.item.id ?? null, valid: usable, sentinel: found?.item.sentinel ?? null, now: nowSeconds() };
   }
 
-  /** POST /api/keypairs: registers the actor's new key in place of `last_key`. */
+  /**
+   * POST /api/keypairs: registers the actor's new key in place of `last_key`, with its identity
+   * record when one is given (protocol v2: stored in the same transaction, seq create-only).
+   *
+   * Replacing an invitation's temporary key is the takeover (docs/protocol.md §13, §14.3): the
+   * invitee's keys must be fresh (not the temporary ones the administrator's browser made), the
+   * invitation still valid, and where it is signed the identity record must be the birth record
+   * it certifies. The temporary key and its transit envelope are deleted in the same transaction.
+   */
   export async function register(actor: Actor, body: z.input<typeof newKeypair>): Promise<KeypairView> {
     const input = valid(newKeypair, body);
-    const { uid } = requireMember(actor);
+    const { uid, user } = requireMember(actor);
     const now = nowSeconds();
     const record = keypairRecord({ uid, encryptPublic: input.encrypt_public, signPublic: input.sign_public, timestamp: input.timestamp });
     const checked = await checkNew(input, record, now);
+    const head = input.last_key === null ? undefined : await current(uid);
+    const temp = head?.item.id === input.last_key && head.item.type === "temp" ? head.item : undefined;
+    let invitation: string | null = null;
+    if (temp) {
+      if (temp.encryptPublic === input.encrypt_public || temp.signPublic === input.sign_public) fail("takeover_fresh_keys");
+      const invite = await Invitation.ofUser(uid);
+      if (invite && Invitation.expired(invite, now)) fail("invite_expired");
+      invitation = invite?.invitation ?? null;
+      if (invitation !== null && input.identity === undefined) fail("invitation_required");
+    }
+    const keys = { encryptPublic: input.encrypt_public, signPublic: input.sign_public };
+    const identity: IdentityItem | undefined =
+      input.identity === undefined ? undefined : await IdentityRecords.checkNew(uid, input.identity, { keys, contacts: [user.email, user.phone], invitation });
     const item: KeypairItem = { id: await nextId("keypair"), userId: uid, type: "public", sentinel: now, ...checked };
     const result = await db()
-      .transaction.write(({ keypair, keyhead }) => [
-        keypair.create(item).commit(),
+      .transaction.write((tx) => [
+        tx.keypair.create(item).commit(),
         input.last_key === null
-          ? keyhead.create({ userId: uid, keyId: item.id, valid: true, updatedAt: now }).commit()
-          : keyhead
+          ? tx.keyhead.create({ userId: uid, keyId: item.id, valid: true, updatedAt: now }).commit()
+          : tx.keyhead
               .patch({ userId: uid })
               .set({ keyId: item.id, valid: true, updatedAt: now })
               .where((attr, op) => op.eq(attr.keyId, input.last_key!))
               .commit(),
+        ...(identity ? [IdentityRecords.publication(tx, identity)] : []),
+        // The takeover: the temporary keys' item and their 40-bit-code wrap go for good.
+        ...(temp ? [tx.keypair.delete({ id: temp.id }).commit(), tx.transit.delete({ keyId: temp.id }).commit()] : []),
       ])
       .go();
-    // The only condition that can fail is the head's: another window registered a key first.
-    if (result.canceled) fail("keypair_stale");
+    if (result.canceled) {
+      // The head's condition: another window registered a key first; the identity's: it published that seq first.
+      const reasons = cancellationReasons(result);
+      fail(reasons[1] === "ConditionalCheckFailed" || !identity ? "keypair_stale" : "identity_conflict");
+    }
     return view(item, true);
   }
 
@@ -182,14 +212,74 @@ export namespace Keypair {
     ];
   }
 
-  /** POST /api/keypairs/{id}/recover: the encrypted backup, for the key's owner only. */
+  /**
+   * POST /api/keypairs/{id}/recover: the encrypted backup, for the key's owner only. For an
+   * invitation's temporary key that is the transit envelope, while the invitation is valid: once
+   * it has expired the envelope is deleted (if the TTL has not done it yet) and refused.
+   */
   export async function recover(actor: Actor, id: number): Promise<{ id: number; recover: Record<string, unknown> }> {
     requireMember(actor);
     const item = await get(id);
     // Anyone holding a backup can guess codes offline, so it goes to its owner and nobody else.
     if (!can(actor, "recover", { kind: "keypair", ownerId: item.userId })) fail("forbidden");
+    if (item.type === "temp") return { id: item.id, recover: JSON.parse(await transitOf(item)) as Record<string, unknown> };
     if (!item.backup) fail("backup_not_found");
     return { id: item.id, recover: JSON.parse(item.backup) as Record<string, unknown> };
+  }
+
+  async function transitOf(item: KeypairItem): Promise<string> {
+    const invite = await Invitation.ofUser(item.userId);
+    if (invite && Invitation.expired(invite)) {
+      await dropTransit(item);
+      fail("invite_expired");
+    }
+    const { data: transit } = await db().entities.transit.get({ keyId: item.id }).go();
+    // Temporary keys stored before transit items existed carry the envelope as their backup.
+    const envelope = transit?.envelope ?? item.backup;
+    return envelope ?? fail("backup_not_found");
+  }
+
+  /** Deletes a temporary key's transit envelope (an expired invitation's): the item and the older in-place copy. */
+  async function dropTransit(item: KeypairItem): Promise<void> {
+    await db().entities.transit.delete({ keyId: item.id }).go();
+    if (item.backup) await db().entities.keypair.patch({ id: item.id }).remove(["backup"]).go();
+  }
+
+  /** The transaction item that stores a new temporary key's transit envelope, deleted by the TTL when the invitation's validity ends. */
+  export function transitCreation(tx: TransactionEntities, key: KeypairItem, envelope: string, expiresAt: number) {
+    const item: TransitItem = { keyId: key.id, envelope, expiresAt };
+    return tx.transit.create(item).commit();
+  }
+
+  /**
+   * The transaction items that replace an invitee's temporary key `oldId` (still their current
+   * key) by a new one with its transit envelope: an expired invitation issued again.
+   */
+  export function tempReplacement(tx: TransactionEntities, oldId: number, key: KeypairItem, envelope: string, expiresAt: number) {
+    return [
+      tx.keypair.create(key).commit(),
+      tx.keyhead
+        .patch({ userId: key.userId })
+        .set({ keyId: key.id, valid: true, updatedAt: key.sentinel })
+        .where((attr, op) => op.eq(attr.keyId, oldId))
+        .commit(),
+      tx.keypair.delete({ id: oldId }).commit(),
+      tx.transit.delete({ keyId: oldId }).commit(),
+      transitCreation(tx, key, envelope, expiresAt),
+    ];
+  }
+
+  /** A renewed invitation keeps its transit envelope until the new end of its validity. */
+  export async function extendTransit(uid: number, expiresAt: number): Promise<void> {
+    const head = await current(uid);
+    if (head?.item.type !== "temp") return;
+    const { data: transit } = await db().entities.transit.get({ keyId: head.item.id }).go();
+    if (transit) await db().entities.transit.patch({ keyId: head.item.id }).set({ expiresAt }).go();
+  }
+
+  /** A user's current key, whatever its type and validity (the identity routes check what they need). */
+  export async function currentKey(uid: number): Promise<{ item: KeypairItem; valid: boolean } | undefined> {
+    return current(uid);
   }
 
   /**

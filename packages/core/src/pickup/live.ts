@@ -1,4 +1,4 @@
-import { PICKUP_MAX_WRONG } from "@sealwork/contracts";
+import { PICKUP_MAX_WRONG } from "@sealwork/contracts/pickup-limits";
 import { db } from "../db/service";
 import type { PickupItem } from "./entities";
 

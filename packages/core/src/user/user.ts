@@ -2,6 +2,7 @@ import { id as idSchema, normaliseContact, userChanges, type PublicUser, type Se
 import { can, isMember, requireAdmin, type Actor } from "../access";
 import { nextId } from "../db/counter";
 import { db, type TransactionEntities } from "../db/service";
+import { Accounts } from "./accounts";
 import { type UserItem } from "./entities";
 import { countUsers, getUser, toPublic as publicUser } from "./read";
 import { fail, valid } from "../errors";
@@ -30,15 +31,8 @@ export namespace User {
     return prepared.user;
   }
 
-  /**
-   * The transaction items that create a prepared account and its contacts, create-only (which
-   * keeps contacts unique): a cancelled transaction means a contact is taken.
-   */
-  export function creation(tx: TransactionEntities, { user, contacts }: Prepared) {
-    return [user, ...contacts].map((item) =>
-      typeof item === "string" ? tx.contact.create({ contact: item, userId: user.id }).commit() : tx.user.create(item).commit(),
-    );
-  }
+  /** The transaction items that create a prepared account and its contacts (accounts.ts). */
+  export const creation = Accounts.creation;
 
   /** The transaction item that gives an invited account its name and first password (once). */
   export function registration(tx: TransactionEntities, id: number, set: { name: string; passwordHash: string }) {
@@ -49,34 +43,14 @@ export namespace User {
       .commit();
   }
 
-  export interface Prepared {
-    user: UserItem;
-    contacts: string[];
-  }
+  export type Prepared = Accounts.Prepared;
 
   /** The account item and its contacts, for `creation` (here, or in an invitation's transaction). */
   export async function prepare(id: number, input: NewUser & { invited?: boolean }): Promise<Prepared> {
-    const email = input.email ? normaliseContact(input.email) : undefined;
-    const phone = input.phone ? normaliseContact(input.phone) : undefined;
-    const user: UserItem = {
-      id,
-      name: input.name.trim(),
-      email,
-      phone,
-      passwordHash: input.password ? await hashPassword(input.password) : undefined,
-      admin: input.admin ?? false,
-      superAdmin: input.superAdmin ?? false,
-      tokenVersion: 1,
-      totpEnabled: false,
-      createdAt: Math.floor(Date.now() / 1000),
-      ...(input.invited ? { invited: true } : {}),
-    };
-    return { user, contacts: [email, phone].filter((c): c is string => Boolean(c)) };
+    return Accounts.prepare(id, input, input.password ? await hashPassword(input.password) : undefined);
   }
 
-  export function allocateUserId(): Promise<number> {
-    return allocateId(false);
-  }
+  export const allocateUserId = Accounts.allocateUserId;
 
   async function allocateId(first: boolean): Promise<number> {
     try {

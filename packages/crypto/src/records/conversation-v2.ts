@@ -251,3 +251,13 @@ export async function digest(text: string): Promise<string> {
   if (typeof text !== "string") throw new CryptoError("invalid_input", "an envelope's text");
   return base64urlEncode(await sha256(utf8Encode(text)));
 }
+
+/** A signed conversation record, checked for its exact shape only (malformed_record): what a server can check without keys. */
+export function parseSignedConversation(value: unknown): SignedConversation {
+  return parseRecord(signedConversationSchema, value, "conversation record");
+}
+
+/** A signed key copy, checked for its exact shape only (malformed_record). */
+export function parseSignedSealedKey(value: unknown): SignedSealedKey {
+  return parseRecord(signedSealedKeySchema, value, "sealed copy");
+}

@@ -235,3 +235,18 @@ async function identityRecord(
     "invalid_input",
   );
 }
+
+/** A signed identity record as the server or a client received it, checked for its exact shape only (malformed_record); signatures are verifyIdentity's. */
+export function parseSignedIdentity(value: unknown): SignedIdentity {
+  return parseRecord(signedIdentitySchema, value, "identity record");
+}
+
+/** A signed invitation, checked for its exact shape only (malformed_record). */
+export function parseSignedInvitation(value: unknown): SignedInvitation {
+  return parseRecord(signedInvitationSchema, value, "invitation");
+}
+
+/** A signed admin certificate, checked for its exact shape only (malformed_record). */
+export function parseSignedAdmin(value: unknown): SignedAdmin {
+  return parseRecord(signedAdminSchema, value, "admin certificate");
+}

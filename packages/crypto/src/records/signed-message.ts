@@ -89,3 +89,8 @@ function checkV2(place: MessagePlaceV2): void {
   if (place?.v !== 2) throw new CryptoError("invalid_input", "a signed message has a v2 place");
   if (place.senderId === 0) throw new CryptoError("invalid_input", "a pickup's guest has no identity key to sign with");
 }
+
+/** A signed message, checked for its exact shape only (malformed_record): what a server can check without keys. */
+export function parseSignedMessage(value: unknown): SignedMessage {
+  return parseRecord(signedMessageSchema, value, "signed message");
+}

@@ -5,6 +5,7 @@ import { hexEncode, utf8Decode, utf8Encode } from "../bytes";
 import { keyId, safetyNumber } from "../digests";
 import { expectRefusal, hex } from "../test-support";
 import vectors from "../vectors.json";
+import { openEpochLink, sealEpochLinkWith } from "./epoch-chain";
 import { commitKey, createConversationRecord, openSignedConversationKey, sealSignedConversationKeyWith, verifyConversationRecord } from "./conversation-v2";
 import { type SignedAdmin, createInvitation, createInvitedIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
 import { type IdentityChain, verifyIdentity } from "./identity-chain";
@@ -131,5 +132,13 @@ describe("protocol v2 vectors", () => {
         expect(await openMessage(key, m.envelope, messagePlace)).toEqual(payload);
       }
     }
+
+    // Epoch 1's key carries epoch 0's.
+    const l = c.epochLink;
+    const previous = await importSymmetricKey(hex(l.previousKey));
+    expect(await sealEpochLinkWith(key, previous, place, hex(l.nonce))).toBe(l.envelope);
+    const earlier = { ...record, epoch: 0, keyCommitment: l.previousCommitment };
+    expect(hexEncode(await exportSymmetricKey(await openEpochLink(key, l.envelope, earlier, { extractable: true })))).toBe(l.previousKey);
+    await expectRefusal(openEpochLink(key, l.envelope, { ...earlier, keyCommitment: c.commitment }), "bad_commitment");
   });
 });

@@ -1,12 +1,13 @@
-import { Alert, Loader, Stack, Title } from "@mantine/core";
+import { Alert, Code, Loader, Modal, Stack, Text, Title } from "@mantine/core";
 import type { PublicUser } from "@sealwork/contracts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
+import { AdminCertificates } from "./admin-certificates";
 import { EditUserModal } from "./edit-user-modal";
 import { InvitesTable } from "./invites-table";
 import { useInstanceInvites } from "./list-invites";
-import { useResendInvite } from "./resend-invite";
+import { useResendInvite, type Resent } from "./resend-invite";
 import { useInstanceUsers } from "./list-users";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { errorText } from "../../lib/error-text";
@@ -28,6 +29,8 @@ export function AdminPage() {
   const session = useSession();
   const invites = useInstanceInvites();
   const resend = useResendInvite();
+  // An expired invitation issued again: its new code, shown once to the administrator.
+  const [reissued, setReissued] = useState<Resent | null>(null);
   usePageTitle(t("titles.admin"));
 
   return (
@@ -41,6 +44,7 @@ export function AdminPage() {
       {users.isPending ? <Loader aria-label={t("common:loading")} /> : null}
       {users.isError ? <Alert color="red">{t("fetchFailed")}</Alert> : null}
       {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} onToggleDisabled={setToggling} selfId={session?.id} /> : null}
+      {users.data ? <AdminCertificates users={users.data} /> : null}
       <Title order={2} size="h3">
         {t("invites.heading")}
       </Title>
@@ -49,14 +53,27 @@ export function AdminPage() {
       {invites.data ? (
         <InvitesTable
           invites={invites.data}
-          resending={resend.isPending ? (resend.variables ?? null) : null}
-          onResend={(invite) => resend.mutate(invite.id, { onError: (error) => setFailure(errorText(error, t("invites.resendFailed"))) })}
+          resending={resend.isPending ? (resend.variables?.id ?? null) : null}
+          onResend={(invite) =>
+            resend.mutate(invite, {
+              onSuccess: (resent) => setReissued(resent.code ? resent : null),
+              onError: (error) => setFailure(errorText(error, t("invites.resendFailed"))),
+            })
+          }
         />
       ) : null}
       <EditUserModal user={editing} onClose={() => setEditing(null)} />
       <SwitchOffTotpModal user={switchingOff} onClose={() => setSwitchingOff(null)} onError={setFailure} />
       <DisableAccountModal user={toggling} onClose={() => setToggling(null)} onError={setFailure} />
       <ErrorDialog message={failure} onClose={() => setFailure(null)} />
+      <Modal opened={reissued !== null} onClose={() => setReissued(null)} title={t("invites.reissuedTitle")} centered>
+        <Stack>
+          <Text>{t("invites.reissued", { email: reissued?.invite.email ?? reissued?.invite.phone ?? "" })}</Text>
+          <Code fz="xl" fw={700} p="md" data-invitation-code>
+            {reissued?.code}
+          </Code>
+        </Stack>
+      </Modal>
     </Stack>
   );
 }

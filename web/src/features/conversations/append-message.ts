@@ -1,11 +1,15 @@
-import { type Key, base64urlEncode } from "@sealwork/crypto";
+import type { Body } from "@sealwork/contracts";
+import { base64urlEncode } from "@sealwork/crypto";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { call } from "../../lib/api";
+import { call, isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
 import type { KeyHolder } from "./conversation-crypto";
+import { currentRing, forgetRing } from "./conversation-log";
+import { RekeyPendingError } from "./distribution";
 import { cachedMessages, loadNewerMessages, updateLive } from "./live-messages";
-import { type Message, openMotes } from "./load-conversation";
-import { sealMessage } from "./message-crypto";
+import { type ConversationKeys, type Message, ringKeys } from "./load-conversation";
+import { type MessagePayload, sealForRing, sealMessage } from "./message-crypto";
+import { myIdentity } from "./signers";
 import { addPending, mergeMessages, reconcileAppend, setPendingStatus } from "./message-state";
 
 /** A fresh local id for a message (spec 000 §4): 16 random bytes, base64url. */
@@ -18,8 +22,34 @@ export function newLocalid(): string {
  * never stores the message twice. Answers the stored message and the id of the one before it.
  * `attachments` names the uploaded files the payload carries, so the server can check they exist.
  */
-export function appendMessage(id: number, localid: string, payload: string, attachments: number[] = []) {
-  return call("POST /api/conversations/{id}/append", { params: { id }, body: { localid, payload, ...(attachments.length ? { attachments } : {}) } });
+export function appendMessage(id: number, localid: string, payload: string, attachments: number[] = [], signed: Pick<Body<"POST /api/conversations/{id}/append">, "epoch" | "signature" | "sender_key_id"> = {}) {
+  return call("POST /api/conversations/{id}/append", { params: { id }, body: { localid, payload, ...(attachments.length ? { attachments } : {}), ...signed } });
+}
+
+/**
+ * Seals and appends one message: v1 under the conversation key; v2 under the current epoch's key
+ * of the newest verified ring, signed (a stale epoch, after someone else's rekey, is sealed once
+ * more for the new one). Answers the stored message, opened.
+ */
+async function sendOne(id: number, holder: KeyHolder, keys: ConversationKeys, message: Message & { localid: string; payload: MessagePayload }) {
+  const files = message.payload.files?.map((file) => file.id) ?? [];
+  if (keys.protocol === 1 || !("keys" in holder)) {
+    const answer = await appendMessage(id, message.localid, await sealMessage(keys.key, id, holder.uid, message.localid, message.payload), files);
+    return { stored: (await keys.open([answer.mote]))[0]!, previousMote: answer.previous_mote };
+  }
+  const me = await myIdentity(holder);
+  for (let attempt = 0; ; attempt++) {
+    const ring = await currentRing(id, holder);
+    if (!ring.writable) throw new RekeyPendingError();
+    const sealed = await sealForRing(ring, me, message.localid, message.payload);
+    try {
+      const answer = await appendMessage(id, message.localid, sealed.payload, files, sealed);
+      return { stored: (await ringKeys(ring).open([answer.mote]))[0]!, previousMote: answer.previous_mote };
+    } catch (error) {
+      if (attempt >= 1 || !(isApiError(error, 409) && (error.code === "epoch_stale" || error.code === "rekey_pending"))) throw error;
+      forgetRing(id);
+    }
+  }
 }
 
 /**
@@ -28,15 +58,12 @@ export function appendMessage(id: number, localid: string, payload: string, atta
  * held), otherwise the newer messages are loaded, which bring it. A failure rolls it back to
  * failed, not away: Retry sends it again with the same local id.
  */
-export function useSendMessage(id: number, unlocked: KeyHolder, key: Key | null, onFailed: (error: unknown) => void) {
+export function useSendMessage(id: number, unlocked: KeyHolder, keys: ConversationKeys | null, onFailed: (error: unknown) => void) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (message: Message) => {
-      if (!key || message.localid === null || !message.payload) throw new Error("not a message that can be sent");
-      const payload = await sealMessage(key, id, unlocked.uid, message.localid, message.payload);
-      const answer = await appendMessage(id, message.localid, payload, message.payload.files?.map((file) => file.id));
-      const [stored] = await openMotes(key, id, [answer.mote]);
-      return { stored: stored!, previousMote: answer.previous_mote };
+      if (!keys || message.localid === null || !message.payload) throw new Error("not a message that can be sent");
+      return sendOne(id, unlocked, keys, { ...message, localid: message.localid, payload: message.payload });
     },
     onMutate: (message) => updateLive(client, id, (live) => ({ ...live, messages: addPending(live.messages, message) })),
     onSuccess: async ({ stored, previousMote }, message) => {

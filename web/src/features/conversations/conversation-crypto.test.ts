@@ -13,8 +13,8 @@ import { describe, expect, it, vi } from "vitest";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { decryptTitle, encryptTitle, newConversationKey, openConversationKey, sealKeyForPublic } from "./conversation-crypto";
 
-// The key lookup talks to the API (and the session store); sealing for a public key needs neither.
-vi.mock("../../lib/keypairs", () => ({ lookupUserKey: vi.fn() }));
+// The trusted key lookup talks to the API (and the pins); sealing for a public key needs neither.
+vi.mock("../../lib/trust", () => ({ trustedKey: vi.fn() }));
 
 async function member(uid: number): Promise<UnlockedKeys> {
   const keys = await generateAccountKeys();

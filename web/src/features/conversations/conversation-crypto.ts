@@ -10,7 +10,7 @@ import {
   sealConversationTitle,
 } from "@sealwork/crypto";
 import type { GuestKeys } from "../../lib/guest";
-import { lookupUserKey } from "../../lib/keypairs";
+import { trustedKey } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
 /**
@@ -28,20 +28,25 @@ export const CONVERSATION_KEY_CONTEXT = LEGACY_CONVERSATION_KEY_CONTEXT;
 /** @deprecated Protocol v1's associated data, only ever opened (by the crypto package's legacy path). */
 export const TITLE_AAD = LEGACY_CONVERSATION_TITLE_AAD;
 
-// Which conversation each key belongs to (keys are never stored; neither is this).
-const conversations = new WeakMap<Key, number>();
+// Which conversation and epoch each key belongs to (keys are never stored; neither is this).
+const conversations = new WeakMap<Key, { conversationId: number; epoch: number }>();
 // Where an opened (non-extractable) key came from, so it can be opened once more, extractable,
 // when it must be sealed for someone else (issue 11, item 8).
 const copies = new WeakMap<Key, { sealed: string; holder: UnlockedKeys }>();
 
-function bind(key: Key, conversationId: number): Key {
-  conversations.set(key, conversationId);
+function bind(key: Key, conversationId: number, epoch = 0): Key {
+  conversations.set(key, { conversationId, epoch });
   return key;
+}
+
+/** Remembers the conversation and epoch of a key opened elsewhere (a v2 conversation's verified keys). */
+export function bindConversationKey(key: Key, conversationId: number, epoch: number): Key {
+  return bind(key, conversationId, epoch);
 }
 
 /** The conversation a key belongs to: the one given, which must agree with the one it was made or opened for. */
 function conversationOf(key: Key, conversationId: number | undefined): number {
-  const known = conversations.get(key);
+  const known = conversations.get(key)?.conversationId;
   if (conversationId === undefined) {
     if (known === undefined) throw new Error("this key belongs to no known conversation: pass the conversation id");
     return known;
@@ -50,14 +55,19 @@ function conversationOf(key: Key, conversationId: number | undefined): number {
   return conversationId;
 }
 
+/** The epoch a key was made or opened for (0 unless a v2 conversation's later key). */
+export function epochOf(key: Key): number {
+  return conversations.get(key)?.epoch ?? 0;
+}
+
 /** A fresh conversation key; pass the reserved id (POST /api/conversations/reserve) so what is sealed under it is bound to it. */
 export async function newConversationKey(conversationId?: number): Promise<Key> {
   const key = await generateSymmetricKey();
   return conversationId === undefined ? key : bind(key, conversationId);
 }
 
-/** Opened conversation keys, for this page's life only (never stored). */
-const opened = new Map<number, Promise<Key>>();
+/** Opened conversation keys by conversation and epoch, for this page's life only (never stored). */
+const opened = new Map<string, Promise<Key>>();
 
 // A logout or another user's keys must not find the previous account's conversation keys.
 let openedFor: number | null = null;
@@ -73,25 +83,34 @@ export type KeyHolder = UnlockedKeys | GuestKeys;
  * is not extractable: a script in the page can use it while it runs, never copy it out; sealing
  * it for a new participant opens the copy once more (`extractableCopy`).
  */
-export function openConversationKey(conversationId: number, sealed: string, unlocked: KeyHolder): Promise<Key> {
+export function openConversationKey(conversationId: number, sealed: string, unlocked: KeyHolder, epoch = 0): Promise<Key> {
   if (openedFor !== unlocked.uid) {
     opened.clear();
     openedFor = unlocked.uid;
   }
-  let key = opened.get(conversationId);
+  const slot = `${conversationId}:${epoch}`;
+  let key = opened.get(slot);
   if (!key) {
     key =
       "pickup" in unlocked
         ? openPickup(unlocked.pickup, { conversationId, wrapped: sealed }).then((p) => bind(p.key, conversationId))
-        : openSealedConversationKey(sealed, unlocked.keys.encrypt, { conversationId }).then((o) => {
+        : openSealedConversationKey(sealed, unlocked.keys.encrypt, { conversationId, epoch }).then((o) => {
             copies.set(o.key, { sealed, holder: unlocked });
-            return bind(o.key, conversationId);
+            return bind(o.key, conversationId, epoch);
           });
     // A failure is not cached: another load may bring a good copy.
-    key.catch(() => opened.delete(conversationId));
-    opened.set(conversationId, key);
+    key.catch(() => opened.delete(slot));
+    opened.set(slot, key);
   }
   return key;
+}
+
+/**
+ * A protocol v1 conversation's key, extractable, opened from the member's copy: what its
+ * migration to a membership log seals for everyone (signed-changes.ts).
+ */
+export async function extractableConversationKey(conversationId: number, sealed: string, unlocked: UnlockedKeys): Promise<Key> {
+  return bind((await openSealedConversationKey(sealed, unlocked.keys.encrypt, { conversationId, extractable: true })).key, conversationId);
 }
 
 /**
@@ -112,15 +131,19 @@ export async function sealKeyForPublic(key: Key, encryptPublic: string, conversa
   return sealConversationKey(await extractableCopy(key, id), encryptPublic, { conversationId: id });
 }
 
-/** Looks up the user's verified key (spec 000 §5; KeyLookupError on failure) and seals for it. */
+/**
+ * Seals for the user's key as this client trusts it: their identity chain verified to the pinned
+ * anchors and their pin (docs/protocol.md §14; TrustError when it changed without a valid chain or
+ * is older than pinned, or they have none).
+ */
 export async function sealKeyForUser(key: Key, uid: number, conversationId?: number): Promise<string> {
   const id = conversationOf(key, conversationId);
-  const found = await lookupUserKey(uid);
+  const found = await trustedKey(uid);
   return sealKeyForPublic(key, found.encryptPublic, id);
 }
 
 export async function encryptTitle(key: Key, title: string, conversationId?: number): Promise<string> {
-  return sealConversationTitle(key, title, { conversationId: conversationOf(key, conversationId) });
+  return sealConversationTitle(key, title, { conversationId: conversationOf(key, conversationId), epoch: epochOf(key) });
 }
 
 /**
@@ -128,5 +151,5 @@ export async function encryptTitle(key: Key, title: string, conversationId?: num
  * opens, whichever copy of the key read it: a person added since holds a bound copy of an old key.
  */
 export async function decryptTitle(key: Key, envelope: string, conversationId?: number): Promise<string> {
-  return (await openConversationTitle(key, envelope, { conversationId: conversationOf(key, conversationId) })).title;
+  return (await openConversationTitle(key, envelope, { conversationId: conversationOf(key, conversationId), epoch: epochOf(key) })).title;
 }

@@ -2,6 +2,8 @@ import { isApiError } from "../../lib/api";
 import { errorText, isRefusal } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
 import { KeyLookupError } from "../../lib/keypairs";
+import { TrustError } from "../../lib/trust";
+import { DistributionError, RekeyPendingError } from "./distribution";
 import "./i18n";
 
 /**
@@ -12,6 +14,7 @@ import "./i18n";
  * anything else (no answer, a server error) is the generic one.
  */
 export function loadErrorText(error: unknown): string {
+  if (error instanceof DistributionError) return error.message;
   if (isApiError(error, 403) && error.code === "forbidden") return i18next.t("conversations:errors.forbidden");
   if (isRefusal(error)) return errorText(error);
   if (isApiError(error, 404)) return i18next.t("conversations:errors.deleted");
@@ -19,13 +22,13 @@ export function loadErrorText(error: unknown): string {
   return i18next.t("conversations:errors.loadFailed");
 }
 
-type Fallback = "addFailed" | "removeFailed" | "adminFailed" | "createFailed" | "renameFailed" | "archiveFailed" | "sendFailed";
+type Fallback = "addFailed" | "removeFailed" | "adminFailed" | "createFailed" | "renameFailed" | "archiveFailed" | "sendFailed" | "leaveFailed";
 
 /**
- * For changes: a key lookup's own text, the text of a refusal's code (the spec's participant and
+ * For changes: a key lookup's or trust check's own text (a changed key's warning), the text of a refusal's code (the spec's participant and
  * rule messages), else the generic text of the action.
  */
 export function actionErrorText(error: unknown, fallback: Fallback): string {
-  if (error instanceof KeyLookupError) return error.message;
-  return errorText(error, i18next.t(`conversations:errors.${fallback}`));
+  if (error instanceof KeyLookupError || error instanceof TrustError || error instanceof DistributionError || error instanceof RekeyPendingError) return error.message;
+  return errorText(error, i18next.t(fallback === "leaveFailed" ? "conversations:distribution.leaveFailed" : `conversations:errors.${fallback}`));
 }

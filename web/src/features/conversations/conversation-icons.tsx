@@ -44,3 +44,10 @@ export const SendIcon = (props: IconProps) => (
     <path d="M22 2L11 13M22 2l-7 20-4-9-9-4z" />
   </Icon>
 );
+
+/** A person's key and safety number: a shield. */
+export const ShieldIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6z" />
+  </Icon>
+);

@@ -1,4 +1,4 @@
-import { Box, Button, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { Alert, Box, Button, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -12,6 +12,7 @@ import { isGuest, useGuestKeys } from "../../lib/guest";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import type { KeyHolder } from "./conversation-crypto";
 import { ConversationPanel } from "./conversation-panel";
+import { useContactsTrust } from "./contact-trust";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
@@ -63,8 +64,15 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
   }, [ready, queryClient, session, id]);
 
   const heading = conversationHeading(state, session.id, t("onlyYou"));
+  // A person whose key changed without a valid chain, or went back to an older one: nothing more
+  // is written here until it is cleared up (docs/protocol.md §14.5).
+  const account = useUnlockedKeys();
+  const { blocking } = useContactsTrust(isGuest(session) ? null : account, state.participants.map((p) => p.user_id));
+  const blockedName = blocking ? (state.attrib[String(blocking.userId)]?.name ?? `#${blocking.userId}`) : null;
   const panel = <PanelOf id={id} state={state} onError={setError} />;
-  const hasPanel = state.key !== null && state.meta !== null;
+  const hasPanel = state.keys !== null && state.meta !== null;
+  // Protocol v2: a member left and no admin has renewed the key yet; nothing is sent meanwhile.
+  const waiting = state.keys !== null && !state.keys.writable;
 
   return (
     <Group align="stretch" gap="md" wrap="nowrap" h="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))">
@@ -81,7 +89,23 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
         </Group>
         {state.status === "loading" ? <Loader /> : null}
         {/* A load that failed says so once: in the dialog, then here once it is closed. */}
-        {state.status === "error" && error === null ? <Text c="red">{state.error}</Text> : null}
+        {state.status === "error" && error === null && !state.refused ? <Text c="red">{state.error}</Text> : null}
+        {/* Keys refused (a forked log, a ghost participant, a copy not from a participant): the warning, no messages. */}
+        {state.refused ? (
+          <Alert color="red" role="alert" title={t("distribution.heading")} data-trust-warning={state.refused.reason}>
+            {state.refused.message}
+          </Alert>
+        ) : null}
+        {waiting ? (
+          <Alert color="yellow" data-rekey-pending>
+            {t("distribution.rekeyPending")}
+          </Alert>
+        ) : null}
+        {blocking ? (
+          <Alert color="red" role="alert" title={t("trust.blocked", { name: blockedName })} data-trust-warning={blocking.reason}>
+            {blocking.message}
+          </Alert>
+        ) : null}
         {state.status === "ready" ? (
           <>
             <MessageList
@@ -94,7 +118,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
               onLoadOlder={loadOlder}
               onRetry={retry}
             />
-            <MessageBar conversationId={id} onSend={send} />
+            <MessageBar conversationId={id} onSend={send} disabled={blocking !== null || waiting} />
           </>
         ) : null}
       </Stack>
@@ -122,11 +146,11 @@ export function conversationHeading(state: ConversationState, me: number, onlyYo
 
 /** The right panel of a loaded conversation (nothing until its key and facts are in). */
 export function PanelOf({ id, state, onError }: { id: number; state: ConversationState; onError: (text: string) => void }) {
-  if (!state.key || !state.meta) return null;
+  if (!state.keys || !state.meta) return null;
   return (
     <ConversationPanel
       conversationId={id}
-      conversationKey={state.key}
+      conversationKeys={state.keys}
       title={state.title}
       recipientId={state.meta.recipient_id}
       authorId={state.meta.author_id}

@@ -1,26 +1,32 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
-import type { Key } from "@sealwork/crypto";
 import { ActionIcon, Box, Button, Divider, Group, Modal, Stack, Text, Title, Tooltip, UnstyledButton } from "@mantine/core";
+import { useQueryClient } from "@tanstack/react-query";
 import { memo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { isGuest } from "../../lib/guest";
+import { queryKeys } from "../../lib/query-keys";
 import { isInstanceAdmin, useSession } from "../../lib/session";
+import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { useArchiveConversation } from "./archive-conversation";
 import { AttachmentList } from "./attachments/attachment-list";
-import { RemoveIcon, StarIcon } from "./conversation-icons";
+import { RemoveIcon, ShieldIcon, StarIcon } from "./conversation-icons";
 import { actionErrorText } from "./conversation-errors";
+import { useLeaveConversation } from "./leave-conversation";
+import type { ConversationKeys } from "./load-conversation";
 import { useAddParticipant, useSetParticipantAdmin } from "./participate";
 import { PersonPicker } from "./person-picker";
 import { TitleField, isTitleTooLong } from "./title-field";
 import { PickupDetails } from "./pickups/pickup-details";
 import { useRenameConversation } from "./rename-conversation";
 import { useRemoveParticipant } from "./unparticipate";
+import { useContactsTrust } from "./contact-trust";
+import { SafetyNumberModal, TrustBadge } from "./safety-number";
 import { ns } from "./i18n";
 
 export interface ConversationPanelProps {
   conversationId: number;
-  conversationKey: Key;
+  conversationKeys: ConversationKeys;
   title: string | null;
   /** 0 for a pickup, which cannot take more people. */
   recipientId: number;
@@ -33,34 +39,48 @@ export interface ConversationPanelProps {
 }
 
 /**
- * The right panel (spec 000 §2): title, people with the admin star and removal, adding people,
- * archive, attachments. Memoised: a page of older messages leaves it as it is.
+ * The right panel (spec 000 §2): title, people with the admin star and removal, each person's key
+ * (verified, not certified, changed) and safety number, adding people, archive, attachments.
+ * Memoised: a page of older messages leaves it as it is.
  */
 export const ConversationPanel = memo(function ConversationPanel(props: ConversationPanelProps) {
   const { t } = useTranslation(ns);
-  const { conversationId, conversationKey, recipientId, authorId, participants, attrib, onParticipants, onError } = props;
+  const { conversationId, conversationKeys, recipientId, authorId, participants, attrib, onParticipants, onError } = props;
   const session = useSession();
   // A pickup's guest reads, answers and downloads; the conversation's settings are not theirs.
   const guest = isGuest(session);
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
-  const add = useAddParticipant(conversationId, conversationKey);
-  const admin = useSetParticipantAdmin(conversationId);
-  const remove = useRemoveParticipant(conversationId);
+  const add = useAddParticipant(conversationId, conversationKeys);
+  const admin = useSetParticipantAdmin(conversationId, conversationKeys);
+  const remove = useRemoveParticipant(conversationId, conversationKeys, props.title);
+  const leave = useLeaveConversation(conversationId);
+  const signed = conversationKeys.protocol === 2;
+  // After a signed change of the people the conversation is read afresh: its log, its keys (a new
+  // epoch after a removal), its messages.
+  const changed = (result: Parameters<typeof onParticipants>[0]) => {
+    onParticipants(result);
+    if (signed) void queryClient.resetQueries({ queryKey: queryKeys.conversations.messages(conversationId) });
+  };
   const archive = useArchiveConversation(conversationId);
+  const unlocked = useUnlockedKeys();
+  const trust = useContactsTrust(guest ? null : unlocked, participants.map((p) => p.user_id));
+  const [comparing, setComparing] = useState<{ uid: number; name: string } | null>(null);
   const nameOf = (uid: number) => attrib[String(uid)]?.name ?? `#${uid}`;
   // Who may change the people (access/can.ts, "manage"): the author, a conversation admin, an
-  // instance admin taking part; never a guest. A pickup's people are its creator and its guest,
-  // neither of whom anyone may remove or make an admin.
+  // instance admin taking part (not with a membership log, whose admins alone sign changes);
+  // never a guest. A pickup's people are its creator and its guest, neither of whom anyone may
+  // remove or make an admin.
   const me = session?.id;
   const myEntry = participants.find((p) => p.user_id === me);
-  const canManage = !guest && recipientId !== 0 && (authorId === me || myEntry?.admin === true || isInstanceAdmin(session));
+  const canManage = !guest && recipientId !== 0 && (authorId === me || myEntry?.admin === true || (!signed && isInstanceAdmin(session)));
   // Nobody changes themself, and the author is neither removed nor demoted.
   const manageablePerson = (uid: number) => uid !== me && uid !== authorId;
 
   const pick = async (uid: number) => {
     try {
-      onParticipants(await add.mutateAsync(uid));
+      changed(await add.mutateAsync(uid));
       setAdding(false);
     } catch (cause) {
       onError(actionErrorText(cause, "addFailed"));
@@ -82,9 +102,19 @@ export const ConversationPanel = memo(function ConversationPanel(props: Conversa
           const manageable = canManage && manageablePerson(p.user_id);
           return (
             <Group key={p.user_id} gap={4} wrap="nowrap" role="listitem" data-participant={p.user_id} data-admin={p.admin}>
-              <Text size="sm" truncate flex={1} title={name}>
-                {name}
-              </Text>
+              <Stack gap={0} flex={1} miw={0}>
+                <Text size="sm" truncate title={name} data-participant-name>
+                  {name}
+                </Text>
+                <TrustBadge entry={trust.contacts.get(p.user_id)} />
+              </Stack>
+              {trust.contacts.has(p.user_id) ? (
+                <Tooltip label={t("trust.safetyNumberOf", { name })}>
+                  <ActionIcon variant="subtle" color="gray" aria-label={t("trust.safetyNumberOf", { name })} onClick={() => setComparing({ uid: p.user_id, name })}>
+                    <ShieldIcon size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              ) : null}
               {manageable ? (
                 <>
                   <Tooltip label={label}>
@@ -93,7 +123,7 @@ export const ConversationPanel = memo(function ConversationPanel(props: Conversa
                       color={p.admin ? "yellow" : "gray"}
                       aria-label={label}
                       aria-pressed={p.admin}
-                      onClick={() => admin.mutate({ uid: p.user_id, admin: !p.admin }, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "adminFailed")) })}
+                      onClick={() => admin.mutate({ uid: p.user_id, admin: !p.admin }, { onSuccess: changed, onError: (cause) => onError(actionErrorText(cause, "adminFailed")) })}
                     >
                       <StarIcon size={16} filled={p.admin} />
                     </ActionIcon>
@@ -103,7 +133,8 @@ export const ConversationPanel = memo(function ConversationPanel(props: Conversa
                       variant="subtle"
                       color="red"
                       aria-label={t("panel.remove", { name })}
-                      onClick={() => remove.mutate(p.user_id, { onSuccess: onParticipants, onError: (cause) => onError(actionErrorText(cause, "removeFailed")) })}
+                      loading={remove.isPending && remove.variables === p.user_id}
+                      onClick={() => remove.mutate(p.user_id, { onSuccess: changed, onError: (cause) => onError(actionErrorText(cause, "removeFailed")) })}
                     >
                       <RemoveIcon size={16} />
                     </ActionIcon>
@@ -131,6 +162,16 @@ export const ConversationPanel = memo(function ConversationPanel(props: Conversa
               {t("panel.cannotAdd")}
             </Text>
           )}
+          {signed && me !== authorId ? (
+            <Button
+              variant="default"
+              color="red"
+              loading={leave.isPending}
+              onClick={() => leave.mutate(undefined, { onSuccess: () => void navigate("/conversation/list"), onError: (cause) => onError(actionErrorText(cause, "leaveFailed")) })}
+            >
+              {t("distribution.leave")}
+            </Button>
+          ) : null}
           <Button
             variant="default"
             loading={archive.isPending}
@@ -140,8 +181,14 @@ export const ConversationPanel = memo(function ConversationPanel(props: Conversa
           </Button>
         </>
       )}
+      {signed ? (
+        <Text size="xs" c="dimmed" data-protocol="2" data-key-epoch={conversationKeys.epoch}>
+          {t("distribution.signed")} {conversationKeys.epoch > 0 ? t("distribution.epoch", { count: conversationKeys.epoch }) : null}
+        </Text>
+      ) : null}
       <Divider />
-      <AttachmentList conversationId={conversationId} conversationKey={conversationKey} />
+      <AttachmentList conversationId={conversationId} conversationKeys={conversationKeys} />
+      {unlocked && !guest ? <SafetyNumberModal me={unlocked} person={comparing} onClose={() => setComparing(null)} /> : null}
       <Modal opened={adding} onClose={() => setAdding(false)} title={t("panel.addTitle")} centered>
         <PersonPicker
           busy={add.isPending}
@@ -166,10 +213,10 @@ function PlainTitle({ title }: { title: string | null }) {
 }
 
 /** Click the title to set or edit it (a rename). */
-function TitleEditor({ conversationId, conversationKey, title, onTitle, onError }: ConversationPanelProps) {
+function TitleEditor({ conversationId, conversationKeys, title, onTitle, onError }: ConversationPanelProps) {
   const { t } = useTranslation(ns);
   const [draft, setDraft] = useState<string | null>(null);
-  const rename = useRenameConversation(conversationId, conversationKey);
+  const rename = useRenameConversation(conversationId, conversationKeys.key);
   const save = (event: FormEvent) => {
     event.preventDefault();
     const next = draft?.trim();

@@ -2,7 +2,7 @@ import type { Attribution, ParticipantView } from "@sealwork/contracts";
 import { type QueryClient, queryOptions, skipToken, useQuery } from "@tanstack/react-query";
 import { queryKeys } from "../../lib/query-keys";
 import type { KeyHolder } from "./conversation-crypto";
-import { type Message, type MessagePage, fetchMessagePage } from "./load-conversation";
+import { type ConversationKeys, type Message, type MessagePage, fetchMessagePage } from "./load-conversation";
 import { mergeMessages, newerCursor, newestId } from "./message-state";
 
 /**
@@ -19,6 +19,8 @@ export interface LiveState {
   attrib: Attribution;
   /** A title set here (a rename); undefined while the history's holds. */
   title?: string | null;
+  /** Keys newer than the history's (protocol v2: another epoch, other people, found by a newer page). */
+  keys?: ConversationKeys;
 }
 
 const EMPTY: LiveState = { messages: [], participants: null, attrib: {} };
@@ -67,6 +69,7 @@ export async function loadNewerMessages(client: QueryClient, id: number, unlocke
       messages: mergeMessages(live.messages, page.messages),
       participants: page.participants,
       attrib: { ...live.attrib, ...page.attrib },
+      keys: page.keys,
     }));
     if (!page.more) return files;
   }

@@ -1,11 +1,15 @@
 import type { Attribution, ConversationView, MoteView, ParticipantView, Query, Response } from "@sealwork/contracts";
 import type { Key } from "@sealwork/crypto";
 import { type QueryClient, infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { call } from "../../lib/api";
+import { call, isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
+import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { type KeyHolder, decryptTitle, openConversationKey } from "./conversation-crypto";
-import { type MessagePayload, openMessage } from "./message-crypto";
+import { currentRing, fetchLog, forgetRing, hasRing } from "./conversation-log";
+import type { LogReply, Ring } from "./distribution";
+import { type MessagePayload, type Verification, openMessage, openWithRing } from "./message-crypto";
 import { type ShownMessage, messageKey, oldestId } from "./message-state";
+import { migrate, rekeySigned } from "./signed-changes";
 
 export type ConversationPage = Response<"GET /api/conversations/{id}">;
 export type Message = ShownMessage<MessagePayload>;
@@ -18,24 +22,76 @@ export function loadConversation(id: number, query: Query<"GET /api/conversation
   return call("GET /api/conversations/{id}", { params: { id }, query, signal });
 }
 
-/** Stored messages opened with the conversation key; one that does not open shows as 'Invalid mote payload'. */
+/**
+ * The keys of an open conversation and how its messages open. Protocol 1 (no membership log, and
+ * every pickup): the caller's copy of the key, opened as it is. Protocol 2: the verified ring
+ * (distribution.ts): log, records, one's signed copy, the chain of epochs, signed messages.
+ */
+export interface ConversationKeys {
+  conversationId: number;
+  protocol: 1 | 2;
+  /** The key new content is sealed under (v2: the current epoch's). */
+  key: Key;
+  epoch: number;
+  ring: Ring | null;
+  /** Whether new content may be written now (v2: no rekey pending). */
+  writable: boolean;
+  /** Opens stored messages; one that does not open shows as 'Invalid mote payload', one whose signature fails as not verified. */
+  open(motes: MoteView[]): Promise<Message[]>;
+}
+
+function shown(mote: MoteView, payload: MessagePayload | null, verification?: Verification): Message {
+  return {
+    key: messageKey(mote.source_id, mote.localid, mote.id),
+    id: mote.id,
+    sourceId: mote.source_id,
+    localid: mote.localid,
+    timestamp: mote.timestamp,
+    payload,
+    status: "sent",
+    ...(verification ? { verification } : {}),
+  };
+}
+
+/** Stored messages opened with a v1 conversation's key. */
 export function openMotes(key: Key, conversationId: number, motes: MoteView[]): Promise<Message[]> {
-  return Promise.all(
-    motes.map(async (mote): Promise<Message> => {
-      let payload: MessagePayload | null;
-      try {
-        payload = await openMessage(key, conversationId, mote);
-      } catch {
-        payload = null;
-      }
-      return { key: messageKey(mote.source_id, mote.localid, mote.id), id: mote.id, sourceId: mote.source_id, localid: mote.localid, timestamp: mote.timestamp, payload, status: "sent" };
-    }),
-  );
+  return Promise.all(motes.map(async (mote) => shown(mote, await openMessage(key, conversationId, mote).catch(() => null))));
+}
+
+/** A verified ring as the keys of a v2 conversation. */
+export function ringKeys(ring: Ring): ConversationKeys {
+  return {
+    conversationId: ring.conversationId,
+    protocol: 2,
+    key: ring.key,
+    epoch: ring.epoch,
+    ring,
+    writable: ring.writable,
+    open: (motes) =>
+      Promise.all(
+        motes.map(async (mote) => {
+          const opened = await openWithRing(ring, mote);
+          return shown(mote, opened.payload, opened.verification);
+        }),
+      ),
+  };
+}
+
+/** The keys for a page's answer: the v1 copy, or the ring (opened again when the answer says it is behind). */
+export async function keysFor(
+  id: number,
+  holder: KeyHolder,
+  page: Pick<ConversationPage, "protocol" | "epoch" | "needs_rekey" | "sealed" | "participants">,
+  log?: Promise<LogReply>,
+): Promise<ConversationKeys> {
+  if (page.protocol === 2 && "keys" in holder) return ringKeys(await currentRing(id, holder, page, log));
+  const key = await openConversationKey(id, page.sealed, holder, page.epoch);
+  return { conversationId: id, protocol: 1, key, epoch: page.epoch, ring: null, writable: true, open: (motes) => openMotes(key, id, motes) };
 }
 
 /** The conversation itself, from the first page (`meta: "1"`). */
 export interface ConversationHead {
-  key: Key;
+  keys: ConversationKeys;
   meta: ConversationView;
   /** The decrypted title, or null when it has none (or it did not open). */
   title: string | null;
@@ -50,21 +106,77 @@ export interface MessagePage {
   attrib: Attribution;
   /** The first page only. */
   head: ConversationHead | null;
+  /** The keys this page was opened with (a newer page's may be a later epoch's). */
+  keys: ConversationKeys;
+}
+
+/** A v1 conversation this member may change the people of: their client gives it its log (signed-changes.ts, migrate). */
+function migratable(page: ConversationPage, holder: KeyHolder): holder is UnlockedKeys {
+  if (page.protocol !== 1 || !page.meta || !("keys" in holder) || page.meta.recipient_id === 0) return false;
+  return page.meta.author_id === holder.uid || page.participants.some((p) => p.user_id === holder.uid && p.admin);
+}
+
+/** The title of a v2 conversation: the current epoch's key, else an earlier one's (a rename that raced a rekey). */
+async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<string | null> {
+  if (!meta.title) return null;
+  for (let epoch = keys.epoch; epoch >= 0; epoch--) {
+    const key = keys.ring ? await keys.ring.keyFor(epoch).catch(() => null) : epoch === keys.epoch ? keys.key : null;
+    if (!key) continue;
+    const title = await decryptTitle(key, meta.title).catch(() => null);
+    if (title !== null) return title;
+    if (!keys.ring) break;
+  }
+  return null;
 }
 
 /**
- * Fetches and decrypts one page: the conversation key (opened once per conversation and session,
- * from the `sealed` copy every answer carries), the title with `meta`, every message.
+ * Fetches and decrypts one page: the keys (keysFor), the title with `meta`, every message. The
+ * first page of a v1 conversation that this member may manage first gives it its membership log
+ * (the migration; any refusal leaves it as it is); the first page of a v2 conversation waiting
+ * for a new key after someone left gets one when this member is an admin of its log.
  */
 export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Query<"GET /api/conversations/{id}">, signal?: AbortSignal): Promise<MessagePage> {
-  const page = await loadConversation(id, query, signal);
-  const key = await openConversationKey(id, page.sealed, unlocked);
-  let head: ConversationHead | null = null;
-  if (page.meta) {
-    const title = page.meta.title ? await decryptTitle(key, page.meta.title).catch(() => null) : null;
-    head = { key, meta: page.meta, title };
+  // A member's first page: the log is fetched beside it (used only if the page says it has one).
+  const first = query.meta === "1" && "keys" in unlocked && !hasRing(id) ? fetchLog(id, signal) : undefined;
+  first?.catch(() => undefined);
+  let page = await loadConversation(id, query, signal);
+  let log = first;
+  if (migratable(page, unlocked)) {
+    let changed = true;
+    try {
+      await migrate(id, unlocked, page.sealed, page.participants);
+    } catch (error) {
+      // Another client was faster (409): read it as they made it. Someone's key not trusted or
+      // missing: it stays as it is until the next open.
+      changed = isApiError(error, 409);
+      if (!changed) console.warn(`conversation ${id} keeps protocol 1 for now`, error);
+    }
+    if (changed) {
+      forgetRing(id);
+      log = undefined;
+      page = await loadConversation(id, query, signal);
+    }
   }
-  return { messages: await openMotes(key, id, page.motes), more: page.more, participants: page.participants, attrib: page.attrib, head };
+  let keys = await keysFor(id, unlocked, page, log);
+  let title = page.meta ? await titleOf(keys, page.meta) : null;
+  if (page.meta && keys.ring?.log.needsRekey && keys.ring.log.admins.includes(unlocked.uid) && "keys" in unlocked) {
+    try {
+      await rekeySigned(id, unlocked, title);
+      page = await loadConversation(id, query, signal);
+      keys = await keysFor(id, unlocked, page);
+      title = page.meta ? await titleOf(keys, page.meta) : null;
+    } catch (error) {
+      console.warn(`conversation ${id} still waits for its next key`, error);
+    }
+  }
+  const participants = keys.ring ? logParticipants(keys.ring) : page.participants;
+  const head = page.meta ? { keys, meta: { ...page.meta, participants }, title } : null;
+  return { messages: await keys.open(page.motes), more: page.more, participants, attrib: page.attrib, head, keys };
+}
+
+/** Who takes part in a v2 conversation: its verified log's members and admins, not the server's list. */
+export function logParticipants(ring: Ring): ParticipantView[] {
+  return ring.log.members.map((m) => ({ user_id: m.userId, admin: ring.log.admins.includes(m.userId) }));
 }
 
 /** The id below which the next older page starts; null asks for the newest page (with the conversation). */

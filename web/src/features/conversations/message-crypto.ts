@@ -1,11 +1,22 @@
 import type { MoteView } from "@sealwork/contracts";
-import { type Key, type MessagePayload, openMessage as openMessageRecord, sealMessage as sealMessageRecord } from "@sealwork/crypto";
+import {
+  type IdentityKeys,
+  type Key,
+  type MessagePayload,
+  isCryptoError,
+  openMessage as openMessageRecord,
+  sealMessage as sealMessageRecord,
+  sealSignedMessage,
+  verifyMessageSignature,
+} from "@sealwork/crypto";
+import type { Ring } from "./distribution";
 
 /**
  * A message's payload under the conversation key (docs/protocol.md, Conversations), over the
  * message record of `@sealwork/crypto`: the associated data names the conversation, the sender
  * and the sender's local id, so the server cannot present a message as another one, in another
- * conversation or by someone else.
+ * conversation or by someone else. In a conversation with a membership log (protocol v2, §14.8)
+ * it names the key's epoch too, and each member's message carries their signature.
  */
 export { type MessagePayload, messageAad } from "@sealwork/crypto";
 
@@ -17,4 +28,58 @@ export function sealMessage(key: Key, conversationId: number, sourceId: number, 
 export async function openMessage(key: Key, conversationId: number, mote: Pick<MoteView, "source_id" | "localid" | "payload">): Promise<MessagePayload> {
   if (mote.localid === null) throw new Error("a message without a local id cannot be opened");
   return openMessageRecord(key, mote.payload, { conversationId, senderId: mote.source_id, localid: mote.localid });
+}
+
+/** What POST …/append takes for a signed message of the ring's current epoch. */
+export async function sealForRing(ring: Ring, me: IdentityKeys, localid: string, payload: MessagePayload) {
+  const place = { v: 2 as const, conversationId: ring.conversationId, epoch: ring.epoch, senderId: me.userId, localid };
+  const signed = await sealSignedMessage(ring.key, place, payload, me);
+  return { payload: signed.envelope, epoch: ring.epoch, signature: signed.signature, sender_key_id: signed.senderKeyId };
+}
+
+/**
+ * How a message of a v2 conversation is shown: `signed` by its sender (verified), `guest` (a
+ * pickup's guest, who has no key to sign with), `unsigned` (a member's message from before the
+ * conversation had a log), `invalid` (a signature that does not verify, a sender who was not a
+ * member in that epoch, an unsigned message where members sign: never shown as the named sender's).
+ */
+export type Verification = "signed" | "guest" | "unsigned" | "invalid";
+
+export interface OpenedMessage {
+  payload: MessagePayload | null;
+  verification: Verification;
+}
+
+/** Opens a stored message of a v2 conversation with its epoch's key, checking its signature first. */
+export async function openWithRing(ring: Ring, mote: Pick<MoteView, "source_id" | "localid" | "payload" | "epoch" | "signature" | "sender_key_id">): Promise<OpenedMessage> {
+  const invalid: OpenedMessage = { payload: null, verification: "invalid" };
+  const { source_id: senderId, localid, epoch } = mote;
+  if (localid === null) return invalid;
+  const open = async (key: Key, place: Parameters<typeof openMessageRecord>[2], verification: Verification): Promise<OpenedMessage> => {
+    try {
+      return { payload: await openMessageRecord(key, mote.payload, place), verification };
+    } catch (error) {
+      if (!isCryptoError(error)) throw error;
+      return { payload: null, verification };
+    }
+  };
+  try {
+    if (mote.signature !== null && mote.sender_key_id !== null && epoch !== null) {
+      if (senderId === 0 || !ring.membersOf(epoch).has(senderId)) return invalid;
+      const place = { v: 2 as const, conversationId: ring.conversationId, epoch, senderId, localid };
+      await verifyMessageSignature({ envelope: mote.payload, signature: mote.signature, senderKeyId: mote.sender_key_id }, place, ring.keysOf);
+      return open(await ring.keyFor(epoch), place, "signed");
+    }
+    if (senderId === 0) {
+      const place = epoch === null ? { conversationId: ring.conversationId, senderId, localid } : { v: 2 as const, conversationId: ring.conversationId, epoch, senderId, localid };
+      return open(await ring.keyFor(epoch ?? 0), place, "guest");
+    }
+    // Members sign; only messages from before the log (no epoch, epoch 0's key) come without.
+    if (epoch !== null) return invalid;
+    return open(await ring.keyFor(0), { conversationId: ring.conversationId, senderId, localid }, "unsigned");
+  } catch (error) {
+    // A key of that epoch that could not be had (distribution.ts refuses it): the message stays unread.
+    if (isCryptoError(error) || (error instanceof Error && error.name === "DistributionError")) return invalid;
+    throw error;
+  }
 }

@@ -43,7 +43,18 @@ export interface MessageListProps {
 export function MessageList({ conversationId, me, messages, attrib, more, loadingOlder, onLoadOlder, onRetry }: MessageListProps) {
   const { t, i18n } = useTranslation(ns);
   // The rows' words, looked up once here: a translation hook in every row costs more than the row.
-  const words = useMemo(() => ({ sending: t("sending"), invalidPayload: t("invalidPayload"), notSent: t("notSent"), retry: t("retry") }), [t]);
+  const words = useMemo(
+    () => ({
+      sending: t("sending"),
+      invalidPayload: t("invalidPayload"),
+      notSent: t("notSent"),
+      retry: t("retry"),
+      unsigned: t("distribution.unsigned"),
+      unsignedHint: t("distribution.unsignedHint"),
+      unverifiedMessage: t("distribution.unverifiedMessage"),
+    }),
+    [t],
+  );
   const viewport = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: messages.length,
@@ -129,8 +140,9 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
               <MessageItem
                 conversationId={conversationId}
                 message={m}
-                mine={mine}
-                name={attrib[String(m.sourceId)]?.name ?? t("unknownSender")}
+                mine={mine && m.verification !== "invalid"}
+                // A message whose signature fails is nobody's: never the name the server gives it.
+                name={m.verification === "invalid" ? t("distribution.unverifiedSender") : (attrib[String(m.sourceId)]?.name ?? t("unknownSender"))}
                 language={i18n.language}
                 words={words}
                 onRetry={onRetry}
@@ -161,7 +173,7 @@ const MessageItem = memo(function MessageItem({
   mine: boolean;
   name: string;
   language: string;
-  words: Record<"sending" | "invalidPayload" | "notSent" | "retry", string>;
+  words: Record<"sending" | "invalidPayload" | "notSent" | "retry" | "unsigned" | "unsignedHint" | "unverifiedMessage", string>;
   onRetry: (m: Message) => void;
 }) {
   const { payload } = message;
@@ -178,11 +190,19 @@ const MessageItem = memo(function MessageItem({
       aria-busy={message.status === "pending" || undefined}
       data-message={message.id ?? "pending"}
       data-status={message.status}
+      data-message-verified={message.verification === undefined ? undefined : message.verification === "signed" ? "true" : message.verification === "invalid" ? "false" : message.verification}
     >
       <Group gap="xs" justify="space-between" wrap="nowrap">
-        <Text size="xs" fw={600}>
-          {name}
-        </Text>
+        <Group gap={6} wrap="nowrap">
+          <Text size="xs" fw={600} c={message.verification === "invalid" ? "red" : undefined}>
+            {name}
+          </Text>
+          {message.verification === "unsigned" ? (
+            <Text size="xs" c="dimmed" title={words.unsignedHint}>
+              {words.unsigned}
+            </Text>
+          ) : null}
+        </Group>
         {message.status === "pending" ? (
           <Text size="xs" c="dimmed">
             {words.sending}
@@ -191,7 +211,11 @@ const MessageItem = memo(function MessageItem({
           <RelativeTime seconds={message.timestamp} language={language} />
         )}
       </Group>
-      {payload === null ? (
+      {message.verification === "invalid" ? (
+        <Text size="sm" c="red" data-message-unverified>
+          {words.unverifiedMessage}
+        </Text>
+      ) : payload === null ? (
         <Text size="sm" c="red">
           {words.invalidPayload}
         </Text>

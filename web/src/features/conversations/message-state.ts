@@ -15,6 +15,12 @@ export interface ShownMessage<P> {
   /** The opened payload; null when it did not open ('Invalid mote payload'). */
   payload: P | null;
   status: "sent" | "pending" | "failed";
+  /**
+   * In a conversation with a membership log (protocol v2): signed by its sender, the guest's,
+   * unsigned (from before the log), or invalid (a signature that does not verify: never shown as
+   * the named sender's). Absent elsewhere.
+   */
+  verification?: "signed" | "guest" | "unsigned" | "invalid";
 }
 
 export const messageKey = (sourceId: number, localid: string | null, id: number | null) => (localid !== null ? `${sourceId}:${localid}` : `#${id}`);

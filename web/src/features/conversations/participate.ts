@@ -1,23 +1,33 @@
-import type { Key } from "@sealwork/crypto";
 import { useMutation } from "@tanstack/react-query";
 import { call } from "../../lib/api";
+import { getUnlockedKeys } from "../../lib/unlocked-keys";
 import { sealKeyForUser } from "./conversation-crypto";
+import type { ConversationKeys } from "./load-conversation";
+import { addSigned, promoteSigned } from "./signed-changes";
 
-/** POST /api/conversations/{id}/participate: adds a person, sealing the conversation key for their verified key. */
-export async function addParticipant(id: number, key: Key, uid: number) {
-  const sealed = await sealKeyForUser(key, uid);
+/**
+ * POST /api/conversations/{id}/participate: adds a person, sealing the conversation key for their
+ * verified key. A conversation with a membership log adds them with a signed entry instead
+ * (POST …/log: signed-changes.ts).
+ */
+export async function addParticipant(id: number, keys: ConversationKeys, uid: number) {
+  const holder = getUnlockedKeys();
+  if (keys.protocol === 2 && holder) return addSigned(id, holder, uid);
+  const sealed = await sealKeyForUser(keys.key, uid);
   return call("POST /api/conversations/{id}/participate", { params: { id }, body: { participant: uid, sealed } });
 }
 
-/** The same route with `admin` or `unadmin`: the admin star. */
-export function setParticipantAdmin(id: number, uid: number, admin: boolean) {
+/** The same route with `admin` or `unadmin`: the admin star (with a log, making an admin is a signed `promote`). */
+export function setParticipantAdmin(id: number, uid: number, admin: boolean, keys?: ConversationKeys) {
+  const holder = getUnlockedKeys();
+  if (admin && keys?.protocol === 2 && holder) return promoteSigned(id, holder, uid);
   return call("POST /api/conversations/{id}/participate", { params: { id }, body: admin ? { participant: uid, admin: true } : { participant: uid, unadmin: true } });
 }
 
-export function useAddParticipant(id: number, key: Key) {
-  return useMutation({ mutationFn: (uid: number) => addParticipant(id, key, uid) });
+export function useAddParticipant(id: number, keys: ConversationKeys) {
+  return useMutation({ mutationFn: (uid: number) => addParticipant(id, keys, uid) });
 }
 
-export function useSetParticipantAdmin(id: number) {
-  return useMutation({ mutationFn: ({ uid, admin }: { uid: number; admin: boolean }) => setParticipantAdmin(id, uid, admin) });
+export function useSetParticipantAdmin(id: number, keys: ConversationKeys) {
+  return useMutation({ mutationFn: ({ uid, admin }: { uid: number; admin: boolean }) => setParticipantAdmin(id, uid, admin, keys) });
 }

@@ -4,7 +4,7 @@ import { call } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
 import { encryptTitle } from "./conversation-crypto";
 
-/** PATCH /api/conversations/{id}: the new title, encrypted under the conversation key. */
+/** PATCH /api/conversations/{id}: the new title, encrypted under the conversation key (with a log: the current epoch's). */
 export async function renameConversation(id: number, key: Key, title: string) {
   return call("PATCH /api/conversations/{id}", { params: { id }, body: { title: await encryptTitle(key, title) } });
 }

@@ -7,6 +7,7 @@ import type { FileRef } from "./attachments/file-ref";
 import { newLocalid, useSendMessage } from "./append-message";
 import type { KeyHolder } from "./conversation-crypto";
 import { actionErrorText, loadErrorText } from "./conversation-errors";
+import { isDistributionError } from "./distribution";
 import { cachedMessages, loadNewerMessages, shownMessages, updateLive, useLiveMessages } from "./live-messages";
 import { type Message, conversationMessagesQuery } from "./load-conversation";
 import type { MessagePayload } from "./message-crypto";
@@ -41,13 +42,15 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
 
   // A failed page (the first or an older one) and the poll's 403 or 404 open the error dialog.
   useEffect(() => {
-    if (history.error) onErrorRef.current(loadErrorText(history.error));
+    // A refusal of the keys shows as the warning on the page, not as a dialog.
+    if (history.error && !isDistributionError(history.error)) onErrorRef.current(loadErrorText(history.error));
   }, [history.error]);
   useEffect(() => {
     if (poll.error) onErrorRef.current(loadErrorText(poll.error));
   }, [poll.error]);
 
-  const sender = useSendMessage(id, unlocked, head?.key ?? null, (error) =>
+  const keys = live.keys ?? head?.keys ?? null;
+  const sender = useSendMessage(id, unlocked, keys, (error) =>
     onErrorRef.current(isApiError(error, 403) || isApiError(error, 404) ? loadErrorText(error) : actionErrorText(error, "sendFailed")),
   );
   const { mutate } = sender;
@@ -86,11 +89,14 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
   const attrib = useSameValue(useMemo(() => Object.assign({}, ...(history.data?.pages ?? []).map((p) => p.attrib), live.attrib) as Attribution, [history.data, live.attrib]));
 
   const fatal = poll.error ?? (head ? null : history.error);
+  // A conversation whose keys were refused (distribution.ts): the reason, for the warning.
+  const refused = isDistributionError(fatal) ? fatal : null;
   const status: "loading" | "ready" | "error" = fatal ? "error" : head ? "ready" : "loading";
   return {
     status,
     error: fatal ? loadErrorText(fatal) : null,
-    key: head?.key ?? null,
+    refused,
+    keys,
     meta: head?.meta ?? null,
     title: live.title !== undefined ? live.title : (head?.title ?? null),
     participants,

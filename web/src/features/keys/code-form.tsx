@@ -2,8 +2,10 @@ import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { isValidSecureCode } from "@sealwork/crypto";
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { isLoginPassword } from "../../lib/login-password";
 import { PasswordField } from "../../lib/ui/password-field";
 import { useShake } from "../../lib/ui/use-shake";
+import { CodeStrengthMeter } from "./code-strength";
 import type { KeyFlowNotice } from "./key-flow";
 import { ns } from "./i18n";
 
@@ -19,7 +21,13 @@ export interface CodeFormProps {
   children?: ReactNode;
 }
 
-/** The secure-code box of the popup: unlock, recovery and import ask once; fresh asks twice. */
+/**
+ * The secure-code box of the popup: unlock, recovery and import ask once; fresh (and an
+ * invitation's takeover) asks twice, shows the code's strength, and refuses a code that breaks
+ * the rule, does not match, or is the login password (issue 11, item 9). The fields are named
+ * and marked so password managers keep the secure code apart from the login password: `off`
+ * where an existing code is typed, `new-password` where one is chosen.
+ */
 export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, ready = true, children }: CodeFormProps) {
   const { t } = useTranslation(ns);
   const [code, setCode] = useState("");
@@ -35,24 +43,32 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
     if (!choose) setCode("");
   }, [notice, shake, choose]);
 
-  function submit(event: FormEvent) {
+  const [checking, setChecking] = useState(false);
+
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    if (busy || !ready) return;
+    if (busy || !ready || checking) return;
     if (choose && !isValidSecureCode(code)) return setProblem(t("rule"));
     if (choose && code !== repeat) return setProblem(t("mismatch"));
     if (!code) return;
+    if (choose) {
+      setChecking(true);
+      const same = await isLoginPassword(code).finally(() => setChecking(false));
+      if (same) return setProblem(t("equalsPassword"));
+    }
     setProblem(null);
     onSubmit(code);
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack>
         {children}
         <div className={box.className}>
           <PasswordField
             label={t("secureCode")}
-            autoComplete={choose ? "new-password" : "current-password"}
+            name={choose ? "new-secure-code" : "secure-code"}
+            autoComplete={choose ? "new-password" : "off"}
             value={code}
             onChange={(event) => setCode(event.currentTarget.value)}
             disabled={busy || !ready}
@@ -64,8 +80,10 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
         </div>
         {choose ? (
           <>
+            <CodeStrengthMeter code={code} />
             <PasswordField
               label={t("secureCodeRepeat")}
+              name="new-secure-code-repeat"
               autoComplete="new-password"
               value={repeat}
               onChange={(event) => setRepeat(event.currentTarget.value)}
@@ -83,7 +101,7 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
         ) : null}
         <NoticeAlert notice={notice} />
         <Group justify="flex-end">
-          <Button type="submit" loading={busy} disabled={!ready}>
+          <Button type="submit" loading={busy || checking} disabled={!ready}>
             {submitLabel}
           </Button>
         </Group>

@@ -18,7 +18,9 @@
  *   another key's; RCFO storing the recovered key here failed
  * - TTFT fetching the invitation's temporary key (transit envelope) failed; TTHS handing the key
  *   over to the server (registering it as the user's own) failed; TTCD the invitation code does
- *   not open it; TTFO the temporary key's envelope is not valid or holds other keys
+ *   not open it; TTFO the temporary key's envelope is not valid or holds other keys; TTIV the
+ *   signed invitation does not verify (not signed by an administrator of the pinned instance,
+ *   expired, or for other temporary keys)
  */
 export const KEY_ERROR_CODES = [
   "NCRP",
@@ -49,6 +51,7 @@ export const KEY_ERROR_CODES = [
   "TTHS",
   "TTCD",
   "TTFO",
+  "TTIV",
 ] as const;
 
 export type KeyErrorCode = (typeof KEY_ERROR_CODES)[number];

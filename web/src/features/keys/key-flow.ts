@@ -28,6 +28,7 @@ import {
 import { isInvitationCode, normalizeInvitationCode } from "../../lib/invitation-code";
 import { setUnlockedKeys } from "../../lib/unlocked-keys";
 import { VaultError, clearLocalKey, loadLocalKey, readRaw, saveLocalKey, type LocalKey } from "../../lib/vault";
+import { afterUnlock, rootForFirstKey, takeoverIdentity } from "./identity-steps";
 import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
 import "./i18n";
 
@@ -36,8 +37,9 @@ import "./i18n";
  * unlock (this device holds the server's current key), missing (it holds none or an older one:
  * recovery from the server backup, or import of a key file), invalidated, error, and loaded,
  * when the keys are unlocked in memory and the popup closes. temp (an invitation's temporary key):
- * the invitation code opens it (`keys` then set), and the user's own secure code re-wraps the
- * same keys as their normal key (docs/protocol.md §13).
+ * the invitation code opens it (`keys` then set: the temporary keys), and with the user's own
+ * secure code the browser makes fresh keys, certified by the temporary key where the invitation
+ * is signed, and registers them in its place (docs/protocol.md §13, §14.3).
  */
 export type KeyFlowState =
   | { kind: "checking" }
@@ -144,12 +146,17 @@ export function useKeyFlow(uid: number) {
   }, [check]);
 
   const finish = useCallback(
-    async (current: number, keyId: number, keys: AccountKeys) => {
+    async (current: number, keyId: number, keys: AccountKeys, firstSeen?: string[]) => {
       const publicKeys = await accountPublicKeys(keys);
       // Wrapped and stored: what stays in memory can sign and open, never be exported (issue 11, item 8).
       const locked = await lockAccountKeys(keys);
       if (current !== run.current) return;
-      setUnlockedKeys({ uid, keyId, keys: locked, publicKeys });
+      const unlocked = { uid, keyId, keys: locked, publicKeys };
+      // Protocol v2's steps after unlocking: not a reason to keep anyone out of the app (the
+      // anchors are pinned again at the first lookup of a contact, which does refuse).
+      await afterUnlock(unlocked, firstSeen).catch((error: unknown) => console.warn("Pinning the instance anchors failed", error));
+      if (current !== run.current) return;
+      setUnlockedKeys(unlocked);
       go({ kind: "loaded" });
     },
     [go, uid],
@@ -172,7 +179,9 @@ export function useKeyFlow(uid: number) {
           }
         });
         const envelope = await step("KGAE", () => wrapAccountKeys(keys, code));
-        const view = await registerKeypair(uid, keys, envelope, lastKey).catch((error: unknown) => {
+        // The setup administrator's first key is the instance's root identity.
+        const root = lastKey === null ? await step("SYNA", () => rootForFirstKey(uid, keys)) : undefined;
+        const view = await registerKeypair(uid, keys, envelope, lastKey, root).catch((error: unknown) => {
           if (isCryptoError(error)) throw new KeyFlowError("KGAE", { cause: error });
           const failure: KeyErrorCode = isApiError(error, 0) ? "SYNT" : isApiError(error, 409) ? "SYNF" : "SYNB";
           throw new KeyFlowError(failure, { cause: error });
@@ -288,19 +297,26 @@ export function useKeyFlow(uid: number) {
     [go, perform, state],
   );
 
-  /** temp, second step: the same keys under the user's own code, registered as their normal key. */
+  /**
+   * temp, second step: fresh keys of the user's own (never the temporary ones the administrator's
+   * browser made), their birth record certified by the temporary key where the invitation is
+   * signed, wrapped under the user's own code and registered in place of the temporary key, which
+   * the server deletes with its transit envelope.
+   */
   const takeOver = useCallback(
     (code: string) => {
       if (state.kind !== "temp" || !state.keys) return;
-      const { keys, keypair } = state;
+      const { keys: temp, keypair } = state;
       return perform(async (current) => {
+        const keys = await step("KGAC", () => generateAccountKeys());
+        const { identity, anchors } = await step("TTHS", () => takeoverIdentity(uid, keys, temp));
         const envelope = await step("KGAE", () => wrapAccountKeys(keys, code));
-        const view = await registerKeypair(uid, keys, envelope, keypair.id).catch((error: unknown) => {
+        const view = await registerKeypair(uid, keys, envelope, keypair.id, identity).catch((error: unknown) => {
           throw new KeyFlowError(isCryptoError(error) ? "KGAE" : "TTHS", { cause: error });
         });
         transit.current = null;
         await step("KGAS", () => saveLocalKey(uid, view.id, envelope));
-        await finish(current, view.id, keys);
+        await finish(current, view.id, keys, anchors);
       }, "generating");
     },
     [finish, perform, state, uid],

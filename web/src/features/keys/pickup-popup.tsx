@@ -64,7 +64,8 @@ export function PickupPopup({ pickup, onCancel, cancelLabel }: PickupPopupProps)
                 <TextInput
                   label={t("pickup.securityCode")}
                   inputMode="numeric"
-                  autoComplete="one-time-code"
+                  name="pickup-security-code"
+                  autoComplete="off"
                   value={code}
                   onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, "").slice(0, 6))}
                   disabled={busy}

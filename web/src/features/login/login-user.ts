@@ -3,6 +3,7 @@ import type { Body, Session } from "@sealwork/contracts";
 import { useMutation } from "@tanstack/react-query";
 import { call } from "../../lib/api";
 import { i18next } from "../../lib/i18n";
+import { rememberLoginPassword } from "../../lib/login-password";
 import { setSession } from "../../lib/session";
 import "./i18n";
 
@@ -22,5 +23,12 @@ function signIn(session: Session) {
 }
 
 export function useLoginUser() {
-  return useMutation({ mutationFn: loginUser, onSuccess: signIn });
+  return useMutation({
+    mutationFn: loginUser,
+    onSuccess: (session, input) => {
+      // For the key popup only: a secure code chosen next must not be this password (issue 11, item 9).
+      rememberLoginPassword(session.id, input.password);
+      signIn(session);
+    },
+  });
 }

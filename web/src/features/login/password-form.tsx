@@ -88,6 +88,7 @@ export function PasswordForm({ account, onBack, onForgot, onError }: PasswordFor
         <Text>{t("signingInAs", { recognition: account.recognition })}</Text>
         <PasswordField
           label={t("password")}
+          name="password"
           autoComplete="current-password"
           value={password}
           onChange={(event) => {

@@ -137,7 +137,7 @@ function ImportUnlock({ envelope, onCancel, onUnlocked }: { envelope: SecureCode
     <Modal opened onClose={onCancel} title={t("key.importTitle")} centered>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack>
-          <PasswordField label={t("keys.secureCode")} value={code} onChange={(event) => setCode(event.currentTarget.value)} disabled={busy} data-autofocus />
+          <PasswordField label={t("keys.secureCode")} name="secure-code" autoComplete="off" value={code} onChange={(event) => setCode(event.currentTarget.value)} disabled={busy} data-autofocus />
           {problem ? (
             <Alert color="red" role="alert">
               {problem}

@@ -30,6 +30,11 @@ export const de: Texts<typeof en> = {
   saved: "Der Benutzer wurde gespeichert.",
   fetchFailed: "Fehler beim Abrufen der Benutzerdaten für die Administration!",
   saveFailed: "Fehler beim Speichern der Änderungen!",
+  certificates: {
+    heading: "Zu beglaubigende Administratorinnen und Administratoren",
+    intro: "Die Identitäten dieser Personen sind noch nicht als Administratoren-Identitäten beglaubigt, deshalb sind die Einladungen, die sie signieren, für andere nicht gültig. Vergleiche wenn möglich zuerst ihre Sicherheitsnummer, dann beglaubige sie.",
+    certify: "{{name}} als Administrator beglaubigen",
+  },
   invites: {
     heading: "Einladungen",
     none: "Noch keine Einladungen",
@@ -45,6 +50,8 @@ export const de: Texts<typeof en> = {
     resend: "Erneut senden",
     resendTo: "Einladung an {{email}} erneut senden",
     fetchFailed: "Fehler beim Laden der Einladungen.",
+    reissuedTitle: "Neuer Einladungscode",
+    reissued: "Die Einladung für {{email}} war abgelaufen, und mit ihr ihr temporärer Schlüssel. Sie wurde mit einem neuen temporären Schlüssel neu ausgestellt: Gib diesen neuen Einladungscode weiter (der alte gilt nicht mehr).",
     resendFailed: "Fehler beim erneuten Senden der Einladung.",
   },
   account: {

@@ -27,6 +27,11 @@ export const en = {
   saved: "The user was saved.",
   fetchFailed: "Error fetching user details for administration!",
   saveFailed: "Error saving changes!",
+  certificates: {
+    heading: "Administrators to certify",
+    intro: "These administrators' identities are not certified as an administrator's yet, so the invitations they sign do not verify for others. Compare their safety number with them first if you can, then certify them.",
+    certify: "Certify {{name}} as administrator",
+  },
   invites: {
     heading: "Invitations",
     none: "No invitations yet",
@@ -42,6 +47,8 @@ export const en = {
     resend: "Resend",
     resendTo: "Resend the invitation to {{email}}",
     fetchFailed: "Error loading the invitations.",
+    reissuedTitle: "New invitation code",
+    reissued: "The invitation for {{email}} had expired, and its temporary key with it. It was issued again with a new temporary key: pass on this new invitation code (the old one no longer works).",
     resendFailed: "Error resending the invitation.",
   },
   account: {

@@ -1,32 +1,31 @@
 import { Loader, Stack, Text, Title } from "@mantine/core";
-import type { Key } from "@sealwork/crypto";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call } from "../../../lib/api";
 import { queryKeys } from "../../../lib/query-keys";
-import { openMessage } from "../message-crypto";
+import type { ConversationKeys } from "../load-conversation";
 import { AttachmentView } from "./attachment-view";
 import type { FileRef } from "./file-ref";
 import { ns } from "../i18n";
 
 export interface AttachmentListProps {
   conversationId: number;
-  conversationKey: Key;
+  conversationKeys: ConversationKeys;
 }
 
-/** Every file attached in the conversation, newest first; messages that do not open are skipped. */
-async function listAttachments(conversationId: number, key: Key, signal: AbortSignal): Promise<FileRef[]> {
+/** Every file attached in the conversation, newest first; messages that do not open (or whose signature fails) are skipped. */
+async function listAttachments(conversationId: number, keys: ConversationKeys, signal: AbortSignal): Promise<FileRef[]> {
   const { motes } = await call("GET /api/conversations/{id}/attachments", { params: { id: conversationId }, signal });
-  const opened = await Promise.all(motes.map((mote) => openMessage(key, conversationId, mote).catch(() => null)));
-  return opened.flatMap((payload) => payload?.files ?? []).reverse();
+  const opened = await keys.open(motes);
+  return opened.flatMap((m) => (m.verification === "invalid" ? [] : (m.payload?.files ?? []))).reverse();
 }
 
 /** The right panel's list of the conversation's attachments ('No attachments found!'). */
-export function AttachmentList({ conversationId, conversationKey }: AttachmentListProps) {
+export function AttachmentList({ conversationId, conversationKeys }: AttachmentListProps) {
   const { t } = useTranslation(ns);
   const files = useQuery({
     queryKey: queryKeys.conversations.attachments(conversationId),
-    queryFn: ({ signal }) => listAttachments(conversationId, conversationKey, signal),
+    queryFn: ({ signal }) => listAttachments(conversationId, conversationKeys, signal),
   });
   return (
     <Stack gap="xs" data-testid="attachment-list">

@@ -30,6 +30,12 @@ export const en = {
     count: "{{count}} of {{max}} characters",
     over: "Too long: at most {{max}} characters, this has {{count}}.",
   },
+  trust: {
+    untrusted_key: "Warning: this person's key has changed, and the change is not signed by their previous key or certified by an administrator. Someone may be trying to read your messages. Nothing is encrypted for them until this is cleared up: compare safety numbers with them in person.",
+    stale_key: "Warning: the server answered an older key for this person than the one you have seen before. Nothing is encrypted for them until this is cleared up.",
+    no_key: "Invalid keypair on record for user",
+    lookup: "Error looking up user",
+  },
   /** The guest refuses a lookup answer below the Argon2id floor (issue 11, item 5). */
   pickupWeak:
     "This pickup asks for weaker protection than this app accepts ({{memory}} MiB and {{passes}} passes; at least {{minMemory}} MiB and {{minPasses}} passes are needed). Nothing was computed or sent. The server may have been tampered with: please tell the person who sent you the link.",

@@ -2,4 +2,4 @@ import { Invite } from "@sealwork/core/invite";
 import { inviteRoutes } from "@sealwork/contracts/invites";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api(inviteRoutes, "POST /api/instance/invites/{id}/resend", ({ actor, params }) => Invite.resend(actor, params.id));
+export const handler = api(inviteRoutes, "POST /api/instance/invites/reserve", ({ actor }) => Invite.reserve(actor));

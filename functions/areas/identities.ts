@@ -1,0 +1,20 @@
+// Generated from functions/routes.ts by `npm run areas`: do not edit. The "identities" area's
+// Lambda (stacks/api.ts) and the local runtime serve these routes through functions/dispatch.ts.
+import { dispatch } from "../dispatch";
+import { handler as identitiesAnchors } from "../api/identities/anchors";
+import { handler as identitiesInvitation } from "../api/identities/invitation";
+import { handler as identitiesPins } from "../api/identities/pins";
+import { handler as identitiesSavePins } from "../api/identities/save-pins";
+import { handler as identitiesGet } from "../api/identities/get";
+import { handler as identitiesPublish } from "../api/identities/publish";
+import { handler as identitiesCertifyAdmin } from "../api/identities/certify-admin";
+
+export const handler = dispatch({
+  "GET /api/identities/anchors": identitiesAnchors,
+  "GET /api/identities/invitation": identitiesInvitation,
+  "GET /api/identities/pins": identitiesPins,
+  "PUT /api/identities/pins": identitiesSavePins,
+  "GET /api/identities/{id}": identitiesGet,
+  "POST /api/identities": identitiesPublish,
+  "POST /api/identities/{id}/admin": identitiesCertifyAdmin,
+});

@@ -1,0 +1,99 @@
+import * as z from "zod";
+import { ADMINS, MEMBERS } from "./access";
+import * as f from "./fields";
+import { route, type RouteContract } from "./route";
+
+/**
+ * Protocol v2's identities (docs/protocol.md §14; docs/api.md, "Identities"): each user's signed
+ * identity records, the instance's anchors, admin certificates, and each user's encrypted pins.
+ * Signed records travel as JSON objects in the crypto package's shapes (`SignedIdentity`,
+ * `SignedInvitation`, `SignedAdmin`); the server checks their exact shape and signatures with
+ * @sealwork/crypto, and every client checks them again (it does not take the server's word).
+ */
+
+/** A signed record is a few hundred bytes (an invited birth record with its invitation about 1.5 KiB). */
+export const SIGNED_RECORD_MAX_CHARS = 8 * 1024;
+/** The encrypted pins: an `aead` envelope's text (some thousands of contacts fit). */
+export const PINS_MAX_CHARS = 512 * 1024;
+
+/** A signed v2 record as a JSON object, at most SIGNED_RECORD_MAX_CHARS as JSON; its shape is the crypto package's. */
+export const signedRecordObject = z
+  .record(z.string().max(64), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= SIGNED_RECORD_MAX_CHARS, `A signed record has at most ${SIGNED_RECORD_MAX_CHARS} characters.`);
+
+/** One user's identity records, birth first: the crypto package's `IdentityRecords`. */
+const identityRecords = z.object({ userId: z.number(), records: z.array(signedRecordObject) });
+
+/** GET /api/identities/{id}: what a client needs to verify a user's identity in one request. */
+export const identityBundle = z.object({
+  /** `IdentityChain` for verifyIdentity: the user's records, the issuers' chains they depend on, admin certificates. Null: no identity yet. */
+  chain: identityRecords
+    .extend({ issuers: z.array(identityRecords), admins: z.array(signedRecordObject) })
+    .nullable(),
+  /**
+   * A user without an identity yet (an account from protocol version 1): their current v1 key
+   * with its self-signature over `keypairRecord`, which clients pin on first use as a contact
+   * that is "not certified" (docs/protocol.md §14.13).
+   */
+  legacy: z
+    .object({ id: z.number(), encrypt_public: z.string(), sign_public: z.string(), timestamp: z.number(), signature: z.record(z.string(), z.unknown()) })
+    .nullable(),
+});
+export type IdentityBundle = z.infer<typeof identityBundle>;
+
+export const identityPublish = z.object({ identity: signedRecordObject });
+export const adminCertificateBody = z.object({ certificate: signedRecordObject });
+
+export const identityPublished = z.object({ user_id: z.number(), seq: z.number(), key_id: z.string() });
+
+/** Encrypted account data (the pins): the envelope's text and its revision, 0 before the first save. */
+export const accountDataView = z.object({ data: z.string().nullable(), rev: z.number() });
+
+export const accountDataSave = z.object({
+  data: z.string().min(1).max(PINS_MAX_CHARS),
+  /** The revision this change starts from (0 for the first save): another window's save in between is 409. */
+  rev: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
+/** Identities, pins and anchors: the routes, by "METHOD /path" (merged in index.ts). The literal paths before /{id}. */
+export const identityRoutes = {
+  /** The instance's anchors: the root identity of the setup administrator (none before they publish it). */
+  "GET /api/identities/anchors": route({
+    access: MEMBERS,
+    response: z.object({ roots: z.array(signedRecordObject), setup_user_id: z.number() }),
+  }),
+  /** The caller's own signed invitation while they have not taken it over (null otherwise, or for an unsigned one). */
+  "GET /api/identities/invitation": route({
+    access: MEMBERS,
+    response: z.object({ invitation: signedRecordObject.nullable() }),
+  }),
+  "GET /api/identities/pins": route({ access: MEMBERS, response: accountDataView }),
+  "PUT /api/identities/pins": route({ access: MEMBERS, body: accountDataSave, response: z.object({ rev: z.number() }) }),
+  "GET /api/identities/{id}": route({ access: MEMBERS, params: z.object({ id: f.idParam }), response: identityBundle }),
+  /** Publishes the caller's next identity record for their current key (the setup administrator's root, for one). */
+  "POST /api/identities": route({ access: MEMBERS, body: identityPublish, response: identityPublished }),
+  /** An administrator certifies another administrator's identity key (one certificate per user). */
+  "POST /api/identities/{id}/admin": route({
+    access: ADMINS,
+    params: z.object({ id: f.idParam }),
+    body: adminCertificateBody,
+    response: z.object({ user_id: z.number(), key_id: z.string() }),
+  }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core, the identity domain). */
+export const identityErrorCodes = [
+  "identity_malformed",
+  "identity_signature_invalid",
+  "identity_chain_invalid",
+  "identity_untrusted",
+  "identity_keys_mismatch",
+  "identity_conflict",
+  "identity_root_forbidden",
+  "invitation_invalid",
+  "invitation_required",
+  "takeover_fresh_keys",
+  "admin_certificate_exists",
+  "pins_invalid",
+  "pins_conflict",
+] as const;

@@ -1,0 +1,55 @@
+import { Entity, type EntityItem } from "electrodb";
+import { SERVICE, primary } from "../db/schema";
+
+/**
+ * One identity record of a user (protocol v2, docs/protocol.md §14.3): seq 0 is the birth record,
+ * each later one a rotation. Create-only per (user, seq), so two windows cannot both publish seq n.
+ * The signed record is kept as its canonical JSON text, with its key id (the anchors are the
+ * root's) and how it is certified (a root is the setup administrator's seq 0).
+ */
+export const IdentityEntity = new Entity({
+  model: { entity: "identity", version: "1", service: SERVICE },
+  attributes: {
+    userId: { type: "number", required: true },
+    seq: { type: "number", required: true, padding: { length: 10, char: "0" } },
+    keyId: { type: "string", required: true },
+    certifiedBy: { type: ["root", "invitation", "previous"] as const, required: true },
+    /** The `SignedIdentity` as canonical JSON. */
+    record: { type: "string", required: true },
+  },
+  indexes: {
+    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: ["seq"] } },
+  },
+});
+
+/** A user's admin certificate (`SignedAdmin`): at most one per user, create-only. */
+export const AdminCertificateEntity = new Entity({
+  model: { entity: "admincert", version: "1", service: SERVICE },
+  attributes: {
+    userId: { type: "number", required: true },
+    record: { type: "string", required: true },
+  },
+  indexes: {
+    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: [] } },
+  },
+});
+
+/**
+ * A user's encrypted account data of one kind (the pins): an `aead` envelope the server cannot
+ * open, and a revision that each save raises, so two windows do not lose each other's changes.
+ */
+export const AccountDataEntity = new Entity({
+  model: { entity: "accountdata", version: "1", service: SERVICE },
+  attributes: {
+    userId: { type: "number", required: true },
+    kind: { type: ["pins"] as const, required: true },
+    data: { type: "string", required: true },
+    rev: { type: "number", required: true },
+  },
+  indexes: {
+    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: ["kind"] } },
+  },
+});
+
+export type IdentityItem = EntityItem<typeof IdentityEntity>;
+export type AdminCertificateItem = EntityItem<typeof AdminCertificateEntity>;

@@ -1,0 +1,135 @@
+import { accountDataSave, adminCertificateBody, id as idSchema, identityPublish, type IdentityBundle } from "@sealwork/contracts";
+import { isCryptoError, parseEnvelope } from "@sealwork/crypto";
+import type * as z from "zod";
+import { requireAdmin, requireMember, type Actor } from "../access";
+import { isConditionFailure } from "../db/conditions";
+import { db } from "../db/service";
+import { fail, valid } from "../errors";
+import { Invitation } from "../invite/read";
+import { Keypair } from "../keys/keypair";
+import { getUser } from "../user/read";
+import { IdentityRecords, SETUP_USER_ID } from "./records";
+
+/** A signed record as the answer's JSON object (the contracts do not know the crypto package's types). */
+const json = (record: object) => record as Record<string, unknown>;
+
+
+/**
+ * Protocol v2's identity routes (docs/protocol.md §14; docs/api.md, "Identities"): a user's chain
+ * bundle for any member, the instance's anchors, one's own pending signed invitation, publishing
+ * one's next identity record, admin certificates, and one's encrypted pins. The checks of what is
+ * stored are in records.ts, shared with the key and invitation transactions.
+ */
+export namespace Identity {
+  /** GET /api/identities/{id}: the user's chain with its issuers and certificates, or their v1 key as a legacy contact. */
+  export async function chain(actor: Actor, id: number): Promise<IdentityBundle> {
+    requireMember(actor);
+    valid(idSchema, id);
+    if (!(await getUser(id))) fail("user_not_found");
+    const bundle = await IdentityRecords.bundle(id);
+    if (bundle) {
+      const issuers = (bundle.issuers ?? []).map((issuer) => ({ userId: issuer.userId, records: issuer.records.map(json) }));
+      return { chain: { userId: id, records: bundle.records.map(json), issuers, admins: (bundle.admins ?? []).map(json) }, legacy: null };
+    }
+    const head = await Keypair.currentKey(id);
+    // Nobody seals for a temporary key or an invalidated one: no legacy key either.
+    const key = head?.valid && head.item.type === "public" ? head.item : undefined;
+    return {
+      chain: null,
+      legacy: key
+        ? { id: key.id, encrypt_public: key.encryptPublic, sign_public: key.signPublic, timestamp: key.timestamp, signature: JSON.parse(key.signature) as Record<string, unknown> }
+        : null,
+    };
+  }
+
+  /** GET /api/identities/anchors */
+  export async function anchors(actor: Actor) {
+    requireMember(actor);
+    return { roots: (await IdentityRecords.roots()).map(json), setup_user_id: SETUP_USER_ID };
+  }
+
+  /** GET /api/identities/invitation: the actor's signed invitation, while their current key is the temporary one. */
+  export async function invitation(actor: Actor) {
+    const { uid } = requireMember(actor);
+    const [head, invite] = await Promise.all([Keypair.currentKey(uid), Invitation.ofUser(uid)]);
+    const pending = head?.item.type === "temp" && invite?.invitation !== undefined;
+    return { invitation: pending ? (JSON.parse(invite.invitation!) as Record<string, unknown>) : null };
+  }
+
+  /**
+   * POST /api/identities: the actor's next identity record for their current key. What it is for:
+   * the setup administrator's root for the keys they had before protocol v2 (the migration). New
+   * keys come with their record through POST /api/keypairs.
+   */
+  export async function publish(actor: Actor, body: z.input<typeof identityPublish>) {
+    const { uid, user } = requireMember(actor);
+    const input = valid(identityPublish, body);
+    const head = await Keypair.currentKey(uid);
+    if (!head?.valid || head.item.type !== "public") fail("identity_keys_mismatch", { message: "Publish an identity for a key of your own first." });
+    const item = await IdentityRecords.checkNew(uid, input.identity, {
+      keys: { encryptPublic: head.item.encryptPublic, signPublic: head.item.signPublic },
+      contacts: [user.email, user.phone],
+      invitation: null,
+    });
+    try {
+      await db().entities.identity.create(item).go();
+    } catch (error) {
+      if (isConditionFailure(error)) fail("identity_conflict");
+      throw error;
+    }
+    return { user_id: uid, seq: item.seq, key_id: item.keyId };
+  }
+
+  /** POST /api/identities/{id}/admin: an administrator certifies another administrator's identity, once. */
+  export async function certifyAdmin(actor: Actor, id: number, body: z.input<typeof adminCertificateBody>) {
+    const admin = requireAdmin(actor);
+    valid(idSchema, id);
+    const input = valid(adminCertificateBody, body);
+    const target = await getUser(id);
+    if (!target) fail("user_not_found");
+    if (!target.admin && !target.superAdmin) fail("forbidden", { message: "Only an administrator's identity is certified as one." });
+    if (await IdentityRecords.certificate(id)) fail("admin_certificate_exists");
+    const item = await IdentityRecords.checkCertificate(admin.uid, id, input.certificate);
+    try {
+      await db().entities.admincert.create(item).go();
+    } catch (error) {
+      if (isConditionFailure(error)) fail("admin_certificate_exists");
+      throw error;
+    }
+    return { user_id: id, key_id: (JSON.parse(item.record) as { record: { keyId: string } }).record.keyId };
+  }
+
+  /** GET /api/identities/pins: the actor's encrypted pins (the server cannot open them) and their revision. */
+  export async function pins(actor: Actor) {
+    const { uid } = requireMember(actor);
+    const { data } = await db().entities.accountdata.get({ userId: uid, kind: "pins" }).go();
+    return { data: data?.data ?? null, rev: data?.rev ?? 0 };
+  }
+
+  /** PUT /api/identities/pins: saves them over revision `rev` (0: the first save); another save in between is pins_conflict. */
+  export async function savePins(actor: Actor, body: z.input<typeof accountDataSave>) {
+    const { uid } = requireMember(actor);
+    const input = valid(accountDataSave, body);
+    try {
+      parseEnvelope(input.data, "aead");
+    } catch (error) {
+      if (isCryptoError(error)) fail("pins_invalid");
+      throw error;
+    }
+    const rev = input.rev + 1;
+    try {
+      if (input.rev === 0) await db().entities.accountdata.create({ userId: uid, kind: "pins", data: input.data, rev }).go();
+      else {
+        await db()
+          .entities.accountdata.patch({ userId: uid, kind: "pins" })
+          .set({ data: input.data, rev })
+          .where((attr, op) => op.eq(attr.rev, input.rev))
+          .go();
+      }
+    } catch (error) {
+      if (isConditionFailure(error)) fail("pins_conflict");
+      throw error;
+    }
+    return { rev };
+  }
+}

@@ -1,0 +1,88 @@
+import type { Body } from "@sealwork/contracts";
+import { call } from "../../lib/api";
+import { rememberHead, rememberedHead } from "../../lib/pins";
+import type { UnlockedKeys } from "../../lib/unlocked-keys";
+import { bindConversationKey } from "./conversation-crypto";
+import { type LogReply, type Ring, verifyDistribution } from "./distribution";
+import { keysOfPerson, myIdentity, signerLookup } from "./signers";
+
+/**
+ * GET and POST /api/conversations/{id}/log, and the verified keys of each open conversation
+ * (distribution.ts), kept for the page's life: opened once, again when the server reports
+ * another epoch or a change of the people, and forgotten after one's own change.
+ */
+
+/** GET /api/conversations/{id}/log: the log, each epoch's record and link, and one's copy. */
+export function fetchLog(id: number, signal?: AbortSignal): Promise<LogReply> {
+  return call("GET /api/conversations/{id}/log", { params: { id }, signal });
+}
+
+/** POST /api/conversations/{id}/log: signed entries with what they need (signed-changes.ts makes them). */
+export function postLog(id: number, body: Body<"POST /api/conversations/{id}/log">) {
+  return call("POST /api/conversations/{id}/log", { params: { id }, body });
+}
+
+const rings = new Map<number, Promise<Ring>>();
+let ringsFor: UnlockedKeys | null = null;
+
+/**
+ * The conversation's verified keys: the log checked against the head this client remembers (kept
+ * with its pins, so another browser of the user checks against it too), which then moves on.
+ */
+export function openRing(id: number, holder: UnlockedKeys, log?: Promise<LogReply>): Promise<Ring> {
+  if (ringsFor !== holder) {
+    rings.clear();
+    ringsFor = holder;
+  }
+  let found = rings.get(id);
+  if (!found) {
+    found = (async () => {
+      const [reply, me, remembered] = await Promise.all([log ?? fetchLog(id), myIdentity(holder), rememberedHead(holder, id)]);
+      // Everyone the log names looked up at once, not one after the other as it is replayed and messages open.
+      const named = reply.entries.flatMap((e) => {
+        const entry = e.record as { author?: unknown; subject?: { userId?: unknown } | null } | undefined;
+        return [entry?.author, entry?.subject?.userId];
+      });
+      for (const uid of new Set(named)) if (typeof uid === "number") keysOfPerson(holder, uid).catch(() => undefined);
+      const ring = await verifyDistribution(id, reply, me, signerLookup(holder), remembered);
+      await rememberHead(holder, id, ring.log.head);
+      bindConversationKey(ring.key, id, ring.epoch);
+      return ring;
+    })();
+    // A failure is not kept: the next load verifies afresh.
+    found.catch(() => rings.delete(id));
+    rings.set(id, found);
+  }
+  return found;
+}
+
+/** Whether this conversation's keys are open (or opening) already. */
+export function hasRing(id: number): boolean {
+  return rings.has(id);
+}
+
+/** Forgets a conversation's keys (after a change of its people, or news of one). */
+export function forgetRing(id: number): void {
+  rings.delete(id);
+}
+
+/** What a page's answer says of the conversation, to tell whether the ring is behind. */
+export interface Seen {
+  epoch: number;
+  needs_rekey: boolean;
+  participants: { user_id: number }[];
+}
+
+/** The ring, opened afresh when a page's answer says it is behind (another epoch, a rekey done or pending, other people). */
+export async function currentRing(id: number, holder: UnlockedKeys, seen?: Seen, log?: Promise<LogReply>): Promise<Ring> {
+  const ring = await openRing(id, holder, log);
+  const people = (list: number[]) => [...list].sort((a, b) => a - b).join();
+  if (
+    seen &&
+    (seen.epoch !== ring.epoch || seen.needs_rekey !== ring.log.needsRekey || people(seen.participants.map((p) => p.user_id)) !== people(ring.log.members.map((m) => m.userId)))
+  ) {
+    forgetRing(id);
+    return openRing(id, holder);
+  }
+  return ring;
+}

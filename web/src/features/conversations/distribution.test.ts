@@ -1,0 +1,212 @@
+import {
+  type ConversationRecord,
+  type IdentityKeys,
+  type Key,
+  type KeyRef,
+  type KeysOf,
+  type SignedConversation,
+  type SignedMembershipEntry,
+  type VerifiedKey,
+  accountPublicKeys,
+  appendToLog,
+  createConversationRecord,
+  createLog,
+  generateAccountKeys,
+  generateSymmetricKey,
+  identityKeys,
+  membershipContainer,
+  sealEpochLink,
+  sealFor,
+  sealMessage,
+  sealSignedConversationKey,
+  sealSignedMessage,
+  serializeEnvelope,
+  exportSymmetricKey,
+  conversationKeyContext,
+  verifyLog,
+} from "@sealwork/crypto";
+import { describe, expect, it, vi } from "vitest";
+
+// Texts are their keys; the trust module is only asked whether a failure was the network's.
+vi.mock("../../lib/i18n", () => ({ i18next: { t: (key: string) => key }, addTranslations: () => undefined }));
+vi.mock("../../lib/trust", () => ({ TrustError: class TrustError extends Error {} }));
+
+const { DistributionError, verifyDistribution } = await import("./distribution");
+const { openWithRing } = await import("./message-crypto");
+type LogReply = import("./distribution").LogReply;
+
+/**
+ * The checks a member's browser makes before using a v2 conversation's key (distribution.ts), and
+ * how each message shows (message-crypto.ts, openWithRing): conversation 42 of Ann (1, its
+ * author), Ben (2) and Cem (3); Mal (4) is someone else of the instance.
+ */
+
+const ID = 42;
+const container = membershipContainer("conversation", ID);
+const json = <T>(value: T) => value as unknown as Record<string, unknown>;
+
+interface Person {
+  me: IdentityKeys;
+  key: VerifiedKey;
+}
+
+async function person(userId: number): Promise<Person> {
+  const keys = await generateAccountKeys();
+  const me = await identityKeys(userId, keys);
+  const pub = await accountPublicKeys(keys);
+  return { me, key: { userId, keyId: me.keyId, seq: 0, ...pub, created: 0 } };
+}
+
+const ref = (p: Person): KeyRef => ({ userId: p.me.userId, keyId: p.me.keyId });
+
+function lookup(people: Person[]): KeysOf {
+  const keys = new Map(people.map((p) => [`${p.key.userId}:${p.key.keyId}`, p.key]));
+  return async (userId, keyId) => {
+    const key = keys.get(`${userId}:${keyId}`);
+    if (!key) throw new Error("unknown key");
+    return key;
+  };
+}
+
+async function setting() {
+  const [ann, ben, cem, mal] = await Promise.all([person(1), person(2), person(3), person(4)]);
+  const keysOf = lookup([ann, ben, cem, mal]);
+  const entries: SignedMembershipEntry[] = [await createLog(container, ann.me, 1)];
+  for (const p of [ben, cem]) entries.push(await appendToLog(await verifyLog(container, entries, keysOf), { action: "add", subject: ref(p), at: 2 }, ann.me));
+  const log = await verifyLog(container, entries, keysOf);
+  const key = await generateSymmetricKey();
+  const signed = await createConversationRecord(key, [ref(ann), ref(ben), ref(cem)], log, ann.me);
+  const copy = (to: Person, sealer = ann, record: ConversationRecord = signed.record, k: Key = key) => sealSignedConversationKey(k, record, to.key, sealer.me);
+  const reply = async (to: Person, patch: Partial<LogReply> = {}): Promise<LogReply> => ({
+    entries: entries.map(json),
+    epochs: [{ epoch: 0, record: json(signed), link: null }],
+    copy: json(await copy(to)),
+    epoch: 0,
+    needs_rekey: false,
+    ...patch,
+  });
+  return { ann, ben, cem, mal, keysOf, entries, log, key, signed, copy, reply };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(DistributionError);
+    return (error as InstanceType<typeof DistributionError>).reason;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("verifyDistribution", () => {
+  it("opens a participant's copy after the log, the record and the copy verify, and remembers nothing of its own", async () => {
+    const s = await setting();
+    const ring = await verifyDistribution(ID, await s.reply(s.ben), s.ben.me, s.keysOf);
+    expect(ring.epoch).toBe(0);
+    expect(ring.writable).toBe(true);
+    expect(ring.log.members.map((m) => m.userId)).toEqual([1, 2, 3]);
+    expect(await exportSymmetricKey(ring.key)).toEqual(await exportSymmetricKey(s.key));
+    // With the head it saw before, too.
+    await verifyDistribution(ID, await s.reply(s.ben), s.ben.me, s.keysOf, s.log.history[1]!.head);
+  });
+
+  it("refuses a fork and a rollback of the log it remembers (log_fork)", async () => {
+    const s = await setting();
+    // Another history: the server shows Cem's add to one person and Mal's to another.
+    const forked = [...s.entries.slice(0, 2), await appendToLog(await verifyLog(container, s.entries.slice(0, 2), s.keysOf), { action: "add", subject: ref(s.mal), at: 2 }, s.ann.me)];
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { entries: forked.map(json) }), s.ben.me, s.keysOf, s.log.head))).toBe("log_fork");
+    // An older log than the head remembered.
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { entries: s.entries.slice(0, 2).map(json) }), s.ben.me, s.keysOf, s.log.head))).toBe("log_fork");
+  });
+
+  it("refuses a log with an entry nobody with the right signed (log_invalid)", async () => {
+    const s = await setting();
+    const tampered = structuredClone(s.entries);
+    tampered[2]!.record.subject = ref(s.mal);
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { entries: tampered.map(json) }), s.ben.me, s.keysOf))).toBe("log_invalid");
+  });
+
+  it("refuses a record that names a ghost participant, or that is not signed by its author", async () => {
+    const s = await setting();
+    const ghost = structuredClone(s.signed) as SignedConversation;
+    ghost.record.participants = [...ghost.record.participants, ref(s.mal)];
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { epochs: [{ epoch: 0, record: json(ghost), link: null }] }), s.ben.me, s.keysOf))).toBe("ghost_participant");
+    const forged = structuredClone(s.signed) as SignedConversation;
+    forged.record.keyCommitment = s.signed.record.keyCommitment.replace(/^./, (c) => (c === "A" ? "B" : "A"));
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { epochs: [{ epoch: 0, record: json(forged), link: null }] }), s.ben.me, s.keysOf))).toBe("record_invalid");
+  });
+
+  it("refuses a copy injected by someone who is not a participant, a copy of another person, and a key other than the committed one (copy_invalid)", async () => {
+    const s = await setting();
+    // Mal signs a copy for Ben (against a record he made up to name himself): he is no participant.
+    const injectedKey = await generateSymmetricKey();
+    const malCopy = await sealSignedConversationKey(s.key, { ...s.signed.record, participants: [...s.signed.record.participants, ref(s.mal)] }, s.ben.key, s.mal.me);
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { copy: json(malCopy) }), s.ben.me, s.keysOf))).toBe("copy_invalid");
+    // Cem's copy served to Ben.
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { copy: json(await s.copy(s.cem)) }), s.ben.me, s.keysOf))).toBe("copy_invalid");
+    // A participant (Ann) who seals another key for Ben than the record commits to.
+    const raw = await exportSymmetricKey(injectedKey);
+    const other = serializeEnvelope(await sealFor(s.ben.me.keys.encrypt.publicKey, raw, { context: conversationKeyContext(ID, 0) }));
+    const honest = await s.copy(s.ben);
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { copy: json({ ...honest, sealed: other }) }), s.ben.me, s.keysOf))).toBe("copy_invalid");
+    // No copy at all.
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { copy: null }), s.ben.me, s.keysOf))).toBe("copy_invalid");
+  });
+
+  it("walks back through the epochs after a removal; the removed person has no copy of the new key", async () => {
+    const s = await setting();
+    const entries = [...s.entries];
+    for (const change of [{ action: "remove" as const, subject: ref(s.cem) }, { action: "rekey" as const, subject: null }]) {
+      entries.push(await appendToLog(await verifyLog(container, entries, s.keysOf), { ...change, at: 3 }, s.ann.me));
+    }
+    const log = await verifyLog(container, entries, s.keysOf);
+    const key1 = await generateSymmetricKey();
+    const signed1 = await createConversationRecord(key1, [ref(s.ann), ref(s.ben)], log, s.ann.me);
+    const link = await sealEpochLink(key1, s.key, { conversationId: ID, epoch: 1 });
+    const reply: LogReply = {
+      entries: entries.map(json),
+      epochs: [
+        { epoch: 0, record: json(s.signed), link: null },
+        { epoch: 1, record: json(signed1), link },
+      ],
+      copy: json(await sealSignedConversationKey(key1, signed1.record, s.ben.key, s.ann.me)),
+      epoch: 1,
+      needs_rekey: false,
+    };
+    const ring = await verifyDistribution(ID, reply, s.ben.me, s.keysOf);
+    expect(ring.epoch).toBe(1);
+    expect(await exportSymmetricKey(await ring.keyFor(0))).toEqual(await exportSymmetricKey(s.key));
+    expect([...ring.membersOf(0)].sort()).toEqual([1, 2, 3]);
+    expect([...ring.membersOf(1)].sort()).toEqual([1, 2]);
+    // Cem is no participant of epoch 1: no copy of it opens for him.
+    expect(await refusal(verifyDistribution(ID, { ...reply, copy: json(await sealSignedConversationKey(key1, signed1.record, s.ben.key, s.ann.me)) }, s.cem.me, s.keysOf))).toBe("copy_invalid");
+    // A link that carries another key than epoch 0's record commits to is refused when used.
+    const badLink = await sealEpochLink(key1, await generateSymmetricKey(), { conversationId: ID, epoch: 1 });
+    const bad = await verifyDistribution(ID, { ...reply, epochs: [reply.epochs[0]!, { ...reply.epochs[1]!, link: badLink }] }, s.ben.me, s.keysOf);
+    expect(await refusal(bad.keyFor(0))).toBe("copy_invalid");
+  });
+});
+
+describe("openWithRing: how each message shows", () => {
+  it("a signed message is its sender's; moved, re-attributed or altered it is nobody's; v1 and guest messages say what they are", async () => {
+    const s = await setting();
+    const ring = await verifyDistribution(ID, await s.reply(s.ann), s.ann.me, s.keysOf);
+    const place = { v: 2 as const, conversationId: ID, epoch: 0, senderId: 2, localid: "m-1" };
+    const signed = await sealSignedMessage(s.key, place, { text: "from Ben" }, s.ben.me);
+    const mote = { source_id: 2, localid: "m-1", payload: signed.envelope, epoch: 0, signature: signed.signature, sender_key_id: signed.senderKeyId };
+    expect(await openWithRing(ring, mote)).toEqual({ payload: { text: "from Ben" }, verification: "signed" });
+    // The server names Cem as its sender, or gives it another local id: the signature fails.
+    expect(await openWithRing(ring, { ...mote, source_id: 3 })).toEqual({ payload: null, verification: "invalid" });
+    expect(await openWithRing(ring, { ...mote, localid: "m-2" })).toEqual({ payload: null, verification: "invalid" });
+    // Mal (no member) signs a message with the key he somehow has: not his to sign here.
+    const byMal = await sealSignedMessage(s.key, { ...place, senderId: 4 }, { text: "hi" }, s.mal.me);
+    expect((await openWithRing(ring, { ...mote, source_id: 4, payload: byMal.envelope, signature: byMal.signature, sender_key_id: byMal.senderKeyId })).verification).toBe("invalid");
+    // Stripped of its signature: members sign, so it is nobody's.
+    expect((await openWithRing(ring, { ...mote, signature: null, sender_key_id: null })).verification).toBe("invalid");
+    // A message from before the log (v1, no epoch) and a guest's open as what they are.
+    const v1 = await sealMessage(s.key, { conversationId: ID, senderId: 2, localid: "old-1" }, { text: "old" });
+    expect(await openWithRing(ring, { source_id: 2, localid: "old-1", payload: v1, epoch: null, signature: null, sender_key_id: null })).toEqual({ payload: { text: "old" }, verification: "unsigned" });
+    const guest = await sealMessage(s.key, { v: 2, conversationId: ID, epoch: 0, senderId: 0, localid: "g-1" }, { text: "Danke" });
+    expect(await openWithRing(ring, { source_id: 0, localid: "g-1", payload: guest, epoch: 0, signature: null, sender_key_id: null })).toEqual({ payload: { text: "Danke" }, verification: "guest" });
+  });
+});

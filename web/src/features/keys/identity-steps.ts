@@ -1,0 +1,73 @@
+import {
+  type AccountKeys,
+  type IdentityChain,
+  type SignedIdentity,
+  createInvitedIdentity,
+  createRootIdentity,
+  isCryptoError,
+  parseSignedInvitation,
+  verifyInvitation,
+} from "@sealwork/crypto";
+import { call } from "../../lib/api";
+import { getSession } from "../../lib/session";
+import { fetchAnchors, fetchBundle, instanceAnchors } from "../../lib/trust";
+import type { UnlockedKeys } from "../../lib/unlocked-keys";
+import { KeyFlowError } from "./key-errors";
+
+/**
+ * The key popup's protocol v2 steps (docs/protocol.md §14): the setup administrator's root
+ * identity, the invitee's birth record at takeover, and, once keys are unlocked, the anchors
+ * pinned at first use and the migration of the setup administrator's v1 key to a root.
+ */
+
+/** The root identity to register with the setup administrator's first key, while the instance has none. */
+export async function rootForFirstKey(uid: number, keys: AccountKeys): Promise<SignedIdentity | undefined> {
+  const { roots, setup_user_id } = await call("GET /api/identities/anchors");
+  const email = getSession()?.email;
+  if (uid !== setup_user_id || roots.length > 0 || !email) return undefined;
+  return createRootIdentity({ userId: uid, email, created: Date.now() }, keys);
+}
+
+/**
+ * After the keys are unlocked: the setup administrator whose key is from protocol v1 publishes a
+ * root identity for it (the migration, docs/protocol.md §14.13), and the instance anchors are
+ * pinned at first use (or the ones a takeover checked its invitation against).
+ */
+export async function afterUnlock(holder: UnlockedKeys, firstSeen?: string[]): Promise<void> {
+  const { roots, setup_user_id } = await call("GET /api/identities/anchors");
+  const email = getSession()?.email;
+  if (holder.uid === setup_user_id && roots.length === 0 && email) {
+    const identity = await createRootIdentity({ userId: holder.uid, email, created: Date.now() }, holder.keys);
+    await call("POST /api/identities", { body: { identity: { ...identity } } });
+  }
+  await instanceAnchors(holder, firstSeen);
+}
+
+export interface TakeoverIdentity {
+  /** The invitee's birth record (absent for a legacy invitation, which nobody signed). */
+  identity?: SignedIdentity;
+  /** The anchors the invitation was checked against: pinned once the invitee has keys to keep pins with. */
+  anchors?: string[];
+}
+
+/**
+ * The invitee's birth record for their fresh keys (issue 11 item 1): their signed invitation is
+ * checked first (signed by an administrator at that key, chaining to the instance's root, not
+ * expired: TTIV otherwise), then the record is certified by the temporary key the code opened.
+ */
+export async function takeoverIdentity(uid: number, fresh: AccountKeys, temp: AccountKeys): Promise<TakeoverIdentity> {
+  const { invitation } = await call("GET /api/identities/invitation");
+  if (!invitation) return {};
+  try {
+    const signed = parseSignedInvitation(invitation);
+    const anchors = await fetchAnchors();
+    const issuer = await fetchBundle(signed.record.issuerUserId);
+    if (!issuer.chain) throw new KeyFlowError("TTIV");
+    await verifyInvitation(signed, issuer.chain as unknown as IdentityChain, { anchors }, Date.now());
+    const identity = await createInvitedIdentity({ userId: uid, created: Date.now(), invitation: signed }, fresh, temp);
+    return { identity, anchors };
+  } catch (error) {
+    if (isCryptoError(error)) throw new KeyFlowError("TTIV", { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,147 @@
+import { type AccountKeys, type IdentityPin, type LogHead, isCryptoError, openAccountData, sealAccountData } from "@sealwork/crypto";
+import * as z from "zod";
+import { call, isApiError } from "./api";
+
+/**
+ * The user's pins (docs/protocol.md §14.5): the instance anchors pinned on first use, each
+ * contact's identity key as first seen (or later certified), and the head of each conversation's
+ * membership log this client verified last (§14.8: a log without it is a fork or a rollback). Kept on the server as the user's
+ * encrypted account data (`sealAccountData`, a key derived from the account keys), so another
+ * browser of the same user has them and the server reads nothing; cached in this page's memory.
+ */
+
+/** checkPin's pin, or a protocol v1 contact's key pinned on first use (`legacy`: not certified). */
+export interface Pin extends IdentityPin {
+  legacy?: true;
+}
+
+export interface PinBook {
+  /** The root key ids of the instance, pinned at first use. */
+  anchors: string[];
+  /** By user id. */
+  pins: Record<string, Pin>;
+  /** By conversation id: the membership log's head last verified (protocol v2). */
+  heads: Record<string, LogHead>;
+}
+
+const keyIdText = z.string().min(1).max(64);
+const bookSchema = z.object({
+  v: z.literal(1),
+  anchors: z.array(keyIdText).max(64),
+  pins: z.record(
+    z.string().regex(/^[1-9][0-9]*$/),
+    z.object({
+      userId: z.number().int().min(1),
+      keyId: keyIdText,
+      seq: z.number().int().min(0),
+      verified: z.boolean(),
+      legacy: z.literal(true).optional(),
+    }),
+  ),
+  heads: z
+    .record(z.string().regex(/^[1-9][0-9]*$/), z.object({ seq: z.number().int().min(0), hash: z.string().min(1).max(64) }))
+    .optional(),
+});
+
+interface Holder {
+  uid: number;
+  keys: AccountKeys;
+}
+
+interface Loaded {
+  uid: number;
+  keys: AccountKeys;
+  rev: number;
+  book: PinBook;
+}
+
+const EMPTY: PinBook = { anchors: [], pins: {}, heads: {} };
+let loaded: Promise<Loaded> | null = null;
+const listeners = new Set<() => void>();
+
+/** The pins of the signed-in user (loaded once per unlocked key). */
+export async function pinBook(holder: Holder): Promise<PinBook> {
+  return (await current(holder)).book;
+}
+
+function current(holder: Holder): Promise<Loaded> {
+  if (!loaded) {
+    loaded = load(holder);
+    // A failed load is not kept: the next use tries again.
+    loaded.catch(() => (loaded = null));
+    return loaded;
+  }
+  return loaded.then((state) => (state.uid === holder.uid && state.keys === holder.keys ? state : reload(holder)));
+}
+
+function reload(holder: Holder): Promise<Loaded> {
+  loaded = null;
+  return current(holder);
+}
+
+async function load({ uid, keys }: Holder): Promise<Loaded> {
+  const reply = await call("GET /api/identities/pins");
+  if (reply.data === null) return { uid, keys, rev: reply.rev, book: EMPTY };
+  try {
+    const parsed = bookSchema.parse(await openAccountData(keys, { userId: uid, kind: "pins" }, reply.data));
+    return { uid, keys, rev: reply.rev, book: { anchors: parsed.anchors, pins: parsed.pins, heads: parsed.heads ?? {} } };
+  } catch (error) {
+    // Sealed under another account key (a key made anew) or damaged: start over, saving over it.
+    if (!isCryptoError(error) && !(error instanceof z.ZodError)) throw error;
+    console.warn("The saved pins do not open with this key; starting with none", error);
+    return { uid, keys, rev: reply.rev, book: EMPTY };
+  }
+}
+
+/**
+ * Changes the pins: `change` gets the newest book and answers the next one (or null for no
+ * change), which is sealed and saved over the revision it started from. Another window's save in
+ * between (409) loads theirs and runs `change` again on it, so neither change is lost.
+ */
+export async function updatePins(holder: Holder, change: (book: PinBook) => PinBook | null): Promise<PinBook> {
+  for (let attempt = 0; ; attempt++) {
+    const state = await current(holder);
+    const next = change(state.book);
+    if (!next) return state.book;
+    const data = await sealAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, { v: 1, anchors: next.anchors, pins: next.pins, heads: next.heads });
+    try {
+      const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
+      state.rev = rev;
+      state.book = next;
+      for (const listener of listeners) listener();
+      return next;
+    } catch (error) {
+      if (!isApiError(error, 409) || attempt >= 4) throw error;
+      await reload(holder);
+    }
+  }
+}
+
+/** Called after every saved change (the conversation panel refreshes what it shows). */
+export function subscribePins(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Forgets the cached pins (a logout, another user). */
+export function forgetPins(): void {
+  loaded = null;
+}
+
+/** The head of a conversation's membership log this client verified last (undefined: never). */
+export async function rememberedHead(holder: Holder, conversationId: number): Promise<LogHead | undefined> {
+  return (await pinBook(holder)).heads[String(conversationId)];
+}
+
+/**
+ * Remembers a verified head. Only forward: the caller verified that the log holds the head it
+ * remembered, so a head further along replaces it, and an older one (another window verified a
+ * longer log meanwhile) changes nothing.
+ */
+export async function rememberHead(holder: Holder, conversationId: number, head: LogHead): Promise<void> {
+  await updatePins(holder, (book) => {
+    const known = book.heads[String(conversationId)];
+    if (known && (known.seq > head.seq || (known.seq === head.seq && known.hash === head.hash))) return null;
+    return { ...book, heads: { ...book.heads, [String(conversationId)]: { seq: head.seq, hash: head.hash } } };
+  });
+}

@@ -1,0 +1,206 @@
+import { keypairRecord } from "@sealwork/contracts";
+import {
+  type AccountKeys,
+  type SignedIdentity,
+  accountPublicKeys,
+  createInvitation,
+  createInvitedIdentity,
+  createRootIdentity,
+  generateAccountKeys,
+  identityKeys,
+  openAccountData,
+  rotateIdentity,
+  signRecord,
+} from "@sealwork/crypto";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { UnlockedKeys } from "./unlocked-keys";
+
+// The API answers from the fake server below; texts are their keys; no session store in Node.
+const server = vi.hoisted(() => ({
+  bundles: new Map<number, unknown>(),
+  roots: [] as unknown[],
+  pins: { data: null as string | null, rev: 0 },
+  conflicts: 0,
+  saves: 0,
+}));
+vi.mock("./api", () => ({
+  isApiError: (error: unknown, status?: number) => (error as { status?: number })?.status === status,
+  call: vi.fn(async (key: string, options: { params?: { id: number }; body?: { data: string; rev: number } } = {}) => {
+    if (key === "GET /api/identities/anchors") return { roots: server.roots, setup_user_id: 1 };
+    if (key === "GET /api/identities/{id}") return server.bundles.get(options.params!.id) ?? { chain: null, legacy: null };
+    if (key === "GET /api/identities/pins") return { ...server.pins };
+    if (key === "PUT /api/identities/pins") {
+      if (server.conflicts > 0 || options.body!.rev !== server.pins.rev) {
+        server.conflicts = Math.max(0, server.conflicts - 1);
+        throw Object.assign(new Error("pins_conflict"), { status: 409 });
+      }
+      server.saves++;
+      server.pins = { data: options.body!.data, rev: server.pins.rev + 1 };
+      return { rev: server.pins.rev };
+    }
+    throw new Error(`unexpected call ${key}`);
+  }),
+}));
+vi.mock("./i18n", () => ({ i18next: { t: (key: string) => key } }));
+vi.mock("./unlocked-keys", () => ({ getUnlockedKeys: () => null }));
+
+const { contactKey, setVerified, TrustError } = await import("./trust");
+const { forgetPins } = await import("./pins");
+
+const DAY = 86_400_000;
+
+interface Person {
+  keys: AccountKeys[];
+  records: SignedIdentity[];
+}
+
+async function holder(uid: number): Promise<UnlockedKeys> {
+  const keys = await generateAccountKeys();
+  return { uid, keyId: uid, keys, publicKeys: await accountPublicKeys(keys) };
+}
+
+/** An instance: root 1; user 2 invited by the root. */
+async function instance() {
+  const rootKeys = await generateAccountKeys();
+  const root: Person = { keys: [rootKeys], records: [await createRootIdentity({ userId: 1, email: "root@example.org", created: Date.now() }, rootKeys)] };
+  const invite = async (userId: number): Promise<Person> => {
+    const temp = await generateAccountKeys();
+    const invitation = await createInvitation({ inviteId: 100 + userId, email: `u${userId}@example.org`, temp: await accountPublicKeys(temp), expires: Date.now() + DAY }, await identityKeys(1, rootKeys));
+    const keys = await generateAccountKeys();
+    return { keys: [keys], records: [await createInvitedIdentity({ userId, created: Date.now(), invitation }, keys, temp)] };
+  };
+  const serve = (userId: number, person: Person) =>
+    server.bundles.set(userId, { chain: { userId, records: person.records, issuers: userId === 1 ? [] : [{ userId: 1, records: root.records }], admins: [] }, legacy: null });
+  server.roots = root.records;
+  serve(1, root);
+  return { root, invite, serve };
+}
+
+async function legacy(uid: number) {
+  const keys = await generateAccountKeys();
+  const pub = await accountPublicKeys(keys);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = await signRecord(keys.sign.privateKey, keypairRecord({ uid, ...pub, timestamp }));
+  server.bundles.set(uid, { chain: null, legacy: { id: 50 + uid, encrypt_public: pub.encryptPublic, sign_public: pub.signPublic, timestamp, signature: { ...signature } } });
+  return keys;
+}
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeInstanceOf(TrustError);
+  return (error as InstanceType<typeof TrustError>).reason;
+}
+
+beforeEach(() => {
+  server.bundles.clear();
+  server.roots = [];
+  server.pins = { data: null, rev: 0 };
+  server.conflicts = 0;
+  server.saves = 0;
+  forgetPins();
+});
+
+describe("trusting contacts' keys (protocol v2 pins)", () => {
+  it("pins the anchors and a contact at first use, in encrypted account data a second browser opens", async () => {
+    const world = await instance();
+    const bob = await world.invite(2);
+    world.serve(2, bob);
+    const me = await holder(4);
+    const contact = await contactKey(me, 2);
+    expect(contact).toMatchObject({ userId: 2, seq: 0, certified: true, verified: false });
+    expect(server.pins.data).not.toContain(contact.keyId);
+    const book = (await openAccountData(me.keys, { userId: 4, kind: "pins" }, server.pins.data!)) as { anchors: string[]; pins: Record<string, unknown> };
+    expect(book.anchors).toHaveLength(1);
+    expect(book.pins["2"]).toEqual({ userId: 2, keyId: contact.keyId, seq: 0, verified: false });
+
+    // Another browser of the same user: the same pins from the server; the verified mark too.
+    await setVerified(me, 2, contact.keyId, true);
+    forgetPins();
+    expect(await contactKey(me, 2)).toMatchObject({ verified: true });
+  });
+
+  it("follows a rotation signed by the pinned key, keeping the mark; refuses an old record and a key without a chain", async () => {
+    const world = await instance();
+    const bob = await world.invite(2);
+    world.serve(2, bob);
+    const me = await holder(4);
+    const first = await contactKey(me, 2);
+    await setVerified(me, 2, first.keyId, true);
+
+    const next = await generateAccountKeys();
+    const rotated: Person = { keys: [...bob.keys, next], records: [...bob.records, await rotateIdentity(bob.records[0]!, bob.keys[0]!, { created: Date.now() }, next)] };
+    world.serve(2, rotated);
+    expect(await contactKey(me, 2)).toMatchObject({ seq: 1, verified: true, certified: true });
+
+    // The server serves the chain before the rotation again.
+    world.serve(2, bob);
+    expect(await refusal(contactKey(me, 2))).toBe("stale_key");
+    // Or another identity for Bob, certified by an invitation and rotated once (seq 1 as pinned):
+    // a key change without a chain from the pinned key.
+    const fake = await world.invite(2);
+    const fakeNext = await generateAccountKeys();
+    world.serve(2, { keys: [...fake.keys, fakeNext], records: [...fake.records, await rotateIdentity(fake.records[0]!, fake.keys[0]!, { created: Date.now() }, fakeNext)] });
+    expect(await refusal(contactKey(me, 2))).toBe("untrusted_key");
+    // Or a chain that does not verify at all (a record changed).
+    world.serve(2, { ...rotated, records: [rotated.records[0]!, { ...rotated.records[1]!, record: { ...rotated.records[1]!.record, created: 5 } }] });
+    expect(await refusal(contactKey(me, 2))).toBe("untrusted_key");
+  });
+
+  it("refuses a chain resting on a root other than the pinned one", async () => {
+    const world = await instance();
+    const bob = await world.invite(2);
+    world.serve(2, bob);
+    const me = await holder(4);
+    await contactKey(me, 2);
+    // A new instance (another root) serving Carol: her chain ends at a root this client never pinned.
+    const other = await instance();
+    const carol = await other.invite(3);
+    other.serve(3, carol);
+    expect(await refusal(contactKey(me, 3))).toBe("untrusted_key");
+  });
+
+  it("pins a v1 contact's key on first use as not certified; refuses another key, and a certified contact going back to v1", async () => {
+    const world = await instance();
+    const me = await holder(4);
+    await legacy(3);
+    const first = await contactKey(me, 3);
+    expect(first).toMatchObject({ certified: false, verified: false });
+    expect((await contactKey(me, 3)).keyId).toBe(first.keyId);
+    await legacy(3);
+    expect(await refusal(contactKey(me, 3))).toBe("untrusted_key");
+
+    const bob = await world.invite(2);
+    world.serve(2, bob);
+    await contactKey(me, 2);
+    await legacy(2);
+    expect(await refusal(contactKey(me, 2))).toBe("untrusted_key");
+    // Nobody with no key at all.
+    expect(await refusal(contactKey(me, 9))).toBe("no_key");
+  });
+
+  it("a v1 contact who becomes certified is pinned anew, without the old mark", async () => {
+    const world = await instance();
+    const me = await holder(4);
+    await legacy(2);
+    const old = await contactKey(me, 2);
+    await setVerified(me, 2, old.keyId, true);
+    world.serve(2, await world.invite(2));
+    expect(await contactKey(me, 2)).toMatchObject({ certified: true, verified: false });
+  });
+
+  it("keeps another window's change when both save at once", async () => {
+    const world = await instance();
+    world.serve(2, await world.invite(2));
+    const me = await holder(4);
+    await contactKey(me, 2);
+    // Another window saved in between: this save is refused once, reloads theirs and saves again.
+    server.conflicts = 1;
+    await legacy(3);
+    await contactKey(me, 3);
+    const book = (await openAccountData(me.keys, { userId: 4, kind: "pins" }, server.pins.data!)) as { pins: Record<string, unknown> };
+    expect(Object.keys(book.pins).sort()).toEqual(["2", "3"]);
+  });
+});

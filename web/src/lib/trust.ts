@@ -1,0 +1,204 @@
+import type { IdentityBundle } from "@sealwork/contracts";
+import {
+  type IdentityChain,
+  type VerifiedIdentity,
+  type VerifiedKey,
+  checkPin,
+  isCryptoError,
+  keyId,
+  rootAnchor,
+  verifyIdentity,
+  type SignedIdentity,
+} from "@sealwork/crypto";
+import { call } from "./api";
+import { i18next } from "./i18n";
+import { verifyKeypair } from "./keypairs";
+import { type Pin, type PinBook, pinBook, updatePins } from "./pins";
+import { type UnlockedKeys, getUnlockedKeys } from "./unlocked-keys";
+
+/**
+ * Whose key is whose, without taking the server's word for it (docs/protocol.md §14, issue 11
+ * item 1). Every key this client seals for goes through here: the user's identity chain must
+ * verify to the instance anchors this client pinned (verifyIdentity) and agree with the pin it
+ * keeps for them (checkPin); a protocol v1 account's key (no identity yet) is pinned on first use
+ * and shown as not certified. A key that changed without a valid chain (untrusted_key) or is
+ * older than the pinned one (stale_key) is refused with a clear warning.
+ */
+
+export type TrustProblem = "untrusted_key" | "stale_key" | "no_key" | "lookup";
+
+/** A contact whose key may not be used, with the text to show (common:trust.*). */
+export class TrustError extends Error {
+  readonly reason: TrustProblem;
+  readonly userId: number;
+  constructor(reason: TrustProblem, userId: number, options: { cause?: unknown } = {}) {
+    super(i18next.t(`common:trust.${reason}`), options);
+    this.name = "TrustError";
+    this.reason = reason;
+    this.userId = userId;
+  }
+}
+
+export function isTrustError(error: unknown, ...reasons: TrustProblem[]): error is TrustError {
+  return error instanceof TrustError && (reasons.length === 0 || reasons.includes(error.reason));
+}
+
+/** A contact's key as this client trusts it. */
+export interface Contact {
+  userId: number;
+  keyId: string;
+  seq: number;
+  encryptPublic: string;
+  signPublic: string;
+  /** Their identity chains to the instance's root (false: a v1 account pinned on first use). */
+  certified: boolean;
+  /** The user compared safety numbers with them and marked them verified. */
+  verified: boolean;
+  /** Every key of their chain, birth first (the last is this one): what their signatures may be made with. */
+  keys: VerifiedKey[];
+}
+
+/** GET /api/identities/{id} */
+export function fetchBundle(uid: number): Promise<IdentityBundle> {
+  return call("GET /api/identities/{id}", { params: { id: uid } });
+}
+
+/**
+ * The instance's anchors this client pinned; at first use, the root identities the server shows
+ * (each a valid self-signed root), pinned from then on (or `firstSeen`, what an invitee checked
+ * their invitation against at takeover). None while the instance has no root (an instance from
+ * protocol v1 whose first administrator has not signed in since).
+ */
+export async function instanceAnchors(holder: UnlockedKeys, firstSeen?: string[]): Promise<string[]> {
+  const book = await pinBook(holder);
+  if (book.anchors.length > 0) return book.anchors;
+  // What an invitee checked their invitation against before they had keys to keep pins with.
+  const anchors = firstSeen?.length ? firstSeen : await fetchAnchors();
+  if (anchors.length === 0) return [];
+  return (await updatePins(holder, (latest) => (latest.anchors.length > 0 ? null : { ...latest, anchors }))).anchors;
+}
+
+/** The key ids of the roots the server shows, each checked to be a self-signed root (before anything is pinned). */
+export async function fetchAnchors(): Promise<string[]> {
+  const { roots } = await call("GET /api/identities/anchors");
+  return Promise.all(roots.map((root) => rootAnchor(root as unknown as SignedIdentity)));
+}
+
+/** The signed-in user's own identity as the server serves it, verified to their pinned anchors; null when they have none (yet). */
+export async function ownIdentity(holder: UnlockedKeys): Promise<VerifiedIdentity | null> {
+  const bundle = await fetchBundle(holder.uid);
+  if (!bundle.chain) return null;
+  try {
+    return await verifyIdentity(bundle.chain as unknown as IdentityChain, { anchors: await instanceAnchors(holder) });
+  } catch (error) {
+    if (!isCryptoError(error)) throw error;
+    console.warn("Your own identity does not verify", error);
+    return null;
+  }
+}
+
+/**
+ * A contact's key for `holder`, checked: their chain and the pin (pinned now when it is the
+ * first time). Rejects with a TrustError.
+ */
+export async function contactKey(holder: UnlockedKeys, uid: number): Promise<Contact> {
+  let bundle: IdentityBundle;
+  try {
+    bundle = await fetchBundle(uid);
+  } catch (cause) {
+    throw new TrustError("lookup", uid, { cause });
+  }
+  if (bundle.chain) return certifiedContact(holder, uid, bundle.chain as unknown as IdentityChain);
+  if (bundle.legacy) return legacyContact(holder, uid, bundle.legacy);
+  throw new TrustError("no_key", uid);
+}
+
+/** contactKey for the signed-in user's keys (sealing for someone). */
+export function trustedKey(uid: number): Promise<Contact> {
+  const holder = getUnlockedKeys();
+  if (!holder) return Promise.reject(new Error("the account keys are locked"));
+  return contactKey(holder, uid);
+}
+
+async function certifiedContact(holder: UnlockedKeys, uid: number, chain: IdentityChain): Promise<Contact> {
+  let identity: VerifiedIdentity;
+  try {
+    if (chain.userId !== uid) throw new TrustError("untrusted_key", uid);
+    identity = await verifyIdentity(chain, { anchors: await instanceAnchors(holder) });
+  } catch (error) {
+    throw trustFailure(error, uid);
+  }
+  // Against the newest pins (another window may have moved them), and saved when they change.
+  const pinFor = (book: PinBook): Pin => {
+    const pin = book.pins[uid];
+    // A v1 contact pinned on first use who now has a certified identity: certified beats a first
+    // sight, but the mark of a comparison of the old key does not carry over.
+    if (pin?.legacy) return { userId: uid, keyId: identity.keyId, seq: identity.seq, verified: false };
+    return checkPin(pin, identity).pin;
+  };
+  let pin: Pin;
+  try {
+    pin = pinFor(await pinBook(holder));
+    const saved = await updatePins(holder, (book) => (samePin(book.pins[uid], pinFor(book)) ? null : { ...book, pins: { ...book.pins, [uid]: pinFor(book) } }));
+    pin = saved.pins[uid] ?? pin;
+  } catch (error) {
+    throw trustFailure(error, uid);
+  }
+  const { keyId: id, seq, encryptPublic, signPublic } = identity;
+  return { userId: uid, keyId: id, seq, encryptPublic, signPublic, certified: true, verified: pin.verified, keys: identity.keys };
+}
+
+async function legacyContact(holder: UnlockedKeys, uid: number, legacy: NonNullable<IdentityBundle["legacy"]>): Promise<Contact> {
+  let id: string;
+  try {
+    await verifyKeypair({ uid, encrypt_public: legacy.encrypt_public, sign_public: legacy.sign_public, timestamp: legacy.timestamp, signature: legacy.signature });
+    id = await keyId({ encryptPublic: legacy.encrypt_public, signPublic: legacy.sign_public });
+  } catch (cause) {
+    throw new TrustError("untrusted_key", uid, { cause });
+  }
+  // A contact pinned with a certified identity is never taken back to an uncertified key, nor a first sight to another key.
+  const pinFor = (book: PinBook): Pin => {
+    const pin = book.pins[uid];
+    if (pin && (!pin.legacy || pin.keyId !== id)) throw new TrustError("untrusted_key", uid);
+    return pin ?? { userId: uid, keyId: id, seq: 0, verified: false, legacy: true };
+  };
+  const pin = pinFor(await pinBook(holder));
+  await updatePins(holder, (book) => {
+    const next = pinFor(book);
+    return book.pins[uid] ? null : { ...book, pins: { ...book.pins, [uid]: next } };
+  });
+  const key = { userId: uid, keyId: id, seq: 0, encryptPublic: legacy.encrypt_public, signPublic: legacy.sign_public, created: legacy.timestamp * 1000 };
+  return { ...key, certified: false, verified: pin.verified, keys: [key] };
+}
+
+/**
+ * The signed-in user's own keys as records name them: the key they hold now (its key id computed
+ * from the unlocked keys, so it is theirs whatever the server says) and the earlier keys of their
+ * verified identity chain, if any.
+ */
+export async function ownKeys(holder: UnlockedKeys): Promise<VerifiedKey[]> {
+  const current = { userId: holder.uid, keyId: await keyId(holder.publicKeys), seq: 0, ...holder.publicKeys, created: 0 };
+  const identity = await ownIdentity(holder).catch(() => null);
+  const chain = identity?.keys.filter((key) => key.keyId !== current.keyId) ?? [];
+  const mine = identity?.keys.find((key) => key.keyId === current.keyId);
+  return [...chain, mine ?? current];
+}
+
+/** Marks a contact's pinned key as compared (or not). Only the key that is pinned now: a changed one is refused before. */
+export async function setVerified(holder: UnlockedKeys, uid: number, keyIdShown: string, verified: boolean): Promise<void> {
+  await updatePins(holder, (book) => {
+    const pin = book.pins[uid];
+    if (!pin || pin.keyId !== keyIdShown) throw new TrustError("untrusted_key", uid);
+    return pin.verified === verified ? null : { ...book, pins: { ...book.pins, [uid]: { ...pin, verified } } };
+  });
+}
+
+function samePin(a: Pin | undefined, b: Pin): boolean {
+  return a !== undefined && a.keyId === b.keyId && a.seq === b.seq && a.verified === b.verified && Boolean(a.legacy) === Boolean(b.legacy);
+}
+
+function trustFailure(error: unknown, uid: number): Error {
+  if (error instanceof TrustError) return error;
+  if (isCryptoError(error)) return new TrustError(error.code === "stale_key" ? "stale_key" : "untrusted_key", uid, { cause: error });
+  return error instanceof Error ? error : new Error(String(error));
+}
