@@ -2,6 +2,7 @@ import type { Attribution, ConversationView, MoteView, ParticipantView, Query, R
 import type { Key } from "@sealwork/crypto";
 import { type QueryClient, infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
+import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
 import { queryKeys } from "../../lib/query-keys";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { type KeyHolder, decryptTitle, openConversationKey } from "./conversation-crypto";
@@ -95,6 +96,8 @@ export interface ConversationHead {
   meta: ConversationView;
   /** The decrypted title, or null when it has none (or it did not open). */
   title: string | null;
+  /** It has a title that did not open (another conversation's, or changed on the way): said on the page, not passed over (issue 11, item 6). */
+  titleFailed: boolean;
 }
 
 /** One page, decrypted (older ones fetched ahead may be joined to it): its messages in id order, and who takes part as of this answer. */
@@ -116,8 +119,12 @@ function migratable(page: ConversationPage, holder: KeyHolder): holder is Unlock
   return page.meta.author_id === holder.uid || page.participants.some((p) => p.user_id === holder.uid && p.admin);
 }
 
-/** The title of a v2 conversation: the current epoch's key, else an earlier one's (a rename that raced a rekey). */
-async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<string | null> {
+/**
+ * The title of a v2 conversation: the current epoch's key, else an earlier one's (a rename that
+ * raced a rekey). Undefined when it has one that opens under none of them (another conversation's,
+ * or changed on the way): said on the page, not passed over (issue 11, item 6).
+ */
+async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<string | null | undefined> {
   if (!meta.title) return null;
   for (let epoch = keys.epoch; epoch >= 0; epoch--) {
     const key = keys.ring ? await keys.ring.keyFor(epoch).catch(() => null) : epoch === keys.epoch ? keys.key : null;
@@ -126,7 +133,8 @@ async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<
     if (title !== null) return title;
     if (!keys.ring) break;
   }
-  return null;
+  console.warn(`The title of conversation ${meta.id} does not open`);
+  return undefined;
 }
 
 /**
@@ -159,7 +167,8 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
   }
   let keys = await keysFor(id, unlocked, page, log);
   let title = page.meta ? await titleOf(keys, page.meta) : null;
-  if (page.meta && keys.ring?.log.needsRekey && keys.ring.log.admins.includes(unlocked.uid) && "keys" in unlocked) {
+  // (Not with a title that does not open: the new key would carry it away.)
+  if (page.meta && title !== undefined && keys.ring?.log.needsRekey && keys.ring.log.admins.includes(unlocked.uid) && "keys" in unlocked) {
     try {
       await rekeySigned(id, unlocked, title);
       page = await loadConversation(id, query, signal);
@@ -169,8 +178,9 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
       console.warn(`conversation ${id} still waits for its next key`, error);
     }
   }
-  const participants = keys.ring ? logParticipants(keys.ring) : page.participants;
-  const head = page.meta ? { keys, meta: { ...page.meta, participants }, title } : null;
+  // (Test build only, "members-from-log" off: the server's list, as protocol v1 took it.)
+  const participants = keys.ring && !(TEST_CHECKS && checkOff("members-from-log")) ? logParticipants(keys.ring) : page.participants;
+  const head = page.meta ? { keys, meta: { ...page.meta, participants }, title: title ?? null, titleFailed: title === undefined } : null;
   return { messages: await keys.open(page.motes), more: page.more, participants, attrib: page.attrib, head, keys };
 }
 

@@ -99,6 +99,8 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     keys,
     meta: head?.meta ?? null,
     title: live.title !== undefined ? live.title : (head?.title ?? null),
+    /** The title did not open (and was not renamed since). */
+    titleFailed: live.title === undefined && (head?.titleFailed ?? false),
     participants,
     attrib,
     messages,
