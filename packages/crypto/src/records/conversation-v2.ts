@@ -2,6 +2,8 @@ import type { Key } from "../primitives";
 import { type SealRandomness, conversationKeyContext, epochChainAad } from "./conversation-key";
 import {
   type DistributionKind,
+  type KeyRecordFields,
+  type SealedCopyFields,
   type SignedSealedKey,
   commitKeyOf,
   createKeyRecord,
@@ -11,7 +13,7 @@ import {
   verifyKeyRecord,
 } from "./distribution";
 import type { IdentityKeys, KeysOf, VerifiedKey } from "./identity-keys";
-import type { LogHead, VerifiedLog } from "./membership-log";
+import type { VerifiedLog } from "./membership-log";
 import type { KeyRef } from "./v2-fields";
 
 export { type SignedSealedKey, digest, parseSignedSealedKey } from "./distribution";
@@ -31,19 +33,12 @@ export interface ConversationEpoch {
   epoch: number;
 }
 
-export interface ConversationRecord {
+export interface ConversationRecord extends KeyRecordFields {
   type: "conversation";
   v: 2;
   conversationId: number;
-  epoch: number;
   /** Sorted by user id: each participant and the key their copy is sealed for. */
   participants: KeyRef[];
-  /** commitKey(the conversation key, { conversationId, epoch }). */
-  keyCommitment: string;
-  author: number;
-  authorKeyId: string;
-  /** The membership log's head this record follows. */
-  logHead: LogHead;
 }
 
 export interface SignedConversation {
@@ -52,17 +47,11 @@ export interface SignedConversation {
 }
 
 /** What a sealer signs for one copy; rebuilt by the opener from what it expects, never taken from the server. */
-export interface SealedKeyRecord {
+export interface SealedKeyRecord extends SealedCopyFields {
   type: "sealed-key";
   v: 2;
   conversationId: number;
   epoch: number;
-  recipientUserId: number;
-  recipientKeyId: string;
-  /** base64url(SHA-256(UTF-8(the sealed envelope's text))). */
-  sealedDigest: string;
-  sealer: number;
-  sealerKeyId: string;
 }
 
 export const CONVERSATION_DISTRIBUTION: DistributionKind = {

@@ -38,16 +38,32 @@ export interface DistributionKind {
   chainAad: (id: number, epoch: number) => string;
 }
 
-/** The fields every kind's record has, under the kind's own names for the id and the members. */
-export interface KeyRecordView {
-  id: number;
+/** The fields every kind's record has besides its type, id and members. */
+export interface KeyRecordFields {
   epoch: number;
-  /** Sorted by user id: each member and the key their copy is sealed for. */
-  members: KeyRef[];
+  /** The commitment to the epoch's key (`commitKeyOf`). */
   keyCommitment: string;
   author: number;
   authorKeyId: string;
+  /** The membership log's head this record follows. */
   logHead: LogHead;
+}
+
+/** Every kind's record under common names for its id and its members. */
+export interface KeyRecordView extends KeyRecordFields {
+  id: number;
+  /** Sorted by user id: each member and the key their copy is sealed for. */
+  members: KeyRef[];
+}
+
+/** What a sealer signs for one copy besides its type and place; rebuilt by the opener, never taken from the server. */
+export interface SealedCopyFields {
+  recipientUserId: number;
+  recipientKeyId: string;
+  /** base64url(SHA-256(UTF-8(the sealed envelope's text))). */
+  sealedDigest: string;
+  sealer: number;
+  sealerKeyId: string;
 }
 
 /** One member's copy of an epoch key (or a grantee's copy of a record key) as the server stores it. */
@@ -186,19 +202,20 @@ export async function createKeyRecord<R extends RecordV2>(kind: DistributionKind
 }
 
 /**
- * Checks a record against the verified membership log: signed by its author's verified key
+ * Checks a record against the verified membership log (of this kind: invalid_input): signed by its author's verified key
  * (untrusted_key, bad_signature); naming a head of this log (log_fork); this container, the
  * epoch and the members of the log at that head (bad_chain: a ghost member); the author an admin
  * there (not_permitted). Answers the record and the log state at its head.
  */
 export async function verifyKeyRecord<R extends RecordV2>(kind: DistributionKind, signed: unknown, log: VerifiedLog, keysOf: KeysOf): Promise<{ record: R; state: LogState }> {
+  const id = containerIdOf(kind, log);
   const { record, signature } = parseSignedKeyRecord<R>(kind, signed);
   const view = viewOf(kind, record);
   const { verify } = await resolveSigner(keysOf, view.author, view.authorKeyId);
   await verifyRecordV2(verify, record, signature);
   const state = log.history[view.logHead.seq];
   if (!state || state.head.hash !== view.logHead.hash) throw new CryptoError("log_fork", "the record follows a log head this log does not have");
-  if (view.id !== containerIdOf(kind, log)) throw new CryptoError("bad_chain", `the record is another ${kind.kind}'s`);
+  if (view.id !== id) throw new CryptoError("bad_chain", `the record is another ${kind.kind}'s`);
   if (view.epoch !== state.epoch) throw new CryptoError("bad_chain", `the record is for epoch ${view.epoch}, the log was at ${state.epoch}`);
   if (view.members.map((p) => p.userId).join() !== state.members.map((m) => m.userId).join()) {
     throw new CryptoError("bad_chain", `the record's ${kind.membersField} are not the log's members`);
