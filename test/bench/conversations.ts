@@ -381,18 +381,18 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
-  samples: number[];
-  timeDeltas: number[];
+  samples?: number[];
+  timeDeltas?: number[];
 }
 
 /** Self time per function (ms) and the share of samples that were idle, from a CDP CPU profile. */
 function printProfile(profile: CpuProfile): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
+  (profile.samples ?? []).forEach((id, i) => {
     const frame = byId.get(id)!.callFrame;
     const name = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
-    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
   });
   const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 40);
   console.error(top.map(([name, ms]) => `${ms.toFixed(1).padStart(8)} ms  ${name}`).join("\n"));
