@@ -1,6 +1,8 @@
 import type { en as about } from "../features/about/i18n/en";
 import type { en as admin } from "../features/admin/i18n/en";
 import type { en as conversations } from "../features/conversations/i18n/en";
+import type { en as groupKeys } from "../features/groups/keys/i18n/en";
+import type { en as groupMembers } from "../features/groups/members/i18n/en";
 import type { en as home } from "../features/home/i18n/en";
 import type { en as invite } from "../features/invite/i18n/en";
 import type { en as keys } from "../features/keys/i18n/en";
@@ -26,6 +28,8 @@ declare module "i18next" {
       about: typeof about;
       admin: typeof admin;
       conversations: typeof conversations;
+      groupKeys: typeof groupKeys;
+      groupMembers: typeof groupMembers;
       home: typeof home;
       invite: typeof invite;
       keys: typeof keys;

@@ -34,11 +34,12 @@ import { keyOf, myIdentity, myKey, signerLookup } from "./signers";
  */
 
 type Json = Record<string, unknown>;
-const json = (value: object) => value as unknown as Json;
-const ref = (key: { userId: number; keyId: string }): KeyRef => ({ userId: key.userId, keyId: key.keyId });
+/** A signed record as the API's opaque JSON object. */
+export const json = (value: object) => value as unknown as Json;
+export const ref = (key: { userId: number; keyId: string }): KeyRef => ({ userId: key.userId, keyId: key.keyId });
 
 /** Entries appended to a log one by one, each checked as readers will check it. */
-async function extend(container: string, entries: SignedMembershipEntry[], changes: Parameters<typeof appendToLog>[1][], me: IdentityKeys, keysOf: KeysOf) {
+export async function extend(container: string, entries: SignedMembershipEntry[], changes: Parameters<typeof appendToLog>[1][], me: IdentityKeys, keysOf: KeysOf) {
   const all = [...entries];
   let log = await verifyLog(container, all, keysOf);
   for (const change of changes) {
@@ -49,7 +50,7 @@ async function extend(container: string, entries: SignedMembershipEntry[], chang
 }
 
 /** A lookup that knows the keys about to be sealed for as well (people not yet in any record). */
-function withKeys(keysOf: KeysOf, keys: VerifiedKey[]): KeysOf {
+export function withKeys(keysOf: KeysOf, keys: VerifiedKey[]): KeysOf {
   const known = new Map(keys.map((k) => [`${k.userId}:${k.keyId}`, k]));
   return (userId, keyId) => {
     const key = known.get(`${userId}:${keyId}`);
@@ -88,19 +89,26 @@ export async function signedStart(holder: UnlockedKeys, id: number, key: Key, re
   return body;
 }
 
-/** Runs a change on the newest verified log; when another change won the race for its seq (409 log_conflict), once more on the log after it. */
-async function onNewestLog<T>(id: number, holder: UnlockedKeys, change: (ring: Ring) => Promise<T>): Promise<T> {
+/**
+ * Runs a change on the newest verified ring (`open` after `forget`); when another change won the
+ * race for its seq (409 log_conflict), once more on the log after it.
+ */
+export async function onNewest<G, T>(forget: () => void, open: () => Promise<G>, change: (ring: G) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    forgetRing(id);
-    const ring = await openRing(id, holder);
+    forget();
+    const ring = await open();
     try {
       const result = await change(ring);
-      forgetRing(id);
+      forget();
       return result;
     } catch (error) {
       if (!isApiError(error, 409) || error.code !== "log_conflict" || attempt >= 1) throw error;
     }
   }
+}
+
+function onNewestLog<T>(id: number, holder: UnlockedKeys, change: (ring: Ring) => Promise<T>): Promise<T> {
+  return onNewest(() => forgetRing(id), () => openRing(id, holder), change);
 }
 
 /** The current epoch's record (every verified ring has one). */

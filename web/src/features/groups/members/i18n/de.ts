@@ -1,0 +1,38 @@
+import type { Texts } from "../../../../lib/i18n";
+import type { en } from "./en";
+
+/** The "groupMembers" namespace in German: typed to have exactly the English keys. */
+export const de: Texts<typeof en> = {
+  title: "Mitglieder",
+  loading: "Verbindung zum Server...",
+  roleFilter: "Angezeigte Rollen",
+  roles: { none: "Keine", group: "Gruppe", all: "Alle" },
+  view: "Ansicht",
+  views: { cards: "Karten", list: "Liste" },
+  admin: "Gruppenadmin",
+  creator: "Ersteller",
+  pending: "Wartet auf den Schlüssel",
+  you: "(du)",
+  add: "Mitglied hinzufügen",
+  addTitle: "Mitglied hinzufügen",
+  addFailed: "Fehler beim Hinzufügen dieses Mitglieds zur Gruppe...",
+  already: "Diese Person ist bereits Mitglied dieser Gruppe.",
+  promote: "Zum Gruppenadmin machen",
+  promoteTitle: "{{name}} zum Gruppenadmin machen?",
+  promoteText: "Gruppenadministratoren dürfen die Gruppe, ihre Seiten und ihre Mitglieder ändern. Das lässt sich nicht rückgängig machen.",
+  promoteConfirm: "Zum Gruppenadmin machen",
+  promoteFailed: "Dieses Mitglied wurde in der Gruppe nicht gefunden...",
+  remove: "Aus der Gruppe entfernen",
+  leave: "Gruppe verlassen",
+  removeTitle: "{{name}} aus der Gruppe entfernen?",
+  leaveTitle: "Diese Gruppe verlassen?",
+  removeText: "Für die verbleibenden Mitglieder wird ein neuer Gruppenschlüssel erstellt: {{name}} kann nichts mehr lesen, was ab jetzt geschrieben wird.",
+  leaveText: "Du siehst diese Gruppe und alles, was ab jetzt darin geschrieben wird, nicht mehr.",
+  removeConfirm: "Entfernen",
+  leaveConfirm: "Verlassen",
+  removeFailed: "Fehler beim Entfernen dieses Mitglieds aus der Gruppe. Bitte versuche es später noch einmal!",
+  cancel: "Abbrechen",
+  name: "Name",
+  role: "Rolle",
+  actions: "Aktionen",
+};
