@@ -68,6 +68,9 @@ export const router = createBrowserRouter([
                 path: "panel-right",
                 lazy: page(() => import("../features/conversations/conversation-details-page"), ({ ConversationDetailsPage }) => when("convo", <ConversationDetailsPage />)),
               },
+              // Groups (issue 12): a new group (super administrators) and a group's members page with its keys.
+              { path: "group/new", lazy: page(() => import("../features/groups/keys/new-group-page"), ({ NewGroupPage }) => adminOnly(<NewGroupPage />)) },
+              { path: "group/:g/members", lazy: page(() => import("../features/groups/members/members-page"), ({ MembersPage }) => <MembersPage />) },
               { path: "settings", lazy: page(() => import("../features/settings/settings-page"), ({ SettingsPage }) => <SettingsPage />) },
               // Two-factor login: setup and disable (spec 000 §2).
               { path: "settings/totp", lazy: page(() => import("../features/totp/totp-page"), ({ TotpPage }) => <TotpPage />) },

@@ -22,7 +22,7 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
         <Title order={1} size="h2">
           {t("greeting", { name: session.name })}
         </Title>
-        {withConversations ? <PlusMenu /> : null}
+        {withConversations || session.hasSuperAdminRole ? <PlusMenu conversations={withConversations} newGroup={Boolean(session.hasSuperAdminRole)} /> : null}
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <EmptyList title={t("groups")} empty={t("noGroups")} hint={t("noGroupsHint")} />
@@ -43,8 +43,8 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
   );
 }
 
-/** Spec 000 §2: the plus popover, new conversation and new pickup (only while conversations are on). */
-function PlusMenu() {
+/** Spec 000 §2: the plus popover, new conversation and new pickup (only while conversations are on); new group for super administrators (issue 12). */
+function PlusMenu({ conversations, newGroup }: { conversations: boolean; newGroup: boolean }) {
   const { t } = useTranslation(ns);
   return (
     <Menu position="bottom-end" withinPortal>
@@ -56,12 +56,21 @@ function PlusMenu() {
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item component={Link} to="/conversation/new">
-          {t("newConversation")}
-        </Menu.Item>
-        <Menu.Item component={Link} to="/pickup/new">
-          {t("newPickup")}
-        </Menu.Item>
+        {newGroup ? (
+          <Menu.Item component={Link} to="/group/new">
+            {t("newGroup")}
+          </Menu.Item>
+        ) : null}
+        {conversations ? (
+          <>
+            <Menu.Item component={Link} to="/conversation/new">
+              {t("newConversation")}
+            </Menu.Item>
+            <Menu.Item component={Link} to="/pickup/new">
+              {t("newPickup")}
+            </Menu.Item>
+          </>
+        ) : null}
       </Menu.Dropdown>
     </Menu>
   );
