@@ -41,7 +41,7 @@ export function PersonSelector({ onPick, exclude = [], busy }: { onPick: (person
           {t("people.none")}
         </Text>
       ) : null}
-      <Group gap="xs" role="list" aria-label={t("people.search")}>
+      <Group gap="xs" role="list" aria-label={t("people.found")}>
         {people.map((person) => (
           <Button key={person.id} role="listitem" size="xs" variant="light" data-person={person.id} disabled={busy} onClick={() => onPick(person)}>
             {person.name}

@@ -30,6 +30,7 @@ export const de: Texts<typeof en> = {
     searchHint: "Gib einen Teil des Namens ein",
     add: "Hinzufügen",
     remove: "{{name}} entfernen",
+    found: "Gefundene Personen",
     none: "Niemand gefunden.",
     more: "Mehr...",
   },

@@ -27,6 +27,7 @@ export const en = {
     searchHint: "Type part of a name",
     add: "Add",
     remove: "Remove {{name}}",
+    found: "People found",
     none: "Nobody found.",
     more: "More...",
   },
