@@ -216,5 +216,28 @@ describe("group keys in the browser", () => {
     await b!.getByRole("log", { name: "Messages" }).waitFor({ timeout: 30_000 });
     for (const p of [s!, a!, b!]) await p.context().close();
   });
+
+  it("shows roles as the filter says; a group admin creates a role and gives it to a member", { timeout: 180_000 }, async () => {
+    const tag = unique();
+    const [sue, ann] = await team(tag, "Ann");
+    const s = await signedIn(sue!);
+    await signedIn(ann!).then((p) => p.context().close());
+    await createGroupIn(s, `Roles ${tag}`, [`Ann ${tag}`]);
+    await keyReady(s, 0).waitFor({ timeout: 30_000 });
+    await s.getByRole("button", { name: "Create new group role..." }).click();
+    const dialog = s.getByRole("dialog", { name: "Add Role" });
+    await dialog.getByLabel("Role name").fill("Editors");
+    await dialog.getByRole("button", { name: "Add Role" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await memberCard(s, ann!.id).getByRole("button", { name: "Add Role" }).click();
+    await s.getByRole("menuitem", { name: "Editors" }).click();
+    await memberCard(s, ann!.id).getByText("Editors", { exact: true }).waitFor({ timeout: 30_000 });
+    // None hides them; the list view shows the same members.
+    await s.getByText("None", { exact: true }).click();
+    await memberCard(s, ann!.id).getByText("Editors", { exact: true }).waitFor({ state: "detached" });
+    await s.getByText("List", { exact: true }).click();
+    await s.getByRole("table", { name: "Members" }).locator(`[data-member="${ann!.id}"]`).waitFor();
+    await s.context().close();
+  });
 });
 

@@ -13,6 +13,7 @@ import { addGroupMember, leaveGroup, promoteGroupMember, removeGroupMember } fro
 import { GroupKeyStatus } from "../keys/key-status";
 import { PersonSelector } from "../keys/person-selector";
 import { ns } from "./i18n";
+import { AddRoleMenu, RoleBadge, RoleCards } from "./roles";
 
 type MembersReply = Response<"GET /api/groups/{id}/members">;
 type Member = MembersReply["members"][number];
@@ -110,10 +111,9 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
         </Badge>
       ) : null}
       {shownRoles(m).map((r) => (
-        <Badge key={r.id} size="sm" variant="light" color="gray">
-          {r.name}
-        </Badge>
+        <RoleBadge key={r.id} role={r} memberId={m.id} admin={admin} onChanged={refresh} onError={setError} />
       ))}
+      {admin ? <AddRoleMenu groupId={groupId} page={page.data} memberId={m.id} onChanged={refresh} onError={setError} /> : null}
     </Group>
   );
   const nameOf = (m: Member) => (m.id === holder.uid ? `${m.name} ${t("you")}` : m.name);
@@ -136,6 +136,7 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
         />
         <SegmentedControl aria-label={t("view")} value={view} onChange={(v) => setView(v as View)} data={(["cards", "list"] as const).map((value) => ({ value, label: t(`views.${value}`) }))} />
       </Group>
+      {filter !== "none" ? <RoleCards groupId={groupId} page={page.data} admin={admin} onChanged={refresh} onError={setError} /> : null}
       {view === "cards" ? (
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} role="list" aria-label={t("title")}>
           {members.map((m) => (
