@@ -1,3 +1,4 @@
+import { db } from "@sealwork/core/db/service";
 import {
   type GroupRecord,
   type SignedGroup,
@@ -238,6 +239,42 @@ describe("group keys in the browser", () => {
     await s.getByText("List", { exact: true }).click();
     await s.getByRole("table", { name: "Members" }).locator(`[data-member="${ann!.id}"]`).waitFor();
     await s.context().close();
+  });
+
+  it("refuses a ghost member in the record and a rolled-back log with their warnings", { timeout: 180_000 }, async () => {
+    const tag = unique();
+    const [sue, ann] = await team(tag, "Ann");
+    const [s, a] = await Promise.all([sue!, ann!].map(signedIn));
+    const g = await createGroupIn(s!, `Lies ${tag}`, [`Ann ${tag}`]);
+    await keyReady(s!, 0).waitFor({ timeout: 30_000 });
+    // Ann opens it once: her browser remembers the head.
+    await gotoApp(a!, `/group/${g}/members`);
+    await keyReady(a!, 0).waitFor({ timeout: 30_000 });
+    await s!.context().close();
+    const log = await http<LogReply>("GET", `/api/groups/${g}/log`, { token: ann!.api_token });
+    const signed = log.body.epochs[0]!.record!;
+    const entries = log.body.entries.map((e) => e.entry);
+    const refused = async (reason: string) => {
+      await gotoApp(a!, `/group/${g}/members`);
+      await a!.locator(`[data-trust-warning="${reason}"]`).waitFor({ timeout: 30_000 });
+    };
+    const setRecord = (record: unknown) => db().entities.groupepoch.patch({ groupId: g, epoch: 0 }).set({ record: JSON.stringify(record) }).go();
+    const setLog = (list: unknown[]) => db().entities.grouplog.patch({ groupId: g, first: 0 }).set({ entries: JSON.stringify(list), count: list.length }).go();
+    try {
+      // A ghost: the record names someone the signed log does not have.
+      await setRecord({ ...signed, record: { ...signed.record, members: [...signed.record.members, { userId: 999_999, keyId: signed.record.members[0]!.keyId }] } });
+      await refused("ghost_participant");
+      await setRecord(signed);
+      // An older log than the one Ann verified.
+      await setLog(entries.slice(0, 1));
+      await refused("log_fork");
+    } finally {
+      await setRecord(signed);
+      await setLog(entries);
+    }
+    await gotoApp(a!, `/group/${g}/members`);
+    await keyReady(a!, 0).waitFor({ timeout: 30_000 });
+    await a!.context().close();
   });
 });
 
