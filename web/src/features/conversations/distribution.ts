@@ -106,6 +106,8 @@ export interface RingKind<R extends { epoch: number }> {
   verifyRecord(signed: unknown, log: VerifiedLog, keysOf: KeysOf): Promise<R>;
   openCopy(copy: SignedSealedKey, record: R, log: VerifiedLog, me: IdentityKeys, keysOf: KeysOf): Promise<Key>;
   openLink(next: Key, link: string, previous: R): Promise<Key>;
+  /** Test build only (web/src/lib/build-settings.ts): records taken as the server serves them, unchecked. */
+  asServed?: boolean;
 }
 
 /** What a ring is verified from: the log's entries, each epoch's record and link, one's copy of the current epoch's key. */
@@ -147,6 +149,10 @@ export async function verifyRing<R extends { epoch: number }>(kind: RingKind<R>,
   const records = new Map<number, R>();
   for (const { epoch, record } of input.epochs) {
     if (!record) continue;
+    if (kind.asServed) {
+      records.set(epoch, (record as { record: R }).record);
+      continue;
+    }
     const named = kind.named(record);
     const logHead = (record as { record?: { logHead?: LogHead } }).record?.logHead;
     const state = logHead ? log.history[logHead.seq] : undefined;
@@ -179,8 +185,9 @@ function conversationKind(conversationId: number): RingKind<ConversationRecord> 
   return {
     container: membershipContainer("conversation", conversationId),
     of: "conversations",
-    named: (signed) => (asServed ? undefined : (signed as Partial<SignedConversation>).record?.participants),
-    verifyRecord: async (signed, log, keysOf) => (asServed ? (signed as SignedConversation).record : verifyConversationRecord(signed as SignedConversation, log, keysOf)),
+    asServed,
+    named: (signed) => (signed as Partial<SignedConversation>).record?.participants,
+    verifyRecord: (signed, log, keysOf) => verifyConversationRecord(signed as SignedConversation, log, keysOf),
     openCopy: async (copy, record, log, me, keysOf) =>
       anyCopy ? (await openConversationKey(copy.sealed, me.keys.encrypt, { conversationId, epoch: log.epoch, extractable: true })).key : openSignedConversationKey(copy, record, me, keysOf),
     openLink: (next, link, previous) => openEpochLink(next, link, previous, { extractable: true }),
