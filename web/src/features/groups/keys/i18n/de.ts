@@ -23,7 +23,6 @@ export const de: Texts<typeof en> = {
     members: "Erste Mitglieder",
     submit: "Gruppe erstellen",
     failed: "Fehler beim Erstellen der Gruppe. Bitte versuche es später noch einmal!",
-    trigger: "Neue Gruppe",
   },
   people: {
     search: "Person suchen",

@@ -20,7 +20,6 @@ export const en = {
     members: "Initial members",
     submit: "Create group",
     failed: "Error creating the group. Please try again later!",
-    trigger: "New group",
   },
   people: {
     search: "Find a person",
