@@ -171,7 +171,9 @@ export async function leaveGroup(id: number, holder: UnlockedKeys) {
   const ring = await openGroupRing(id, holder).catch(() => null);
   forgetGroupRing(id);
   const mine = ring?.log.members.find((m) => m.userId === holder.uid);
-  if (!ring || !mine) return call("POST /api/groups/{id}/revokeMember", { params: { id }, body: { member_uid: holder.uid } });
+  // The last admin may not leave (the log refuses it): the server says so in its words (member_zeroadmin).
+  const lastAdmin = ring?.log.admins.length === 1 && ring.log.admins[0] === holder.uid;
+  if (!ring || !mine || lastAdmin) return call("POST /api/groups/{id}/revokeMember", { params: { id }, body: { member_uid: holder.uid } });
   const me = await myIdentity(holder);
   const { entries } = await extend(ring.log.container, ring.entries, [{ action: "leave", subject: mine, at: Date.now() }], me, ring.keysOf);
   return call("POST /api/groups/{id}/revokeMember", { params: { id }, body: { member_uid: holder.uid, log: { head: ring.log.head.seq, entries: entries.map(json) } } });
