@@ -276,5 +276,24 @@ describe("group keys in the browser", () => {
     await keyReady(a!, 0).waitFor({ timeout: 30_000 });
     await a!.context().close();
   });
+
+  it("keeps a group admin: the last one cannot leave (ERR_MEMBER_ZEROADMIN)", { timeout: 180_000 }, async () => {
+    const tag = unique();
+    const [sue, ann] = await team(tag, "Ann");
+    const [s, a] = await Promise.all([sue!, ann!].map(signedIn));
+    const g = await createGroupIn(s!, `Admins ${tag}`, [`Ann ${tag}`]);
+    await keyReady(s!, 0).waitFor({ timeout: 30_000 });
+    await confirmOn(s!, ann!.id, "Make group admin", "Make group admin");
+    await memberCard(s!, ann!.id).getByText("Group admin", { exact: true }).waitFor({ timeout: 30_000 });
+    await s!.context().close();
+    // Ann, now an admin, removes the creator (a new epoch for her alone), then tries to leave.
+    await gotoApp(a!, `/group/${g}/members`);
+    await confirmOn(a!, sue!.id, "Remove from group", "Remove");
+    await memberCard(a!, sue!.id).waitFor({ state: "detached", timeout: 30_000 });
+    await keyReady(a!, 1).waitFor({ timeout: 30_000 });
+    await confirmOn(a!, ann!.id, "Leave group", "Leave");
+    expect(await errorDialogText(a!)).toContain("You cannot remove the last group administrator from this group.");
+    await a!.context().close();
+  });
 });
 
