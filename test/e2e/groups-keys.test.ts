@@ -63,6 +63,16 @@ describe("group keys in the browser", () => {
     return groupIdOf(page);
   }
 
+  /** Sue (a super administrator) and Ann, both signed in, in a group Sue made in her browser. */
+  async function sueAndAnn(kind: string) {
+    const tag = unique();
+    const [sue, ann] = await team(tag, "Ann");
+    const [s, a] = await Promise.all([sue!, ann!].map(signedIn));
+    const g = await createGroupIn(s!, `${kind} ${tag}`, [`Ann ${tag}`]);
+    await keyReady(s!, 0).waitFor({ timeout: 30_000 });
+    return { sue: sue!, ann: ann!, s: s!, a: a!, g };
+  }
+
   async function confirmOn(page: Page, uid: number, button: string, confirm: string) {
     await memberCard(page, uid).getByRole("button", { name: button }).click();
     await page.getByRole("dialog").getByRole("button", { name: confirm }).click();
@@ -219,44 +229,36 @@ describe("group keys in the browser", () => {
   });
 
   it("shows roles as the filter says; a group admin creates a role and gives it to a member", { timeout: 180_000 }, async () => {
-    const tag = unique();
-    const [sue, ann] = await team(tag, "Ann");
-    const s = await signedIn(sue!);
-    await signedIn(ann!).then((p) => p.context().close());
-    await createGroupIn(s, `Roles ${tag}`, [`Ann ${tag}`]);
-    await keyReady(s, 0).waitFor({ timeout: 30_000 });
+    const { ann, s, a } = await sueAndAnn("Roles");
+    await a.context().close();
     await s.getByRole("button", { name: "Create new group role..." }).click();
     const dialog = s.getByRole("dialog", { name: "Add Role" });
     await dialog.getByLabel("Role name").fill("Editors");
     await dialog.getByRole("button", { name: "Add Role" }).click();
     await dialog.waitFor({ state: "detached" });
-    await memberCard(s, ann!.id).getByRole("button", { name: "Add Role" }).click();
+    await memberCard(s, ann.id).getByRole("button", { name: "Add Role" }).click();
     await s.getByRole("menuitem", { name: "Editors" }).click();
-    await memberCard(s, ann!.id).getByText("Editors", { exact: true }).waitFor({ timeout: 30_000 });
+    await memberCard(s, ann.id).getByText("Editors", { exact: true }).waitFor({ timeout: 30_000 });
     // None hides them; the list view shows the same members.
     await s.getByText("None", { exact: true }).click();
-    await memberCard(s, ann!.id).getByText("Editors", { exact: true }).waitFor({ state: "detached" });
+    await memberCard(s, ann.id).getByText("Editors", { exact: true }).waitFor({ state: "detached" });
     await s.getByText("List", { exact: true }).click();
-    await s.getByRole("table", { name: "Members" }).locator(`[data-member="${ann!.id}"]`).waitFor();
+    await s.getByRole("table", { name: "Members" }).locator(`[data-member="${ann.id}"]`).waitFor();
     await s.context().close();
   });
 
   it("refuses a ghost member in the record and a rolled-back log with their warnings", { timeout: 180_000 }, async () => {
-    const tag = unique();
-    const [sue, ann] = await team(tag, "Ann");
-    const [s, a] = await Promise.all([sue!, ann!].map(signedIn));
-    const g = await createGroupIn(s!, `Lies ${tag}`, [`Ann ${tag}`]);
-    await keyReady(s!, 0).waitFor({ timeout: 30_000 });
+    const { ann, s, a, g } = await sueAndAnn("Lies");
     // Ann opens it once: her browser remembers the head.
-    await gotoApp(a!, `/group/${g}/members`);
-    await keyReady(a!, 0).waitFor({ timeout: 30_000 });
-    await s!.context().close();
-    const log = await http<LogReply>("GET", `/api/groups/${g}/log`, { token: ann!.api_token });
+    await gotoApp(a, `/group/${g}/members`);
+    await keyReady(a, 0).waitFor({ timeout: 30_000 });
+    await s.context().close();
+    const log = await http<LogReply>("GET", `/api/groups/${g}/log`, { token: ann.api_token });
     const signed = log.body.epochs[0]!.record!;
     const entries = log.body.entries.map((e) => e.entry);
     const refused = async (reason: string) => {
-      await gotoApp(a!, `/group/${g}/members`);
-      await a!.locator(`[data-trust-warning="${reason}"]`).waitFor({ timeout: 30_000 });
+      await gotoApp(a, `/group/${g}/members`);
+      await a.locator(`[data-trust-warning="${reason}"]`).waitFor({ timeout: 30_000 });
     };
     const setRecord = (record: unknown) => db().entities.groupepoch.patch({ groupId: g, epoch: 0 }).set({ record: JSON.stringify(record) }).go();
     const setLog = (list: unknown[]) => db().entities.grouplog.patch({ groupId: g, first: 0 }).set({ entries: JSON.stringify(list), count: list.length }).go();
@@ -272,28 +274,24 @@ describe("group keys in the browser", () => {
       await setRecord(signed);
       await setLog(entries);
     }
-    await gotoApp(a!, `/group/${g}/members`);
-    await keyReady(a!, 0).waitFor({ timeout: 30_000 });
-    await a!.context().close();
+    await gotoApp(a, `/group/${g}/members`);
+    await keyReady(a, 0).waitFor({ timeout: 30_000 });
+    await a.context().close();
   });
 
   it("keeps a group admin: the last one cannot leave (ERR_MEMBER_ZEROADMIN)", { timeout: 180_000 }, async () => {
-    const tag = unique();
-    const [sue, ann] = await team(tag, "Ann");
-    const [s, a] = await Promise.all([sue!, ann!].map(signedIn));
-    const g = await createGroupIn(s!, `Admins ${tag}`, [`Ann ${tag}`]);
-    await keyReady(s!, 0).waitFor({ timeout: 30_000 });
-    await confirmOn(s!, ann!.id, "Make group admin", "Make group admin");
-    await memberCard(s!, ann!.id).getByText("Group admin", { exact: true }).waitFor({ timeout: 30_000 });
-    await s!.context().close();
+    const { sue, ann, s, a, g } = await sueAndAnn("Admins");
+    await confirmOn(s, ann.id, "Make group admin", "Make group admin");
+    await memberCard(s, ann.id).getByText("Group admin", { exact: true }).waitFor({ timeout: 30_000 });
+    await s.context().close();
     // Ann, now an admin, removes the creator (a new epoch for her alone), then tries to leave.
-    await gotoApp(a!, `/group/${g}/members`);
-    await confirmOn(a!, sue!.id, "Remove from group", "Remove");
-    await memberCard(a!, sue!.id).waitFor({ state: "detached", timeout: 30_000 });
-    await keyReady(a!, 1).waitFor({ timeout: 30_000 });
-    await confirmOn(a!, ann!.id, "Leave group", "Leave");
-    expect(await errorDialogText(a!)).toContain("You cannot remove the last group administrator from this group.");
-    await a!.context().close();
+    await gotoApp(a, `/group/${g}/members`);
+    await confirmOn(a, sue.id, "Remove from group", "Remove");
+    await memberCard(a, sue.id).waitFor({ state: "detached", timeout: 30_000 });
+    await keyReady(a, 1).waitFor({ timeout: 30_000 });
+    await confirmOn(a, ann.id, "Leave group", "Leave");
+    expect(await errorDialogText(a)).toContain("You cannot remove the last group administrator from this group.");
+    await a.context().close();
   });
 });
 
