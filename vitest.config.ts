@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 /**
  * unit: pure logic, crypto and the CDK stacks (offline).
  * system: everything that talks to a running local runtime (integration over HTTP, the
- * security harnesses and the browser tests). One runtime is started for the whole project by
- * test/support/global-setup.ts, on a free port with a throwaway data folder.
+ * security harnesses, the browser tests and the malicious-server suite). One runtime is started
+ * for the whole project by test/support/global-setup.ts, on a free port with a throwaway data folder.
  */
 export default defineConfig({
   test: {
@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: "system",
-          include: ["test/integration/**/*.test.ts", "test/security/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          include: ["test/integration/**/*.test.ts", "test/security/**/*.test.ts", "test/e2e/**/*.test.ts", "test/malicious/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/support/global-setup.ts"],
           setupFiles: ["test/support/setup-env.ts"],

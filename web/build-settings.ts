@@ -38,3 +38,56 @@ export function viteDefines(settings: BuildSettings): Record<string, string> {
     "import.meta.env.VITE_DEFAULT_SECURECODE": JSON.stringify(settings.defaultSecurecode ?? ""),
   };
 }
+
+/**
+ * The Vite mode of the malicious-server suite's build of the SPA (test/malicious; `vite build
+ * --mode malicious-test`): the only build in which a test may switch one client check off
+ * (`checkOff` in web/src/lib/build-settings.ts), to show that the attack it stops then works.
+ * Every other build, a tenant's included (`vite build`, mode production), defines the flag
+ * empty, and the minifier drops each switch with the code it guards. A mode, not an environment
+ * variable, so that no setting of a deploy can turn it on.
+ */
+export const TEST_CHECKS_MODE = "malicious-test";
+
+/**
+ * The checks a test build can switch off, one at a time, and what each one guards. None of these
+ * names may be in a production bundle (test/malicious checks).
+ */
+export const TEST_CHECK_NAMES = [
+  /** lib/trust.ts: a contact's identity chain must rest on an instance anchor this client pinned. Off: any root the chain brings will do. */
+  "identity-anchors",
+  /** lib/trust.ts: a record older than the pinned one is stale_key. Off: the older record is pinned again. */
+  "pin-seq",
+  /**
+   * conversations/conversation-log.ts: a signed conversation's answer (log, records, copy) is
+   * verified as the conversation asked for, whose container every log entry names. Off: as
+   * whichever conversation the answer's log names, so another conversation's answer is taken.
+   */
+  "container-binding",
+  /** conversations/conversation-log.ts: the log must hold the head this client remembers (log_fork). Off: no head is remembered; a fork or a rollback is taken. */
+  "log-head",
+  /**
+   * conversations: who takes part in a signed conversation is its log's (each record verified
+   * against the log, ghost_participant; the people shown are the log's members). Off: the
+   * server's word, as protocol v1 took it: records as served, the people it lists.
+   */
+  "members-from-log",
+  /** conversations/distribution.ts: one's copy must be sealed and signed by a participant, for the committed key (copy_invalid). Off: any copy that opens, as protocol v1 took it. */
+  "copy-signature",
+  /** conversations/message-crypto.ts: a member's message must carry its sender's signature. Off: a message that opens is the named sender's, as protocol v1 showed it. */
+  "message-signature",
+  /** lib/guest.ts: a pickup's Argon2id parameters must meet the floor. Off: whatever the lookup answers. */
+  "pickup-floor",
+  /** lib/build-settings.ts: secure-code settings come from the build. Off: from the key-state answer, as protocol v1 took them. */
+  "securecode-from-build",
+] as const;
+
+export type TestCheck = (typeof TEST_CHECK_NAMES)[number];
+
+/** Where a test build reads the checks that are off: localStorage, the names joined by commas. */
+export const TEST_CHECKS_STORAGE_KEY = "sealwork-test-checks-off";
+
+/** The flag web/src/lib/build-settings.ts reads, as Vite's `define` takes it. */
+export function testCheckDefines(mode: string): Record<string, string> {
+  return { "import.meta.env.SEALWORK_TEST_CHECKS": JSON.stringify(mode === TEST_CHECKS_MODE ? "on" : "") };
+}

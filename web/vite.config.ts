@@ -1,14 +1,15 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
-import { buildSettings, viteDefines } from "./build-settings";
+import { buildSettings, testCheckDefines, viteDefines } from "./build-settings";
 
 // The local runtime (`npm run dev`); API_PROXY points elsewhere, e.g. a second instance.
 const server = process.env.API_PROXY ?? "http://localhost:3000";
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [react()],
-  // Settings that weaken encryption come from the build, never from the API (build-settings.ts).
-  define: viteDefines(buildSettings(process.env)),
+  // Settings that weaken encryption come from the build, never from the API (build-settings.ts);
+  // the test switches exist only in the malicious-server suite's build (its own mode).
+  define: { ...viteDefines(buildSettings(process.env)), ...testCheckDefines(mode) },
   resolve: {
     // The workspace root holds an older React (pinned for sst); hoisted packages such as
     // @tanstack/react-query would otherwise bind to it and break hooks with two Reacts.
@@ -37,4 +38,4 @@ export default defineConfig({
   server: {
     proxy: { "/api": server, "/dev": server },
   },
-});
+}));

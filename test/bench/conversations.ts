@@ -321,6 +321,12 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     await log.getByText(`message ${OPEN_MESSAGES}:`).waitFor();
     const openMs = performance.now() - started;
     const firstPage = await held();
+    // BENCH_PROFILE=1: a CPU profile of the scroll back, its heaviest functions printed (where the time goes).
+    const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.start");
+    }
     // Scrolled to the top again as soon as each older page is in, until '(no more messages)': in
     // the page, so the figure is the SPA's and not the test driver's round trips.
     const perPage = (await page.evaluate(`(async () => {
@@ -345,6 +351,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
       return times;
     })()`)) as number[];
     const allMs = performance.now() - started;
+    if (cdp) printProfile((await cdp.send("Profiler.stop")).profile);
     const drawn = await log.locator("[data-message-text]").count();
     const heldAtEnd = await held();
     await log.evaluate((el) => el.scrollTo(0, 0));
@@ -370,6 +377,25 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
   } finally {
     await browser.close();
   }
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** Self time per function (ms) and the share of samples that were idle, from a CDP CPU profile. */
+function printProfile(profile: CpuProfile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  (profile.samples ?? []).forEach((id, i) => {
+    const frame = byId.get(id)!.callFrame;
+    const name = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 40);
+  console.error(top.map(([name, ms]) => `${ms.toFixed(1).padStart(8)} ms  ${name}`).join("\n"));
 }
 
 export async function runConversationsBench(): Promise<void> {

@@ -33,9 +33,9 @@ export function watchTrustedTypes(context: BrowserContext): void {
   });
 }
 
-/** A fresh context (no storage) with the app's base URL, as a new visitor would come. */
-export async function newVisitor(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport, locale: "en-GB" });
+/** A fresh context (no storage) with the app's base URL (or `baseURL`: a proxy in front of it), as a new visitor would come. */
+export async function newVisitor(browser: Browser, viewport = { width: 1280, height: 800 }, baseURL = baseUrl()): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport, locale: "en-GB" });
   watchTrustedTypes(context);
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();

@@ -7,11 +7,13 @@ import { ROOT } from "./runtime";
 
 /**
  * Builds the SPA into a folder of its own with `env` (the build settings of web/build-settings.ts,
- * for example secure codes switched off), for a runtime started with WEB_DIR pointing at it.
+ * for example secure codes switched off), for a runtime started with WEB_DIR pointing at it; or
+ * in another Vite `mode` (TEST_CHECKS_MODE: the malicious-server suite's build with its switches).
  */
-export async function buildWeb(env: Record<string, string>): Promise<string> {
+export async function buildWeb(env: Record<string, string>, options: { mode?: string } = {}): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), "sealwork-web-"));
-  await promisify(execFile)(process.execPath, [join(ROOT, "web/node_modules/vite/bin/vite.js"), "build", "--outDir", outDir, "--emptyOutDir", "--logLevel", "warn"], {
+  const mode = options.mode ? ["--mode", options.mode] : [];
+  await promisify(execFile)(process.execPath, [join(ROOT, "web/node_modules/vite/bin/vite.js"), "build", ...mode, "--outDir", outDir, "--emptyOutDir", "--logLevel", "warn"], {
     cwd: join(ROOT, "web"),
     env: { ...process.env, ...env },
   });

@@ -7,6 +7,8 @@ interface ImportMetaEnv {
   readonly VITE_DISABLE_SECURECODE?: string;
   /** The code every key is wrapped under where secure codes are off. */
   readonly VITE_DEFAULT_SECURECODE?: string;
+  /** "on" in the malicious-server suite's build only (web/build-settings.ts, lib/build-settings.ts). */
+  readonly SEALWORK_TEST_CHECKS?: string;
 }
 
 interface ImportMeta {

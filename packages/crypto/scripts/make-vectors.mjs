@@ -299,12 +299,17 @@ const carolRotated = identity(3, "carol@example.org", 1, carolNext, T0 + 4 * DAY
 // The membership log of conversation 42: Jürg and Carol added, Jürg promoted, Carol removed by Jürg, rekey.
 const container = "conversation:42";
 const entryHashOf = (signed) => sha256b64u(canonical(signed));
-const logEntries = [];
-function entry(action, subject, epoch, authorId, author, at) {
-  const previous = logEntries.at(-1);
-  const record = { type: "membership", v: 2, container, seq: logEntries.length, prev: previous ? entryHashOf(previous) : "", action, subject, epoch, author: authorId, authorKeyId: keyIdOf(author.pub), at };
-  logEntries.push({ record, signature: v2sign(author, record) });
+/** A container's log, entry by entry: each names the hash of the one before. */
+function logOf(name) {
+  const entries = [];
+  const append = (action, subject, epoch, authorId, author, at) => {
+    const previous = entries.at(-1);
+    const record = { type: "membership", v: 2, container: name, seq: entries.length, prev: previous ? entryHashOf(previous) : "", action, subject, epoch, author: authorId, authorKeyId: keyIdOf(author.pub), at };
+    entries.push({ record, signature: v2sign(author, record) });
+  };
+  return { entries, append };
 }
+const { entries: logEntries, append: entry } = logOf(container);
 entry("create", refOf(1, root), 0, 1, root, T0 + 10 * DAY);
 entry("add", refOf(2, jurg), 0, 1, root, T0 + 10 * DAY + 1);
 entry("add", refOf(3, carolNext), 0, 1, root, T0 + 10 * DAY + 2);
@@ -350,6 +355,47 @@ const epoch0Key = range(0xa0, 32);
 const epoch0Commitment = b64u(createHmac("sha256", epoch0Key).update("sealwork/v2/key-commitment\nconversation-key:42:0", "utf8").digest());
 const epochLink = { previousKey: hex(epoch0Key), previousCommitment: epoch0Commitment, nonce: hex(range(0x4f, 12)), ...aead(epochKey, epoch0Key, "epoch-chain:42:1", range(0x4f, 12)) };
 
+// Group 7 (docs/protocol.md, "Group keys" and "Records and dockeys"): the same people; Carol removed,
+// epoch 1's record and Jürg's copy for the root user, the link to epoch 0, and a record of epoch 1:
+// its dockey, its payload in NFC and NFD, and the root user's signed grant of its key to Carol.
+const groupLog = logOf("group:7");
+groupLog.append("create", refOf(1, root), 0, 1, root, T0 + 20 * DAY);
+groupLog.append("add", refOf(2, jurg), 0, 1, root, T0 + 20 * DAY + 1);
+groupLog.append("add", refOf(3, carolNext), 0, 1, root, T0 + 20 * DAY + 2);
+groupLog.append("promote", refOf(2, jurg), 0, 1, root, T0 + 20 * DAY + 3);
+groupLog.append("remove", refOf(3, carolNext), 0, 2, jurg, T0 + 20 * DAY + 4);
+groupLog.append("rekey", null, 1, 2, jurg, T0 + 20 * DAY + 5);
+const groupHead = { seq: groupLog.entries.length - 1, hash: entryHashOf(groupLog.entries.at(-1)) };
+const groupCommit = (key, epoch) => b64u(createHmac("sha256", key).update(`sealwork/v2/key-commitment\ngroup-key:7:${epoch}`, "utf8").digest());
+const groupKey0 = range(0xb0, 32);
+const groupKey1 = range(0xc0, 32);
+const groupRecord = { type: "group", v: 2, groupId: 7, epoch: 1, members: [refOf(1, root), refOf(2, jurg)], keyCommitment: groupCommit(groupKey1, 1), author: 2, authorKeyId: keyIdOf(jurg.pub), logHead: groupHead };
+const groupCopySealed = sealedFor(root, "group-key:7:1", groupKey1, range(0x5f, 12));
+const groupCopyRecord = { type: "group-sealed-key", v: 2, groupId: 7, epoch: 1, recipientUserId: 1, recipientKeyId: keyIdOf(root.pub), sealedDigest: sha256b64u(groupCopySealed), sealer: 2, sealerKeyId: keyIdOf(jurg.pub) };
+const recordId = b64u(range(0xe0, 16));
+const recordKey1 = range(0xd0, 32);
+const grantSealed = sealedFor(carolNext, `dek:7:${recordId}`, recordKey1, range(0xaf, 12));
+const grantRecord = { type: "record-grant", v: 2, groupId: 7, recordId, recipientUserId: 3, recipientKeyId: keyIdOf(carolNext.pub), sealedDigest: sha256b64u(grantSealed), sealer: 1, sealerKeyId: keyIdOf(root.pub) };
+const group = {
+  groupId: 7,
+  log: { container: "group:7", entries: groupLog.entries, hashes: groupLog.entries.map(entryHashOf), state: { epoch: 1, members: [refOf(1, root), refOf(2, jurg)], admins: [1, 2], needsRekey: false, head: groupHead } },
+  keys: [hex(groupKey0), hex(groupKey1)],
+  commitments: [groupCommit(groupKey0, 0), groupCommit(groupKey1, 1)],
+  record: { record: groupRecord, signature: v2sign(jurg, groupRecord) },
+  copy: { nonce: hex(range(0x5f, 12)), sealed: groupCopySealed, signatureRecord: groupCopyRecord, signature: v2sign(jurg, groupCopyRecord), sealer: 2, sealerKeyId: keyIdOf(jurg.pub) },
+  epochLink: { nonce: hex(range(0x6f, 12)), ...aead(groupKey1, groupKey0, "group-epoch-chain:7:1", range(0x6f, 12)) },
+  recordKey: {
+    recordId,
+    dek: hex(recordKey1),
+    dockey: { epoch: 1, nonce: hex(range(0x7f, 12)), ...aead(groupKey1, recordKey1, `dockey:7:${recordId}:1`, range(0x7f, 12)) },
+    payloads: [
+      { text: text(grueziNfc), nonce: hex(range(0x8f, 12)), ...aead(recordKey1, Buffer.from(grueziNfc, "utf8"), `mote:7:${recordId}`, range(0x8f, 12)) },
+      { text: text(grueziNfd), nonce: hex(range(0x9f, 12)), ...aead(recordKey1, Buffer.from(grueziNfd, "utf8"), `mote:7:${recordId}`, range(0x9f, 12)) },
+    ],
+    grant: { nonce: hex(range(0xaf, 12)), sealed: grantSealed, signatureRecord: grantRecord, signature: v2sign(root, grantRecord), sealer: 1, sealerKeyId: keyIdOf(root.pub) },
+  },
+};
+
 const v2 = {
   about: "Protocol v2: the people below have X25519 and Ed25519 seeds; every record is made from them and the fixed times.",
   seeds: Object.fromEntries(Object.entries(people).map(([name, who]) => [name, who.seed])),
@@ -391,6 +437,7 @@ const v2 = {
     ],
     epochLink,
   },
+  group,
 };
 
 const vectors = {

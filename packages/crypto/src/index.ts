@@ -236,3 +236,40 @@ export {
   sealSignedMessage,
   verifyMessageSignature,
 } from "./records/signed-message";
+
+// Groups (docs/protocol.md, "Group keys" and "Records and dockeys"): the conversations' signed
+// distribution with the group's names and strings (membership log `group:<id>`), and the record
+// (mote) data keys wrapped under an epoch key and granted to explicit grantees.
+export {
+  type GroupEpoch,
+  type GroupRecord,
+  type GroupSealedKeyRecord,
+  type SignedGroup,
+  commitGroupKey,
+  createGroupRecord,
+  groupEpochChainAad,
+  groupKeyContext,
+  openGroupEpochLink,
+  openGroupKey,
+  parseSignedGroup,
+  sealGroupEpochLink,
+  sealGroupKey,
+  verifyGroupRecord,
+} from "./records/group-key";
+export {
+  type DockeyPlace,
+  RECORD_ID_BYTES,
+  type RecordGrantRecord,
+  type RecordPlace,
+  dockeyAad,
+  generateRecordId,
+  generateRecordKey,
+  grantRecordKey,
+  openRecordGrant,
+  openRecordPayload,
+  recordGrantContext,
+  recordPayloadAad,
+  sealRecordPayload,
+  unwrapRecordKey,
+  wrapRecordKey,
+} from "./records/record-key";

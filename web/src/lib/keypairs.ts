@@ -14,6 +14,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { call } from "./api";
 import { i18next } from "./i18n";
 import { queryKeys } from "./query-keys";
+import { TEST_CHECKS, checkOff, rememberSecureCodeAnswer } from "./build-settings";
 
 /**
  * The account-key calls (spec 000 §7) and the checks every client makes on their answers. In lib
@@ -26,6 +27,8 @@ export type { KeypairView };
 export async function fetchKeyState(signal?: AbortSignal): Promise<KeyState> {
   const reply = await call("GET /api/keypairs", { signal });
   if (!("instance" in reply)) throw new Error("GET /api/keypairs answered with a key lookup");
+  // Test build only (test/malicious): what the answer says about secure codes is kept, as protocol v1 did.
+  if (TEST_CHECKS && checkOff("securecode-from-build")) rememberSecureCodeAnswer(reply.instance);
   return reply;
 }
 

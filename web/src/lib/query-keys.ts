@@ -38,6 +38,9 @@ export const queryKeys = {
     one: (id: number) => ["conversations", "one", id] as const,
     /** The pages of messages, newest page first, decrypted. */
     messages: (id: number) => ["conversations", "one", id, "messages"] as const,
+    /** Older pages fetched ahead of the list while the user pages back (load-conversation.ts), by `before` cursor. */
+    olderPages: (id: number) => ["conversations", "one", id, "older"] as const,
+    olderPage: (id: number, before: number) => ["conversations", "one", id, "older", before] as const,
     /** Messages after the first page (newer and pending ones) and the panel's changes: live-messages.ts. */
     live: (id: number) => ["conversations", "one", id, "live"] as const,
     /** The message poll's back-off state. */

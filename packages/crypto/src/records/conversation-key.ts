@@ -4,7 +4,7 @@ import { wipe } from "../bytes";
 import { type SealedEnvelope, parseEnvelope, serializeEnvelope } from "../envelope";
 import type { Key, KeyPair } from "../primitives";
 import { openSealed, sealFor, sealForWith } from "../seal";
-import { type ConversationPlace, type ExtractableOption, type LegacyOption, checkPlace, conversationSuffix, legacyAllowed, openBoundOrLegacy } from "./place";
+import { type ConversationPlace, type ExtractableOption, type LegacyOption, checkId, checkPlace, conversationSuffix, legacyAllowed, openBoundOrLegacy } from "./place";
 
 /**
  * A conversation key sealed for one participant (docs/protocol.md, Conversations): the raw
@@ -19,6 +19,11 @@ export const LEGACY_CONVERSATION_KEY_CONTEXT = "conversation-key:0";
 
 export function conversationKeyContext(conversationId: number, epoch?: number): string {
   return `conversation-key:${conversationSuffix(conversationId, epoch)}`;
+}
+
+/** The associated data of the link by which epoch `epoch` (≥ 1) carries the key before it (`epoch-chain.ts`). */
+export function epochChainAad(conversationId: number, epoch: number): string {
+  return `epoch-chain:${conversationSuffix(conversationId, checkId(epoch, "an epoch with a previous one", 1))}`;
 }
 
 export interface OpenedConversationKey {

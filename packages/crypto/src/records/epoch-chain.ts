@@ -1,10 +1,9 @@
-import { decrypt, exportSymmetricKey, importSymmetricKey } from "../aead";
-import { wipe } from "../bytes";
-import { parseEnvelope } from "../envelope";
-import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
-import { type ConversationEpoch, type ConversationRecord, commitKey } from "./conversation-v2";
-import { type ExtractableOption, checkId, conversationSuffix, encryptRecord } from "./place";
+import { CONVERSATION_DISTRIBUTION, type ConversationEpoch, type ConversationRecord } from "./conversation-v2";
+import { openChainLink, sealChainLink } from "./distribution";
+import type { ExtractableOption } from "./place";
+
+export { epochChainAad } from "./conversation-key";
 
 /**
  * History across epochs of a v2 conversation (docs/protocol.md, "Signed distribution"): each new
@@ -14,12 +13,9 @@ import { type ExtractableOption, checkId, conversationSuffix, encryptRecord } fr
  * there were; a participant removed before epoch e holds no key of e, and the chain only runs
  * backwards. The link is not signed: only holders of key_e can make it, and the opener checks the
  * key it yields against the commitment of epoch e-1's conversation record, so a participant who
- * puts a wrong key in the chain is caught (bad_commitment).
+ * puts a wrong key in the chain is caught (bad_commitment). Groups chain the same way
+ * (`group-key.ts`).
  */
-
-export function epochChainAad(conversationId: number, epoch: number): string {
-  return `epoch-chain:${conversationSuffix(conversationId, checkId(epoch, "an epoch with a previous one", 1))}`;
-}
 
 /** Encrypts the previous epoch's key (extractable) under the new epoch's key; answers the envelope's text. */
 export function sealEpochLink(key: Key, previous: Key, place: ConversationEpoch): Promise<string> {
@@ -27,14 +23,8 @@ export function sealEpochLink(key: Key, previous: Key, place: ConversationEpoch)
 }
 
 /** sealEpochLink with the nonce supplied: for known-answer tests only. */
-export async function sealEpochLinkWith(key: Key, previous: Key, place: ConversationEpoch, nonce: Uint8Array | undefined): Promise<string> {
-  const aad = epochChainAad(place?.conversationId, place?.epoch);
-  const raw = await exportSymmetricKey(previous);
-  try {
-    return await encryptRecord(key, raw, aad, nonce);
-  } finally {
-    wipe(raw);
-  }
+export function sealEpochLinkWith(key: Key, previous: Key, place: ConversationEpoch, nonce: Uint8Array | undefined): Promise<string> {
+  return sealChainLink(CONVERSATION_DISTRIBUTION, key, previous, place?.conversationId, place?.epoch, nonce);
 }
 
 /**
@@ -43,16 +33,6 @@ export async function sealEpochLinkWith(key: Key, previous: Key, place: Conversa
  * epoch): wrong key, conversation or epoch: decrypt_failed; not 32 bytes or another key than the
  * record commits to: bad_commitment. Not extractable unless asked (to make the next link).
  */
-export async function openEpochLink(key: Key, link: string, previous: ConversationRecord, options: ExtractableOption = {}): Promise<Key> {
-  if (typeof previous !== "object" || previous === null) throw new CryptoError("invalid_input", "the previous epoch's conversation record is missing");
-  const place = { conversationId: previous.conversationId, epoch: previous.epoch };
-  const raw = await decrypt(key, parseEnvelope(link, "aead"), { aad: epochChainAad(place.conversationId, checkId(place.epoch, "an epoch", 0) + 1) });
-  try {
-    if (raw.length !== 32 || (await commitKey(raw, place)) !== previous.keyCommitment) {
-      throw new CryptoError("bad_commitment", "the chained key is not the one the earlier record commits to");
-    }
-    return await importSymmetricKey(raw, { extractable: options.extractable === true });
-  } finally {
-    wipe(raw);
-  }
+export function openEpochLink(key: Key, link: string, previous: ConversationRecord, options: ExtractableOption = {}): Promise<Key> {
+  return openChainLink(CONVERSATION_DISTRIBUTION, key, link, previous, options);
 }

@@ -8,7 +8,7 @@ import { type IdentityKeys, type KeysOf, resolveSigner } from "./identity-keys";
 import { type KeyRef, countField, digestField, idField, keyIdField, keyRefField, parseRecord, signatureField, timeField } from "./v2-fields";
 
 /**
- * The membership log of a conversation (later a group): signed entries, each naming the hash of
+ * The membership log of a conversation or a group: signed entries, each naming the hash of
  * the one before, replayed by every client from the first entry (docs/protocol.md, "The membership
  * log"). Who may change what follows from earlier entries only, so the server can withhold
  * entries but not invent a change; a client remembers the head it saw, so a server that shows
@@ -21,7 +21,7 @@ export type MembershipAction = (typeof MEMBERSHIP_ACTIONS)[number];
 export interface MembershipEntry {
   type: "membership";
   v: 2;
-  /** `conversation:<id>` (later `group:<id>`). */
+  /** `conversation:<id>` or `group:<id>`. */
   container: string;
   seq: number;
   /** entryHash of the entry before; "" for seq 0. */
@@ -197,6 +197,10 @@ function step(state: LogState | null, entry: MembershipEntry, hash: string): Log
     case "leave":
       if (subject!.userId !== entry.author) throw new CryptoError("not_permitted", `entry ${entry.seq}: only members themselves leave`);
       if (named?.keyId !== subject!.keyId) throw new CryptoError("bad_chain", `entry ${entry.seq}: user ${subject!.userId} is not a member with that key`);
+      // A group keeps an admin, who renews its key (a remove is always by another admin, who stays).
+      if (entry.container.startsWith("group:") && state.admins.length === 1 && isAdmin(entry.author)) {
+        throw new CryptoError("bad_chain", `entry ${entry.seq}: the last admin of a group does not leave it`);
+      }
       return { ...next, ...without(subject!.userId), needsRekey: true };
     case "promote":
       if (!named) throw new CryptoError("bad_chain", `entry ${entry.seq}: user ${subject!.userId} is not a member`);

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
 import { signRecordV2, verifyRecordV2 } from "../signatures";
-import { digest } from "./conversation-v2";
+import { digest } from "./distribution";
 import { type IdentityKeys, type KeysOf, type VerifiedKey, resolveSigner } from "./identity-keys";
 import { type MessagePayload, type MessagePlaceV2, messageAadV2, openMessage, sealMessageWith } from "./message";
 import { keyIdField, parseRecord, signatureField } from "./v2-fields";

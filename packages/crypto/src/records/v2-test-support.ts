@@ -1,7 +1,7 @@
 import { type AccountKeys, accountPublicKeys, generateAccountKeys } from "../account-keys";
 import { base64urlEncode, tryBase64urlDecode } from "../bytes";
 import type { CryptoErrorCode } from "../errors";
-import type { Mutation } from "../test-support";
+import { type Mutation, expectRefusal } from "../test-support";
 import { type SignedAdmin, type SignedIdentity, createInvitation, createInvitedIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
 import type { IdentityChain } from "./identity-chain";
 import { type IdentityKeys, identityKeys } from "./identity-keys";
@@ -142,4 +142,20 @@ export function* recordMutations(value: unknown, changed: CryptoErrorCode[], pat
     }
     yield { label: `${label} as a number`, value: put(7), codes: ["malformed_record"] };
   }
+}
+
+/**
+ * Opens every mutation of a signed record (`recordMutations`, signature-only changes caught as
+ * bad_signature) with `open`: each must be refused with its codes, or with `special(label)`'s
+ * where a change is caught earlier. Answers how many were tried.
+ */
+export async function refuseEveryMutation<T>(signed: T, open: (value: T) => Promise<unknown>, special: (label: string) => CryptoErrorCode[] | undefined = () => undefined): Promise<number> {
+  let count = 0;
+  for (const mutation of recordMutations(signed, ["bad_signature"])) {
+    await expectRefusal(open(mutation.value as T), ...(special(mutation.label) ?? mutation.codes!)).catch((failure: Error) => {
+      throw new Error(`${mutation.label}: ${failure.message}`);
+    });
+    count++;
+  }
+  return count;
 }

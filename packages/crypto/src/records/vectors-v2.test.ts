@@ -13,6 +13,8 @@ import { identityKeys, keyLookup } from "./identity-keys";
 import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, verifyLog } from "./membership-log";
 import { type MessagePayload, openMessage, sealMessageWith } from "./message";
 import { openSignedMessage, sealSignedMessageWith } from "./signed-message";
+import { commitGroupKey, createGroupRecord, openGroupEpochLink, openGroupKey, sealGroupEpochLinkWith, sealGroupKeyWith, verifyGroupRecord } from "./group-key";
+import { grantRecordKeyWith, openRecordGrant, openRecordPayload, sealRecordPayloadWith, unwrapRecordKey, wrapRecordKeyWith } from "./record-key";
 
 // Protocol v2 against the second implementation (scripts/make-vectors.mjs on node:crypto): every
 // record and signature made here from the same seeds and times must be the same to the byte.
@@ -140,5 +142,58 @@ describe("protocol v2 vectors", () => {
     const earlier = { ...record, epoch: 0, keyCommitment: l.previousCommitment };
     expect(hexEncode(await exportSymmetricKey(await openEpochLink(key, l.envelope, earlier, { extractable: true })))).toBe(l.previousKey);
     await expectRefusal(openEpochLink(key, l.envelope, { ...earlier, keyCommitment: c.commitment }), "bad_commitment");
+  });
+
+  it("group 7: its log, the epoch's record, an admin's copy, the chain, a dockey, payloads and a signed grant", async () => {
+    const keys = await lookup();
+    const g = v.group;
+    const authors = { 1: await me(1, "root"), 2: await me(2, "jurg") } as const;
+    const made: SignedMembershipEntry[] = [];
+    for (const expected of g.log.entries) {
+      const record = expected.record as MembershipEntry;
+      const author = authors[record.author as 1 | 2];
+      const next = made.length > 0 ? await appendToLog(await verifyLog(g.log.container, made, keys), { action: record.action as "add", subject: record.subject, at: record.at }, author) : await createLog(g.log.container, author, record.at);
+      expect(next).toEqual(expected);
+      expect(await entryHash(next)).toBe(g.log.hashes[made.length]);
+      made.push(next);
+    }
+    const log = await verifyLog(g.log.container, made, keys, g.log.state.head);
+    expect({ epoch: log.epoch, members: log.members, admins: log.admins, needsRekey: log.needsRekey, head: log.head }).toEqual(g.log.state);
+
+    const [key0, key1] = await Promise.all(g.keys.map((k) => importSymmetricKey(hex(k))));
+    expect([await commitGroupKey(key0!, { groupId: 7, epoch: 0 }), await commitGroupKey(key1!, { groupId: 7, epoch: 1 })]).toEqual(g.commitments);
+    const jurg = authors[2];
+    expect(await createGroupRecord(key1!, log.members, log, jurg)).toEqual(g.record);
+    const record = await verifyGroupRecord(g.record as never, log, keys);
+
+    const root = authors[1];
+    const ephemeral = await keyPairFromSeed(hex(vectors.seeds.ephemeralX25519), "X25519");
+    const rootKey = (await verifyIdentity(chainOf(1), trust)).keys[0]!;
+    const copy = await sealGroupKeyWith(key1!, record, log, rootKey, jurg, { ephemeral, nonce: hex(g.copy.nonce) });
+    expect(copy).toEqual({ sealed: g.copy.sealed, signature: g.copy.signature, sealer: g.copy.sealer, sealerKeyId: g.copy.sealerKeyId });
+    expect(hexEncode(await exportSymmetricKey(await openGroupKey(copy, record, log, root, keys, { extractable: true })))).toBe(g.keys[1]);
+    await expectRefusal(openGroupKey(copy, { ...record, epoch: 0 }, log, root, keys), "bad_signature");
+
+    expect(await sealGroupEpochLinkWith(key1!, key0!, { groupId: 7, epoch: 1 }, hex(g.epochLink.nonce))).toBe(g.epochLink.envelope);
+    const earlier = { ...record, epoch: 0, keyCommitment: g.commitments[0]! };
+    expect(hexEncode(await exportSymmetricKey(await openGroupEpochLink(key1!, g.epochLink.envelope, earlier, { extractable: true })))).toBe(g.keys[0]);
+
+    const r = g.recordKey;
+    const place = { groupId: 7, recordId: r.recordId };
+    const dek = await importSymmetricKey(hex(r.dek));
+    expect(await wrapRecordKeyWith(key1!, dek, { ...place, epoch: 1 }, hex(r.dockey.nonce))).toBe(r.dockey.envelope);
+    expect(hexEncode(await exportSymmetricKey(await unwrapRecordKey(key1!, r.dockey.envelope, { ...place, epoch: 1 }, { extractable: true })))).toBe(r.dek);
+    await expectRefusal(unwrapRecordKey(key0!, r.dockey.envelope, { ...place, epoch: 1 }), "decrypt_failed");
+    for (const p of r.payloads) {
+      expect(hexEncode(utf8Encode(p.text.text))).toBe(p.text.utf8);
+      expect(await sealRecordPayloadWith(dek, place, hex(p.text.utf8), hex(p.nonce))).toBe(p.envelope);
+      expect(utf8Decode(await openRecordPayload(dek, p.envelope, place))).toBe(textOf(p.text));
+    }
+    const carol = await me(3, "carolNext");
+    const carolKey = (await verifyIdentity(chainOf(3), trust)).keys[1]!;
+    const grant = await grantRecordKeyWith(dek, place, log, carolKey, root, { ephemeral, nonce: hex(r.grant.nonce) });
+    expect(grant).toEqual({ sealed: r.grant.sealed, signature: r.grant.signature, sealer: r.grant.sealer, sealerKeyId: r.grant.sealerKeyId });
+    expect(hexEncode(await exportSymmetricKey(await openRecordGrant(grant, place, log, carol, keys, { extractable: true })))).toBe(r.dek);
+    await expectRefusal(openRecordGrant(grant, { ...place, recordId: "AAAAAAAAAAAAAAAAAAAAAA" }, log, carol, keys), "bad_signature");
   });
 });

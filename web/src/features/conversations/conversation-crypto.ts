@@ -128,7 +128,8 @@ async function extractableCopy(key: Key, conversationId: number): Promise<Key> {
 /** The conversation key sealed for one X25519 public key (raw base64url). */
 export async function sealKeyForPublic(key: Key, encryptPublic: string, conversationId?: number): Promise<string> {
   const id = conversationOf(key, conversationId);
-  return sealConversationKey(await extractableCopy(key, id), encryptPublic, { conversationId: id });
+  const copy = await extractableCopy(key, id);
+  return sealConversationKey(copy, encryptPublic, { conversationId: id });
 }
 
 /**
@@ -143,7 +144,8 @@ export async function sealKeyForUser(key: Key, uid: number, conversationId?: num
 }
 
 export async function encryptTitle(key: Key, title: string, conversationId?: number): Promise<string> {
-  return sealConversationTitle(key, title, { conversationId: conversationOf(key, conversationId), epoch: epochOf(key) });
+  const id = conversationOf(key, conversationId);
+  return sealConversationTitle(key, title, { conversationId: id, epoch: epochOf(key) });
 }
 
 /**

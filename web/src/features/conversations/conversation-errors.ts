@@ -1,3 +1,4 @@
+import { isCryptoError } from "@sealwork/crypto";
 import { isApiError } from "../../lib/api";
 import { errorText, isRefusal } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
@@ -10,11 +11,13 @@ import "./i18n";
  * Spec 000 §8, Messages: the text of the code that came back, so a conversation that never
  * existed (`not_found`: 'Requested content not found.') is told apart from a deleted one
  * (`conversation_not_found`: 'This conversation or pickup has been deleted!') and a refusal
- * (`conversation_forbidden`). A 403 or 404 without a code of its own keeps the spec's texts;
- * anything else (no answer, a server error) is the generic one.
+ * (`conversation_forbidden`). A 403 or 404 without a code of its own keeps the spec's texts; a key
+ * copy that does not open says so; anything else (no answer, a server error) is the generic one.
  */
 export function loadErrorText(error: unknown): string {
   if (error instanceof DistributionError) return error.message;
+  // The copy of the key this answer carries does not open (issue 11, item 6): not a server error.
+  if (isCryptoError(error, "decrypt_failed")) return i18next.t("conversations:errors.keyFailed");
   if (isApiError(error, 403) && error.code === "forbidden") return i18next.t("conversations:errors.forbidden");
   if (isRefusal(error)) return errorText(error);
   if (isApiError(error, 404)) return i18next.t("conversations:errors.deleted");

@@ -1,5 +1,7 @@
 import type { Body } from "@sealwork/contracts";
+import type { LogHead } from "@sealwork/crypto";
 import { call } from "../../lib/api";
+import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
 import { rememberHead, rememberedHead } from "../../lib/pins";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { bindConversationKey } from "./conversation-crypto";
@@ -44,9 +46,10 @@ export function openRing(id: number, holder: UnlockedKeys, log?: Promise<LogRepl
         return [entry?.author, entry?.subject?.userId];
       });
       for (const uid of new Set(named)) if (typeof uid === "number") keysOfPerson(holder, uid).catch(() => undefined);
-      const ring = await verifyDistribution(id, reply, me, signerLookup(holder), remembered);
-      await rememberHead(holder, id, ring.log.head);
-      bindConversationKey(ring.key, id, ring.epoch);
+      const [as, head] = TEST_CHECKS ? await weakened(id, reply, holder, remembered) : [id, remembered];
+      const ring = await verifyDistribution(as, reply, me, signerLookup(holder), head);
+      await rememberHead(holder, ring.conversationId, ring.log.head);
+      bindConversationKey(ring.key, ring.conversationId, ring.epoch);
       return ring;
     })();
     // A failure is not kept: the next load verifies afresh.
@@ -54,6 +57,21 @@ export function openRing(id: number, holder: UnlockedKeys, log?: Promise<LogRepl
     rings.set(id, found);
   }
   return found;
+}
+
+/**
+ * Test build only (test/malicious, web/src/lib/build-settings.ts): the conversation a log answer
+ * is verified as, and the head it must hold, with "container-binding" or "log-head" off.
+ */
+async function weakened(id: number, reply: LogReply, holder: UnlockedKeys, remembered: LogHead | undefined): Promise<[number, LogHead | undefined]> {
+  let as = id;
+  if (checkOff("container-binding")) {
+    // Whichever conversation the answer's log names (its first entry's container).
+    const named = /^conversation:(\d+)$/.exec(String((reply.entries[0]?.record as { container?: unknown } | undefined)?.container));
+    if (named) as = Number(named[1]);
+  }
+  if (checkOff("log-head")) return [as, undefined];
+  return [as, as === id ? remembered : await rememberedHead(holder, as)];
 }
 
 /** Whether this conversation's keys are open (or opening) already. */

@@ -101,6 +101,11 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
             {t("distribution.rekeyPending")}
           </Alert>
         ) : null}
+        {state.titleFailed ? (
+          <Alert color="red" role="alert" data-title-error>
+            {t("errors.titleFailed")}
+          </Alert>
+        ) : null}
         {blocking ? (
           <Alert color="red" role="alert" title={t("trust.blocked", { name: blockedName })} data-trust-warning={blocking.reason}>
             {blocking.message}

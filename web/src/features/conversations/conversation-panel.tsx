@@ -1,7 +1,7 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
 import { ActionIcon, Box, Button, Divider, Group, Modal, Stack, Text, Title, Tooltip, UnstyledButton } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { memo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { isGuest } from "../../lib/guest";
@@ -41,8 +41,9 @@ export interface ConversationPanelProps {
 /**
  * The right panel (spec 000 §2): title, people with the admin star and removal, each person's key
  * (verified, not certified, changed) and safety number, adding people, archive, attachments.
+ * Memoised: a page of older messages leaves it as it is.
  */
-export function ConversationPanel(props: ConversationPanelProps) {
+export const ConversationPanel = memo(function ConversationPanel(props: ConversationPanelProps) {
   const { t } = useTranslation(ns);
   const { conversationId, conversationKeys, recipientId, authorId, participants, attrib, onParticipants, onError } = props;
   const session = useSession();
@@ -197,7 +198,7 @@ export function ConversationPanel(props: ConversationPanelProps) {
       </Modal>
     </Stack>
   );
-}
+});
 
 /** A title of 200 characters may be one long word: it wraps inside the panel rather than overflowing it. */
 const WRAP = { overflowWrap: "anywhere" } as const;

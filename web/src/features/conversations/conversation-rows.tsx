@@ -17,6 +17,7 @@ export function UnreadDot() {
 }
 
 function ConversationRow({ conversation, attribution, onNavigate }: { conversation: ConversationView; attribution: Attribution; onNavigate?: () => void }) {
+  const { i18n } = useTranslation();
   const label = useConversationLabel(conversation, attribution);
   const Icon = conversation.recipient_id === 0 ? PickupIcon : ChatIcon;
   return (
@@ -27,7 +28,7 @@ function ConversationRow({ conversation, attribution, onNavigate }: { conversati
           {label}
         </Text>
         {conversation.unread ? <UnreadDot /> : null}
-        <RelativeTime seconds={conversation.timestamp} />
+        <RelativeTime seconds={conversation.timestamp} language={i18n.language} />
       </Group>
     </UnstyledButton>
   );

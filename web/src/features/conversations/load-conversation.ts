@@ -1,7 +1,8 @@
 import type { Attribution, ConversationView, MoteView, ParticipantView, Query, Response } from "@sealwork/contracts";
 import type { Key } from "@sealwork/crypto";
-import { infiniteQueryOptions } from "@tanstack/react-query";
+import { type QueryClient, infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
+import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
 import { queryKeys } from "../../lib/query-keys";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { type KeyHolder, decryptTitle, openConversationKey } from "./conversation-crypto";
@@ -95,9 +96,11 @@ export interface ConversationHead {
   meta: ConversationView;
   /** The decrypted title, or null when it has none (or it did not open). */
   title: string | null;
+  /** It has a title that did not open (another conversation's, or changed on the way): said on the page, not passed over (issue 11, item 6). */
+  titleFailed: boolean;
 }
 
-/** One page, decrypted: its messages in id order, and who takes part as of this answer. */
+/** One page, decrypted (older ones fetched ahead may be joined to it): its messages in id order, and who takes part as of this answer. */
 export interface MessagePage {
   messages: Message[];
   /** More messages beyond this page: older ones (`before`, and the first page), newer ones (`after`). */
@@ -116,8 +119,12 @@ function migratable(page: ConversationPage, holder: KeyHolder): holder is Unlock
   return page.meta.author_id === holder.uid || page.participants.some((p) => p.user_id === holder.uid && p.admin);
 }
 
-/** The title of a v2 conversation: the current epoch's key, else an earlier one's (a rename that raced a rekey). */
-async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<string | null> {
+/**
+ * The title of a v2 conversation: the current epoch's key, else an earlier one's (a rename that
+ * raced a rekey). Undefined when it has one that opens under none of them (another conversation's,
+ * or changed on the way): said on the page, not passed over (issue 11, item 6).
+ */
+async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<string | null | undefined> {
   if (!meta.title) return null;
   for (let epoch = keys.epoch; epoch >= 0; epoch--) {
     const key = keys.ring ? await keys.ring.keyFor(epoch).catch(() => null) : epoch === keys.epoch ? keys.key : null;
@@ -126,7 +133,8 @@ async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<
     if (title !== null) return title;
     if (!keys.ring) break;
   }
-  return null;
+  console.warn(`The title of conversation ${meta.id} does not open`);
+  return undefined;
 }
 
 /**
@@ -159,7 +167,8 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
   }
   let keys = await keysFor(id, unlocked, page, log);
   let title = page.meta ? await titleOf(keys, page.meta) : null;
-  if (page.meta && keys.ring?.log.needsRekey && keys.ring.log.admins.includes(unlocked.uid) && "keys" in unlocked) {
+  // (Not with a title that does not open: the new key would carry it away.)
+  if (page.meta && title !== undefined && keys.ring?.log.needsRekey && keys.ring.log.admins.includes(unlocked.uid) && "keys" in unlocked) {
     try {
       await rekeySigned(id, unlocked, title);
       page = await loadConversation(id, query, signal);
@@ -169,8 +178,9 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
       console.warn(`conversation ${id} still waits for its next key`, error);
     }
   }
-  const participants = keys.ring ? logParticipants(keys.ring) : page.participants;
-  const head = page.meta ? { keys, meta: { ...page.meta, participants }, title } : null;
+  // (Test build only, "members-from-log" off: the server's list, as protocol v1 took it.)
+  const participants = keys.ring && !(TEST_CHECKS && checkOff("members-from-log")) ? logParticipants(keys.ring) : page.participants;
+  const head = page.meta ? { keys, meta: { ...page.meta, participants }, title: title ?? null, titleFailed: title === undefined } : null;
   return { messages: await keys.open(page.motes), more: page.more, participants, attrib: page.attrib, head, keys };
 }
 
@@ -183,15 +193,80 @@ export function logParticipants(ring: Ring): ParticipantView[] {
 export type OlderCursor = number | null;
 
 /**
+ * Once the user pages back, this many older pages are fetched ahead of the list, each as soon as
+ * the one before it is decrypted, so scrolling on waits neither for a request that starts only
+ * when the view nears the oldest message held nor for the frame that draws the last page (issue 9).
+ * Two, so that one slow frame does not stall the chain; the history itself is never fetched ahead
+ * of the user, only these few pages.
+ */
+const PAGES_AHEAD = 2;
+
+/** One older page on its own: a page fetched ahead, or still on its way, is taken up by the history from here. */
+const olderPageQuery = (id: number, unlocked: KeyHolder, before: number) =>
+  queryOptions({
+    queryKey: queryKeys.conversations.olderPage(id, before),
+    queryFn: ({ signal }) => fetchMessagePage(id, unlocked, { before }, signal),
+    staleTime: Infinity,
+    // Taken out as soon as the history holds it; this bounds only pages left ahead when the screen closed.
+    gcTime: 60_000,
+    retry: false,
+  });
+
+/** Fetches the PAGES_AHEAD pages older than `page` into the cache, one after the other (each needs the one before). */
+async function fetchAhead(client: QueryClient, id: number, unlocked: KeyHolder, page: MessagePage): Promise<void> {
+  for (let ahead = 0; ahead < PAGES_AHEAD && page.more; ahead++) {
+    const before = oldestId(page.messages);
+    if (before === null) return;
+    const options = olderPageQuery(id, unlocked, before);
+    // A page that failed stays out of the chain: the history's own request asks again and reports it.
+    await client.prefetchQuery(options);
+    const next = client.getQueryData(options.queryKey);
+    if (!next) return;
+    page = next;
+  }
+}
+
+/**
+ * The page below `before`, fetched ahead or now, with the pages below it that are in already (the
+ * list then draws them in one go rather than one frame each), and the pages ahead of those started.
+ */
+async function olderPages(client: QueryClient, id: number, unlocked: KeyHolder, before: number): Promise<MessagePage> {
+  const options = olderPageQuery(id, unlocked, before);
+  let page: MessagePage;
+  try {
+    page = await client.fetchQuery(options);
+  } finally {
+    // The history holds it from now on (or reports its failure); a later request asks the server again.
+    client.removeQueries({ queryKey: options.queryKey, exact: true });
+  }
+  for (let below = oldestId(page.messages); page.more && below !== null; below = oldestId(page.messages)) {
+    const key = queryKeys.conversations.olderPage(id, below);
+    const next = client.getQueryData<MessagePage>(key);
+    if (!next) break;
+    client.removeQueries({ queryKey: key, exact: true });
+    // The older page answered later: its view of who takes part is the newer one.
+    page = { ...next, messages: [...next.messages, ...page.messages], attrib: { ...page.attrib, ...next.attrib } };
+  }
+  void fetchAhead(client, id, unlocked, page);
+  return page;
+}
+
+/**
  * The conversation's history as an infinite query: the newest page first (spec 000 §9: a `before`
- * cursor with a `more` flag), each page decrypted in the query function. Only these fetches write
- * it; newer and pending messages live beside it (live-messages.ts). Nothing refetches it (a new
- * visit starts afresh: gcTime 0), and a failed load is not retried, as before.
+ * cursor with a `more` flag), each page decrypted in the query function; once the user pages back,
+ * a few older pages are fetched ahead (PAGES_AHEAD) and those already in join the page asked for. Only these fetches write it; newer and pending messages live beside
+ * it (live-messages.ts). Nothing refetches it (a new visit starts afresh: gcTime 0), and a failed
+ * load is not retried, as before.
  */
 export const conversationMessagesQuery = (id: number, unlocked: KeyHolder) =>
   infiniteQueryOptions({
     queryKey: queryKeys.conversations.messages(id),
-    queryFn: ({ pageParam, signal }) => fetchMessagePage(id, unlocked, pageParam === null ? { meta: "1" } : { before: pageParam }, signal),
+    queryFn: ({ pageParam, signal, client }) => {
+      if (pageParam !== null) return olderPages(client, id, unlocked, pageParam);
+      // A new visit: pages an earlier one left ahead answered before this one and are not reused.
+      client.removeQueries({ queryKey: queryKeys.conversations.olderPages(id) });
+      return fetchMessagePage(id, unlocked, { meta: "1" }, signal);
+    },
     initialPageParam: null as OlderCursor,
     getNextPageParam: (last): OlderCursor | undefined => (last.more ? (oldestId(last.messages) ?? undefined) : undefined),
     staleTime: Infinity,

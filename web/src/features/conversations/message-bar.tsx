@@ -1,5 +1,5 @@
 import { ActionIcon, CloseButton, Group, Paper, Stack, Text, Textarea } from "@mantine/core";
-import { useState, type KeyboardEvent } from "react";
+import { memo, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../lib/format";
 import { AttachmentPicker } from "./attachments/attachment-picker";
@@ -14,8 +14,12 @@ export interface MessageBarProps {
   onSend: (text: string, files: FileRef[]) => boolean;
 }
 
-/** Enter sends, Shift+Enter breaks the line; attached files wait as chips for the next send. */
-export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps) {
+/**
+ * Enter sends, Shift+Enter breaks the line; attached files wait as chips for the next send.
+ * Memoised: a page of older messages re-renders the screen, and the growing text field measures
+ * itself (a layout) on every render.
+ */
+export const MessageBar = memo(function MessageBar({ conversationId, disabled, onSend }: MessageBarProps) {
   const { t } = useTranslation(ns);
   const [text, setText] = useState("");
   const [files, setFiles] = useState<FileRef[]>([]);
@@ -73,4 +77,4 @@ export function MessageBar({ conversationId, disabled, onSend }: MessageBarProps
       </Group>
     </Stack>
   );
-}
+});

@@ -1,7 +1,7 @@
 import type { Attribution } from "@sealwork/contracts";
 import { Box, Button, Group, Loader, Paper, Text } from "@mantine/core";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useLayoutEffect, useRef } from "react";
+import { memo, useLayoutEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AttachmentView } from "./attachments/attachment-view";
 import { RelativeTime } from "./relative-time";
@@ -41,14 +41,27 @@ export interface MessageListProps {
  * at the bottom.
  */
 export function MessageList({ conversationId, me, messages, attrib, more, loadingOlder, onLoadOlder, onRetry }: MessageListProps) {
-  const { t } = useTranslation(ns);
+  const { t, i18n } = useTranslation(ns);
+  // The rows' words, looked up once here: a translation hook in every row costs more than the row.
+  const words = useMemo(
+    () => ({
+      sending: t("sending"),
+      invalidPayload: t("invalidPayload"),
+      notSent: t("notSent"),
+      retry: t("retry"),
+      unsigned: t("distribution.unsigned"),
+      unsignedHint: t("distribution.unsignedHint"),
+      unverifiedMessage: t("distribution.unverifiedMessage"),
+    }),
+    [t],
+  );
   const viewport = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => viewport.current,
     estimateSize: () => ESTIMATED_HEIGHT,
     getItemKey: (index) => messages[index]!.key,
-    overscan: 6,
+    overscan: 3,
     gap: SPACING,
     scrollMargin: HEADER_HEIGHT,
     paddingEnd: SPACING,
@@ -72,12 +85,13 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
     }
   };
   // A page that does not fill the view cannot be scrolled: load more at once. Paging back, keep a
-  // page ahead of the view (before the browser paints, so the request goes out at once).
+  // page ahead of the view (before the browser paints, so the request goes out at once). From the
+  // virtualizer's own figures: reading the element's would lay the page out again on every render.
   useLayoutEffect(() => {
-    const el = viewport.current;
-    if (!el || !more || loadingOlder) return;
+    if (!more || loadingOlder || !virtualizer.scrollRect) return;
     const inView = virtualizer.getVirtualItemForOffset(virtualizer.scrollOffset ?? 0)?.index ?? 0;
-    if (el.scrollHeight <= el.clientHeight + SCROLL_DISTANCE || (pagingBack.current && inView < PREFETCH_MESSAGES)) onLoadOlder();
+    const unscrollable = HEADER_HEIGHT + virtualizer.getTotalSize() <= virtualizer.scrollRect.height + SCROLL_DISTANCE;
+    if (unscrollable || (pagingBack.current && inView < PREFETCH_MESSAGES)) onLoadOlder();
   });
 
   const items = virtualizer.getVirtualItems();
@@ -129,6 +143,8 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
                 mine={mine && m.verification !== "invalid"}
                 // A message whose signature fails is nobody's: never the name the server gives it.
                 name={m.verification === "invalid" ? t("distribution.unverifiedSender") : (attrib[String(m.sourceId)]?.name ?? t("unknownSender"))}
+                language={i18n.language}
+                words={words}
                 onRetry={onRetry}
               />
             </div>
@@ -148,15 +164,18 @@ const MessageItem = memo(function MessageItem({
   message,
   mine,
   name,
+  language,
+  words,
   onRetry,
 }: {
   conversationId: number;
   message: Message;
   mine: boolean;
   name: string;
+  language: string;
+  words: Record<"sending" | "invalidPayload" | "notSent" | "retry" | "unsigned" | "unsignedHint" | "unverifiedMessage", string>;
   onRetry: (m: Message) => void;
 }) {
-  const { t } = useTranslation(ns);
   const { payload } = message;
   return (
     <Paper
@@ -179,26 +198,26 @@ const MessageItem = memo(function MessageItem({
             {name}
           </Text>
           {message.verification === "unsigned" ? (
-            <Text size="xs" c="dimmed" title={t("distribution.unsignedHint")}>
-              {t("distribution.unsigned")}
+            <Text size="xs" c="dimmed" title={words.unsignedHint}>
+              {words.unsigned}
             </Text>
           ) : null}
         </Group>
         {message.status === "pending" ? (
           <Text size="xs" c="dimmed">
-            {t("sending")}
+            {words.sending}
           </Text>
         ) : (
-          <RelativeTime seconds={message.timestamp} />
+          <RelativeTime seconds={message.timestamp} language={language} />
         )}
       </Group>
       {message.verification === "invalid" ? (
         <Text size="sm" c="red" data-message-unverified>
-          {t("distribution.unverifiedMessage")}
+          {words.unverifiedMessage}
         </Text>
       ) : payload === null ? (
         <Text size="sm" c="red">
-          {t("invalidPayload")}
+          {words.invalidPayload}
         </Text>
       ) : (
         <>
@@ -213,10 +232,10 @@ const MessageItem = memo(function MessageItem({
       {message.status === "failed" ? (
         <Group gap="xs">
           <Text size="xs" c="red">
-            {t("notSent")}
+            {words.notSent}
           </Text>
           <Button size="compact-xs" variant="light" onClick={() => onRetry(message)}>
-            {t("retry")}
+            {words.retry}
           </Button>
         </Group>
       ) : null}

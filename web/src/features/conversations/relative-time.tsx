@@ -1,20 +1,35 @@
 import { Text, Tooltip } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useState } from "react";
 import { useNow } from "../../lib/use-now";
 import { exactTime, relativeTime } from "./conversation-time";
 
 /**
- * "5 minutes ago" in the interface language, refreshed while the page stays open, with the
- * exact time (de-CH) as tooltip and as the time element's machine-readable value.
+ * "5 minutes ago" in the interface `language` (the caller's, so that a long list does not subscribe
+ * every row to the translations), refreshed while the page stays open, with the exact time (de-CH)
+ * as tooltip and as the time element's machine-readable value. The tooltip is set up on the first
+ * hover, opening at once: a message list draws many of these while paging back (issue 9), and the
+ * tooltip's positioning hooks cost more than the time itself.
  */
-export function RelativeTime({ seconds }: { seconds: number }) {
-  const { i18n } = useTranslation();
+export function RelativeTime({ seconds, language }: { seconds: number; language: string }) {
   const now = useNow();
-  return (
-    <Tooltip label={exactTime(seconds)}>
-      <Text component="time" dateTime={new Date(seconds * 1000).toISOString()} size="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-        {relativeTime(seconds, i18n.language, now)}
-      </Text>
+  const [hovered, setHovered] = useState(false);
+  const time = (
+    <Text
+      component="time"
+      dateTime={new Date(seconds * 1000).toISOString()}
+      size="xs"
+      c="dimmed"
+      style={{ whiteSpace: "nowrap" }}
+      onMouseEnter={hovered ? undefined : () => setHovered(true)}
+    >
+      {relativeTime(seconds, language, now)}
+    </Text>
+  );
+  return hovered ? (
+    <Tooltip label={exactTime(seconds)} defaultOpened>
+      {time}
     </Tooltip>
+  ) : (
+    time
   );
 }

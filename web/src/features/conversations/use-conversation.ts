@@ -85,8 +85,8 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
   const messages = useMemo(() => shownMessages(history.data, live), [history.data, live]);
   const pages = history.data?.pages ?? [];
   // The page that answered last knows the people best, unless something newer did.
-  const participants = live.participants ?? pages.at(-1)?.participants ?? [];
-  const attrib = useMemo(() => Object.assign({}, ...(history.data?.pages ?? []).map((p) => p.attrib), live.attrib) as Attribution, [history.data, live.attrib]);
+  const participants = useSameValue(live.participants ?? pages.at(-1)?.participants ?? []);
+  const attrib = useSameValue(useMemo(() => Object.assign({}, ...(history.data?.pages ?? []).map((p) => p.attrib), live.attrib) as Attribution, [history.data, live.attrib]));
 
   const fatal = poll.error ?? (head ? null : history.error);
   // A conversation whose keys were refused (distribution.ts): the reason, for the warning.
@@ -99,6 +99,8 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     keys,
     meta: head?.meta ?? null,
     title: live.title !== undefined ? live.title : (head?.title ?? null),
+    /** The title did not open (and was not renamed since). */
+    titleFailed: live.title === undefined && (head?.titleFailed ?? false),
     participants,
     attrib,
     messages,
@@ -110,4 +112,13 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     setParticipants,
     setTitle,
   };
+}
+
+/**
+ * The value of an earlier render while it holds the same: every page of older messages says again
+ * who takes part, and the panel (memoised) need not draw it again for that.
+ */
+function useSameValue<T>(value: T): T {
+  const json = JSON.stringify(value);
+  return useMemo(() => value, [json]);
 }

@@ -134,6 +134,8 @@ export const de: Texts<typeof en> = {
     archiveFailed: "Fehler beim Archivieren dieser Unterhaltung!",
     sendFailed: "Fehler beim Senden Ihrer Nachricht. Bitte versuchen Sie es erneut.",
     keysMissing: "Schlüssel der Benutzer fehlen oder sind nicht geladen",
+    keyFailed: "Der Schlüssel dieser Unterhaltung lässt sich mit Ihrem Schlüssel nicht öffnen: Die Kopie, die der Server geschickt hat, wurde für eine andere Unterhaltung oder einen anderen Schlüssel versiegelt oder unterwegs verändert. Nichts von dieser Unterhaltung wird angezeigt.",
+    titleFailed: "Der Titel dieser Unterhaltung lässt sich nicht öffnen: Er gehört zu einer anderen Unterhaltung oder wurde unterwegs verändert. Stattdessen werden die Namen der Beteiligten angezeigt.",
   },
   pickups: {
     url: "Abhol-URL",

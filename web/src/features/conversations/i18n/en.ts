@@ -131,6 +131,8 @@ export const en = {
     archiveFailed: "Error archiving this conversation!",
     sendFailed: "Error sending your message. Please try again.",
     keysMissing: "Users keys missing or not loaded",
+    keyFailed: "This conversation's key does not open with your key: the copy the server sent was sealed for another conversation or another key, or changed on its way. Nothing of this conversation is shown.",
+    titleFailed: "The title of this conversation does not open: it belongs to another conversation or was changed on its way. The people's names are shown instead.",
   },
   pickups: {
     url: "Pickup URL",

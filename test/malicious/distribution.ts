@@ -1,0 +1,247 @@
+import {
+  type SignedMembershipEntry,
+  type SignedSealedKey,
+  accountPublicKeys,
+  appendToLog,
+  createConversationRecord,
+  generateSymmetricKey,
+  membershipContainer,
+  openConversationKey,
+  openMessage,
+  sealConversationKey,
+  sealMessage,
+  verifyLog,
+} from "@sealwork/crypto";
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { http } from "../support/api";
+import { shareGroup } from "../support/conversations";
+import { type Member, invitedMember, rootAdmin } from "../support/identities";
+import { TEST_CODE } from "../support/keys";
+import { gotoApp } from "../e2e/helpers";
+import { messageBox } from "../e2e/conversation-helpers";
+import type { MaliciousSuite, Run } from "./harness";
+import { addPerson, aliceAndBob, conversationWith, messageList, noTrustWarning, personRow, signInAs, trustWarning, verifiedKeyOf } from "./scenes";
+
+/**
+ * Signed distribution (issue 11, item 2; docs/protocol.md §14.7–14.8) against a server that lies
+ * about who takes part and who handed out the key: a ghost participant, a key copy it sealed
+ * itself, a forked and a rolled-back membership log, a message in someone's name without their
+ * signature. The server holds nobody's signing key: what it serves is either its own (unsigned,
+ * or signed over something else) or something a member really signed, shown where it does not
+ * belong.
+ */
+
+interface LogAnswer {
+  entries: SignedMembershipEntry[];
+  epochs: { epoch: number; record: { record: { participants: { userId: number; keyId: string }[] } } | null; link: string | null }[];
+  copy: SignedSealedKey | null;
+  epoch: number;
+  needs_rekey: boolean;
+}
+interface ParticipantAnswer {
+  user_id: number;
+  admin: boolean;
+}
+interface PageAnswer {
+  participants: ParticipantAnswer[];
+  meta?: { participants: ParticipantAnswer[] } & Record<string, unknown>;
+  motes: Record<string, unknown>[];
+}
+
+/** Alice starts a signed conversation with Bob in her browser and waits until it opened (its log head remembered). */
+async function signedConversation(run: Run, title: string) {
+  const { alice, bob } = await aliceAndBob();
+  const page = await run.visitor();
+  await signInAs(page, alice);
+  const id = await conversationWith(page, bob.email, title);
+  await personRow(page, bob.session.id).waitFor({ timeout: 30_000 });
+  return { alice, bob, page, id };
+}
+
+const logOf = async (member: Member, id: number) => (await http<LogAnswer>("GET", `/api/conversations/${id}/log`, { token: member.session.api_token })).body;
+
+/** The server's list of people in a page answer (and its meta), changed by `change`. */
+function listing(change: (people: ParticipantAnswer[]) => ParticipantAnswer[]) {
+  return (answer: PageAnswer) => ({ ...answer, participants: change(answer.participants), ...(answer.meta ? { meta: { ...answer.meta, participants: change(answer.meta.participants) } } : {}) });
+}
+
+/** What a refused conversation shows: its warning, and nothing of its messages. */
+async function blocked(page: Page, reason: string, text: string) {
+  const warning = trustWarning(page, reason);
+  await warning.waitFor({ timeout: 30_000 });
+  expect(await warning.textContent()).toContain(text);
+  expect(await messageList(page).count()).toBe(0);
+}
+
+export function distributionAttacks(suite: MaliciousSuite): void {
+  suite.attack("a ghost participant: the server adds Mal to the people it lists and to the conversation's record", {
+    check: "members-from-log",
+    timeout: 240_000,
+    async mount(run) {
+      const { page, id } = await signedConversation(run, "Board only");
+      const mal = await invitedMember(await rootAdmin());
+      const ghost = { userId: mal.session.id, keyId: mal.me.keyId };
+      // The record's signature no longer covers its participants: the server cannot sign it again.
+      const lie = run.proxy.lie("GET", `/api/conversations/${id}/log`, (answer: LogAnswer) => ({
+        ...answer,
+        epochs: answer.epochs.map((e) =>
+          e.record ? { ...e, record: { ...e.record, record: { ...e.record.record, participants: [...e.record.record.participants, ghost].sort((a, b) => a.userId - b.userId) } } } : e,
+        ),
+      }));
+      run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => [...people, { user_id: mal.session.id, admin: false }]));
+      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+      return { page, lie, mal };
+    },
+    async refused({ page, lie, mal }) {
+      await blocked(page, "ghost_participant", "names someone who is not a member by its signed history");
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(await personRow(page, mal.session.id).count()).toBe(0);
+    },
+    async works({ page, lie, mal }) {
+      // The server's word on who takes part: Mal is shown among the people who read along.
+      await personRow(page, mal.session.id).waitFor({ timeout: 30_000 });
+      expect(lie.hits).toBeGreaterThan(0);
+      await noTrustWarning(page);
+    },
+  });
+
+  suite.attack("an injected key copy: the server seals a key of its own for Alice in place of the copy Alice signed", {
+    check: "copy-signature",
+    timeout: 240_000,
+    async mount(run) {
+      const { alice, page, id } = await signedConversation(run, "Our numbers");
+      const serverKey = await generateSymmetricKey();
+      const { encryptPublic } = await accountPublicKeys(alice.keys);
+      // Sealed for Alice's real key and this conversation's place; the signature is the one Alice made over her own copy.
+      const lie = run.proxy.lie("GET", `/api/conversations/${id}/log`, async (answer: LogAnswer) => ({
+        ...answer,
+        copy: { ...answer.copy!, sealed: await sealConversationKey(serverKey, encryptPublic, { conversationId: id, epoch: answer.epoch }) },
+      }));
+      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+      return { alice, page, lie, id, serverKey };
+    },
+    async refused({ page, lie, id }, run) {
+      await blocked(page, "copy_invalid", "was not handed out by one of its participants");
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(await messageBox(page).count()).toBe(0);
+      expect(run.proxy.sentTo("POST", `/api/conversations/${id}/append`)).toEqual([]);
+    },
+    async works({ alice, page, lie, id, serverKey }, run) {
+      // Alice writes under the server's key: the server reads it.
+      await messageBox(page).fill("Only for the two of us");
+      await messageBox(page).press("Enter");
+      const appended = () => run.proxy.sentTo("POST", `/api/conversations/${id}/append`);
+      await expect.poll(() => appended().length, { timeout: 30_000 }).toBeGreaterThan(0);
+      expect(lie.hits).toBeGreaterThan(0);
+      const sent = appended()[0]!.body as { localid: string; payload: string; epoch: number };
+      const read = await openMessage(serverKey, sent.payload, { v: 2, conversationId: id, epoch: sent.epoch, senderId: alice.session.id, localid: sent.localid });
+      expect(read.text).toBe("Only for the two of us");
+    },
+  });
+
+  suite.attack("a fork and a rollback of the membership log: Alice is shown another history Alice signed, then an older one", {
+    check: "log-head",
+    timeout: 300_000,
+    async mount(run) {
+      const { alice, bob, page, id } = await signedConversation(run, "Who is in");
+      const root = await rootAdmin();
+      const [carol, dan] = [await invitedMember(root), await invitedMember(root)];
+      await shareGroup(alice.session, carol.session, dan.session);
+      const before = await logOf(alice, id);
+      // Alice adds Carol; opened again, her browser verifies the log with Carol and remembers its head.
+      await addPerson(page, carol.email);
+      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+      await personRow(page, carol.session.id).waitFor({ timeout: 30_000 });
+
+      // Another history Alice's keys signed: Dan added where she added Carol (a change from her
+      // other browser that lost the race, which a lying server kept to show to whom it likes).
+      const container = membershipContainer("conversation", id);
+      const keys = await Promise.all([alice, bob, dan].map(verifiedKeyOf));
+      const keysOf = async (userId: number, keyId: string) => {
+        const found = keys.find((k) => k.userId === userId && k.keyId === keyId);
+        if (!found) throw new Error(`unknown key ${keyId} of ${userId}`);
+        return found;
+      };
+      const added = await appendToLog(await verifyLog(container, before.entries, keysOf), { action: "add", subject: { userId: dan.session.id, keyId: dan.me.keyId }, at: Date.now() }, alice.me);
+      const forkLog = await verifyLog(container, [...before.entries, added], keysOf);
+      const { key } = await openConversationKey(before.copy!.sealed, alice.keys.encrypt, { conversationId: id, epoch: 0, extractable: true });
+      const record = await createConversationRecord(key, forkLog.members, forkLog, alice.me);
+      const fork: LogAnswer = { ...before, entries: [...before.entries, added], epochs: [{ epoch: 0, record: record as unknown as LogAnswer["epochs"][number]["record"], link: null }] };
+
+      const lie = run.proxy.lie("GET", `/api/conversations/${id}/log`, () => fork);
+      run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => people.map((p) => (p.user_id === carol.session.id ? { ...p, user_id: dan.session.id } : p))));
+      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+      /** The second lie: the log as it was before Carol was added, with the record of then. */
+      const rollBack = async () => {
+        const older = run.proxy.lie("GET", `/api/conversations/${id}/log`, () => before);
+        run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => people.filter((p) => p.user_id !== carol.session.id)));
+        await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+        return older;
+      };
+      return { page, lie, rollBack, bob, carol, dan };
+    },
+    async refused({ page, lie, rollBack, dan }) {
+      await blocked(page, "log_fork", "not the one this browser verified before");
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(await personRow(page, dan.session.id).count()).toBe(0);
+      const older = await rollBack();
+      await blocked(page, "log_fork", "or an older one");
+      expect(older.hits).toBeGreaterThan(0);
+    },
+    async works({ page, lie, rollBack, bob, carol, dan }) {
+      // Without the remembered head, the other history is taken: Dan in, Carol out.
+      await personRow(page, dan.session.id).waitFor({ timeout: 30_000 });
+      expect(await personRow(page, carol.session.id).count()).toBe(0);
+      expect(lie.hits).toBeGreaterThan(0);
+      await noTrustWarning(page);
+      // And the older one: Carol is gone from the people Alice sees.
+      const older = await rollBack();
+      await personRow(page, bob.session.id).waitFor({ timeout: 30_000 });
+      expect(await personRow(page, carol.session.id).count()).toBe(0);
+      expect(await personRow(page, dan.session.id).count()).toBe(0);
+      expect(older.hits).toBeGreaterThan(0);
+      await noTrustWarning(page);
+    },
+  });
+
+  suite.attack("a message in Bob's name he did not sign: the server adds it to Alice's page, sealed under the conversation's key", {
+    check: "message-signature",
+    timeout: 240_000,
+    async mount(run) {
+      const { bob, page, id } = await signedConversation(run, "Payments");
+      // Whoever holds the key can seal a message that names Bob; only Bob can sign it. (The test
+      // takes the key from Bob's copy; a member who helps the server, or one removed later in the
+      // epoch, would have it.)
+      const bobsCopy = (await logOf(bob, id)).copy!;
+      const { key } = await openConversationKey(bobsCopy.sealed, bob.keys.encrypt, { conversationId: id, epoch: 0 });
+      const localid = "forged-1";
+      const forged = {
+        id: 900_000_000 + id,
+        source_id: bob.session.id,
+        timestamp: Math.floor(Date.now() / 1000),
+        payload: await sealMessage(key, { v: 2, conversationId: id, epoch: 0, senderId: bob.session.id, localid }, { text: "Please pay the invoice to my new account" }),
+        localid,
+        epoch: 0,
+        signature: null,
+        sender_key_id: null,
+      };
+      const lie = run.proxy.lie("GET", `/api/conversations/${id}`, (answer: PageAnswer, exchange) => (exchange.query.get("meta") === "1" ? { ...answer, motes: [...answer.motes, forged] } : answer));
+      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+      return { page, lie, shown: messageList(page).locator(`[data-message="${forged.id}"]`) };
+    },
+    async refused({ lie, shown }) {
+      await shown.locator("[data-message-unverified]").waitFor({ timeout: 30_000 });
+      expect(await shown.getAttribute("data-message-verified")).toBe("false");
+      expect(await shown.textContent()).toContain("Unverified sender");
+      expect(await shown.textContent()).not.toContain("Please pay the invoice");
+      expect(lie.hits).toBeGreaterThan(0);
+    },
+    async works({ lie, shown }) {
+      // Shown as Bob's, and as verified.
+      await shown.getByText("Please pay the invoice to my new account").waitFor({ timeout: 30_000 });
+      expect(await shown.getAttribute("data-message-verified")).toBe("true");
+      expect(lie.hits).toBeGreaterThan(0);
+    },
+  });
+}

@@ -1,0 +1,123 @@
+import { createRootIdentity, generateAccountKeys, openConversationKey, openConversationTitle } from "@sealwork/crypto";
+import { expect } from "vitest";
+import { conversationPanel } from "../e2e/conversation-helpers";
+import { errorDialogText } from "../e2e/helpers";
+import { shareGroup } from "../support/conversations";
+import { type Member, invitedMember, rootAdmin } from "../support/identities";
+import type { MaliciousSuite, Run } from "./harness";
+import { aliceAndBob, conversationWith, openedBy, rotate, sentCopies, signInAs, startConversationWith } from "./scenes";
+
+/** The server answers keys of its own for `member`, dressed as their identity: a root record for their id and address. */
+async function substituteKey(run: Run, member: Member) {
+  const serverKeys = await generateAccountKeys();
+  const forged = await createRootIdentity({ userId: member.session.id, email: member.email, created: Date.now() }, serverKeys);
+  const lie = run.proxy.lie("GET", `/api/identities/${member.session.id}`, () => ({ chain: { userId: member.session.id, records: [forged], issuers: [], admins: [] }, legacy: null }));
+  return { lie, serverKeys };
+}
+
+const UNTRUSTED = "Warning: this person's key has changed, and the change is not signed by their previous key or certified by an administrator.";
+
+/** Whose key is whose (issue 11, item 1): the server answers keys for a contact that are not theirs, or not their newest. */
+export function keyAttacks(suite: MaliciousSuite): void {
+  suite.attack("a substituted public key: the server answers a key of its own for Bob, with a valid self-signature on a root of its own", {
+    check: "identity-anchors",
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      const { lie, serverKeys } = await substituteKey(run, bob);
+      // Alice has never met Bob: no pin, only the instance's anchors stand between her and the lie.
+      const page = await run.visitor();
+      await signInAs(page, alice);
+      await startConversationWith(page, bob.email, "Plans for Friday");
+      return { page, lie, serverKeys, bob };
+    },
+    async refused({ page, lie, serverKeys }, run) {
+      const text = await errorDialogText(page);
+      expect(text).toContain(UNTRUSTED);
+      expect(text).toContain("Nothing is encrypted for them until this is cleared up");
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(page.url()).not.toMatch(/\/conversation\/\d+$/);
+      // Nothing was created, and no copy of any key went out for the server's key.
+      expect(run.proxy.sentTo("POST", "/api/conversations")).toEqual([]);
+      expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
+    },
+    async works({ page, lie, serverKeys, bob }, run) {
+      await page.waitForURL(/\/conversation\/\d+$/, { timeout: 30_000 });
+      expect(lie.hits).toBeGreaterThan(0);
+      // The server opens Bob's copy with its own key, and reads the title Alice typed.
+      const opened = await openedBy(sentCopies(run.proxy.sent), serverKeys);
+      expect(opened.map((copy) => copy.userId)).toEqual([bob.session.id]);
+      const copy = opened[0];
+      const { key } = await openConversationKey(copy!.sealed, serverKeys.encrypt, { conversationId: copy!.conversationId, epoch: copy!.epoch });
+      const created = run.proxy.sentTo("POST", "/api/conversations")[0]!.body as { title: string };
+      expect((await openConversationTitle(key, created.title, { conversationId: copy!.conversationId })).title).toBe("Plans for Friday");
+    },
+  });
+
+  suite.attack("a substituted public key when Alice adds Carol to a conversation", {
+    check: "identity-anchors",
+    timeout: 240_000,
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      const carol = await invitedMember(await rootAdmin());
+      await shareGroup(alice.session, carol.session);
+      const page = await run.visitor();
+      await signInAs(page, alice);
+      const id = await conversationWith(page, bob.email, "Budget");
+      const { lie, serverKeys } = await substituteKey(run, carol);
+      await conversationPanel(page).getByRole("button", { name: "Add more people" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add people" });
+      await dialog.getByLabel("Email or phone").fill(carol.email);
+      await dialog.getByRole("button", { name: "Add", exact: true }).click();
+      return { page, lie, serverKeys, carol, id };
+    },
+    async refused({ page, lie, serverKeys, id }, run) {
+      expect(await errorDialogText(page)).toContain(UNTRUSTED);
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(run.proxy.sentTo("POST", `/api/conversations/${id}/log`)).toEqual([]);
+      expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
+    },
+    async works({ lie, serverKeys, carol, id }, run) {
+      await expect.poll(() => run.proxy.sentTo("POST", `/api/conversations/${id}/log`).length, { timeout: 30_000 }).toBe(1);
+      expect(lie.hits).toBeGreaterThan(0);
+      // Carol's copy of the existing conversation's key is the server's to open: all of its history with it.
+      expect((await openedBy(sentCopies(run.proxy.sent), serverKeys)).map((copy) => [copy.conversationId, copy.userId])).toEqual([[id, carol.session.id]]);
+    },
+  });
+
+  suite.attack("an old key record: the server answers Bob's older identity record after Alice has seen his newer one", {
+    check: "pin-seq",
+    timeout: 240_000,
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      // Bob moves to a new key (seq 1, certified by his first); the server keeps the old record.
+      const oldKeys = bob.keys;
+      await rotate(bob);
+      const page = await run.visitor();
+      await signInAs(page, alice);
+      // Alice meets Bob at his new key: a conversation with him pins seq 1.
+      await conversationWith(page, bob.email, "First contact");
+      // From now on the server answers only his first record: validly signed, but older than the pin.
+      const lie = run.proxy.lie("GET", `/api/identities/${bob.session.id}`, (bundle) => ({ ...bundle, chain: { ...bundle.chain, records: bundle.chain.records.slice(0, 1) } }));
+      const createdBefore = run.proxy.sentTo("POST", "/api/conversations").length;
+      await startConversationWith(page, bob.email, "Second try");
+      return { page, lie, oldKeys, createdBefore, bobId: bob.session.id };
+    },
+    async refused({ page, lie, oldKeys, createdBefore }, run) {
+      const text = await errorDialogText(page);
+      expect(text).toContain("Warning: the server answered an older key for this person than the one you have seen before.");
+      expect(text).toContain("Nothing is encrypted for them until this is cleared up.");
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(run.proxy.sentTo("POST", "/api/conversations")).toHaveLength(createdBefore);
+      expect(await openedBy(sentCopies(run.proxy.sent), oldKeys)).toEqual([]);
+    },
+    async works({ lie, oldKeys, createdBefore, bobId }, run) {
+      const created = () => run.proxy.sentTo("POST", "/api/conversations");
+      await expect.poll(() => created().length, { timeout: 30_000 }).toBe(createdBefore + 1);
+      expect(lie.hits).toBeGreaterThan(0);
+      // The second conversation's copy for Bob is sealed for his old key: whoever holds that key reads along.
+      const { id } = created().at(-1)!.body as { id: number };
+      const copies = sentCopies(run.proxy.sent).filter((copy) => copy.conversationId === id);
+      expect((await openedBy(copies, oldKeys)).map((copy) => copy.userId)).toEqual([bobId]);
+    },
+  });
+}

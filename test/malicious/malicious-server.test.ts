@@ -1,0 +1,51 @@
+import { describe, it } from "vitest";
+import { containerAttacks } from "./conversations";
+import { distributionAttacks } from "./distribution";
+import { maliciousSuite } from "./harness";
+import { keyAttacks } from "./keys";
+import { pickupAttacks } from "./pickups";
+import { secureCodeAttacks } from "./secure-code";
+
+/**
+ * The malicious-server suite (issue 11, "Must show"; docs/protocol.md §14.11): a proxy between
+ * Chromium and the local runtime lies in the server's place (test/support/malicious-proxy.ts),
+ * and each attack runs twice (test/malicious/harness.ts): against the SPA as shipped, which must
+ * refuse it with a clear message and send, seal or compute nothing it should not; and against the
+ * test build with that one check switched off, where the attack must work, so that these tests
+ * can fail.
+ *
+ * Covered (the client check in brackets, web/build-settings.ts TEST_CHECK_NAMES):
+ * - a substituted public key: the server's own key for a contact, self-signed on a root of its own
+ *   [identity-anchors] (keys.ts);
+ * - an old key record: an older, validly signed identity record than one the client has seen
+ *   [pin-seq] (keys.ts);
+ * - key and title swapped between conversations: X's answers carry Y's signed log, records, copy,
+ *   title and messages [container-binding] (conversations.ts);
+ * - a ghost participant in the people the server lists and the record it serves
+ *   [members-from-log] (distribution.ts);
+ * - an injected key copy, sealed by the server [copy-signature] (distribution.ts);
+ * - a fork and a rollback of the membership log [log-head] (distribution.ts);
+ * - a message in a member's name without their signature [message-signature] (distribution.ts);
+ * - downgraded pickup parameters: Argon2id at 1 MiB and 1 pass [pickup-floor] (pickups.ts);
+ * - secure code switched off by the API's answer [securecode-from-build] (secure-code.ts).
+ *
+ * Also: a title swapped alone must be an error on the page, not silence (conversations.ts).
+ *
+ * Not refused yet, so not attack cases (docs/protocol.md §14.11): a substituted key presented as
+ * a protocol v1 (legacy) key for someone the client has never met (pinned on first use, shown
+ * "not certified"; refusing it needs version 1 accounts to be certified, §14.12); and the
+ * migration of a version 1 conversation, which takes its people from the server's list. They
+ * stand below as todos. Out of reach of any such test: a server that serves modified JavaScript.
+ */
+const suite = maliciousSuite();
+
+keyAttacks(suite);
+containerAttacks(suite);
+distributionAttacks(suite);
+pickupAttacks(suite);
+secureCodeAttacks(suite);
+
+describe("not refused yet (docs/protocol.md §14.11)", () => {
+  it.todo("a substituted key presented as a protocol v1 key on first contact: today sealed for, the person shown 'not certified'");
+  it.todo("a ghost in the people of a version 1 conversation: its migration signs them in and seals them a copy");
+});

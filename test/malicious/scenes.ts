@@ -1,0 +1,133 @@
+import { type AccountKeys, type VerifiedKey, accountPublicKeys, generateAccountKeys, isCryptoError, openConversationKey, rotateIdentity } from "@sealwork/crypto";
+import type { Page } from "playwright-core";
+import { http } from "../support/api";
+import { shareGroup } from "../support/conversations";
+import { type Member, chainOf, invitedMember, rootAdmin } from "../support/identities";
+import { TEST_CODE, newKeyBody } from "../support/keys";
+import type { Sent } from "../support/malicious-proxy";
+import { conversationIdOf, conversationPanel, messageBox, messageList } from "../e2e/conversation-helpers";
+import { signIn } from "../e2e/helpers";
+
+/** The people and steps the attacks share: certified members, their browser, what went over the wire. */
+
+/** The password registerInvitee (test/support/identities.ts) gives invited members. */
+const MEMBER_PASSWORD = "invitee-password-1";
+
+/** Alice and Bob: members with certified identities (invited by the instance's root), in a group together. */
+export async function aliceAndBob(): Promise<{ alice: Member; bob: Member }> {
+  const root = await rootAdmin();
+  const [alice, bob] = [await invitedMember(root), await invitedMember(root)];
+  await shareGroup(alice.session, bob.session);
+  return { alice, bob };
+}
+
+/** Signs `member` in on the page (their key recovered from the server's backup with the code it was made with). */
+export async function signInAs(page: Page, member: Member): Promise<void> {
+  await signIn(page, member.email, MEMBER_PASSWORD, TEST_CODE);
+}
+
+/** The New Conversation screen: one person by email and a title, then Start. */
+export async function startConversationWith(page: Page, email: string, title: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+  await page.getByLabel("Email or phone").fill(email);
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await page.getByLabel("Title (optional)").fill(title);
+  await page.getByRole("button", { name: "Start conversation" }).click();
+}
+
+/** startConversationWith, waiting for the new conversation's page; answers its id. */
+export async function conversationWith(page: Page, email: string, title: string): Promise<number> {
+  await startConversationWith(page, email, title);
+  await page.waitForURL(/\/conversation\/\d+$/, { timeout: 30_000 });
+  return conversationIdOf(page);
+}
+
+export { messageList };
+
+/** The page's title (the conversation's, or its people's names). */
+export const heading = (page: Page) => page.getByRole("heading", { level: 1 });
+
+/** The warning of a conversation whose keys were refused (distribution.ts), by its stable code. */
+export const trustWarning = (page: Page, reason: string) => page.locator(`[role="alert"][data-trust-warning="${reason}"]`);
+
+/** That no conversation's keys were refused on the page (the attack went through). */
+export async function noTrustWarning(page: Page): Promise<void> {
+  if ((await page.locator("[data-trust-warning]").count()) !== 0) throw new Error("the page shows a trust warning");
+}
+
+/** A person's row in the conversation panel. */
+export const personRow = (page: Page, uid: number) => conversationPanel(page).locator(`[data-participant="${uid}"]`);
+
+/** Sends a message and waits until it shows as sent and signed. */
+export async function send(page: Page, text: string): Promise<void> {
+  await messageBox(page).fill(text);
+  await messageBox(page).press("Enter");
+  await messageList(page).locator('[data-message-verified="true"]').getByText(text, { exact: true }).waitFor({ timeout: 30_000 });
+}
+
+/** Adds a person through the panel's dialog and waits until it closed. */
+export async function addPerson(page: Page, email: string): Promise<void> {
+  await conversationPanel(page).getByRole("button", { name: "Add more people" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add people" });
+  await dialog.getByLabel("Email or phone").fill(email);
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+  await dialog.waitFor({ state: "detached", timeout: 30_000 });
+}
+
+/** A member's current key as a verifier takes it (to check or make signed records in the server's place). */
+export async function verifiedKeyOf(member: Member): Promise<VerifiedKey> {
+  const pub = await accountPublicKeys(member.keys);
+  return { userId: member.session.id, keyId: member.me.keyId, seq: 0, encryptPublic: pub.encryptPublic, signPublic: pub.signPublic, created: 0 };
+}
+
+/** Rotates a member's identity to fresh keys (seq + 1, certified by the current key), as the server accepts it; answers the new keys. */
+export async function rotate(member: Member): Promise<AccountKeys> {
+  const current = (await chainOf(member.session.api_token, member.session.id)).chain!.records.at(-1)!;
+  const keys = await generateAccountKeys();
+  const identity = await rotateIdentity(current, member.keys, { created: Date.now() }, keys);
+  const { body } = await newKeyBody(member.session.id, member.keyId, { keys });
+  const reply = await http("POST", "/api/keypairs", { token: member.session.api_token, body: { ...body, identity } });
+  if (reply.status !== 200) throw new Error(`rotation failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return keys;
+}
+
+/** A conversation key copy the browser sent: at creation (POST /api/conversations) or with a change of its people (…/log). */
+export interface SentCopy {
+  conversationId: number;
+  epoch: number;
+  userId: number;
+  sealed: string;
+}
+
+interface SentBody {
+  id?: number;
+  record?: { record?: { epoch?: number } };
+  copies?: { user_id: number; copy: { sealed: string } }[];
+}
+
+export function sentCopies(sent: Sent[]): SentCopy[] {
+  return sent.flatMap((request): SentCopy[] => {
+    const body = request.body as SentBody | undefined;
+    const changed = /^\/api\/conversations\/(\d+)\/log$/.exec(request.path);
+    const conversationId = request.path === "/api/conversations" ? body?.id : changed ? Number(changed[1]) : undefined;
+    if (request.method !== "POST" || conversationId === undefined || !body?.copies) return [];
+    const epoch = body.record?.record?.epoch ?? 0;
+    return body.copies.map((c) => ({ conversationId, epoch, userId: c.user_id, sealed: c.copy.sealed }));
+  });
+}
+
+/** The copies among `copies` that open with `keys` (as their holder would open them): what that key holder can read. */
+export async function openedBy(copies: SentCopy[], keys: AccountKeys): Promise<SentCopy[]> {
+  const opens = await Promise.all(
+    copies.map((copy) =>
+      openConversationKey(copy.sealed, keys.encrypt, { conversationId: copy.conversationId, epoch: copy.epoch }).then(
+        () => true,
+        (error: unknown) => {
+          if (isCryptoError(error, "decrypt_failed")) return false;
+          throw error;
+        },
+      ),
+    ),
+  );
+  return copies.filter((_, i) => opens[i]);
+}
