@@ -1,10 +1,12 @@
 import type { en as about } from "../features/about/i18n/en";
 import type { en as admin } from "../features/admin/i18n/en";
 import type { en as conversations } from "../features/conversations/i18n/en";
+import type { en as groups } from "../features/groups/i18n/en";
 import type { en as home } from "../features/home/i18n/en";
 import type { en as invite } from "../features/invite/i18n/en";
 import type { en as keys } from "../features/keys/i18n/en";
 import type { en as login } from "../features/login/i18n/en";
+import type { en as people } from "../features/people/i18n/en";
 import type { en as settings } from "../features/settings/i18n/en";
 import type { en as setup } from "../features/setup/i18n/en";
 import type { en as totp } from "../features/totp/i18n/en";
@@ -26,10 +28,12 @@ declare module "i18next" {
       about: typeof about;
       admin: typeof admin;
       conversations: typeof conversations;
+      groups: typeof groups;
       home: typeof home;
       invite: typeof invite;
       keys: typeof keys;
       login: typeof login;
+      people: typeof people;
       settings: typeof settings;
       setup: typeof setup;
       totp: typeof totp;
