@@ -21,17 +21,28 @@ export function GroupFrame() {
   const group = useGroup(id);
   // Without the left navigation (spec 000 §1), the group's menu sits above its pages.
   const withNavigation = useFeature("leftnav") !== false;
-  usePageTitle(group.data?.name ?? t("titles.group"));
 
-  if (id === null) return <StateText text={t("errors:not_found")} />;
-  if (group.isPending) return <TalkingToServer />;
-  if (group.isError) return <LoadFailed error={group.error} what="group" />;
+  // The page below names the title (group and page) once the group is there.
+  if (id === null || group.isPending || group.isError) {
+    return (
+      <>
+        <FrameTitle />
+        {id === null ? <StateText text={t("errors:not_found")} /> : group.isPending ? <TalkingToServer /> : <LoadFailed error={group.error} what="group" />}
+      </>
+    );
+  }
   return (
     <Stack gap="sm">
       {withNavigation ? null : <InlineGroupMenu group={group.data} />}
       <Outlet context={group.data} />
     </Stack>
   );
+}
+
+function FrameTitle() {
+  const { t } = useTranslation(ns);
+  usePageTitle(t("titles.group"));
+  return null;
 }
 
 /** The group the frame loaded, for the routes below it. */

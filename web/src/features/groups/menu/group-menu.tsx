@@ -1,9 +1,9 @@
 import { Anchor, Group, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, matchPath } from "react-router";
+import { Link } from "react-router";
 import { type GroupView, useGroup } from "../get-group";
-import { menuLabel, pageIdParam, pagePath, visibleEntries } from "./menu-entries";
+import { groupIdOfPath, menuLabel, pagePath, visibleEntries } from "./menu-entries";
 import { PageIcon, PlusIcon } from "./page-icons";
 import { ns } from "../i18n";
 
@@ -14,12 +14,6 @@ export interface GroupMenuItem {
   icon: ReactNode;
   /** Internal pages are greyed (spec 001 §2). */
   dimmed: boolean;
-}
-
-/** The group a path is inside: /group/{g}/…, with g a page id's spelling; null elsewhere (and for /group/new). */
-export function groupIdOfPath(pathname: string): number | null {
-  const match = matchPath({ path: "/group/:groupId", end: false }, pathname);
-  return pageIdParam(match?.params.groupId);
 }
 
 /**

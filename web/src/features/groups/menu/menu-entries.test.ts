@@ -1,7 +1,7 @@
 import type { MenuEntry } from "@sealwork/contracts";
 import { describe, expect, it } from "vitest";
 import { startPath } from "../frame/start-path";
-import { findEntry, isReadOnly, menuLabel, pageIdParam, pagePath, visibleEntries } from "./menu-entries";
+import { findEntry, groupIdOfPath, isReadOnly, menuLabel, pageIdParam, pagePath, visibleEntries } from "./menu-entries";
 
 const entry = (id: number, changes: Partial<MenuEntry> = {}): MenuEntry => ({
   id,
@@ -51,6 +51,16 @@ describe("the group menu (spec 001 §2)", () => {
     expect(findEntry([entry(12)], "members")).toBeNull();
     for (const bad of ["abc", "012", "1e3", "-1", "0", "", undefined, "99999999999999999"]) expect(findEntry(menu, bad)).toBeUndefined();
     expect(pageIdParam("42")).toBe(42);
+  });
+});
+
+describe("the group a path is inside", () => {
+  it("reads /group/{g}/… and nothing else", () => {
+    expect(groupIdOfPath("/group/12")).toBe(12);
+    expect(groupIdOfPath("/group/12/page/drive")).toBe(12);
+    expect(groupIdOfPath("/group/new")).toBeNull();
+    expect(groupIdOfPath("/groups/12")).toBeNull();
+    expect(groupIdOfPath("/conversation/12")).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import type { MenuEntry } from "@sealwork/contracts";
+import { matchPath } from "react-router";
 
 export type { MenuEntry };
 
@@ -44,4 +45,10 @@ export function pageIdParam(param: string | undefined): number | null {
   if (!param || !/^[1-9]\d{0,15}$/.test(param)) return null;
   const id = Number(param);
   return Number.isSafeInteger(id) ? id : null;
+}
+
+/** The group a path is inside: /group/{g}/…, with g a page id's spelling; null elsewhere (and for /group/new). */
+export function groupIdOfPath(pathname: string): number | null {
+  const match = matchPath({ path: "/group/:groupId", end: false }, pathname);
+  return pageIdParam(match?.params.groupId);
 }

@@ -1,0 +1,209 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAs, groupTeam, postAs } from "../support/groups";
+import { launchBrowser } from "../support/browser";
+import { type Person, signedIn as signedInAs } from "./conversation-helpers";
+import { errorDialogText } from "./helpers";
+
+/**
+ * The group frame in the browser (issue 12): the home's group list, the group start, the left
+ * menu with levels, pages of each type, the settings popover (menu item, permissions, group
+ * options, delete) and the texts for a bad id and a 403. Groups are made over the API (the
+ * group creation screen is built beside this one).
+ */
+const TYPES = [
+  ["Pinboard", "pinboard"],
+  ["Blog", "blog"],
+  ["Gallery", "gallery"],
+  ["Calendar", "calendar"],
+  ["Card Deck", "carddeck"],
+  ["Form", "form"],
+] as const;
+
+/** Client-side navigation: a reload would ask for the secure code again. */
+async function go(page: Page, path: string) {
+  await page.evaluate(`history.pushState({}, "", ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent("popstate"));`);
+}
+
+const mainMenu = (page: Page) => page.getByRole("navigation", { name: "Main menu" });
+const groupMenu = (page: Page, group: string) => mainMenu(page).getByRole("region", { name: `Pages of ${group}` });
+const menuLabels = async (page: Page, group: string) => (await groupMenu(page, group).getByRole("link").allTextContents()).map((text) => text.trim());
+const pageHeading = (page: Page, name: string) => page.getByRole("heading", { name, level: 1 });
+const lock = (page: Page) => page.getByRole("img", { name: "Read-only page" });
+
+async function openSettings(page: Page, item: string) {
+  await page.getByRole("button", { name: "Page settings" }).click();
+  await page.getByRole("menuitem", { name: item }).click();
+}
+
+describe("the group frame in the browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const signedIn = (person: Person) => signedInAs(browser, person);
+
+  it("a group admin sees the group on home, creates a page of each type, edits a menu item, its permissions and the group, and cannot delete internal pages", { timeout: 240_000 }, async () => {
+    const team = await groupTeam("Frame Admins");
+    const sue = team.admin as Person;
+    const page = await signedIn(sue);
+
+    // Home lists the group before the conversations, with its member count.
+    const groups = page.getByRole("region", { name: "Groups" });
+    const row = groups.getByRole("listitem").filter({ hasText: "Frame Admins" });
+    await row.getByText("3 members").waitFor();
+    await row.click();
+
+    // The group start opens the drive (no start page set); the menu greys the internal pages and offers (new).
+    await page.waitForURL(`**/group/${team.group}/page/drive`);
+    await pageHeading(page, "Drive").waitFor();
+    expect(await menuLabels(page, "Frame Admins")).toEqual(["Drive", "Members", "Conversation", "(new)"]);
+    expect(await groupMenu(page, "Frame Admins").getByRole("link", { name: "Drive" }).getAttribute("data-dimmed")).toBe("true");
+    expect(await lock(page).count()).toBe(0);
+
+    // Deleting an internal page is refused with the spec's text.
+    await openSettings(page, "Delete page");
+    expect(await errorDialogText(page)).toContain("You cannot currently delete internal pages such as drive, members, etc.");
+    await page.keyboard.press("Escape");
+
+    // A page of each type: a name is required, then the page opens with its type's placeholder.
+    for (const [label, type] of TYPES) {
+      await groupMenu(page, "Frame Admins").getByRole("link", { name: "(new)" }).click();
+      await page.waitForURL(`**/group/${team.group}/newpage`);
+      if (type === "pinboard") {
+        await page.getByRole("button", { name: "Create page" }).click();
+        await page.getByText("Please enter a name for your page.").waitFor();
+      }
+      await page.getByLabel("Page name").fill(`My ${label}`);
+      await page.getByRole("radio", { name: label }).check();
+      await page.getByLabel("Page name").press("Enter");
+      await pageHeading(page, `My ${label}`).waitFor();
+      await page.locator(`[data-page-type="${type}"]`).waitFor();
+    }
+    expect(await menuLabels(page, "Frame Admins")).toEqual(["Drive", "Members", "Conversation", ...TYPES.map(([label]) => `My ${label}`), "(new)"]);
+    const pages = (await getAs<{ pages: { id: number; name: string; type: string }[] }>(sue, `/api/pages?group=${team.group}`)).body.pages;
+    expect(pages.filter((p) => p.name.startsWith("My ")).map((p) => p.type)).toEqual(TYPES.map(([, type]) => type));
+
+    // The menu item: a menu name, and an order that sinks it below the others.
+    await groupMenu(page, "Frame Admins").getByRole("link", { name: "My Pinboard" }).click();
+    await pageHeading(page, "My Pinboard").waitFor();
+    await openSettings(page, "Configure menu item");
+    const editor = page.getByRole("dialog", { name: "Configure menu item" });
+    await editor.getByLabel("Menu name").fill("Board");
+    await editor.getByLabel("Menu order").fill("300");
+    await editor.getByRole("button", { name: "Save" }).click();
+    await editor.getByText("The menu order is a whole number from 0 to 255.").waitFor();
+    await editor.getByLabel("Menu order").fill("200");
+    await editor.getByLabel("Menu name").press("Enter");
+    await editor.waitFor({ state: "detached" });
+    await expect.poll(() => menuLabels(page, "Frame Admins")).toEqual(["Drive", "Members", "Conversation", "My Blog", "My Gallery", "My Calendar", "My Card Deck", "My Form", "Board", "(new)"]);
+
+    // Its permissions: Ann may read; with nobody under Use the editor says what that means.
+    await openSettings(page, "Configure menu item");
+    await page.getByRole("dialog", { name: "Configure menu item" }).getByRole("button", { name: "Access permissions" }).click();
+    const permissions = page.getByRole("dialog", { name: "Permissions: My Pinboard" });
+    await permissions.getByText("Nobody named.").first().waitFor();
+    await permissions.getByLabel("Add to Read").click();
+    await page.getByRole("option", { name: "Ann" }).click();
+    await permissions.getByText("Nobody is named under Use", { exact: false }).waitFor();
+    await permissions.getByLabel("Add to Use").click();
+    await page.getByRole("option", { name: "Administrators" }).click();
+    await permissions.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("dialog", { name: "Configure menu item" }).waitFor();
+    await page.keyboard.press("Escape");
+    const stored = (await getAs<{ read: { role: boolean; id: number }[]; use: { role: boolean; id: number }[] }>(sue, `/api/pages/${pages[0]!.id}/permissions`)).body;
+    expect(stored.read).toEqual([{ role: false, id: team.ann.id }]);
+    expect(stored.use).toHaveLength(1);
+    expect(stored.use[0]!.role).toBe(true);
+
+    // The group's currencies: ISO 4217 only, upper-cased, the first the default.
+    await openSettings(page, "Configure group");
+    const groupEditor = page.getByRole("dialog", { name: "Configure group" });
+    await groupEditor.getByLabel("Group currency codes").fill("chf, XYZ1");
+    await groupEditor.getByRole("button", { name: "Save" }).click();
+    await groupEditor.getByText("Not ISO 4217 currency codes: XYZ1").waitFor();
+    await groupEditor.getByLabel("Group currency codes").fill("chf, eur");
+    await groupEditor.getByLabel("Group currency codes").press("Enter");
+    await groupEditor.waitFor({ state: "detached" });
+    const group = (await getAs<{ options: string }>(sue, `/api/groups/${team.group}`)).body;
+    expect(JSON.parse(group.options).currencyCodes).toBe("CHF,EUR");
+
+    // A page of the admin's own making is deleted after a confirmation, and leaves the menu.
+    await groupMenu(page, "Frame Admins").getByRole("link", { name: "My Form" }).click();
+    await pageHeading(page, "My Form").waitFor();
+    await openSettings(page, "Delete page");
+    await page.getByRole("dialog", { name: "Delete page" }).getByRole("button", { name: "Delete" }).click();
+    await page.waitForURL(`**/group/${team.group}/page/drive`);
+    await expect.poll(() => menuLabels(page, "Frame Admins")).not.toContain("My Form");
+    await page.context().close();
+  });
+
+  it("a member sees only the pages their level allows, with the lock on a read-only page and the locked permissions", { timeout: 180_000 }, async () => {
+    const team = await groupTeam("Frame Members");
+    const sue = team.admin;
+    const made = async (name: string, type: string) => (await postAs<{ id: number }>(sue, "/api/pages", { group: team.group, name, type })).body.id;
+    const readOnly = await made("Notices", "pinboard");
+    const usable = await made("Diary", "blog");
+    const hidden = await made("Secret", "gallery");
+    const ann = team.ann as Person;
+    expect((await postAs(sue, `/api/pages/${readOnly}/permit`, { read: [{ role: false, id: ann.id }], use: [] })).status).toBe(200);
+    expect((await postAs(sue, `/api/pages/${hidden}/permit`, { read: [{ role: false, id: team.ben.id }], use: [] })).status).toBe(200);
+
+    const page = await signedIn(ann);
+    await page.getByRole("region", { name: "Groups" }).getByRole("listitem").filter({ hasText: "Frame Members" }).click();
+    // No drive, members or conversation page for her (internal, nobody named): the start goes to the first page she may see.
+    await page.waitForURL(`**/group/${team.group}/page/${readOnly}`);
+    expect(await menuLabels(page, "Frame Members")).toEqual(["Notices", "Diary"]);
+
+    // Level 1: read-only, with the lock and the spec's text; no add button, no settings.
+    await pageHeading(page, "Notices").waitFor();
+    await lock(page).waitFor();
+    await page.getByText("Not allowed to edit or create items from this page!").waitFor();
+    expect(await page.getByRole("button", { name: "Add" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Page settings" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Permissions" }).click();
+    const permissions = page.getByRole("dialog", { name: "Permissions: Notices" });
+    await permissions.getByText("Contact the author to request permission").waitFor();
+    await permissions.getByText("Nobody is named under Use", { exact: false }).waitFor();
+    expect(await permissions.getByRole("button", { name: "Save" }).count()).toBe(0);
+    await page.keyboard.press("Escape");
+    await permissions.waitFor({ state: "detached" });
+
+    // Level 2 on a page with empty lists: no lock, and the add button.
+    await groupMenu(page, "Frame Members").getByRole("link", { name: "Diary" }).click();
+    await pageHeading(page, "Diary").waitFor();
+    await page.getByRole("button", { name: "Add" }).waitFor();
+    expect(await lock(page).count()).toBe(0);
+    expect(usable).toBeGreaterThan(0);
+
+    // A page she may not see, by its address: the 403 text; a page that does not exist: not found.
+    await go(page, `/group/${team.group}/page/${hidden}`);
+    await page.getByText("You are not allowed to access this page!").waitFor();
+    await go(page, `/group/${team.group}/page/drive`);
+    await page.getByText("You are not allowed to access this page!").waitFor();
+    await go(page, `/group/${team.group}/page/99999999`);
+    await page.getByText("Requested content not found.").waitFor();
+    await go(page, `/group/${team.group}/newpage`);
+    await page.getByText("You are not allowed to access this page!").waitFor();
+    await page.context().close();
+  });
+
+  it("a non-member gets the 403 text, a bad group id the not-found text", { timeout: 120_000 }, async () => {
+    const team = await groupTeam("Frame Outsiders");
+    const page = await signedIn(team.outsider as Person);
+    expect(await page.getByRole("region", { name: "Groups" }).getByText("Frame Outsiders").count()).toBe(0);
+    await go(page, `/group/${team.group}`);
+    await page.getByText("You are not allowed to access this page!").waitFor();
+    await go(page, `/group/${team.group}/page/drive`);
+    await page.getByText("You are not allowed to access this page!").waitFor();
+    await go(page, "/group/99999999");
+    await page.getByText("Requested content not found.").waitFor();
+    await go(page, "/group/abc");
+    await page.getByText("Requested content not found.").waitFor();
+    await page.context().close();
+  });
+});
