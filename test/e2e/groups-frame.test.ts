@@ -56,13 +56,12 @@ describe("the group frame in the browser", () => {
     const groups = page.getByRole("region", { name: "Groups" });
     const row = groups.getByRole("listitem").filter({ hasText: "Frame Admins" });
     await row.getByText("3 members").waitFor();
-    await row.click();
+    await row.getByRole("link").click();
 
-    // The group start opens the drive (no start page set); the menu greys the internal pages and offers (new).
+    // The group start opens the drive (no start page set); the menu offers (new) to the group admin.
     await page.waitForURL(`**/group/${team.group}/page/drive`);
     await pageHeading(page, "Drive").waitFor();
     expect(await menuLabels(page, "Frame Admins")).toEqual(["Drive", "Members", "Conversation", "(new)"]);
-    expect(await groupMenu(page, "Frame Admins").getByRole("link", { name: "Drive" }).getAttribute("data-dimmed")).toBe("true");
     expect(await lock(page).count()).toBe(0);
 
     // Deleting an internal page is refused with the spec's text.
@@ -88,11 +87,14 @@ describe("the group frame in the browser", () => {
     const pages = (await getAs<{ pages: { id: number; name: string; type: string }[] }>(sue, `/api/pages?group=${team.group}`)).body.pages;
     expect(pages.filter((p) => p.name.startsWith("My ")).map((p) => p.type)).toEqual(TYPES.map(([, type]) => type));
 
-    // The menu item: a menu name, and an order that sinks it below the others.
+    // The menu item: internal (greyed), a menu name, and an order that sinks it below the others.
     await groupMenu(page, "Frame Admins").getByRole("link", { name: "My Pinboard" }).click();
     await pageHeading(page, "My Pinboard").waitFor();
+    expect(await groupMenu(page, "Frame Admins").getByRole("link", { name: "My Pinboard" }).getAttribute("data-dimmed")).toBeNull();
     await openSettings(page, "Configure menu item");
     const editor = page.getByRole("dialog", { name: "Configure menu item" });
+    expect(await editor.getByLabel("Page name").inputValue()).toBe("My Pinboard");
+    await editor.getByText("Internal page", { exact: true }).click();
     await editor.getByLabel("Menu name").fill("Board");
     await editor.getByLabel("Menu order").fill("300");
     await editor.getByRole("button", { name: "Save" }).click();
@@ -101,6 +103,15 @@ describe("the group frame in the browser", () => {
     await editor.getByLabel("Menu name").press("Enter");
     await editor.waitFor({ state: "detached" });
     await expect.poll(() => menuLabels(page, "Frame Admins")).toEqual(["Drive", "Members", "Conversation", "My Blog", "My Gallery", "My Calendar", "My Card Deck", "My Form", "Board", "(new)"]);
+    expect(await groupMenu(page, "Frame Admins").getByRole("link", { name: "Board" }).getAttribute("data-dimmed")).toBe("true");
+    // A reserved page keeps its name.
+    await groupMenu(page, "Frame Admins").getByRole("link", { name: "Members" }).click();
+    await pageHeading(page, "Members").waitFor();
+    await openSettings(page, "Configure menu item");
+    expect(await page.getByRole("dialog", { name: "Configure menu item" }).getByLabel("Page name").isDisabled()).toBe(true);
+    await page.keyboard.press("Escape");
+    await groupMenu(page, "Frame Admins").getByRole("link", { name: "Board" }).click();
+    await pageHeading(page, "My Pinboard").waitFor();
 
     // Its permissions: Ann may read; with nobody under Use the editor says what that means.
     await openSettings(page, "Configure menu item");
@@ -142,33 +153,43 @@ describe("the group frame in the browser", () => {
     await page.context().close();
   });
 
-  it("a member sees only the pages their level allows, with the lock on a read-only page and the locked permissions", { timeout: 180_000 }, async () => {
+  it("a member sees only the pages their level allows, internal ones greyed, with the lock on a read-only page and the locked permissions", { timeout: 180_000 }, async () => {
     const team = await groupTeam("Frame Members");
     const sue = team.admin;
-    const made = async (name: string, type: string) => (await postAs<{ id: number }>(sue, "/api/pages", { group: team.group, name, type })).body.id;
-    const readOnly = await made("Notices", "pinboard");
-    const usable = await made("Diary", "blog");
-    const hidden = await made("Secret", "gallery");
     const ann = team.ann as Person;
-    expect((await postAs(sue, `/api/pages/${readOnly}/permit`, { read: [{ role: false, id: ann.id }], use: [] })).status).toBe(200);
-    expect((await postAs(sue, `/api/pages/${hidden}/permit`, { read: [{ role: false, id: team.ben.id }], use: [] })).status).toBe(200);
+    const made = async (name: string, type: string, read: number[], internal = false) => {
+      const id = (await postAs<{ id: number }>(sue, "/api/pages", { group: team.group, name, type })).body.id;
+      expect((await postAs(sue, `/api/pages/${id}/permit`, { read: read.map((uid) => ({ role: false, id: uid })), use: [] })).status).toBe(200);
+      if (internal) expect((await postAs(sue, `/api/pages/${id}`, { _method: "PATCH", internal: 1 })).status).toBe(200);
+      return id;
+    };
+    const notices = await made("Notices", "pinboard", [ann.id]);
+    await made("Diary", "blog", []);
+    const secret = await made("Secret", "gallery", [team.ben.id]);
+    await made("Handbook", "calendar", [ann.id], true);
+    await made("Backroom", "form", [], true);
 
     const page = await signedIn(ann);
-    await page.getByRole("region", { name: "Groups" }).getByRole("listitem").filter({ hasText: "Frame Members" }).click();
-    // No drive, members or conversation page for her (internal, nobody named): the start goes to the first page she may see.
-    await page.waitForURL(`**/group/${team.group}/page/${readOnly}`);
-    expect(await menuLabels(page, "Frame Members")).toEqual(["Notices", "Diary"]);
+    await page.getByRole("region", { name: "Groups" }).getByRole("listitem").filter({ hasText: "Frame Members" }).getByRole("link").click();
+    await page.waitForURL(`**/group/${team.group}/page/drive`);
+    // Level 0 pages are missing (Secret names only Ben, Backroom is internal and names nobody); the internal one she may read is greyed.
+    expect(await menuLabels(page, "Frame Members")).toEqual(["Drive", "Members", "Conversation", "Notices", "Diary", "Handbook"]);
+    expect(await groupMenu(page, "Frame Members").getByRole("link", { name: "Handbook" }).getAttribute("data-dimmed")).toBe("true");
+    expect(await groupMenu(page, "Frame Members").getByRole("link", { name: "Notices" }).getAttribute("data-dimmed")).toBeNull();
+    expect(await page.getByRole("button", { name: "Page settings" }).count()).toBe(0);
 
     // Level 1: read-only, with the lock and the spec's text; no add button, no settings.
+    await groupMenu(page, "Frame Members").getByRole("link", { name: "Notices" }).click();
     await pageHeading(page, "Notices").waitFor();
     await lock(page).waitFor();
     await page.getByText("Not allowed to edit or create items from this page!").waitFor();
-    expect(await page.getByRole("button", { name: "Add" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Add", exact: true }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Page settings" }).count()).toBe(0);
-    await page.getByRole("button", { name: "Permissions" }).click();
+    await page.getByRole("button", { name: "Permissions", exact: true }).click();
     const permissions = page.getByRole("dialog", { name: "Permissions: Notices" });
     await permissions.getByText("Contact the author to request permission").waitFor();
     await permissions.getByText("Nobody is named under Use", { exact: false }).waitFor();
+    await permissions.locator('[data-grant="user"]').filter({ hasText: /^Ann$/ }).waitFor();
     expect(await permissions.getByRole("button", { name: "Save" }).count()).toBe(0);
     await page.keyboard.press("Escape");
     await permissions.waitFor({ state: "detached" });
@@ -176,19 +197,18 @@ describe("the group frame in the browser", () => {
     // Level 2 on a page with empty lists: no lock, and the add button.
     await groupMenu(page, "Frame Members").getByRole("link", { name: "Diary" }).click();
     await pageHeading(page, "Diary").waitFor();
-    await page.getByRole("button", { name: "Add" }).waitFor();
+    await page.getByRole("button", { name: "Add", exact: true }).waitFor();
     expect(await lock(page).count()).toBe(0);
-    expect(usable).toBeGreaterThan(0);
 
-    // A page she may not see, by its address: the 403 text; a page that does not exist: not found.
-    await go(page, `/group/${team.group}/page/${hidden}`);
-    await page.getByText("You are not allowed to access this page!").waitFor();
-    await go(page, `/group/${team.group}/page/drive`);
+    // A page she may not see, by its address: the 403 text; a page that does not exist: not found; no new page for her.
+    await go(page, `/group/${team.group}/page/${secret}`);
     await page.getByText("You are not allowed to access this page!").waitFor();
     await go(page, `/group/${team.group}/page/99999999`);
     await page.getByText("Requested content not found.").waitFor();
     await go(page, `/group/${team.group}/newpage`);
     await page.getByText("You are not allowed to access this page!").waitFor();
+    await go(page, `/group/${team.group}/page/${notices}`);
+    await lock(page).waitFor();
     await page.context().close();
   });
 

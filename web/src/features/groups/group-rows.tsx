@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, NavLink, Stack, Text } from "@mantine/core";
+import { Badge, Box, Group, Loader, NavLink, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { errorText } from "../../lib/error-text";
@@ -29,24 +29,24 @@ export function GroupRows() {
       {data.groups.map((group) => {
         const waiting = data.outstanding[String(group.id)] ?? 0;
         return (
-          <NavLink
-            key={group.id}
-            role="listitem"
-            component={Link}
-            to={`/group/${group.id}`}
-            label={group.name}
-            description={
-              <Group gap="xs" component="span">
-                <Text span size="xs" c="dimmed">
-                  {t("home.members", { count: group.membercount })}
-                </Text>
-                <Text span size="xs" c={waiting > 0 ? undefined : "dimmed"} fw={waiting > 0 ? 600 : undefined}>
-                  {waiting > 0 ? t("home.waiting", { count: waiting }) : t("home.noWaiting")}
-                </Text>
-              </Group>
-            }
-            rightSection={group.am_admin ? <Badge size="xs" variant="light">{t("home.admin")}</Badge> : null}
-          />
+          <Box key={group.id} role="listitem">
+            <NavLink
+              component={Link}
+              to={`/group/${group.id}`}
+              label={group.name}
+              description={
+                <Group gap="xs" component="span">
+                  <Text span size="xs" c="dimmed">
+                    {t("home.members", { count: group.membercount })}
+                  </Text>
+                  <Text span size="xs" c={waiting > 0 ? undefined : "dimmed"} fw={waiting > 0 ? 600 : undefined}>
+                    {waiting > 0 ? t("home.waiting", { count: waiting }) : t("home.noWaiting")}
+                  </Text>
+                </Group>
+              }
+              rightSection={group.am_admin ? <Badge size="xs" variant="light">{t("home.admin")}</Badge> : null}
+            />
+          </Box>
         );
       })}
     </Stack>

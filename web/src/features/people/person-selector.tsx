@@ -70,27 +70,28 @@ export function PersonSelector({ onPick, exclude = [], label, disabled, autoFocu
           {people.map((person) => {
             const isTaken = taken.has(person.id);
             return (
-              <UnstyledButton
-                key={person.id}
-                role="listitem"
-                onClick={() => pick(person)}
-                disabled={disabled || isTaken}
-                aria-label={isTaken ? `${person.name} (${t("picked")})` : t("pick", { name: person.name })}
-                px="xs"
-                py={4}
-                style={{ borderRadius: 4, opacity: isTaken ? 0.5 : 1 }}
-              >
-                <Group justify="space-between" wrap="nowrap">
-                  <Text size="sm" truncate>
-                    {person.name}
-                  </Text>
-                  {isTaken ? (
-                    <Text size="xs" c="dimmed">
-                      {t("picked")}
+              <div key={person.id} role="listitem">
+                <UnstyledButton
+                  onClick={() => pick(person)}
+                  disabled={disabled || isTaken}
+                  aria-label={isTaken ? `${person.name} (${t("picked")})` : t("pick", { name: person.name })}
+                  px="xs"
+                  py={4}
+                  w="100%"
+                  style={{ borderRadius: 4, opacity: isTaken ? 0.5 : 1 }}
+                >
+                  <Group justify="space-between" wrap="nowrap">
+                    <Text size="sm" truncate>
+                      {person.name}
                     </Text>
-                  ) : null}
-                </Group>
-              </UnstyledButton>
+                    {isTaken ? (
+                      <Text size="xs" c="dimmed">
+                        {t("picked")}
+                      </Text>
+                    ) : null}
+                  </Group>
+                </UnstyledButton>
+              </div>
             );
           })}
         </Stack>

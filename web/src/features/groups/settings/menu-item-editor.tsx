@@ -87,6 +87,8 @@ export function MenuItemEditor({ group, page, onClose, onPermissions }: { group:
             max={MENU_ORDER_MAX}
             allowDecimal={false}
             allowNegative={false}
+            // Out of range is said, not silently changed.
+            clampBehavior="none"
             error={errors.order}
           />
           <FormFooter error={errors.form} onCancel={onClose} busy={update.isPending} />
