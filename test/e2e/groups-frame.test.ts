@@ -94,7 +94,7 @@ describe("the group frame in the browser", () => {
     await openSettings(page, "Configure menu item");
     const editor = page.getByRole("dialog", { name: "Configure menu item" });
     expect(await editor.getByLabel("Page name").inputValue()).toBe("My Pinboard");
-    await editor.getByText("Internal page", { exact: true }).click();
+    await editor.getByRole("switch", { name: "Internal page" }).check();
     await editor.getByLabel("Menu name").fill("Board");
     await editor.getByLabel("Menu order").fill("300");
     await editor.getByRole("button", { name: "Save" }).click();
@@ -126,7 +126,7 @@ describe("the group frame in the browser", () => {
     await permissions.getByRole("button", { name: "Save" }).click();
     await page.getByRole("dialog", { name: "Configure menu item" }).waitFor();
     await page.keyboard.press("Escape");
-    const stored = (await getAs<{ read: { role: boolean; id: number }[]; use: { role: boolean; id: number }[] }>(sue, `/api/pages/${pages[0]!.id}/permissions`)).body;
+    const stored = (await getAs<{ read: { role: boolean; id: number }[]; use: { role: boolean; id: number }[] }>(sue, `/api/pages/${pages.find((p) => p.name === "My Pinboard")!.id}/permissions`)).body;
     expect(stored.read).toEqual([{ role: false, id: team.ann.id }]);
     expect(stored.use).toHaveLength(1);
     expect(stored.use[0]!.role).toBe(true);
