@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAs, groupTeam, postAs } from "../support/groups";
 import { launchBrowser } from "../support/browser";
-import { type Person, signedIn as signedInAs } from "./conversation-helpers";
+import { type Person, conversationIdOf, messageBox, signedIn as signedInAs } from "./conversation-helpers";
 import { errorDialogText } from "./helpers";
 
 /**
@@ -224,6 +224,30 @@ describe("the group frame in the browser", () => {
     await page.getByText("Requested content not found.").waitFor();
     await go(page, "/group/abc");
     await page.getByText("Requested content not found.").waitFor();
+    await page.context().close();
+  });
+
+  it("a regular member picks a fellow member with the person selector, and opens the conversation inside the group", { timeout: 120_000 }, async () => {
+    const team = await groupTeam("Frame Talkers");
+    // Ben signs in once: his account key is what the conversation key is sealed for.
+    const [page, ben] = await Promise.all([signedIn(team.ann as Person), signedIn(team.ben as Person)]);
+    await ben.context().close();
+    await mainMenu(page).getByRole("link", { name: "New Conversation" }).click();
+    const selector = page.getByRole("list", { name: "People found" });
+    // Only people who share a group with her: Ben and Sue, not Olly.
+    await page.getByLabel("Or pick someone from your groups").fill("Olly");
+    await selector.getByText("Nobody found.").waitFor();
+    await page.getByLabel("Or pick someone from your groups").fill("be");
+    await selector.getByRole("button", { name: "Pick Ben" }).waitFor();
+    await page.getByLabel("Or pick someone from your groups").press("Enter");
+    await page.getByRole("region", { name: "People" }).getByText("Ben").waitFor();
+    await page.getByRole("button", { name: "Start conversation" }).click();
+    await page.waitForURL(/\/conversation\/\d+$/);
+    const id = conversationIdOf(page);
+
+    await go(page, `/group/${team.group}/conversation/${id}`);
+    await groupMenu(page, "Frame Talkers").waitFor();
+    await messageBox(page).waitFor();
     await page.context().close();
   });
 });
