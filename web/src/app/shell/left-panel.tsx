@@ -98,7 +98,8 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
         </>
       ) : null}
       {maximised ? (
-        <AppShell.Section grow component={ScrollArea} p="xs">
+        // Focusable: a group's menu can leave the list little room, and a region that scrolls must be reachable by keyboard.
+        <AppShell.Section grow component={ScrollArea} p="xs" viewportProps={{ tabIndex: 0 }}>
           <RecentList />
         </AppShell.Section>
       ) : null}

@@ -74,7 +74,6 @@ export function PersonSelector({ onPick, exclude = [], label, disabled, autoFocu
                 <UnstyledButton
                   onClick={() => pick(person)}
                   disabled={disabled || isTaken}
-                  aria-label={isTaken ? `${person.name} (${t("picked")})` : t("pick", { name: person.name })}
                   px="xs"
                   py={4}
                   w="100%"

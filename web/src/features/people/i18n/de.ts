@@ -9,6 +9,5 @@ export const de: Texts<typeof en> = {
   none: "Niemand gefunden.",
   more: "Mehr anzeigen",
   picked: "Ausgewählt",
-  pick: "{{name}} auswählen",
   failed: "Serverfehler bei der Suche. Bitte später erneut versuchen.",
 };

@@ -6,6 +6,5 @@ export const en = {
   none: "Nobody found.",
   more: "Show more",
   picked: "Picked",
-  pick: "Pick {{name}}",
   failed: "Server error while searching. Please try again later.",
 };
