@@ -8,8 +8,8 @@ import { useRequiredSession } from "../../lib/session";
 import { Icon } from "../../lib/ui/icons";
 import { ns } from "./i18n";
 
-/** Home: groups and conversations. The conversation list comes from its feature (the router passes it in). */
-export function HomePage({ conversations }: { conversations?: ReactNode }) {
+/** Home: groups, then conversations and pickups (spec 000 §2). Both lists come from their features (the router passes them in). */
+export function HomePage({ groups, conversations }: { groups?: ReactNode; conversations?: ReactNode }) {
   const { t } = useTranslation(ns);
   const session = useRequiredSession();
   // An instance without conversations (spec 000 §1) shows neither their list nor the plus menu.
@@ -25,16 +25,9 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
         {withConversations || session.hasSuperAdminRole ? <PlusMenu conversations={withConversations} newGroup={Boolean(session.hasSuperAdminRole)} /> : null}
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <EmptyList title={t("groups")} empty={t("noGroups")} hint={t("noGroupsHint")} />
+        {groups ? <ListSection title={t("groups")}>{groups}</ListSection> : <EmptyList title={t("groups")} empty={t("noGroups")} hint={t("noGroupsHint")} />}
         {!withConversations ? null : conversations ? (
-          <Paper withBorder p="md" radius="md" component="section" aria-label={t("conversations")}>
-            <Stack gap="xs">
-              <Title order={2} size="h4">
-                {t("conversations")}
-              </Title>
-              {conversations}
-            </Stack>
-          </Paper>
+          <ListSection title={t("conversations")}>{conversations}</ListSection>
         ) : (
           <EmptyList title={t("conversations")} empty={t("noConversations")} hint={t("noConversationsHint")} />
         )}
@@ -76,18 +69,26 @@ function PlusMenu({ conversations, newGroup }: { conversations: boolean; newGrou
   );
 }
 
-function EmptyList({ title, empty, hint }: { title: string; empty: string; hint: string }) {
+function ListSection({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label={title}>
       <Stack gap="xs">
         <Title order={2} size="h4">
           {title}
         </Title>
-        <Text fw={500}>{empty}</Text>
-        <Text size="sm" c="dimmed">
-          {hint}
-        </Text>
+        {children}
       </Stack>
     </Paper>
+  );
+}
+
+function EmptyList({ title, empty, hint }: { title: string; empty: string; hint: string }) {
+  return (
+    <ListSection title={title}>
+      <Text fw={500}>{empty}</Text>
+      <Text size="sm" c="dimmed">
+        {hint}
+      </Text>
+    </ListSection>
   );
 }
