@@ -169,6 +169,13 @@ describe("plaintext canary: the server stores no secure code and no private key"
     expect((await log({ head: 0, entries: [{ action: "rekey", commitment: commitment(raw[1]!) }], rekey: { epoch: 1, link }, record: { epoch: 1, commitment: commitment(raw[1]!) } })).status).toBe(200);
     expect((await http("POST", `/api/groups/${group.id}/wraps`, { token: groupCreator.api_token, body: { epoch: 1, wraps: await wraps(1) } })).status).toBe(200);
     raw.forEach((bytes, epoch) => needles.push(needle(`group key of epoch ${epoch}`, bytes)));
+    // A message of the group's conversation, sealed under epoch 1.
+    const groupText = `canary-group-message-${convo}`;
+    const groupMessage = serializeEnvelope(await encrypt(epochKeys[1]!, utf8Encode(groupText), { aad: utf8Encode(`group-message:${group.id}:1`) }));
+    const signature = serializeEnvelope({ v: 1, kind: "record-signature", alg: "ed25519", sig: base64urlEncode(new Uint8Array(64)) } as never);
+    const posted = await http("POST", `/api/groups/${group.id}/conversation/append`, { token: ann.api_token, body: { localid: "canary", payload: groupMessage, epoch: 1, signature, sender_key_id: "A".repeat(22) } });
+    expect(posted.status).toBe(200);
+    needles.push(needle("group conversation message", Buffer.from(groupText), groupText));
 
     // Two-factor recovery codes are shown once and kept only as salted hashes. (The TOTP secret
     // itself must stay readable to the server, so it is no canary.)
