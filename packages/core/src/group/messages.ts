@@ -1,4 +1,4 @@
-import { MOTES_PAGE, groupAppendBody, type MoteView } from "@sealwork/contracts";
+import { MOTES_PAGE, groupAppendBody, groupMessageRoutes, type MoteView } from "@sealwork/contracts";
 import type * as z from "zod";
 import type { Actor } from "../access";
 import { db, writeTransaction } from "../db/service";
@@ -21,7 +21,8 @@ function moteView(m: GroupMessageItem): MoteView {
  */
 export namespace GroupConversation {
   /** GET /api/groups/{id}/conversation: a page of messages (the newest, or `before` / `after` an id); the newest marks them seen. */
-  export async function load(actor: Actor, groupId: number, query: { before?: number; after?: number }) {
+  export async function load(actor: Actor, groupId: number, input: { before?: number; after?: number }) {
+    const query = valid(groupMessageRoutes["GET /api/groups/{id}/conversation"].query, input);
     const { me, group } = await groupAccess(actor, groupId, "read");
     const messages = db().entities.groupmote.query.byGroup({ groupId });
     const { data } =
@@ -37,7 +38,8 @@ export namespace GroupConversation {
   }
 
   /** GET /api/groups/{id}/conversation/poll: whether a message newer than `largest` was handed out. */
-  export async function poll(actor: Actor, groupId: number, largest: number) {
+  export async function poll(actor: Actor, groupId: number, input: number) {
+    const { largest } = valid(groupMessageRoutes["GET /api/groups/{id}/conversation/poll"].query, { largest: input });
     const { group } = await groupAccess(actor, groupId, "read");
     return { has_new: group.lastMoteId > largest };
   }
