@@ -15,6 +15,9 @@ import { handler as groupsAppendLog } from "../api/groups/append-log";
 import { handler as groupsWrapStatus } from "../api/groups/wrap-status";
 import { handler as groupsWraps } from "../api/groups/wraps";
 import { handler as groupsStoreWraps } from "../api/groups/store-wraps";
+import { handler as groupsConversation } from "../api/groups/conversation";
+import { handler as groupsConversationPoll } from "../api/groups/conversation-poll";
+import { handler as groupsConversationAppend } from "../api/groups/conversation-append";
 import { handler as pagesList } from "../api/pages/list";
 import { handler as pagesCreate } from "../api/pages/create";
 import { handler as pagesGet } from "../api/pages/get";
@@ -41,6 +44,9 @@ export const handler = dispatch({
   "GET /api/groups/{id}/wraps/status": groupsWrapStatus,
   "GET /api/groups/{id}/wraps": groupsWraps,
   "POST /api/groups/{id}/wraps": groupsStoreWraps,
+  "GET /api/groups/{id}/conversation": groupsConversation,
+  "GET /api/groups/{id}/conversation/poll": groupsConversationPoll,
+  "POST /api/groups/{id}/conversation/append": groupsConversationAppend,
   "GET /api/pages": pagesList,
   "POST /api/pages": pagesCreate,
   "GET /api/pages/{id}": pagesGet,

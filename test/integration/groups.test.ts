@@ -44,6 +44,12 @@ describe("groups: creating and reading", () => {
     expect(asMember.body.menu.every((m) => m.level === 2)).toBe(true);
     expect((await get(outsider, `/api/groups/${group}`)).body).toMatchObject({ code: "group_forbidden" });
     expect((await get(ann, "/api/groups/999999999")).status).toBe(404);
+    // A member of another group is a non-member here, on every read.
+    const other = await createGroup([outsider], { by: admin, name: "Elsewhere" });
+    for (const path of [`/api/groups/${group}`, `/api/groups/${group}/members`, `/api/pages?group=${group}`, `/api/pages/${view.body.menu[0]!.id}`, `/api/groups/${group}/log`, `/api/groups/${group}/wraps`, `/api/groups/${group}/conversation`]) {
+      expect((await get(outsider, path)).status, path).toBe(403);
+    }
+    expect((await get(ann, `/api/groups/${other.id}`)).status).toBe(403);
   });
 
   it("only super administrators create groups; a name is required, names are plain text, members must exist", async () => {

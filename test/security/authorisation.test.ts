@@ -1,4 +1,5 @@
 import { CALLER_KINDS, type CallerKind } from "@sealwork/contracts";
+import { base64urlEncode, encrypt, generateSymmetricKey, serializeEnvelope } from "@sealwork/crypto";
 import { issueToken } from "@sealwork/core/tokens";
 import { beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
@@ -72,6 +73,7 @@ describe("authorisation harness: group routes refuse the group roles they do not
   const PLACES: Place[] = ["non-member", "member", "role holder", "group admin"];
   const tokens = {} as Record<Place, string>;
   const ids = { group: 0, page: 0, restricted: 0, role: 0, member: 0 };
+  let message: Record<string, unknown> = {};
   const ALL_MEMBERS: Place[] = ["member", "role holder", "group admin"];
   const ADMIN_ONLY: Place[] = ["group admin"];
 
@@ -93,6 +95,13 @@ describe("authorisation harness: group routes refuse the group roles they do not
     ids.restricted = (await as(sue.api_token, "POST", "/api/pages", { group: ids.group, name: "Holders only", type: "blog" })).body.id;
     await as(sue.api_token, "POST", `/api/pages/${ids.restricted}/permit`, { use: [{ role: true, id: ids.role }] });
     ids.member = spare.id;
+    message = {
+      localid: "m1",
+      payload: serializeEnvelope(await encrypt(await generateSymmetricKey(), new Uint8Array(8))),
+      epoch: 0,
+      signature: serializeEnvelope({ v: 1, kind: "record-signature", alg: "ed25519", sig: base64urlEncode(new Uint8Array(64)) } as never),
+      sender_key_id: "A".repeat(22),
+    };
     Object.assign(tokens, { "non-member": outsider.api_token, member: member.api_token, "role holder": holder.api_token, "group admin": admin.api_token });
   });
 
@@ -109,6 +118,9 @@ describe("authorisation harness: group routes refuse the group roles they do not
     "GET /api/groups/{id}/wraps": { path: () => `/api/groups/${ids.group}/wraps`, admits: ALL_MEMBERS },
     "POST /api/groups/{id}/wraps": { path: () => `/api/groups/${ids.group}/wraps`, body: () => ({ epoch: 0, wraps: [{ user_id: ids.member, wrap: { a: 1 } }] }), admits: ADMIN_ONLY },
     "GET /api/groups/{id}/wraps/status": { path: () => `/api/groups/${ids.group}/wraps/status`, admits: ADMIN_ONLY },
+    "GET /api/groups/{id}/conversation": { path: () => `/api/groups/${ids.group}/conversation`, admits: ALL_MEMBERS },
+    "GET /api/groups/{id}/conversation/poll": { path: () => `/api/groups/${ids.group}/conversation/poll?largest=0`, admits: ALL_MEMBERS },
+    "POST /api/groups/{id}/conversation/append": { path: () => `/api/groups/${ids.group}/conversation/append`, body: () => message, admits: ALL_MEMBERS },
     "GET /api/pages": { path: () => `/api/pages?group=${ids.group}`, admits: ALL_MEMBERS },
     "POST /api/pages": { path: () => "/api/pages", body: () => ({ group: ids.group, name: "New", type: "form" }), admits: ADMIN_ONLY },
     "GET /api/pages/{id}": { path: () => `/api/pages/${ids.restricted}`, admits: ["role holder", "group admin"] },

@@ -3,6 +3,7 @@ import { attachmentRoutes } from "./attachments";
 import { conversationLogRoutes } from "./conversation-logs";
 import { conversationRoutes } from "./conversations";
 import { groupKeyRoutes } from "./group-keys";
+import { groupMessageRoutes } from "./group-messages";
 import { groupRoutes } from "./groups";
 import { identityRoutes } from "./identities";
 import { instanceRoutes } from "./instance";
@@ -33,6 +34,7 @@ export * from "./groups";
 export * from "./pages";
 export * from "./roles";
 export * from "./group-keys";
+export * from "./group-messages";
 
 /**
  * Every route of the API, by "METHOD /path": each area's file declares its own routes, and this
@@ -53,6 +55,7 @@ export const contracts = {
   ...pageRoutes,
   ...roleRoutes,
   ...groupKeyRoutes,
+  ...groupMessageRoutes,
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;

@@ -1,6 +1,6 @@
 import { Entity, Service } from "electrodb";
 import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
-import { GroupEntity, GroupEpochEntity, GroupLogEntity, GroupMembershipEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
+import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
 import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
 import { InviteEntity, InviteReservationEntity } from "../invite/entities";
 import { BackupEntity, KeyHeadEntity, KeypairEntity, TransitEntity } from "../keys/entities";
@@ -61,6 +61,8 @@ const entities = {
   grouplog: GroupLogEntity,
   groupepoch: GroupEpochEntity,
   groupwrap: GroupWrapEntity,
+  groupmote: GroupMessageEntity,
+  grouplocalid: GroupLocalIdEntity,
   pickup: PickupEntity, // pickups
   pickuplookup: PickupLookupEntity,
 };

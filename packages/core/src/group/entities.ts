@@ -32,6 +32,8 @@ export const GroupEntity = new Entity({
     needsRekey: no,
     /** The administrator role's id. */
     adminRoleId: num,
+    /** The group conversation's newest message id handed out. */
+    lastMoteId: { ...num, default: 0 },
     createdAt: { type: "number", required: true, default: now, readOnly: true },
   },
   indexes: {
@@ -50,6 +52,9 @@ export const GroupMembershipEntity = new Entity({
     userId: num,
     admin: no,
     joinedAt: { ...num, default: now },
+    /** The group conversation: the newest message they loaded, and when (seconds; 0 before the first visit). */
+    lastSeenMote: { ...num, default: 0 },
+    lastVisit: { ...num, default: 0 },
   },
   indexes: {
     byGroup: keyed(primary, ["groupId"], ["userId"]),
@@ -171,6 +176,35 @@ export const GroupWrapEntity = new Entity({
   },
 });
 
+/** A message of the group's conversation (an `aead` envelope under the group key's epoch, signed by its sender). */
+export const GroupMessageEntity = new Entity({
+  model: { entity: "groupmote", version: "1", service: SERVICE },
+  attributes: {
+    groupId: num,
+    id: { ...num, padding: { length: 16, char: "0" } },
+    sourceId: num,
+    timestamp: num,
+    payload: str,
+    localid: str,
+    epoch: num,
+    signature: str,
+    senderKeyId: str,
+  },
+  indexes: {
+    byGroup: keyed(primary, ["groupId"], ["id"]),
+  },
+});
+
+/** Which message a member's local id became: create-only, so a retried append stores one message. */
+export const GroupLocalIdEntity = new Entity({
+  model: { entity: "grouplocalid", version: "1", service: SERVICE },
+  attributes: { groupId: num, userId: num, localid: str, moteId: num },
+  indexes: {
+    byLocalId: keyed(primary, ["groupId", "userId", "localid"], []),
+  },
+});
+
+export type GroupMessageItem = EntityItem<typeof GroupMessageEntity>;
 export type GroupItem = EntityItem<typeof GroupEntity>;
 export type GroupMemberItem = EntityItem<typeof GroupMembershipEntity>;
 export type GroupPageItem = EntityItem<typeof GroupPageEntity>;

@@ -52,9 +52,10 @@ export namespace Group {
       epoch: 0,
       needsRekey: false,
       adminRoleId: adminRoleId!,
+      lastMoteId: 0,
       createdAt: now(),
     };
-    const members: GroupMemberItem[] = [me.uid, ...others].map((userId) => ({ groupId: id, userId, admin: userId === me.uid, joinedAt: now() }));
+    const members: GroupMemberItem[] = [me.uid, ...others].map((userId) => ({ groupId: id, userId, admin: userId === me.uid, joinedAt: now(), lastSeenMote: 0, lastVisit: 0 }));
     const pages: GroupPageItem[] = RESERVED.map((page, i) => ({
       id: pageIds[i]!,
       groupId: id,
@@ -129,14 +130,17 @@ export namespace Group {
     if (me.uid !== userId && me.kind === "user") fail("forbidden");
     const { data } = await db().entities.groupmember.query.byUser({ userId }).go({ pages: "all" });
     const admin = new Map(data.map((m) => [m.groupId, m.admin]));
+    const seen = new Map(data.map((m) => [m.groupId, m.lastSeenMote]));
     const groups = data.length ? (await db().entities.group.get(data.map((m) => ({ id: m.groupId }))).go()).data : [];
     return {
       groups: groups
         .map((g) => ({ id: g.id, name: g.name, membercount: g.memberCount, am_admin: admin.get(g.id) ?? false }))
         .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id),
-      // Group conversations arrive with their messages (docs/api.md, Groups: what is left).
-      last_visits: {},
-      outstanding: {},
+      // The group conversation: when they last looked, and how many messages came since.
+      last_visits: Object.fromEntries(data.filter((m) => m.lastVisit).map((m) => [String(m.groupId), m.lastVisit])),
+      outstanding: Object.fromEntries(
+        groups.map((g) => [String(g.id), g.lastMoteId - (seen.get(g.id) ?? 0)] as const).filter(([, n]) => n > 0),
+      ),
     };
   }
 

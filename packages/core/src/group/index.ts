@@ -4,3 +4,4 @@ export { GroupKeys } from "./keys";
 export { Page } from "./pages";
 export { Role } from "./roles";
 export { GroupTargets } from "./targets";
+export { GroupConversation } from "./messages";

@@ -31,7 +31,7 @@ export namespace GroupMembers {
     const input = valid(assignMemberBody, body);
     const a = await groupAccess(actor, groupId, "manage");
     if (!(await getUser(input.member_uid))) fail("user_not_found");
-    const member: GroupMemberItem = { groupId, userId: input.member_uid, admin: false, joinedAt: now() };
+    const member: GroupMemberItem = { groupId, userId: input.member_uid, admin: false, joinedAt: now(), lastSeenMote: 0, lastVisit: 0 };
     const change: GroupChange = {
       members: 1,
       ...(input.log ? { head: input.log.head, newHead: input.log.head + input.log.entries.length } : {}),
