@@ -59,7 +59,7 @@ describe("group keys in the browser", () => {
       await page.getByRole("region", { name: "Initial members" }).getByText(member).waitFor();
     }
     await page.getByRole("button", { name: "Create group" }).click();
-    await page.waitForURL(/\/group\/\d+\/members$/, { timeout: 60_000 });
+    await page.waitForURL(/\/group\/\d+\/page\/members$/, { timeout: 60_000 });
     return groupIdOf(page);
   }
 
@@ -107,9 +107,9 @@ describe("group keys in the browser", () => {
     expect(made.body.epochs[0]!.record).not.toBeNull();
 
     // Ann and Ben open it: their wraps verify against the log and the record.
-    await gotoApp(a!, `/group/${g}/members`);
+    await gotoApp(a!, `/group/${g}/page/members`);
     await keyReady(a!, 0).waitFor({ timeout: 30_000 });
-    await gotoApp(b!, `/group/${g}/members`);
+    await gotoApp(b!, `/group/${g}/page/members`);
     await keyReady(b!, 0).waitFor({ timeout: 30_000 });
 
     // Ben keeps everything he ever held: his account keys and every wrap.
@@ -137,11 +137,11 @@ describe("group keys in the browser", () => {
       expect(await commitGroupKey(key, { groupId: g, epoch: 1 })).not.toBe(record1.keyCommitment);
       await expect(openGroupEpochLink(key, after.body.epochs[1]!.link!, made.body.epochs[0]!.record!.record as GroupRecord)).rejects.toThrow();
     }
-    await gotoApp(b!, `/group/${g}/members`);
+    await gotoApp(b!, `/group/${g}/page/members`);
     await b!.getByText("You are not allowed to do this in this group.").or(b!.getByText("Error loading group data from server!")).first().waitFor();
 
     // Ann sees epoch 1; Cem, added after, reaches epoch 0 through the chain.
-    await gotoApp(a!, `/group/${g}/members`);
+    await gotoApp(a!, `/group/${g}/page/members`);
     await keyReady(a!, 1).waitFor({ timeout: 30_000 });
     const c = await signedIn(cem!);
     await s!.getByRole("button", { name: "Add member" }).click();
@@ -149,7 +149,7 @@ describe("group keys in the browser", () => {
     await pick(s!, dialog, `Cem ${tag}`);
     await dialog.waitFor({ state: "detached", timeout: 30_000 });
     await memberCard(s!, cem!.id).waitFor();
-    await gotoApp(c, `/group/${g}/members`);
+    await gotoApp(c, `/group/${g}/page/members`);
     await c.locator('[data-group-key="ready"][data-group-key-epoch="1"][data-group-key-reached="0,1"]').waitFor({ timeout: 30_000 });
     const added = await http<LogReply>("GET", `/api/groups/${g}/log`, { token: sue!.api_token });
     expect(added.body.entries.at(-1)!.entry.record.action).toBe("add");
@@ -170,7 +170,7 @@ describe("group keys in the browser", () => {
       .toBe("promote");
 
     // Ann removes Cem while Sue's page still shows him: Sue's removal says he is gone.
-    await gotoApp(a!, `/group/${g}/members`);
+    await gotoApp(a!, `/group/${g}/page/members`);
     await confirmOn(a!, cem!.id, "Remove from group", "Remove");
     await memberCard(a!, cem!.id).waitFor({ state: "detached", timeout: 30_000 });
     await confirmOn(s!, cem!.id, "Remove from group", "Remove");
@@ -202,7 +202,7 @@ describe("group keys in the browser", () => {
 
     const d = await signedIn(dan!);
     const keyed = Date.now();
-    await gotoApp(d, `/group/${g}/members`);
+    await gotoApp(d, `/group/${g}/page/members`);
     await keyReady(d, 0).waitFor({ timeout: 30_000 });
     expect(Date.now() - keyed).toBeLessThan(25_000);
     const status = await http<{ missing_wraps: number[]; missing_keys: number[] }>("GET", `/api/groups/${g}/wraps/status`, { token: sue!.api_token });
@@ -250,14 +250,14 @@ describe("group keys in the browser", () => {
   it("refuses a ghost member in the record and a rolled-back log with their warnings", { timeout: 180_000 }, async () => {
     const { ann, s, a, g } = await sueAndAnn("Lies");
     // Ann opens it once: her browser remembers the head.
-    await gotoApp(a, `/group/${g}/members`);
+    await gotoApp(a, `/group/${g}/page/members`);
     await keyReady(a, 0).waitFor({ timeout: 30_000 });
     await s.context().close();
     const log = await http<LogReply>("GET", `/api/groups/${g}/log`, { token: ann.api_token });
     const signed = log.body.epochs[0]!.record!;
     const entries = log.body.entries.map((e) => e.entry);
     const refused = async (reason: string) => {
-      await gotoApp(a, `/group/${g}/members`);
+      await gotoApp(a, `/group/${g}/page/members`);
       await a.locator(`[data-trust-warning="${reason}"]`).waitFor({ timeout: 30_000 });
     };
     const setRecord = (record: unknown) => db().entities.groupepoch.patch({ groupId: g, epoch: 0 }).set({ record: JSON.stringify(record) }).go();
@@ -274,7 +274,7 @@ describe("group keys in the browser", () => {
       await setRecord(signed);
       await setLog(entries);
     }
-    await gotoApp(a, `/group/${g}/members`);
+    await gotoApp(a, `/group/${g}/page/members`);
     await keyReady(a, 0).waitFor({ timeout: 30_000 });
     await a.context().close();
   });
@@ -285,7 +285,7 @@ describe("group keys in the browser", () => {
     await memberCard(s, ann.id).getByText("Group admin", { exact: true }).waitFor({ timeout: 30_000 });
     await s.context().close();
     // Ann, now an admin, removes the creator (a new epoch for her alone), then tries to leave.
-    await gotoApp(a, `/group/${g}/members`);
+    await gotoApp(a, `/group/${g}/page/members`);
     await confirmOn(a, sue.id, "Remove from group", "Remove");
     await memberCard(a, sue.id).waitFor({ state: "detached", timeout: 30_000 });
     await keyReady(a, 1).waitFor({ timeout: 30_000 });

@@ -1,5 +1,5 @@
 import type { ComponentType, ReactNode } from "react";
-import { createBrowserRouter } from "react-router";
+import { createBrowserRouter, redirect } from "react-router";
 import type { Feature } from "../lib/instance";
 import { RequireAdmin, RequireAuth, RequireFeature } from "./guards";
 import { NotFoundPage } from "./not-found-page";
@@ -68,9 +68,8 @@ export const router = createBrowserRouter([
                 path: "panel-right",
                 lazy: page(() => import("../features/conversations/conversation-details-page"), ({ ConversationDetailsPage }) => when("convo", <ConversationDetailsPage />)),
               },
-              // Groups (issue 12): a new group (super administrators) and a group's members page with its keys.
+              // Groups (issue 12): a new group (super administrators).
               { path: "group/new", lazy: page(() => import("../features/groups/keys/new-group-page"), ({ NewGroupPage }) => adminOnly(<NewGroupPage />)) },
-              { path: "group/:g/members", lazy: page(() => import("../features/groups/members/members-page"), ({ MembersPage }) => <MembersPage />) },
               // Groups (spec 001 §2): the frame loads the group once for its start, pages, new page and conversations.
               {
                 path: "group/:groupId",
@@ -79,6 +78,8 @@ export const router = createBrowserRouter([
                   { index: true, lazy: page(() => import("../features/groups/frame/group-frame"), ({ GroupStart }) => <GroupStart />) },
                   { path: "page/:pageId", lazy: page(() => import("../features/groups/pages/page-screen"), ({ PageScreen }) => <PageScreen />) },
                   { path: "page/:pageId/view/:viewId", lazy: page(() => import("../features/groups/pages/page-screen"), ({ PageScreen }) => <PageScreen />) },
+                  // The members page is the reserved page "members" (a short link for it).
+                  { path: "members", loader: ({ params }) => redirect(`/group/${params.groupId}/page/members`) },
                   { path: "newpage", lazy: page(() => import("../features/groups/pages/new-page-screen"), ({ NewPageScreen }) => <NewPageScreen />) },
                   // A conversation inside a group (spec 000 §2): the conversation screen itself.
                   { path: "conversation/:id", lazy: page(() => import("../features/conversations/conversation-page"), ({ ConversationPage }) => when("convo", <ConversationPage />)) },

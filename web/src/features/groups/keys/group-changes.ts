@@ -110,7 +110,7 @@ async function signedAdd(ring: GroupRing, holder: UnlockedKeys, newcomer: Verifi
 
 /**
  * Adds a member (POST …/assignMember): with a verified key, the `add` entry and their wrap of the
- * current epoch in the same transaction, then the record for the new head; without a key yet,
+ * current epoch in the same transaction, and the record that names them; without a key yet,
  * the server holds them as pending (completePending gives them the rest once their key appears).
  */
 export async function addGroupMember(id: number, holder: UnlockedKeys, uid: number) {
@@ -118,12 +118,10 @@ export async function addGroupMember(id: number, holder: UnlockedKeys, uid: numb
   if (!contact) return call("POST /api/groups/{id}/assignMember", { params: { id }, body: { member_uid: uid } });
   return onNewestRing(id, holder, async (ring) => {
     const { entries, log, record, wrap } = await signedAdd(ring, holder, keyOf(contact));
-    const added = await call("POST /api/groups/{id}/assignMember", {
+    return call("POST /api/groups/{id}/assignMember", {
       params: { id },
-      body: { member_uid: uid, log: { head: ring.log.head.seq, entries: entries.map(json) }, wrap: { epoch: log.epoch, wrap } },
+      body: { member_uid: uid, log: { head: ring.log.head.seq, entries: entries.map(json) }, wrap: { epoch: log.epoch, wrap, record: json(record) } },
     });
-    await postLog(id, { head: log.head.seq, entries: [], record: json(record) });
-    return added;
   });
 }
 

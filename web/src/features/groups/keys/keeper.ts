@@ -25,10 +25,10 @@ export function useGroupKeyKeeper(enabled = true): void {
       const { groups } = await call("GET /api/users/{id}/groups", { params: { id: holder.uid } });
       for (const group of groups.filter((g) => g.am_admin)) {
         if (stopped) return;
-        const [status, view] = await Promise.all([call("GET /api/groups/{id}/wraps/status", { params: { id: group.id } }), call("GET /api/groups/{id}", { params: { id: group.id } })]);
+        const status = await call("GET /api/groups/{id}/wraps/status", { params: { id: group.id } });
         const tries = (uid: number) => failures.get(`${group.id}:${uid}`) ?? 0;
         const todo = status.missing_wraps.filter((uid) => tries(uid) < KEEPER_ATTEMPTS);
-        const rekey = view.needs_rekey && view.log_head >= 0 && tries(0) < KEEPER_ATTEMPTS;
+        const rekey = status.needs_rekey && status.log_head >= 0 && tries(0) < KEEPER_ATTEMPTS;
         if (todo.length === 0 && !rekey) continue;
         try {
           const { completeGroupKeys } = await import("./group-changes");

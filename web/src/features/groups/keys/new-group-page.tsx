@@ -40,7 +40,7 @@ export function NewGroupForm({ unlocked, onDone }: { unlocked: UnlockedKeys; onD
       onSuccess: ({ group }) => {
         void client.invalidateQueries({ queryKey: ["user-groups"] });
         onDone?.();
-        void navigate(`/group/${group.id}/members`);
+        void navigate(`/group/${group.id}/page/members`);
       },
       onError: (cause) => setError(errorText(cause, t("create.failed"))),
     });

@@ -1,12 +1,11 @@
-import { Badge, Button, Card, Group, Modal, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, Modal, SegmentedControl, SimpleGrid, Stack, Table, Text } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate } from "react-router";
 import type { Response } from "@sealwork/contracts";
 import { call, isApiError } from "../../../lib/api";
 import { errorText, isRefusal } from "../../../lib/error-text";
-import { usePageTitle } from "../../../lib/page-title";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { addGroupMember, leaveGroup, promoteGroupMember, removeGroupMember } from "../keys/group-changes";
@@ -28,17 +27,14 @@ const membersKey = (groupId: number) => ["group-members", groupId] as const;
  * promote one to group admin (confirmed, for good) and remove one (a new group key for those who
  * stay); anyone leaves (home afterwards). Each change is signed in this browser (keys/group-changes.ts).
  */
-export function MembersPage() {
-  const { g } = useParams();
-  const groupId = Number(g);
+export function MembersPage({ groupId }: { groupId: number }) {
   const holder = useUnlockedKeys();
-  if (!Number.isSafeInteger(groupId) || groupId <= 0 || !holder) return null;
+  if (!holder) return null;
   return <Members groupId={groupId} holder={holder} />;
 }
 
 function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys }) {
   const { t } = useTranslation(ns);
-  usePageTitle(t("title"));
   const client = useQueryClient();
   const navigate = useNavigate();
   const [filter, setFilter] = useState<RoleFilter>("group");
@@ -120,12 +116,11 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
 
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t("title")}
-        </Title>
-        {admin ? <Button onClick={() => setAdding(true)}>{t("add")}</Button> : null}
-      </Group>
+      {admin ? (
+        <Group justify="flex-end">
+          <Button onClick={() => setAdding(true)}>{t("add")}</Button>
+        </Group>
+      ) : null}
       <GroupKeyStatus groupId={groupId} holder={holder} />
       <Group gap="md">
         <SegmentedControl

@@ -78,7 +78,7 @@ function PageContent({ page }: { page: PageView }) {
           )}
         </Group>
       </Group>
-      {page.reserved === "members" ? <MembersSlot groupId={group.id} page={page} /> : <PagePlaceholder page={page} />}
+      {page.reserved === "members" ? <MembersSlot groupId={group.id} /> : <PagePlaceholder page={page} />}
       {viewing ? <PermissionEditor groupId={group.id} page={page} onClose={permissions.close} /> : null}
       <Modal opened={adding} onClose={add.close} title={t("page.add")} centered>
         <Text>{t("page.addSoon")}</Text>
