@@ -4,5 +4,5 @@
  * verification, the log changes and the people's verified keys.
  */
 export { type DistributionProblem, type KeyRing, type RingInput, type RingKind, DistributionError, isDistributionError, verifyRing } from "./distribution";
-export { extend, json, onNewest, ref, withKeys } from "./signed-changes";
+export { extend, json, newLog, onNewest, ref, withKeys } from "./signed-changes";
 export { keyOf, keysOfPerson, myIdentity, myKey, signerLookup } from "./signers";

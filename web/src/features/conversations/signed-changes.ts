@@ -5,12 +5,12 @@ import {
   type Key,
   type KeyRef,
   type KeysOf,
-  type SignedMembershipEntry,
   type VerifiedKey,
   type VerifiedLog,
   appendToLog,
   createConversationRecord,
   createLog,
+  extendLog,
   generateSymmetricKey,
   membershipContainer,
   sealEpochLink,
@@ -22,7 +22,7 @@ import { trustedKey } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { bindConversationKey, encryptTitle, extractableConversationKey } from "./conversation-crypto";
 import { forgetRing, openRing, postLog } from "./conversation-log";
-import type { Ring } from "./distribution";
+import type { KeyRing, Ring } from "./distribution";
 import { keyOf, myIdentity, myKey, signerLookup } from "./signers";
 
 /**
@@ -38,15 +38,25 @@ type Json = Record<string, unknown>;
 export const json = (value: object) => value as unknown as Json;
 export const ref = (key: { userId: number; keyId: string }): KeyRef => ({ userId: key.userId, keyId: key.keyId });
 
-/** Entries appended to a log one by one, each checked as readers will check it. */
-export async function extend(container: string, entries: SignedMembershipEntry[], changes: Parameters<typeof appendToLog>[1][], me: IdentityKeys, keysOf: KeysOf) {
-  const all = [...entries];
-  let log = await verifyLog(container, all, keysOf);
+/**
+ * Entries appended to a verified log (a ring's, or a new log's first entry: `from`) one by one,
+ * each checked as readers will check it (only the new entries: the log before them was verified).
+ */
+export async function extend(from: Pick<KeyRing<unknown>, "log" | "entries">, changes: Parameters<typeof appendToLog>[1][], me: IdentityKeys, keysOf: KeysOf) {
+  const all = [...from.entries];
+  let log = from.log;
   for (const change of changes) {
-    all.push(await appendToLog(log, change, me));
-    log = await verifyLog(container, all, keysOf);
+    const entry = await appendToLog(log, change, me);
+    all.push(entry);
+    log = await extendLog(log, [entry], keysOf);
   }
-  return { entries: all.slice(entries.length), all, log };
+  return { entries: all.slice(from.entries.length), all, log };
+}
+
+/** A new log of `container` created by `me`, verified: what `extend` starts a conversation's or a group's log from. */
+export async function newLog(container: string, me: IdentityKeys, keysOf: KeysOf): Promise<Pick<KeyRing<unknown>, "log" | "entries">> {
+  const first = await createLog(container, me, Date.now());
+  return { log: await verifyLog(container, [first], keysOf), entries: [first] };
 }
 
 /** A lookup that knows the keys about to be sealed for as well (people not yet in any record). */
@@ -76,7 +86,7 @@ export async function signedStart(holder: UnlockedKeys, id: number, key: Key, re
   const keysOf = withKeys(signerLookup(holder), keys);
   const container = membershipContainer("conversation", id);
   const first = await createLog(container, me, Date.now());
-  const { all, log } = await extend(container, [first], keys.slice(1).map((k) => ({ action: "add" as const, subject: ref(k), at: Date.now() })), me, keysOf);
+  const { all, log } = await extend({ log: await verifyLog(container, [first], keysOf), entries: [first] }, keys.slice(1).map((k) => ({ action: "add" as const, subject: ref(k), at: Date.now() })), me, keysOf);
   const { record, copies } = await recordAndCopies(key, keys.map(ref), log, keys, me);
   const body: Body<"POST /api/conversations"> = {
     id,
@@ -120,7 +130,7 @@ export function addSigned(id: number, holder: UnlockedKeys, uid: number) {
     const me = await myIdentity(holder);
     const newcomer = keyOf(await trustedKey(uid));
     const keysOf = withKeys(ring.keysOf, [newcomer]);
-    const { entries, log } = await extend(ring.log.container, ring.entries, [{ action: "add", subject: ref(newcomer), at: Date.now() }], me, keysOf);
+    const { entries, log } = await extend(ring, [{ action: "add", subject: ref(newcomer), at: Date.now() }], me, keysOf);
     const participants = [...currentRecord(ring).participants.filter((p) => log.members.some((m) => m.userId === p.userId)), ref(newcomer)];
     const { record, copies } = await recordAndCopies(ring.key, participants, log, [newcomer], me);
     return postLog(id, { entries: entries.map(json), record: json(record), copies });
@@ -135,7 +145,7 @@ export function addSigned(id: number, holder: UnlockedKeys, uid: number) {
 function rekeyed(id: number, holder: UnlockedKeys, changes: (ring: Ring) => Parameters<typeof appendToLog>[1][], title: string | null) {
   return onNewestLog(id, holder, async (ring) => {
     const me = await myIdentity(holder);
-    const { entries, log } = await extend(ring.log.container, ring.entries, [...changes(ring), { action: "rekey", subject: null, at: Date.now() }], me, ring.keysOf);
+    const { entries, log } = await extend(ring, [...changes(ring), { action: "rekey", subject: null, at: Date.now() }], me, ring.keysOf);
     const stay = await Promise.all(log.members.map((m) => (m.userId === holder.uid ? myKey(holder) : trustedKey(m.userId).then(keyOf))));
     const key = bindConversationKey(await generateSymmetricKey(), id, log.epoch);
     const { record, copies } = await recordAndCopies(key, stay.map(ref), log, stay, me);
@@ -161,7 +171,7 @@ export function leaveSigned(id: number, holder: UnlockedKeys) {
   return onNewestLog(id, holder, async (ring) => {
     const me = await myIdentity(holder);
     const mine = ring.log.members.find((m) => m.userId === holder.uid);
-    const { entries } = await extend(ring.log.container, ring.entries, [{ action: "leave", subject: mine ?? ref(me), at: Date.now() }], me, ring.keysOf);
+    const { entries } = await extend(ring, [{ action: "leave", subject: mine ?? ref(me), at: Date.now() }], me, ring.keysOf);
     return postLog(id, { entries: entries.map(json) });
   });
 }
@@ -171,7 +181,7 @@ export function promoteSigned(id: number, holder: UnlockedKeys, uid: number) {
   return onNewestLog(id, holder, async (ring) => {
     const me = await myIdentity(holder);
     const subject = ring.log.members.find((m) => m.userId === uid) ?? { userId: uid, keyId: "" };
-    const { entries } = await extend(ring.log.container, ring.entries, [{ action: "promote", subject, at: Date.now() }], me, ring.keysOf);
+    const { entries } = await extend(ring, [{ action: "promote", subject, at: Date.now() }], me, ring.keysOf);
     return postLog(id, { entries: entries.map(json) });
   });
 }
@@ -194,7 +204,7 @@ export async function migrate(id: number, holder: UnlockedKeys, sealed: string, 
     ...contacts.map((k) => ({ action: "add" as const, subject: ref(k), at: Date.now() })),
     ...others.flatMap((p, i) => (p.admin ? [{ action: "promote" as const, subject: ref(contacts[i]!), at: Date.now() }] : [])),
   ];
-  const { all, log } = await extend(container, [await createLog(container, me, Date.now())], changes, me, keysOf);
+  const { all, log } = await extend(await newLog(container, me, keysOf), changes, me, keysOf);
   const { record, copies } = await recordAndCopies(key, keys.map(ref), log, keys, me);
   return postLog(id, { entries: all.map(json), record: json(record), copies });
 }

@@ -8,7 +8,6 @@ import {
   type VerifiedKey,
   type VerifiedLog,
   createGroupRecord,
-  createLog,
   generateSymmetricKey,
   membershipContainer,
   sealGroupEpochLink,
@@ -17,7 +16,7 @@ import {
 import { call } from "../../../lib/api";
 import { type Contact, contactKey, isTrustError } from "../../../lib/trust";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { extend, json, keyOf, myIdentity, myKey, onNewest, ref, signerLookup, withKeys } from "../../conversations";
+import { extend, json, keyOf, myIdentity, myKey, newLog, onNewest, ref, signerLookup, withKeys } from "../../conversations";
 import { type GroupRing, forgetGroupRing, openGroupRing } from "./group-ring";
 
 /**
@@ -86,7 +85,7 @@ export async function startGroupKeys(id: number, holder: UnlockedKeys, members: 
   const pending = others.filter((_, i) => !found[i]);
   const container = membershipContainer("group", id);
   const keysOf = withKeys(signerLookup(holder), keys);
-  const { all, log } = await extend(container, [await createLog(container, me, Date.now())], keys.slice(1).map((k) => ({ action: "add" as const, subject: ref(k), at: Date.now() })), me, keysOf);
+  const { all, log } = await extend(await newLog(container, me, keysOf), keys.slice(1).map((k) => ({ action: "add" as const, subject: ref(k), at: Date.now() })), me, keysOf);
   const key = await generateSymmetricKey();
   const { record, wraps } = await recordAndWraps(key, keys.map(ref), log, keys, me);
   for (let i = 0; i < all.length; i += LOG_CHUNK) {
@@ -102,7 +101,7 @@ export async function startGroupKeys(id: number, holder: UnlockedKeys, members: 
 async function signedAdd(ring: GroupRing, holder: UnlockedKeys, newcomer: VerifiedKey) {
   const me = await myIdentity(holder);
   const keysOf = withKeys(ring.keysOf, [newcomer]);
-  const { entries, log } = await extend(ring.log.container, ring.entries, [{ action: "add", subject: ref(newcomer), at: Date.now() }], me, keysOf);
+  const { entries, log } = await extend(ring, [{ action: "add", subject: ref(newcomer), at: Date.now() }], me, keysOf);
   const members = [...currentRecord(ring).members.filter((p) => log.members.some((m) => m.userId === p.userId)), ref(newcomer)];
   const { record, wraps } = await recordAndWraps(ring.key, members, log, [newcomer], me);
   return { entries, log, record, wrap: wraps[0]!.wrap };
@@ -133,7 +132,7 @@ export async function addGroupMember(id: number, holder: UnlockedKeys, uid: numb
 async function nextEpoch(ring: GroupRing, holder: UnlockedKeys, changes: SignedMembershipEntry["record"]["action"][], subject: KeyRef | null, first?: (entries: Record<string, unknown>[]) => Promise<unknown>) {
   const me = await myIdentity(holder);
   const steps = [...changes.map((action) => ({ action: action as "remove", subject, at: Date.now() })), { action: "rekey" as const, subject: null, at: Date.now() }];
-  const { entries, log } = await extend(ring.log.container, ring.entries, steps, me, ring.keysOf);
+  const { entries, log } = await extend(ring, steps, me, ring.keysOf);
   const stay = await Promise.all(log.members.map((m) => (m.userId === holder.uid ? myKey(holder) : contactKey(holder, m.userId).then(keyOf))));
   const key = await generateSymmetricKey();
   const { record, wraps } = await recordAndWraps(key, stay.map(ref), log, stay, me);
@@ -173,7 +172,7 @@ export async function leaveGroup(id: number, holder: UnlockedKeys) {
   const lastAdmin = ring?.log.admins.length === 1 && ring.log.admins[0] === holder.uid;
   if (!ring || !mine || lastAdmin) return call("POST /api/groups/{id}/revokeMember", { params: { id }, body: { member_uid: holder.uid } });
   const me = await myIdentity(holder);
-  const { entries } = await extend(ring.log.container, ring.entries, [{ action: "leave", subject: mine, at: Date.now() }], me, ring.keysOf);
+  const { entries } = await extend(ring, [{ action: "leave", subject: mine, at: Date.now() }], me, ring.keysOf);
   return call("POST /api/groups/{id}/revokeMember", { params: { id }, body: { member_uid: holder.uid, log: { head: ring.log.head.seq, entries: entries.map(json) } } });
 }
 
@@ -184,7 +183,7 @@ export async function promoteGroupMember(id: number, holder: UnlockedKeys, uid: 
     const subject = ring.log.members.find((m) => m.userId === uid);
     if (!subject || ring.log.admins.includes(uid)) return;
     const me = await myIdentity(holder);
-    const { entries } = await extend(ring.log.container, ring.entries, [{ action: "promote", subject, at: Date.now() }], me, ring.keysOf);
+    const { entries } = await extend(ring, [{ action: "promote", subject, at: Date.now() }], me, ring.keysOf);
     await postLog(id, { head: ring.log.head.seq, entries: entries.map(json) });
   });
   return result;
