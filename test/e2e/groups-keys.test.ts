@@ -195,6 +195,15 @@ describe("group keys in the browser", () => {
     await s.locator(`[data-pending-member="${dan!.id}"]`).waitFor({ timeout: 30_000 });
     const made = await http<LogReply>("GET", `/api/groups/${g}/log`, { token: sue!.api_token });
     expect(made.body.entries.map((e) => e.entry.record.action)).toEqual(["create", "add"]);
+    // The super administrator's Mote Analysis names him, with the share to 2 decimals; nothing to force.
+    await s.getByRole("button", { name: "Mote Analysis" }).click();
+    const analysis = s.getByRole("dialog", { name: "Mote Analysis" });
+    await analysis.getByText("1 member without an account key yet (33.33 %):").waitFor();
+    await analysis.getByText(`Dan ${tag}`).waitFor();
+    await analysis.getByText("0 members without the current group key (0.00 %):").waitFor();
+    expect(await analysis.getByRole("button", { name: "Force distribution" }).isDisabled()).toBe(true);
+    await s.keyboard.press("Escape");
+    await analysis.waitFor({ state: "detached" });
     // Sue's browser idles on home.
     await s.goto("/");
     await s.getByRole("heading", { name: /^Hello/ }).waitFor().catch(() => undefined);

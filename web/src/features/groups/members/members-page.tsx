@@ -11,7 +11,9 @@ import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { addGroupMember, leaveGroup, promoteGroupMember, removeGroupMember } from "../keys/group-changes";
 import { GroupKeyStatus } from "../keys/key-status";
 import { PersonSelector } from "../keys/person-selector";
+import { useSession } from "../../../lib/session";
 import { ns } from "./i18n";
+import { MoteAnalysis } from "./mote-analysis";
 import { AddRoleMenu, RoleBadge, RoleCards } from "./roles";
 
 type MembersReply = Response<"GET /api/groups/{id}/members">;
@@ -40,6 +42,8 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
   const [filter, setFilter] = useState<RoleFilter>("group");
   const [view, setView] = useState<View>("cards");
   const [adding, setAdding] = useState(false);
+  const [analysing, setAnalysing] = useState(false);
+  const superAdmin = useSession()?.hasSuperAdminRole === true;
   const [confirm, setConfirm] = useState<{ kind: "promote" | "remove"; member: Member } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const page = useQuery({ queryKey: membersKey(groupId), queryFn: () => call("GET /api/groups/{id}/members", { params: { id: groupId } }) });
@@ -116,9 +120,14 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
 
   return (
     <Stack gap="md">
-      {admin ? (
+      {admin || superAdmin ? (
         <Group justify="flex-end">
-          <Button onClick={() => setAdding(true)}>{t("add")}</Button>
+          {superAdmin ? (
+            <Button variant="default" onClick={() => setAnalysing(true)}>
+              {t("analysis.open")}
+            </Button>
+          ) : null}
+          {admin ? <Button onClick={() => setAdding(true)}>{t("add")}</Button> : null}
         </Group>
       ) : null}
       <GroupKeyStatus groupId={groupId} holder={holder} />
@@ -196,6 +205,7 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
           </Group>
         </Stack>
       </Modal>
+      {analysing ? <MoteAnalysis groupId={groupId} holder={holder} names={new Map(members.map((m) => [m.id, m.name]))} groupAdmin={admin} onClose={() => setAnalysing(false)} /> : null}
       <ErrorDialog message={error} onClose={() => setError(null)} />
     </Stack>
   );
