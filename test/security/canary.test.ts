@@ -63,6 +63,20 @@ function encodings(bytes: Buffer): string[] {
   return [...forms];
 }
 
+/**
+ * A stored file's bytes, or null for one that went between listing and reading: SQLite's
+ * rollback journal (`*.db-journal`) lives only while DynamoDB Local writes, and what it held is
+ * in the database file that the search reads too.
+ */
+async function readStored(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
 function needle(label: string, bytes: Buffer, asText?: string, digits?: boolean): Needle {
   return { label, bytes, texts: [...(asText ? [asText] : []), ...encodings(bytes)], digits };
 }
@@ -220,7 +234,8 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const files = await filesUnder(runtime.dataDir);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
-      const bytes = await readFile(file);
+      const bytes = await readStored(file);
+      if (!bytes) continue;
       const latin1 = bytes.toString("latin1");
       for (const n of needles) {
         if (!n.digits && bytes.includes(n.bytes)) found.push(`${n.label} (raw) in ${file}`);
@@ -228,8 +243,8 @@ describe("plaintext canary: the server stores no secure code and no private key"
       }
     }
     // The search reads the stored data: the public keys (meant to be there) are found.
-    const all = await Promise.all(files.map((file) => readFile(file)));
-    for (const key of publicKeys) expect(all.some((bytes) => bytes.includes(Buffer.from(key)))).toBe(true);
+    const all = await Promise.all(files.map((file) => readStored(file)));
+    for (const key of publicKeys) expect(all.some((bytes) => bytes?.includes(Buffer.from(key)))).toBe(true);
     expect(found).toEqual([]);
   });
 });
