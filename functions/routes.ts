@@ -69,6 +69,36 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/pickup/{lookup}": "functions/api/pickup/lookup.handler",
   "POST /api/pickup/recover/{lookup}": "functions/api/pickup/recover.handler",
   "DELETE /api/conversations/{id}": "functions/api/pickup/delete.handler",
+  // Groups, their members, pages, roles and keys (one area: groups)
+  "GET /api/users/{id}/groups": "functions/api/groups/list-mine.handler",
+  "GET /api/people": "functions/api/groups/people.handler",
+  "POST /api/groups": "functions/api/groups/create.handler",
+  "GET /api/groups/{id}": "functions/api/groups/get.handler",
+  "PATCH /api/groups/{id}": "functions/api/groups/update.handler",
+  "GET /api/groups/{id}/members": "functions/api/groups/members.handler",
+  "POST /api/groups/{id}/assignMember": "functions/api/groups/assign-member.handler",
+  "POST /api/groups/{id}/revokeMember": "functions/api/groups/revoke-member.handler",
+  "POST /api/groups/{id}/makeAdminMember": "functions/api/groups/make-admin-member.handler",
+  "GET /api/groups/{id}/log": "functions/api/groups/log.handler",
+  "POST /api/groups/{id}/log": "functions/api/groups/append-log.handler",
+  "GET /api/groups/{id}/wraps/status": "functions/api/groups/wrap-status.handler",
+  "GET /api/groups/{id}/wraps": "functions/api/groups/wraps.handler",
+  "POST /api/groups/{id}/wraps": "functions/api/groups/store-wraps.handler",
+  "GET /api/groups/{id}/conversation": "functions/api/groups/conversation.handler",
+  "GET /api/groups/{id}/conversation/poll": "functions/api/groups/conversation-poll.handler",
+  "POST /api/groups/{id}/conversation/append": "functions/api/groups/conversation-append.handler",
+  "GET /api/pages": "functions/api/pages/list.handler",
+  "POST /api/pages": "functions/api/pages/create.handler",
+  "GET /api/pages/{id}": "functions/api/pages/get.handler",
+  // PATCH and DELETE are both reached by POST with _method: one handler picks (change.ts)
+  "PATCH /api/pages/{id}": "functions/api/pages/change.handler",
+  "DELETE /api/pages/{id}": "functions/api/pages/change.handler",
+  "POST /api/pages/{id}/permit": "functions/api/pages/permit.handler",
+  "GET /api/pages/{id}/permissions": "functions/api/pages/permissions.handler",
+  "POST /api/roles": "functions/api/roles/create.handler",
+  "DELETE /api/roles/{id}": "functions/api/roles/delete.handler",
+  "POST /api/roles/{id}/assign": "functions/api/roles/assign.handler",
+  "POST /api/roles/{id}/unassign": "functions/api/roles/unassign.handler",
 };
 
 /**
@@ -83,6 +113,8 @@ const MERGED_AREAS: Record<string, string> = {
   backup: "keys",
   verification: "users",
   pickup: "pickups",
+  pages: "groups",
+  roles: "groups",
 };
 
 /** "functions/api/keypairs/get.handler" → "keys". */

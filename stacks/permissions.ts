@@ -74,6 +74,10 @@ export const AREA_GRANTS: Record<string, Grant> = {
   // Pickups: creating one (its conversation, the invitation mail), collecting, deleting one with
   // its conversation's items (BatchWriteItem) and, through the purge job, its files.
   pickups: { table: [...READ, ...WRITE, "DeleteItem", "BatchWriteItem"], send: ["mail", "purge-attachments"] },
+  // Groups, members, pages, roles and the group keys: transactions that check a member or the
+  // group (ConditionCheckItem); deleting a page, a role and who held it, a removed member's item
+  // and roles (DeleteItem, BatchWriteItem); the user list and keys for the selector and targets.
+  groups: { table: [...READ, ...WRITE, "DeleteItem", "BatchWriteItem", "ConditionCheckItem"] },
 };
 
 export const WORKER_GRANTS: Record<JobKind, Grant> = {

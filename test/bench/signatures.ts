@@ -254,19 +254,20 @@ async function inTheSpa() {
   try {
     const api = client(runtime);
     Object.assign(process.env, runtime.env);
-    const { User, Group } = await import("@sealwork/core");
-    const groupId = await Group.allocateId();
+    const { User } = await import("@sealwork/core");
     const people: Signer[] = [];
     for (const name of ["Ann", "Ben", "Cem"]) {
       const email = `bench-${name.toLowerCase()}-${Date.now()}@example.ch`;
       const user = await User.create({ name, email, password: ADMIN.password });
-      await Group.addMember(groupId, user.id);
       const session = await api<Session>("POST", `/api/users/${user.id}/login`, null, { password: ADMIN.password });
       const keys = await generateAccountKeys();
       await api("POST", "/api/keypairs", session, (await newKeyBody(session.id, null, { keys })).body);
       people.push({ session, me: await identityKeys(session.id, keys), key: { userId: session.id, keyId: (await identityKeys(session.id, keys)).keyId, seq: 0, ...(await accountPublicKeys(keys)), created: 0 } });
     }
     const [ann, ben, cem] = people as [Signer, Signer, Signer];
+    // One group for the three, made by the first administrator (a super administrator), so that they may talk.
+    const admin = await api<Session>("POST", `/api/users/${(await api<{ id: number }>("GET", `/api/users?lookup=${encodeURIComponent(ADMIN.email)}`, null)).id}/login`, null, { password: ADMIN.password });
+    await api("POST", "/api/groups", admin, { name: "Bench", members: people.map((p) => p.session.id) });
     const reserved = (await api<{ id: number }>("POST", "/api/conversations/reserve", ann.session)).id;
     const { body, state } = await signedStartBody(ann, [ben, cem], reserved, { title: "Bench" });
     await api("POST", "/api/conversations", ann.session, body);

@@ -1,4 +1,5 @@
 import { CALLER_KINDS, type CallerKind } from "@sealwork/contracts";
+import { base64urlEncode, encrypt, generateSymmetricKey, serializeEnvelope } from "@sealwork/crypto";
 import { issueToken } from "@sealwork/core/tokens";
 import { beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
@@ -58,5 +59,99 @@ describe("authorisation harness: every route refuses the callers it does not adm
       const reply = await http(route.method, fillPath(route.path), { token: foreign, body: route.method === "GET" ? undefined : overrideBody(route) });
       expect(reply.status, `${route.method} ${route.path}`).toBe(401);
     }
+  });
+});
+
+/**
+ * Within the instance, a group's routes answer by the caller's place in that group: a
+ * non-member, a member, a role holder (a member holding a group role), a group administrator.
+ * Each route of the groups area that names a group, page or role is called as every place it does
+ * not admit, with a valid body, and must be 403; the harness checks that it covers them all.
+ */
+describe("authorisation harness: group routes refuse the group roles they do not admit", () => {
+  type Place = "non-member" | "member" | "role holder" | "group admin";
+  const PLACES: Place[] = ["non-member", "member", "role holder", "group admin"];
+  const tokens = {} as Record<Place, string>;
+  const ids = { group: 0, page: 0, restricted: 0, role: 0, member: 0 };
+  let message: Record<string, unknown> = {};
+  const ALL_MEMBERS: Place[] = ["member", "role holder", "group admin"];
+  const ADMIN_ONLY: Place[] = ["group admin"];
+
+  beforeAll(async () => {
+    const [sue, member, holder, admin, outsider, spare] = await Promise.all([
+      createSession({ admin: true, superAdmin: true }),
+      createSession(),
+      createSession(),
+      createSession(),
+      createSession(),
+      createSession(),
+    ]);
+    const as = (token: string, method: string, path: string, body?: unknown) => http<{ id: number }>(method, path, { token, body });
+    ids.group = (await as(sue.api_token, "POST", "/api/groups", { name: "Matrix", members: [member.id, holder.id, admin.id, spare.id] })).body.id;
+    await as(sue.api_token, "POST", `/api/groups/${ids.group}/makeAdminMember`, { member_uid: admin.id });
+    ids.role = (await as(sue.api_token, "POST", "/api/roles", { name: "Holders", group_id: ids.group })).body.id;
+    await as(sue.api_token, "POST", `/api/roles/${ids.role}/assign`, { user_id: holder.id });
+    ids.page = (await as(sue.api_token, "POST", "/api/pages", { group: ids.group, name: "Open", type: "blog" })).body.id;
+    ids.restricted = (await as(sue.api_token, "POST", "/api/pages", { group: ids.group, name: "Holders only", type: "blog" })).body.id;
+    await as(sue.api_token, "POST", `/api/pages/${ids.restricted}/permit`, { use: [{ role: true, id: ids.role }] });
+    ids.member = spare.id;
+    message = {
+      localid: "m1",
+      payload: serializeEnvelope(await encrypt(await generateSymmetricKey(), new Uint8Array(8))),
+      epoch: 0,
+      signature: serializeEnvelope({ v: 1, kind: "record-signature", alg: "ed25519", sig: base64urlEncode(new Uint8Array(64)) } as never),
+      sender_key_id: "A".repeat(22),
+    };
+    Object.assign(tokens, { "non-member": outsider.api_token, member: member.api_token, "role holder": holder.api_token, "group admin": admin.api_token });
+  });
+
+  /** Each group-scoped route: its path, a body that is valid, and the places it admits. */
+  const table: Record<string, { path: () => string; body?: () => unknown; admits: Place[] }> = {
+    "GET /api/groups/{id}": { path: () => `/api/groups/${ids.group}`, admits: ALL_MEMBERS },
+    "PATCH /api/groups/{id}": { path: () => `/api/groups/${ids.group}`, body: () => ({ options: "{}" }), admits: ADMIN_ONLY },
+    "GET /api/groups/{id}/members": { path: () => `/api/groups/${ids.group}/members`, admits: ALL_MEMBERS },
+    "POST /api/groups/{id}/assignMember": { path: () => `/api/groups/${ids.group}/assignMember`, body: () => ({ member_uid: ids.member }), admits: ADMIN_ONLY },
+    "POST /api/groups/{id}/revokeMember": { path: () => `/api/groups/${ids.group}/revokeMember`, body: () => ({ member_uid: ids.member }), admits: ADMIN_ONLY },
+    "POST /api/groups/{id}/makeAdminMember": { path: () => `/api/groups/${ids.group}/makeAdminMember`, body: () => ({ member_uid: ids.member }), admits: ADMIN_ONLY },
+    "GET /api/groups/{id}/log": { path: () => `/api/groups/${ids.group}/log`, admits: ALL_MEMBERS },
+    "POST /api/groups/{id}/log": { path: () => `/api/groups/${ids.group}/log`, body: () => ({ head: -1, entries: [{ a: 1 }] }), admits: ADMIN_ONLY },
+    "GET /api/groups/{id}/wraps": { path: () => `/api/groups/${ids.group}/wraps`, admits: ALL_MEMBERS },
+    "POST /api/groups/{id}/wraps": { path: () => `/api/groups/${ids.group}/wraps`, body: () => ({ epoch: 0, wraps: [{ user_id: ids.member, wrap: { a: 1 } }] }), admits: ADMIN_ONLY },
+    "GET /api/groups/{id}/wraps/status": { path: () => `/api/groups/${ids.group}/wraps/status`, admits: ADMIN_ONLY },
+    "GET /api/groups/{id}/conversation": { path: () => `/api/groups/${ids.group}/conversation`, admits: ALL_MEMBERS },
+    "GET /api/groups/{id}/conversation/poll": { path: () => `/api/groups/${ids.group}/conversation/poll?largest=0`, admits: ALL_MEMBERS },
+    "POST /api/groups/{id}/conversation/append": { path: () => `/api/groups/${ids.group}/conversation/append`, body: () => message, admits: ALL_MEMBERS },
+    "GET /api/pages": { path: () => `/api/pages?group=${ids.group}`, admits: ALL_MEMBERS },
+    "POST /api/pages": { path: () => "/api/pages", body: () => ({ group: ids.group, name: "New", type: "form" }), admits: ADMIN_ONLY },
+    "GET /api/pages/{id}": { path: () => `/api/pages/${ids.restricted}`, admits: ["role holder", "group admin"] },
+    "PATCH /api/pages/{id}": { path: () => `/api/pages/${ids.page}`, body: () => ({ menu_order: 9 }), admits: ADMIN_ONLY },
+    "DELETE /api/pages/{id}": { path: () => `/api/pages/${ids.page}`, admits: ADMIN_ONLY },
+    "POST /api/pages/{id}/permit": { path: () => `/api/pages/${ids.page}/permit`, body: () => ({ read: [] }), admits: ADMIN_ONLY },
+    "GET /api/pages/{id}/permissions": { path: () => `/api/pages/${ids.restricted}/permissions`, admits: ["role holder", "group admin"] },
+    "POST /api/roles": { path: () => "/api/roles", body: () => ({ name: "More", group_id: ids.group }), admits: ADMIN_ONLY },
+    "DELETE /api/roles/{id}": { path: () => `/api/roles/${ids.role}`, admits: ADMIN_ONLY },
+    "POST /api/roles/{id}/assign": { path: () => `/api/roles/${ids.role}/assign`, body: () => ({ user_id: ids.member }), admits: ADMIN_ONLY },
+    "POST /api/roles/{id}/unassign": { path: () => `/api/roles/${ids.role}/unassign`, body: () => ({ user_id: ids.member }), admits: ADMIN_ONLY },
+    "GET /api/keypairs/target?type=group": { path: () => `/api/keypairs/target?type=group&id=${ids.group}`, admits: ALL_MEMBERS },
+  };
+  /** Routes of the area that name no group, page or role: admitted by caller kind alone (above). */
+  const UNSCOPED = ["GET /api/users/{id}/groups", "GET /api/people", "POST /api/groups"];
+
+  it("covers every route of the groups area", () => {
+    const area = [...new Set(routeCases().filter((r) => r.area === "groups").map((r) => r.key as string))];
+    expect(area.filter((key) => !(key in table) && !UNSCOPED.includes(key))).toEqual([]);
+  });
+
+  const cases = Object.entries(table).flatMap(([key, entry]) => PLACES.filter((place) => !entry.admits.includes(place)).map((place) => ({ key, entry, place, label: `${key} as ${place}` })));
+
+  it.each(cases)("$label", async ({ key, entry, place }) => {
+    const method = key.split(" ")[0]!;
+    const reply = await http(method, entry.path(), { token: tokens[place], body: entry.body?.() });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(403);
+  });
+
+  it("admits the role holder where a plain member is not", async () => {
+    expect((await http("GET", `/api/pages/${ids.restricted}`, { token: tokens["role holder"] })).body).toMatchObject({ level: 2 });
+    expect((await http("GET", `/api/pages/${ids.restricted}`, { token: tokens.member })).body).toMatchObject({ code: "page_forbidden" });
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DynamoDBClient, ScanCommand } from "@aws-sdk/client-dynamodb";
@@ -7,7 +7,13 @@ import {
   type AccountKeys,
   base64urlDecode,
   base64urlEncode,
+  encrypt,
   exportFileKey,
+  exportSymmetricKey,
+  generateSymmetricKey,
+  sealFor,
+  serializeEnvelope,
+  utf8Encode,
   sealMessage,
   serializeFileStreamHeader,
   unwrapAccountKeys,
@@ -18,7 +24,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { http, outboxFor } from "../support/api";
 import { uploadFile } from "../support/attachments";
-import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
+import { encryptedMessage, shareGroup, standInKey, startConversation } from "../support/conversations";
+import { createGroup } from "../support/groups";
 import { invite } from "../support/invites";
 import { collect, createPickup } from "../support/pickups";
 import { enableTotp } from "../support/totp";
@@ -32,7 +39,8 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * message of the outbox and every file under the runtime's data folder is searched for the
  * codes and for the private key seeds (taken from the users' own envelopes, opened here with the
  * codes), for an invitation's code and temporary private keys, for two-factor recovery codes,
- * and for a conversation's title, message text, file name, file contents and thumbnail, in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
+ * for a conversation's title, message text, file name, file contents and thumbnail, and for a
+ * group's epoch keys (wrapped, linked, committed to and logged through the group key routes), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
 const CANARIES = 2;
@@ -156,6 +164,32 @@ describe("plaintext canary: the server stores no secure code and no private key"
     for (const [label, value] of [["conversation title", title], ["message text", text], ["file name", fileName], ["file contents", fileContent], ["thumbnail", `canary-thumbnail-${convo}`]]) {
       needles.push(needle(label!, Buffer.from(value!), value));
     }
+
+    // A group's keys as a client hands them to the server (the group routes store them opaque):
+    // epoch 0 and 1 keys wrapped for each member, the link that carries epoch 0 under epoch 1,
+    // signed-record stand-ins with a commitment to each key, and the log entries. Neither key
+    // may be found anywhere.
+    const group = await createGroup([ann, ben], { name: "Canary group" });
+    const epochKeys = [await generateSymmetricKey(), await generateSymmetricKey()];
+    const raw = await Promise.all(epochKeys.map(async (k) => Buffer.from(await exportSymmetricKey(k))));
+    const commitment = (bytes: Buffer) => createHash("sha256").update("group-key-commitment").update(bytes).digest("base64url");
+    const wrapFor = async (epoch: number, uid: number) => ({ v: 2, sealer: ann.id, sealed: serializeEnvelope(await sealFor(await standInKey(), raw[epoch]!, { context: `group-key:${group.id}:${epoch}` })), uid });
+    const groupCreator = group.by;
+    const log = (body: unknown) => http("POST", `/api/groups/${group.id}/log`, { token: groupCreator.api_token, body });
+    expect((await log({ head: -1, entries: [{ action: "create", commitment: commitment(raw[0]!) }], record: { epoch: 0, commitment: commitment(raw[0]!) } })).status).toBe(200);
+    const wraps = (epoch: number) => Promise.all([ann, ben].map(async (m) => ({ user_id: m.id, wrap: await wrapFor(epoch, m.id) })));
+    expect((await http("POST", `/api/groups/${group.id}/wraps`, { token: groupCreator.api_token, body: { epoch: 0, wraps: await wraps(0) } })).status).toBe(200);
+    const link = serializeEnvelope(await encrypt(epochKeys[1]!, raw[0]!, { aad: utf8Encode(`group-link:${group.id}:1`) }));
+    expect((await log({ head: 0, entries: [{ action: "rekey", commitment: commitment(raw[1]!) }], rekey: { epoch: 1, link }, record: { epoch: 1, commitment: commitment(raw[1]!) } })).status).toBe(200);
+    expect((await http("POST", `/api/groups/${group.id}/wraps`, { token: groupCreator.api_token, body: { epoch: 1, wraps: await wraps(1) } })).status).toBe(200);
+    raw.forEach((bytes, epoch) => needles.push(needle(`group key of epoch ${epoch}`, bytes)));
+    // A message of the group's conversation, sealed under epoch 1.
+    const groupText = `canary-group-message-${convo}`;
+    const groupMessage = serializeEnvelope(await encrypt(epochKeys[1]!, utf8Encode(groupText), { aad: utf8Encode(`group-message:${group.id}:1`) }));
+    const signature = serializeEnvelope({ v: 1, kind: "record-signature", alg: "ed25519", sig: base64urlEncode(new Uint8Array(64)) } as never);
+    const posted = await http("POST", `/api/groups/${group.id}/conversation/append`, { token: ann.api_token, body: { localid: "canary", payload: groupMessage, epoch: 1, signature, sender_key_id: "A".repeat(22) } });
+    expect(posted.status).toBe(200);
+    needles.push(needle("group conversation message", Buffer.from(groupText), groupText));
 
     // Two-factor recovery codes are shown once and kept only as salted hashes. (The TOTP secret
     // itself must stay readable to the server, so it is no canary.)

@@ -2,6 +2,7 @@ import { UNSAFE_MULTILINE_MESSAGE, UNSAFE_TEXT_MESSAGE } from "@sealwork/contrac
 import { db } from "@sealwork/core/db/service";
 import { describe, expect, it } from "vitest";
 import { http, outboxFor, uniqueEmail } from "../support/api";
+import { createGroup } from "../support/groups";
 import { newInviteBody } from "../support/invites";
 import { decodeHeader, mailHeaders } from "../support/mail";
 import { createPickup, pickupBody } from "../support/pickups";
@@ -75,6 +76,24 @@ describe("names refuse control characters, lone surrogates and bidi overrides", 
     expectRefused(reply, "message");
     expect(reply.body.fields!.message).toContain(UNSAFE_MULTILINE_MESSAGE);
     expectRefused(await http<Json>("POST", "/api/backup/save", { body: { filename: "A".repeat(43), contents: "x", api_message: value } }), "api_message");
+  });
+
+  it.each(cases)("group, page, menu item and role names and the person selector's query refuse $label", async ({ value }) => {
+    const sue = await createSession({ admin: true, superAdmin: true });
+    const token = sue.api_token;
+    const group = (await createGroup([], { by: sue, name: "Steady Group" })).id;
+    expectRefused(await http<Json>("POST", "/api/groups", { token, body: { name: value, members: [] } }), "name");
+    expectRefused(await http<Json>("POST", "/api/pages", { token, body: { group, name: value, type: "blog" } }), "name");
+    const page = (await http<{ id: number }>("POST", "/api/pages", { token, body: { group, name: "Steady Page", type: "blog" } })).body.id;
+    for (const field of ["name", "menu_name", "icon"]) {
+      expectRefused(await http<Json>("POST", `/api/pages/${page}`, { token, body: { _method: "PATCH", [field]: value } }), field, "page_menu_invalid");
+    }
+    expectRefused(await http<Json>("POST", "/api/roles", { token, body: { name: value, group_id: group } }), "name");
+    // A lone surrogate cannot even be put into a URL.
+    if (!/\p{Cs}/u.test(value)) expectRefused(await http<Json>("GET", `/api/people?q=${encodeURIComponent(value)}`, { token }), "q");
+    // Nothing of it was stored.
+    expect((await http<Json>("GET", `/api/pages/${page}`, { token })).body).toMatchObject({ name: "Steady Page", menu_name: null, icon: null });
+    expect((await http<Json>("GET", `/api/groups/${group}`, { token })).body).toMatchObject({ name: "Steady Group" });
   });
 
   it("an invitation's message may have several lines", async () => {

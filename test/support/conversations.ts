@@ -1,5 +1,4 @@
 import type { Session } from "@sealwork/contracts";
-import { Group } from "@sealwork/core";
 import {
   type Key,
   type KeyPair,
@@ -16,7 +15,7 @@ import {
   serializeEnvelope,
   utf8Encode,
 } from "@sealwork/crypto";
-import { http } from "./api";
+import { adminSession, http } from "./api";
 
 /** Conversation records as the web client makes them, with the crypto package's record functions (docs/protocol.md, Conversations). */
 
@@ -85,11 +84,12 @@ async function encryptedTitleV1(key: Key, title: string): Promise<string> {
   return serializeEnvelope(await encrypt(key, utf8Encode(title), { aad: LEGACY_CONVERSATION_TITLE_AAD }));
 }
 
-/** Puts the users in one new group (the placeholder membership), so they may start conversations. */
+/** Puts the users in one new group (made by the first administrator, a super administrator, over the API), so they may start conversations. */
 export async function shareGroup(...users: Who[]): Promise<number> {
-  const groupId = await Group.allocateId();
-  for (const user of users) await Group.addMember(groupId, user.id);
-  return groupId;
+  const admin = await adminSession();
+  const reply = await http<{ id: number }>("POST", "/api/groups", { token: admin.api_token, body: { name: "Shared group", members: users.map((u) => u.id) } });
+  if (reply.status !== 200) throw new Error(`creating a group failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.id;
 }
 
 /** POST /api/conversations/reserve: a conversation id for `who` to create. */

@@ -1,10 +1,14 @@
 import { attachmentErrorCodes } from "./attachments";
 import { conversationErrorCodes } from "./conversations";
+import { groupKeyErrorCodes } from "./group-keys";
+import { groupErrorCodes } from "./groups";
 import { identityErrorCodes } from "./identities";
 import { instanceErrorCodes } from "./instance";
 import { inviteErrorCodes } from "./invites";
 import { keypairErrorCodes } from "./keypairs";
+import { pageErrorCodes } from "./pages";
 import { pickupErrorCodes } from "./pickups";
+import { roleErrorCodes } from "./roles";
 import { totpErrorCodes } from "./totp";
 import { userErrorCodes } from "./users";
 
@@ -33,6 +37,10 @@ export const ERROR_CODES = [
   ...conversationErrorCodes,
   ...attachmentErrorCodes,
   ...pickupErrorCodes,
+  ...groupErrorCodes,
+  ...pageErrorCodes,
+  ...roleErrorCodes,
+  ...groupKeyErrorCodes,
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,11 +2,16 @@ import type * as z from "zod";
 import { attachmentRoutes } from "./attachments";
 import { conversationLogRoutes } from "./conversation-logs";
 import { conversationRoutes } from "./conversations";
+import { groupKeyRoutes } from "./group-keys";
+import { groupMessageRoutes } from "./group-messages";
+import { groupRoutes } from "./groups";
 import { identityRoutes } from "./identities";
 import { instanceRoutes } from "./instance";
 import { inviteRoutes } from "./invites";
 import { keypairRoutes } from "./keypairs";
+import { pageRoutes } from "./pages";
 import { pickupRoutes } from "./pickups";
+import { roleRoutes } from "./roles";
 import type { RouteContract } from "./route";
 import { totpRoutes } from "./totp";
 import { userRoutes } from "./users";
@@ -25,6 +30,11 @@ export * from "./conversations";
 export * from "./conversation-logs";
 export * from "./attachments";
 export * from "./pickups";
+export * from "./groups";
+export * from "./pages";
+export * from "./roles";
+export * from "./group-keys";
+export * from "./group-messages";
 
 /**
  * Every route of the API, by "METHOD /path": each area's file declares its own routes, and this
@@ -41,6 +51,11 @@ export const contracts = {
   ...conversationLogRoutes,
   ...attachmentRoutes,
   ...pickupRoutes,
+  ...groupRoutes,
+  ...pageRoutes,
+  ...roleRoutes,
+  ...groupKeyRoutes,
+  ...groupMessageRoutes,
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;

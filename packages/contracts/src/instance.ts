@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { ADMINS, ANYONE } from "./access";
 import * as f from "./fields";
+import { memberRole, roleView } from "./groups";
 import { route, type RouteContract } from "./route";
 import { publicUser, session, userId } from "./users";
 
@@ -40,8 +41,9 @@ export const instanceRoutes = {
   }),
   "GET /api/instance/users": route({
     access: ADMINS,
-    query: z.object({ singleuser: f.idParam.optional() }),
-    response: z.object({ users: z.array(publicUser) }),
+    /** roles=1 adds the roles (instance-wide and every group's) and who holds them (spec 001 §7). */
+    query: z.object({ singleuser: f.idParam.optional(), roles: z.enum(["0", "1"]).optional() }),
+    response: z.object({ users: z.array(publicUser), roles: z.array(roleView).optional(), user_roles: z.array(memberRole).optional() }),
   }),
   /** Switches an account off: no login, its tokens refused at once (not one's own; a super administrator's only by a super administrator). */
   "POST /api/instance/users/{id}/disable": route({ access: ADMINS, params: userId, response: z.object({ user: publicUser }) }),

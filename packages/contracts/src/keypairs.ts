@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { ANYONE, MEMBERS } from "./access";
 import * as f from "./fields";
-import { signedRecordObject } from "./identities";
+import { identityBundle, signedRecordObject } from "./identities";
 import { instanceInfo } from "./instance";
 import { route, type RouteContract } from "./route";
 
@@ -89,6 +89,8 @@ export const keypairTarget = z.object({
   sign_public: z.string(),
   timestamp: z.number(),
   signature: envelopeObject,
+  /** type=group: the member's identity as GET /api/identities/{id} serves it, which a client verifies before it seals for the key. */
+  identity: identityBundle.optional(),
 });
 export type KeypairTarget = z.infer<typeof keypairTarget>;
 

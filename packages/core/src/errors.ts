@@ -1,6 +1,7 @@
 import type { ErrorCode } from "@sealwork/contracts";
 import type * as z from "zod";
 import { conversationErrors } from "./conversation/errors";
+import { groupErrors } from "./group/errors";
 import { identityErrors } from "./identity/errors";
 import { instanceErrors } from "./instance/errors";
 import { inviteErrors } from "./invite/errors";
@@ -44,6 +45,7 @@ export const ERRORS = {
   ...identityErrors,
   ...conversationErrors,
   ...pickupErrors,
+  ...groupErrors,
 } as const satisfies Record<ErrorCode, { status: number; text: string }>;
 
 export type { ErrorCode };

@@ -28,11 +28,14 @@ const actors = {
 type ActorName = keyof typeof actors;
 
 const ACTIONS: { [K in Kind]: Actions[K][] } = {
-  instance: ["use", "administrate", "grant-super"],
+  instance: ["use", "administrate", "grant-super", "create-group"],
   account: ["read", "update", "administrate", "disable"],
   person: ["contact"],
   keypair: ["read", "recover"],
   conversation: ["read", "write", "rename", "archive", "manage", "delete"],
+  group: ["read", "leave", "manage", "analyse"],
+  page: ["read", "use", "configure"],
+  role: ["manage", "unassign", "delete"],
 };
 
 interface Row<K extends Kind> {
@@ -43,10 +46,17 @@ interface Row<K extends Kind> {
 const none = { anonymous: [], guest: [], "guest of a dead pickup": [] };
 const conversation = (over: Partial<ResourceOf<"conversation">>): ResourceOf<"conversation"> => ({ kind: "conversation", id: 99, authorId: 50, pickup: false, participant: { admin: false }, ...over });
 
+/** Group roles: a member, a group administrator, a role holder (role 5), and non-members. */
+const MEMBER = { admin: false, roles: [] };
+const GROUP_ADMIN = { admin: true, roles: [] };
+const ROLE_HOLDER = { admin: false, roles: [5] };
+const page = (over: Partial<ResourceOf<"page">>): ResourceOf<"page"> => ({ kind: "page", groupId: 3, member: MEMBER, internal: false, read: [], use: [], ...over });
+const allPage = ["read", "use", "configure"] as const;
+
 const matrix: Record<string, Row<Kind>> = {
   "the instance": {
     resource: { kind: "instance" },
-    allowed: { ...none, user: ["use"], admin: ["use", "administrate"], super: ["use", "administrate", "grant-super"] },
+    allowed: { ...none, user: ["use"], admin: ["use", "administrate"], super: ["use", "administrate", "grant-super", "create-group"] },
   },
   "one's own account": {
     resource: { kind: "account", id: ME, superAdmin: false },
@@ -111,6 +121,62 @@ const matrix: Record<string, Row<Kind>> = {
   "another pickup": {
     resource: conversation({ id: 8, pickup: true, participant: { admin: false } }),
     allowed: { ...none, user: ["read", "write", "rename", "archive"], admin: ["read", "write", "rename", "archive", "manage"], super: ["read", "write", "rename", "archive", "manage"] },
+  },
+  "a group one is not a member of": {
+    resource: { kind: "group", id: 3, member: null },
+    allowed: { ...none, user: [], admin: [], super: ["analyse"] },
+  },
+  "a group one is a member of": {
+    resource: { kind: "group", id: 3, member: MEMBER },
+    allowed: { ...none, user: ["read", "leave"], admin: ["read", "leave"], super: ["read", "leave", "analyse"] },
+  },
+  "a group one administers": {
+    resource: { kind: "group", id: 3, member: GROUP_ADMIN },
+    allowed: { ...none, user: ["read", "leave", "manage", "analyse"], admin: ["read", "leave", "manage", "analyse"], super: ["read", "leave", "manage", "analyse"] },
+  },
+  "an open page of one's group": {
+    resource: page({}),
+    allowed: { ...none, user: ["read", "use"], admin: ["read", "use"], super: ["read", "use"] },
+  },
+  "a page of a group one is not in": {
+    resource: page({ member: null }),
+    allowed: { ...none, user: [], admin: [], super: [] },
+  },
+  "a page of a group one administers": {
+    resource: page({ member: GROUP_ADMIN, internal: true, read: [{ role: false, id: 99 }] }),
+    allowed: { ...none, user: [...allPage], admin: [...allPage], super: [...allPage] },
+  },
+  "an internal page without a grant for one": {
+    resource: page({ internal: true }),
+    allowed: { ...none, user: [], admin: [], super: [] },
+  },
+  "a page whose read list names one (read-only)": {
+    resource: page({ read: [{ role: false, id: ME }], use: [{ role: false, id: 99 }] }),
+    allowed: { ...none, user: ["read"], admin: ["read"], super: ["read"] },
+  },
+  "a page whose use list names a role one holds": {
+    resource: page({ member: ROLE_HOLDER, internal: true, use: [{ role: true, id: 5 }] }),
+    allowed: { ...none, user: ["read", "use"], admin: ["read", "use"], super: ["read", "use"] },
+  },
+  "a page whose lists name a role one does not hold": {
+    resource: page({ read: [{ role: true, id: 5 }] }),
+    allowed: { ...none, user: [], admin: [], super: [] },
+  },
+  "a group role of a group one administers": {
+    resource: { kind: "role", groupId: 3, admin: false, member: GROUP_ADMIN },
+    allowed: { ...none, user: ["manage", "unassign", "delete"], admin: ["manage", "unassign", "delete"], super: ["manage", "unassign", "delete"] },
+  },
+  "the admin role of a group one administers (assigned, never taken or deleted)": {
+    resource: { kind: "role", groupId: 3, admin: true, member: GROUP_ADMIN },
+    allowed: { ...none, user: ["manage"], admin: ["manage"], super: ["manage"] },
+  },
+  "a group role of a group one is a member of": {
+    resource: { kind: "role", groupId: 3, admin: false, member: ROLE_HOLDER },
+    allowed: { ...none, user: [], admin: [], super: [] },
+  },
+  "an instance-wide role": {
+    resource: { kind: "role", groupId: 0, admin: false, member: null },
+    allowed: { ...none, user: [], admin: ["manage", "unassign", "delete"], super: ["manage", "unassign", "delete"] },
   },
   "a pickup one neither created nor takes part in": {
     resource: conversation({ id: PICKUP, pickup: true, participant: null }),

@@ -18,11 +18,32 @@ export type Resource =
    * A conversation (a pickup is one with recipient 0); `participant` is the actor's own entry, if
    * any; `signed`: it has a membership log (protocol v2), whose admins alone change its people.
    */
-  | { kind: "conversation"; id: number; authorId: number; pickup: boolean; participant: { admin: boolean } | null; signed?: boolean };
+  | { kind: "conversation"; id: number; authorId: number; pickup: boolean; participant: { admin: boolean } | null; signed?: boolean }
+  /** A group; `member` is the actor's own membership, if any. */
+  | { kind: "group"; id: number; member: GroupMember | null }
+  /**
+   * A page of a group, with its permission lists (`internal`: shown only to people granted it and
+   * group administrators). `member` as for the group, with the role ids the actor holds.
+   */
+  | { kind: "page"; groupId: number; member: GroupMember | null; internal: boolean; read: readonly Grant[]; use: readonly Grant[] }
+  /** A role: instance-wide (group 0) or a group's; `admin` for a group's administrator role. */
+  | { kind: "role"; groupId: number; admin: boolean; member: GroupMember | null };
+
+/** The actor's membership of a group: whether they administer it, and the roles they hold there (group and instance-wide). */
+export interface GroupMember {
+  admin: boolean;
+  roles: readonly number[];
+}
+
+/** A permission entry of a page: a user, or (role true) everyone holding a role. */
+export interface Grant {
+  role: boolean;
+  id: number;
+}
 
 export interface Actions {
-  /** use: any member; administrate: instance administrators; grant-super: super administrators. */
-  instance: "use" | "administrate" | "grant-super";
+  /** use: any member; administrate: instance administrators; grant-super and create-group: super administrators. */
+  instance: "use" | "administrate" | "grant-super" | "create-group";
   /**
    * read and update: the owner or an administrator; administrate (email, another's 2FA): an
    * administrator; disable (and enable again): an administrator, never on their own account.
@@ -40,6 +61,16 @@ export interface Actions {
    * the author of a pickup.
    */
   conversation: "read" | "write" | "rename" | "archive" | "manage" | "delete";
+  /**
+   * read (the group, its members, its log, one's own wraps) and leave: its members; manage
+   * (options, pages, roles, members, the log, others' wraps): its administrators; analyse (which
+   * members lack a wrap or a key: ids only): its administrators and super administrators.
+   */
+  group: "read" | "leave" | "manage" | "analyse";
+  /** read: level 1 or more; use (create items): level 2 or more; configure (menu, options, permissions, delete): level 3 (pageLevel). */
+  page: "read" | "use" | "configure";
+  /** manage (create, delete, assign, unassign): a group's administrators for its roles, instance administrators for instance-wide ones; never deleting or taking away an admin role. */
+  role: "manage" | "unassign" | "delete";
 }
 
 export type Kind = Resource["kind"];
@@ -48,6 +79,7 @@ export type ResourceOf<K extends Kind> = Extract<Resource, { kind: K }>;
 type Rules = { [K in Kind]: (actor: Actor, action: Actions[K], resource: ResourceOf<K>) => boolean };
 
 const rules: Rules = {
+  // Groups are made by super administrators (spec 000 §6: only they see New group).
   instance: (actor, action) => (action === "use" ? isMember(actor) : action === "administrate" ? isAdmin(actor) : actor.kind === "super"),
 
   account: (actor, action, account) => {
@@ -79,7 +111,44 @@ const rules: Rules = {
     if (action === "manage") return conversation.authorId === actor.uid || conversation.participant.admin || (isAdmin(actor) && !conversation.signed);
     return true;
   },
+
+  group: (actor, action, group) => {
+    if (!isMember(actor)) return false;
+    if (action === "analyse") return group.member?.admin === true || actor.kind === "super";
+    if (!group.member) return false;
+    return action === "manage" ? group.member.admin : true;
+  },
+
+  page: (actor, action, page) => pageLevel(actor, page) >= (action === "read" ? PAGE_LEVEL.read : action === "use" ? PAGE_LEVEL.use : PAGE_LEVEL.admin),
+
+  role: (actor, action, role) => {
+    if (!isMember(actor)) return false;
+    if (action !== "manage" && role.admin) return false;
+    return role.groupId === 0 ? isAdmin(actor) : role.member?.admin === true;
+  },
 };
+
+/**
+ * A page's level (spec 001 §2, §6), as GET /api/pages/{id} answers it: 0 not visible, 1 read only,
+ * 2 read and use (create items), 3 group administrator (configure, permissions, delete).
+ */
+export const PAGE_LEVEL = { none: 0, read: 1, use: 2, admin: 3 } as const;
+
+/**
+ * A page's level for the actor (spec 001 §2, §6): group administrators 3; members 2 where the
+ * use list names them or a role of theirs, 1 where the read list does; with both lists empty,
+ * every member may use a page that is not internal. Non-members and everyone outside the
+ * instance: 0.
+ */
+export function pageLevel(actor: Actor, page: ResourceOf<"page">): number {
+  if (!isMember(actor) || !page.member) return PAGE_LEVEL.none;
+  if (page.member.admin) return PAGE_LEVEL.admin;
+  const roles = page.member.roles;
+  const names = (list: readonly Grant[]) => list.some((g) => (g.role ? roles.includes(g.id) : g.id === actor.uid));
+  if (names(page.use)) return PAGE_LEVEL.use;
+  if (names(page.read)) return PAGE_LEVEL.read;
+  return page.read.length === 0 && page.use.length === 0 && !page.internal ? PAGE_LEVEL.use : PAGE_LEVEL.none;
+}
 
 /** Whether `actor` may do `action` on `resource`: the one place that answers it. */
 export function can<K extends Kind>(actor: Actor, action: Actions[K], resource: ResourceOf<K>): boolean {

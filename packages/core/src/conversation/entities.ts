@@ -1,5 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
-import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
+import { gsi1, keyed, now, primary, SERVICE, ttl } from "../db/schema";
 
 /**
  * A conversation: routing metadata only. The title is an `aead` envelope under the conversation
@@ -48,7 +48,7 @@ export const ConversationEntity = new Entity({
     needsRekey: { type: "boolean", required: true, default: false },
   },
   indexes: {
-    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+    byId: keyed(primary, ["id"], []),
   },
 });
 
@@ -74,8 +74,8 @@ export const ParticipantEntity = new Entity({
     archived: { type: "boolean", required: true, default: false },
   },
   indexes: {
-    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["userId"] } },
-    byUser: { ...gsi1, pk: { ...gsi1.pk, composite: ["userId"] }, sk: { ...gsi1.sk, composite: ["conversationId"] } },
+    byConversation: keyed(primary, ["conversationId"], ["userId"]),
+    byUser: keyed(gsi1, ["userId"], ["conversationId"]),
   },
 });
 
@@ -98,7 +98,7 @@ export const MoteEntity = new Entity({
     senderKeyId: { type: "string" },
   },
   indexes: {
-    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["id"] } },
+    byConversation: keyed(primary, ["conversationId"], ["id"]),
   },
 });
 
@@ -117,7 +117,7 @@ export const LogEntriesEntity = new Entity({
     entries: { type: "string", required: true },
   },
   indexes: {
-    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["first"] } },
+    byConversation: keyed(primary, ["conversationId"], ["first"]),
   },
 });
 
@@ -135,7 +135,7 @@ export const EpochEntity = new Entity({
     link: { type: "string" },
   },
   indexes: {
-    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["epoch"] } },
+    byConversation: keyed(primary, ["conversationId"], ["epoch"]),
   },
 });
 
@@ -149,7 +149,7 @@ export const LocalIdEntity = new Entity({
     moteId: { type: "number", required: true },
   },
   indexes: {
-    byLocalId: { ...primary, pk: { ...primary.pk, composite: ["conversationId", "userId", "localid"] }, sk: { ...primary.sk, composite: [] } },
+    byLocalId: keyed(primary, ["conversationId", "userId", "localid"], []),
   },
 });
 
@@ -167,7 +167,7 @@ export const ReservationEntity = new Entity({
     expiresAt: { ...ttl, required: true },
   },
   indexes: {
-    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: [] } },
+    byConversation: keyed(primary, ["conversationId"], []),
   },
 });
 
@@ -195,7 +195,7 @@ export const AttachmentEntity = new Entity({
     expiresAt: ttl,
   },
   indexes: {
-    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: ["id"] } },
+    byConversation: keyed(primary, ["conversationId"], ["id"]),
   },
 });
 
@@ -213,7 +213,7 @@ export const ConversationGoneEntity = new Entity({
     purgeAt: { ...ttl, required: true },
   },
   indexes: {
-    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+    byId: keyed(primary, ["id"], []),
   },
 });
 

@@ -4,7 +4,7 @@ import { can, type Actor, type ParticipantActor } from "../access";
 import { type TransactionEntities, type TransactionItem, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
-import { Group } from "../group/group";
+import { sharing } from "../group/sharing";
 import { getUser } from "../user/read";
 import { type Access, type Member, access, find, membersOf } from "./access";
 import type { ConversationItem } from "./entities";
@@ -27,7 +27,7 @@ async function participantsResult(members: Member[]) {
  * or the actor is an administrator): every path that brings people together asks this.
  */
 export async function assertContact(actor: ParticipantActor, userIds: number[]): Promise<void> {
-  const shared = await Group.sharing(actor.uid, userIds);
+  const shared = await sharing(actor.uid, userIds);
   if (userIds.some((id) => !can(actor, "contact", { kind: "person", id, sharesGroup: shared.get(id) ?? false }))) fail("conversation_no_shared_group");
 }
 

@@ -13,3 +13,8 @@ export const gsi1 = { index: "gsi1", pk: { field: TABLE.indexes.gsi1.partitionKe
 /** The TTL attribute (epoch seconds): DynamoDB deletes the item some time after it passes. */
 export const ttl = { type: "number", field: TABLE.ttlAttribute } as const;
 export const now = () => Math.floor(Date.now() / 1000);
+
+/** An index of the primary keys or of gsi1 on these composite attributes (the group entities use it: one shape, written once). */
+export function keyed<I extends typeof primary | typeof gsi1, const P extends readonly string[], const S extends readonly string[]>(on: I, pk: P, sk: S) {
+  return { ...on, pk: { ...on.pk, composite: pk }, sk: { ...on.sk, composite: sk } } as Omit<I, "pk" | "sk"> & { pk: I["pk"] & { composite: P }; sk: I["sk"] & { composite: S } };
+}

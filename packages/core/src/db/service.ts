@@ -1,6 +1,6 @@
 import { Entity, Service } from "electrodb";
 import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
-import { GroupMembershipEntity } from "../group/entities";
+import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
 import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
 import { InviteEntity, InviteReservationEntity } from "../invite/entities";
 import { BackupEntity, KeyHeadEntity, KeypairEntity, TransitEntity } from "../keys/entities";
@@ -10,7 +10,7 @@ import { ContactEntity, UserEntity } from "../user/entities";
 import { VerificationEntity } from "../verification/entities";
 import { config } from "../config";
 import { dynamo } from "./client";
-import { SERVICE, primary } from "./schema";
+import { keyed, primary, SERVICE } from "./schema";
 
 /** Monotonic counters (user, key and conversation ids). */
 export const CounterEntity = new Entity({
@@ -20,7 +20,7 @@ export const CounterEntity = new Entity({
     value: { type: "number" },
   },
   indexes: {
-    byName: { ...primary, pk: { ...primary.pk, composite: ["name"] }, sk: { ...primary.sk, composite: [] } },
+    byName: keyed(primary, ["name"], []),
   },
 });
 
@@ -53,7 +53,16 @@ const entities = {
   conversationgone: ConversationGoneEntity,
   logentries: LogEntriesEntity, // protocol v2: membership logs and key epochs
   conversationepoch: EpochEntity,
-  groupmember: GroupMembershipEntity, // groups (placeholder)
+  group: GroupEntity, // groups, their pages and roles, and their keys (opaque)
+  groupmember: GroupMembershipEntity,
+  grouppage: GroupPageEntity,
+  role: RoleEntity,
+  roleassignment: RoleAssignmentEntity,
+  grouplog: GroupLogEntity,
+  groupepoch: GroupEpochEntity,
+  groupwrap: GroupWrapEntity,
+  groupmote: GroupMessageEntity,
+  grouplocalid: GroupLocalIdEntity,
   pickup: PickupEntity, // pickups
   pickuplookup: PickupLookupEntity,
 };

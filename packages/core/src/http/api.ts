@@ -1,8 +1,8 @@
 import middy from "@middy/core";
 import httpCors from "@middy/http-cors";
 import type { RouteKey } from "@sealwork/contracts";
-import { splitRouteKey, type RouteContract } from "@sealwork/contracts/route";
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { splitRouteKey, type HttpMethod, type RouteContract } from "@sealwork/contracts/route";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import * as z from "zod";
 import type { Actor } from "../access/actor";
 import { config } from "../config";
@@ -142,4 +142,29 @@ function log(route: string, event: Event, status: number, internal: Record<strin
   if (status >= 500) logger.error("request", line);
   else if (ms >= LOG_SLOW_MS) logger.warn("slow request", line);
   else if (status >= 400 || LOG_REQUESTS === "all") logger.info("request", line);
+}
+
+type AnyHandler = (event: Event, context: Context) => Promise<Result>;
+
+/**
+ * One handler for the methods of a path that a POST reaches through `_method` (the route table
+ * wants one handler per such path: API Gateway matches "POST path" once): the real method's
+ * handler, or for a POST the one its body's `_method` names. An unknown or missing `_method` goes
+ * to the first, which refuses it (method_not_allowed) as a single route would.
+ */
+export function byMethod(handlers: Partial<Record<HttpMethod, AnyHandler>>): AnyHandler {
+  const first = Object.values(handlers)[0]!;
+  return async (event, context) => {
+    let method = event.requestContext.http.method.toUpperCase();
+    if (method === "POST") {
+      try {
+        const body = readBody(event);
+        if (isRecord(body) && typeof body._method === "string") method = body._method.toUpperCase();
+      } catch (error) {
+        // A body that cannot be read: the first handler answers it (400 or 413) as it would alone.
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
+    return (handlers[method as HttpMethod] ?? first)(event, context);
+  };
 }

@@ -1,5 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
-import { SERVICE, primary } from "../db/schema";
+import { keyed, primary, SERVICE } from "../db/schema";
 
 /**
  * One identity record of a user (protocol v2, docs/protocol.md §14.3): seq 0 is the birth record,
@@ -18,7 +18,7 @@ export const IdentityEntity = new Entity({
     record: { type: "string", required: true },
   },
   indexes: {
-    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: ["seq"] } },
+    byUser: keyed(primary, ["userId"], ["seq"]),
   },
 });
 
@@ -30,7 +30,7 @@ export const AdminCertificateEntity = new Entity({
     record: { type: "string", required: true },
   },
   indexes: {
-    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: [] } },
+    byUser: keyed(primary, ["userId"], []),
   },
 });
 
@@ -47,7 +47,7 @@ export const AccountDataEntity = new Entity({
     rev: { type: "number", required: true },
   },
   indexes: {
-    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: ["kind"] } },
+    byUser: keyed(primary, ["userId"], ["kind"]),
   },
 });
 

@@ -1,5 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
-import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
+import { gsi1, keyed, now, primary, SERVICE, ttl } from "../db/schema";
 
 /**
  * An invitation (packages/core/src/invite.ts): one per invited account, keyed by the account.
@@ -22,8 +22,8 @@ export const InviteEntity = new Entity({
     purgeAt: { ...ttl, required: true },
   },
   indexes: {
-    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: [] } },
-    all: { ...gsi1, pk: { ...gsi1.pk, composite: [] }, sk: { ...gsi1.sk, composite: ["id"] } },
+    byUser: keyed(primary, ["userId"], []),
+    all: keyed(gsi1, [], ["id"]),
   },
 });
 
@@ -40,7 +40,7 @@ export const InviteReservationEntity = new Entity({
     expiresAt: { ...ttl, required: true },
   },
   indexes: {
-    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
+    byId: keyed(primary, ["id"], []),
   },
 });
 

@@ -1,5 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
-import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
+import { gsi1, keyed, now, primary, SERVICE, ttl } from "../db/schema";
 
 /**
  * One registered account key: public halves, the owner's signature over them and the
@@ -23,8 +23,8 @@ export const KeypairEntity = new Entity({
     backup: { type: "string" },
   },
   indexes: {
-    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
-    byUser: { ...gsi1, pk: { ...gsi1.pk, composite: ["userId"] }, sk: { ...gsi1.sk, composite: ["id"] } },
+    byId: keyed(primary, ["id"], []),
+    byUser: keyed(gsi1, ["userId"], ["id"]),
   },
 });
 
@@ -40,7 +40,7 @@ export const KeyHeadEntity = new Entity({
     updatedAt: { type: "number", required: true, default: now },
   },
   indexes: {
-    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: [] } },
+    byUser: keyed(primary, ["userId"], []),
   },
 });
 
@@ -60,7 +60,7 @@ export const TransitEntity = new Entity({
     expiresAt: { ...ttl, required: true },
   },
   indexes: {
-    byKey: { ...primary, pk: { ...primary.pk, composite: ["keyId"] }, sk: { ...primary.sk, composite: [] } },
+    byKey: keyed(primary, ["keyId"], []),
   },
 });
 
@@ -77,7 +77,7 @@ export const BackupEntity = new Entity({
     expiresAt: { ...ttl, required: true },
   },
   indexes: {
-    byName: { ...primary, pk: { ...primary.pk, composite: ["name"] }, sk: { ...primary.sk, composite: [] } },
+    byName: keyed(primary, ["name"], []),
   },
 });
 

@@ -22,6 +22,7 @@ import type * as z from "zod";
 import { can, requireMember, type Actor } from "../access";
 import { nextId } from "../db/counter";
 import { cancellationReasons, db, type TransactionEntities } from "../db/service";
+import { currentKey as current } from "./current";
 import { type KeypairItem, type TransitItem } from "./entities";
 import { fail, valid } from "../errors";
 import { IdentityRecords } from "../identity/records";
@@ -190,13 +191,12 @@ export namespace Keypair {
   }
 
   /**
-   * GET /api/keypairs/target: the keys to seal for. A user gives their current valid key (or
-   * nothing); groups have no members to list until groups exist, so they give none.
+   * GET /api/keypairs/target?type=user: the key to seal for, the user's current valid key (or
+   * nothing). type=group is the group domain's (GroupTargets: each member's).
    */
-  export async function targets(actor: Actor, type: "user" | "group", id: number): Promise<KeypairTarget[]> {
+  export async function targets(actor: Actor, id: number): Promise<KeypairTarget[]> {
     valid(idSchema, id);
     requireMember(actor);
-    if (type === "group") return [];
     const found = await current(id);
     if (!found?.valid || found.item.type !== "public") return [];
     const { item } = found;
@@ -288,14 +288,6 @@ export namespace Keypair {
    */
   export async function invalidate(uid: number): Promise<void> {
     await db().entities.keyhead.patch({ userId: uid }).set({ valid: false, updatedAt: nowSeconds() }).go();
-  }
-
-  async function current(uid: number): Promise<{ item: KeypairItem; valid: boolean } | undefined> {
-    const { data: head } = await db().entities.keyhead.get({ userId: uid }).go();
-    if (!head) return undefined;
-    const { data: item } = await db().entities.keypair.get({ id: head.keyId }).go();
-    if (!item) throw new Error(`key head of user ${uid} points at missing key ${head.keyId}`);
-    return { item, valid: head.valid };
   }
 
   async function get(id: number): Promise<KeypairItem> {

@@ -1,5 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
-import { SERVICE, gsi1, now, primary, ttl } from "../db/schema";
+import { gsi1, keyed, now, primary, SERVICE, ttl } from "../db/schema";
 
 /**
  * A pickup (packages/core/src/pickup.ts): a conversation (recipient 0) with an outside guest.
@@ -28,8 +28,8 @@ export const PickupEntity = new Entity({
     purgeAt: { ...ttl, required: true },
   },
   indexes: {
-    byConversation: { ...primary, pk: { ...primary.pk, composite: ["conversationId"] }, sk: { ...primary.sk, composite: [] } },
-    byExpiry: { ...gsi1, pk: { ...gsi1.pk, composite: [] }, sk: { ...gsi1.sk, composite: ["expireAt", "conversationId"] } },
+    byConversation: keyed(primary, ["conversationId"], []),
+    byExpiry: keyed(gsi1, [], ["expireAt", "conversationId"]),
   },
 });
 
@@ -43,7 +43,7 @@ export const PickupLookupEntity = new Entity({
     purgeAt: { ...ttl, required: true },
   },
   indexes: {
-    byLookup: { ...primary, pk: { ...primary.pk, composite: ["lookup"] }, sk: { ...primary.sk, composite: [] } },
+    byLookup: keyed(primary, ["lookup"], []),
   },
 });
 

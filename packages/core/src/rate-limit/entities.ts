@@ -1,5 +1,5 @@
 import { Entity } from "electrodb";
-import { SERVICE, primary, ttl } from "../db/schema";
+import { keyed, primary, SERVICE, ttl } from "../db/schema";
 
 /** A sliding window of failed attempts for one scope and key (login per user, per client). */
 export const AttemptEntity = new Entity({
@@ -11,7 +11,7 @@ export const AttemptEntity = new Entity({
     expiresAt: ttl,
   },
   indexes: {
-    byKey: { ...primary, pk: { ...primary.pk, composite: ["scope", "key"] }, sk: { ...primary.sk, composite: [] } },
+    byKey: keyed(primary, ["scope", "key"], []),
   },
 });
 

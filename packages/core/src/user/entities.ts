@@ -1,5 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
-import { SERVICE, gsi1, now, primary } from "../db/schema";
+import { gsi1, keyed, now, primary, SERVICE } from "../db/schema";
 
 // Accounts (packages/core/src/user): the account and its unique contacts.
 
@@ -37,8 +37,8 @@ export const UserEntity = new Entity({
     // --- end of two-factor login ---
   },
   indexes: {
-    byId: { ...primary, pk: { ...primary.pk, composite: ["id"] }, sk: { ...primary.sk, composite: [] } },
-    all: { ...gsi1, pk: { ...gsi1.pk, composite: [] }, sk: { ...gsi1.sk, composite: ["id"] } },
+    byId: keyed(primary, ["id"], []),
+    all: keyed(gsi1, [], ["id"]),
   },
 });
 
@@ -51,7 +51,7 @@ export const ContactEntity = new Entity({
     userId: { type: "number", required: true },
   },
   indexes: {
-    byContact: { ...primary, pk: { ...primary.pk, composite: ["contact"] }, sk: { ...primary.sk, composite: [] } },
+    byContact: keyed(primary, ["contact"], []),
   },
 });
 

@@ -21,6 +21,12 @@ export async function getUsers(ids: Iterable<number>): Promise<Map<number, UserI
   return new Map(data.map((u) => [u.id, u]));
 }
 
+/** Every account (administrators' lists and the person selector). */
+export async function allUsers(): Promise<UserItem[]> {
+  const { data } = await db().entities.user.query.all({}).go({ pages: "all" });
+  return data;
+}
+
 /** How many accounts were ever created (0: the instance still needs its first administrator). */
 export function countUsers(): Promise<number> {
   return currentId("user");

@@ -4,7 +4,7 @@ import { nextId } from "../db/counter";
 import { db, type TransactionEntities } from "../db/service";
 import { Accounts } from "./accounts";
 import { type UserItem } from "./entities";
-import { countUsers, getUser, toPublic as publicUser } from "./read";
+import { allUsers, countUsers, getUser, toPublic as publicUser } from "./read";
 import { fail, valid } from "../errors";
 import { hashPassword, verifyPassword } from "../password";
 import { isConditionFailure } from "../db/conditions";
@@ -166,7 +166,6 @@ export namespace User {
       const user = await get(singleuser);
       return user ? [toPublic(user)] : [];
     }
-    const { data } = await db().entities.user.query.all({}).go({ pages: "all" });
-    return data.map(toPublic);
+    return (await allUsers()).map(toPublic);
   }
 }

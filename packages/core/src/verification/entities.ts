@@ -1,5 +1,5 @@
 import { Entity } from "electrodb";
-import { SERVICE, primary, ttl } from "../db/schema";
+import { keyed, primary, SERVICE, ttl } from "../db/schema";
 
 /**
  * A pending 6-digit code sent to an account's email or phone, one per account and purpose
@@ -17,6 +17,6 @@ export const VerificationEntity = new Entity({
     expiresAt: ttl,
   },
   indexes: {
-    byUser: { ...primary, pk: { ...primary.pk, composite: ["userId"] }, sk: { ...primary.sk, composite: ["purpose"] } },
+    byUser: keyed(primary, ["userId"], ["purpose"]),
   },
 });

@@ -1,0 +1,5 @@
+import { Group } from "@sealwork/core/group/group";
+import { groupRoutes } from "@sealwork/contracts/groups";
+import { api } from "@sealwork/core/http/api";
+
+export const handler = api(groupRoutes, "GET /api/users/{id}/groups", ({ actor, params }) => Group.listOf(actor, params.id));

@@ -1,0 +1,5 @@
+import { GroupMembers } from "@sealwork/core/group/members";
+import { groupRoutes } from "@sealwork/contracts/groups";
+import { api } from "@sealwork/core/http/api";
+
+export const handler = api(groupRoutes, "POST /api/groups/{id}/makeAdminMember", ({ actor, params, body }) => GroupMembers.makeAdmin(actor, params.id, body));

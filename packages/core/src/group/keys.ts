@@ -1,0 +1,123 @@
+import { groupLogAppend, wrapsBody } from "@sealwork/contracts";
+import type * as z from "zod";
+import type { Actor } from "../access";
+import { db, writeTransaction } from "../db/service";
+import { fail, valid } from "../errors";
+import { currentKey, sealable } from "../keys/current";
+import { groupAccess, membersOf } from "./access";
+import { type GroupChange, groupPatch, groupRefusal, logItem, wrapItem } from "./changes";
+import type { GroupItem } from "./entities";
+
+/**
+ * The group key's server side (docs/protocol.md; docs/api.md, Group keys). The server never reads
+ * the key material: log entries, records and wraps are stored as the JSON the client sent, and
+ * served as it came. What it holds to is who writes (the group's administrators; a member reads
+ * only their own wraps), the order of the log (an append is conditional on the head the caller
+ * had: 409 log_conflict), the order of epochs (each one after the current, with its link), and
+ * that a wrap is only ever stored for someone who is a member at that moment.
+ */
+
+const parse = (text: string) => JSON.parse(text) as Record<string, unknown>;
+
+export namespace GroupKeys {
+  /** GET /api/groups/{id}/log: the whole log, each epoch's record and link (any member). */
+  export async function log(actor: Actor, groupId: number) {
+    const { group } = await groupAccess(actor, groupId, "read");
+    const [parts, epochs] = await Promise.all([
+      db().entities.grouplog.query.byGroup({ groupId }).go({ pages: "all" }),
+      db().entities.groupepoch.query.byGroup({ groupId }).go({ pages: "all" }),
+    ]);
+    const entries = parts.data.flatMap((part) => (JSON.parse(part.entries) as Record<string, unknown>[]).map((entry, i) => ({ seq: part.first + i, entry })));
+    const byEpoch = new Map(epochs.data.map((e) => [e.epoch, e]));
+    return {
+      entries,
+      head: group.logSeq,
+      epoch: group.epoch,
+      needs_rekey: group.needsRekey,
+      epochs: Array.from({ length: group.epoch + 1 }, (_, epoch) => {
+        const item = byEpoch.get(epoch);
+        return { epoch, record: item?.record ? parse(item.record) : null, link: item?.link ?? null };
+      }),
+    };
+  }
+
+  /**
+   * POST /api/groups/{id}/log (group administrators): entries after the caller's head, the record
+   * of the current epoch, or the start of the next epoch with its link (and its record).
+   */
+  export async function appendLog(actor: Actor, groupId: number, body: z.input<typeof groupLogAppend>) {
+    const input = valid(groupLogAppend, body);
+    const { me, group } = await groupAccess(actor, groupId, "manage");
+    // An epoch already started (by another admin at the same moment) is stale; one beyond the next is wrong.
+    if (input.rekey && input.rekey.epoch <= group.epoch) fail("epoch_stale");
+    if (input.rekey && input.rekey.epoch !== group.epoch + 1) fail("group_rekey_invalid", { message: `The next epoch is ${group.epoch + 1}.` });
+    const epoch = input.rekey?.epoch ?? group.epoch;
+    const newHead = input.head + input.entries.length;
+    const change: GroupChange = { head: input.head, newHead, epoch: group.epoch, startEpoch: input.rekey?.epoch };
+    const { canceled } = await writeTransaction((tx) => [
+      groupPatch(tx, groupId, change),
+      ...(input.entries.length ? [logItem(tx, groupId, input.head, input.entries, me.uid)] : []),
+      ...(input.rekey
+        ? [tx.groupepoch.create({ groupId, epoch, link: input.rekey.link, ...(input.record ? { record: JSON.stringify(input.record) } : {}) }).commit()]
+        : input.record
+          ? [tx.groupepoch.update({ groupId, epoch }).set({ record: JSON.stringify(input.record) }).commit()]
+          : []),
+    ]);
+    if (canceled) fail((await groupRefusal(groupId, change)) ?? "epoch_stale");
+    return { head: newHead, epoch, needs_rekey: input.rekey ? false : group.needsRekey };
+  }
+
+  /** GET /api/groups/{id}/wraps: the caller's own wraps, every epoch they were given (any member; nobody reads another's). */
+  export async function mine(actor: Actor, groupId: number) {
+    const { me, group } = await groupAccess(actor, groupId, "read");
+    const { data } = await db().entities.groupwrap.query.byMember({ groupId, userId: me.uid }).go({ pages: "all" });
+    return { epoch: group.epoch, wraps: data.map((w) => ({ epoch: w.epoch, wrap: parse(w.wrap), sealer_id: w.sealerId })) };
+  }
+
+  /**
+   * POST /api/groups/{id}/wraps (group administrators): wraps of the current epoch for members.
+   * Each is stored with a check that its member is one at that moment and that the epoch is still
+   * the current one: a removed member never gets a wrap of an epoch after their removal.
+   */
+  export async function store(actor: Actor, groupId: number, body: z.input<typeof wrapsBody>) {
+    const input = valid(wrapsBody, body);
+    const { me, group } = await groupAccess(actor, groupId, "manage");
+    const users = input.wraps.map((w) => w.user_id);
+    if (new Set(users).size !== users.length) fail("validation", { fields: { wraps: ["One wrap per member."] } });
+    if (input.epoch !== group.epoch) fail("epoch_stale");
+    const { canceled, reasons } = await writeTransaction((tx) => [
+      tx.group.check({ id: groupId }).where((attr, op) => op.eq(attr.epoch, input.epoch)).commit(),
+      ...input.wraps.flatMap((w) => [
+        tx.groupmember.check({ groupId, userId: w.user_id }).where((attr, op) => op.exists(attr.userId)).commit(),
+        wrapItem(tx, groupId, input.epoch, w.user_id, w.wrap, me.uid),
+      ]),
+    ]);
+    if (canceled) fail(reasons[0] === "ConditionalCheckFailed" ? "epoch_stale" : "member_missing");
+    return { stored: users };
+  }
+
+  /**
+   * GET /api/groups/{id}/wraps/status: members without a wrap of the current epoch (who have an
+   * account key: an administrator's browser completes them) and members without a key yet.
+   */
+  export async function status(actor: Actor, groupId: number) {
+    const { group } = await groupAccess(actor, groupId, "analyse");
+    return gaps(group);
+  }
+
+  export async function gaps(group: GroupItem) {
+    const [members, wraps] = await Promise.all([
+      membersOf(group.id),
+      db().entities.groupwrap.query.byEpoch({ groupId: group.id }).begins({ epoch: group.epoch }).go({ pages: "all" }),
+    ]);
+    const wrapped = new Set(wraps.data.filter((w) => w.epoch === group.epoch).map((w) => w.userId));
+    const lacking = members.map((m) => m.userId).filter((uid) => !wrapped.has(uid));
+    const keys = await Promise.all(lacking.map(async (uid) => [uid, sealable(await currentKey(uid))] as const));
+    return {
+      epoch: group.epoch,
+      members: members.length,
+      missing_wraps: keys.filter(([, has]) => has).map(([uid]) => uid),
+      missing_keys: keys.filter(([, has]) => !has).map(([uid]) => uid),
+    };
+  }
+}

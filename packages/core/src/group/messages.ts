@@ -1,0 +1,92 @@
+import { MOTES_PAGE, groupAppendBody, groupMessageRoutes, type MoteView } from "@sealwork/contracts";
+import type * as z from "zod";
+import type { Actor } from "../access";
+import { db, writeTransaction } from "../db/service";
+import { envelopeText } from "../envelope";
+import { fail, valid } from "../errors";
+import { findGroup, groupAccess } from "./access";
+import type { GroupMessageItem } from "./entities";
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function moteView(m: GroupMessageItem): MoteView {
+  return { id: m.id, source_id: m.sourceId, timestamp: m.timestamp, payload: m.payload, localid: m.localid, epoch: m.epoch, signature: m.signature, sender_key_id: m.senderKeyId };
+}
+
+/**
+ * The group's conversation (spec 000 §2, §7; the reserved conversation page): any member reads
+ * and writes; a message is sealed for the group key's current epoch, and none is taken while a
+ * removal waits for the next epoch, so a removed member never gets a message under a key they
+ * hold. Retries of one local id store one message.
+ */
+export namespace GroupConversation {
+  /** GET /api/groups/{id}/conversation: a page of messages (the newest, or `before` / `after` an id); the newest marks them seen. */
+  export async function load(actor: Actor, groupId: number, input: { before?: number; after?: number }) {
+    const query = valid(groupMessageRoutes["GET /api/groups/{id}/conversation"].query, input);
+    const { me, group } = await groupAccess(actor, groupId, "read");
+    const messages = db().entities.groupmote.query.byGroup({ groupId });
+    const { data } =
+      query.after !== undefined
+        ? await messages.gt({ id: query.after }).go({ order: "asc", limit: MOTES_PAGE + 1 })
+        : await (query.before !== undefined ? messages.lt({ id: query.before }) : messages).go({ order: "desc", limit: MOTES_PAGE + 1 });
+    const page = data.slice(0, MOTES_PAGE);
+    if (query.after === undefined) page.reverse();
+    if (query.before === undefined && query.after === undefined) {
+      await db().entities.groupmember.patch({ groupId, userId: me.uid }).set({ lastSeenMote: group.lastMoteId, lastVisit: nowSeconds() }).go();
+    }
+    return { motes: page.map(moteView), more: data.length > MOTES_PAGE, epoch: group.epoch, needs_rekey: group.needsRekey };
+  }
+
+  /** GET /api/groups/{id}/conversation/poll: whether a message newer than `largest` was handed out. */
+  export async function poll(actor: Actor, groupId: number, input: number) {
+    const { largest } = valid(groupMessageRoutes["GET /api/groups/{id}/conversation/poll"].query, { largest: input });
+    const { group } = await groupAccess(actor, groupId, "read");
+    return { has_new: group.lastMoteId > largest };
+  }
+
+  /** POST /api/groups/{id}/conversation/append: a member's signed message for the current epoch. */
+  export async function append(actor: Actor, groupId: number, body: z.input<typeof groupAppendBody>) {
+    const input = valid(groupAppendBody, body);
+    const { me, group } = await groupAccess(actor, groupId, "read");
+    const payload = envelopeText(input.payload, "aead", "mote_payload_invalid");
+    envelopeText(input.signature, "record-signature", "message_signature_invalid");
+    if (group.needsRekey) fail("rekey_pending");
+    if (input.epoch !== group.epoch) fail("epoch_stale");
+    const stored = await storedFor(groupId, me.uid, input.localid);
+    if (stored) return answer(stored);
+    const { data } = await db().entities.group.update({ id: groupId }).add({ lastMoteId: 1 }).go({ response: "all_new" });
+    const mote: GroupMessageItem = {
+      groupId,
+      id: data.lastMoteId as number,
+      sourceId: me.uid,
+      timestamp: nowSeconds(),
+      payload,
+      localid: input.localid,
+      epoch: input.epoch,
+      signature: input.signature,
+      senderKeyId: input.sender_key_id,
+    };
+    const { canceled, reasons } = await writeTransaction((tx) => [
+      tx.grouplocalid.create({ groupId, userId: me.uid, localid: input.localid, moteId: mote.id }).commit(),
+      tx.groupmote.create(mote).commit(),
+      tx.group.check({ id: groupId }).where((attr, op) => `${op.eq(attr.epoch, input.epoch)} AND ${op.eq(attr.needsRekey, false)}`).commit(),
+    ]);
+    if (!canceled) return answer(mote);
+    const winner = reasons[0] === "ConditionalCheckFailed" ? await storedFor(groupId, me.uid, input.localid) : undefined;
+    if (winner) return answer(winner);
+    const now = await findGroup(groupId);
+    return fail(now?.needsRekey ? "rekey_pending" : "epoch_stale");
+  }
+
+  async function storedFor(groupId: number, userId: number, localid: string): Promise<GroupMessageItem | undefined> {
+    const { data: known } = await db().entities.grouplocalid.get({ groupId, userId, localid }).go();
+    if (!known) return undefined;
+    const { data } = await db().entities.groupmote.get({ groupId, id: known.moteId }).go();
+    return data ?? undefined;
+  }
+
+  async function answer(mote: GroupMessageItem) {
+    const { data } = await db().entities.groupmote.query.byGroup({ groupId: mote.groupId }).lt({ id: mote.id }).go({ order: "desc", limit: 1 });
+    return { mote: moteView(mote), previous_mote: data[0]?.id ?? 0, localid: mote.localid };
+  }
+}

@@ -1,0 +1,118 @@
+import type { Session } from "@sealwork/contracts";
+import { describe, expect, it } from "vitest";
+import { assignMember, blob, revokeMember, getAs as get, groupTeam, postAs as post } from "../support/groups";
+import { registerKey } from "../support/keys";
+import { createSession } from "../support/users";
+
+type Json = Record<string, unknown>;
+interface Log {
+  entries: { seq: number; entry: Json }[];
+  head: number;
+  epoch: number;
+  needs_rekey: boolean;
+  epochs: { epoch: number; record: Json | null; link: string | null }[];
+}
+interface Status {
+  epoch: number;
+  members: number;
+  missing_wraps: number[];
+  missing_keys: number[];
+}
+
+
+const team = () => groupTeam();
+
+describe("group keys: the membership log", () => {
+  it("appends entries after the caller's head, serves them as stored; two appends at one head: one is 409 log_conflict", async () => {
+    const { admin, ann, outsider, group } = await team();
+    const append = (who: Session, body: Json) => post<{ head: number; epoch: number } & Json>(who, `/api/groups/${group}/log`, body);
+    const first = await append(admin, { head: -1, entries: [blob("create"), blob("add", 1), blob("add", 2)], record: blob("record", 0) });
+    expect(first.body).toEqual({ head: 2, epoch: 0, needs_rekey: false });
+    const race = await Promise.all([append(admin, { head: 2, entries: [blob("a")] }), append(admin, { head: 2, entries: [blob("b")] })]);
+    expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(race.find((r) => r.status === 409)!.body).toMatchObject({ code: "log_conflict" });
+    const log = await get<Log>(ann, `/api/groups/${group}/log`);
+    expect(log.body.head).toBe(3);
+    expect(log.body.entries.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    expect(log.body.entries[1]!.entry).toEqual(blob("add", 1));
+    expect(log.body.epochs).toEqual([{ epoch: 0, record: blob("record", 0), link: null }]);
+
+    expect((await append(ann, { head: 3, entries: [blob("x")] })).body).toMatchObject({ code: "group_forbidden" });
+    expect((await append(outsider, { head: 3, entries: [blob("x")] })).status).toBe(403);
+    expect((await get(outsider, `/api/groups/${group}/log`)).status).toBe(403);
+    expect((await append(admin, { head: 3, entries: ["not an object"] })).status).toBe(422);
+    expect((await append(admin, { head: 3, entries: [{ big: "x".repeat(9000) }] })).status).toBe(422);
+  });
+
+  it("epochs follow each other with their link; a removal asks for the next one", async () => {
+    const { admin, ben, group } = await team();
+    const append = (body: Json) => post<Json>(admin, `/api/groups/${group}/log`, body);
+    expect((await append({ head: -1, rekey: { epoch: 2, link: "link" } })).body).toMatchObject({ code: "group_rekey_invalid" });
+    expect((await revokeMember(admin, group, { member_uid: ben.id })).body).toMatchObject({ needs_rekey: true });
+    const next = await append({ head: -1, entries: [blob("remove")], rekey: { epoch: 1, link: "aead-link-1" }, record: blob("record", 1) });
+    expect(next.body).toEqual({ head: 0, epoch: 1, needs_rekey: false });
+    const log = await get<Log>(admin, `/api/groups/${group}/log`);
+    expect(log.body.epochs).toEqual([
+      { epoch: 0, record: null, link: null },
+      { epoch: 1, record: blob("record", 1), link: "aead-link-1" },
+    ]);
+    const race = await Promise.all([append({ head: 0, rekey: { epoch: 2, link: "l2" } }), append({ head: 0, rekey: { epoch: 2, link: "l2b" } })]);
+    expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+});
+
+describe("group keys: wraps", () => {
+  it("admins store wraps of the current epoch for members only; each member reads only their own", async () => {
+    const { admin, ann, ben, outsider, group } = await team();
+    const store = (who: Session, body: Json) => post<Json>(who, `/api/groups/${group}/wraps`, body);
+    expect((await store(admin, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("wrap-ann") }, { user_id: ben.id, wrap: blob("wrap-ben") }] })).body).toEqual({ stored: [ann.id, ben.id] });
+    expect((await store(ann, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("mine") }] })).body).toMatchObject({ code: "group_forbidden" });
+    expect((await store(admin, { epoch: 0, wraps: [{ user_id: outsider.id, wrap: blob("ghost") }] })).body).toMatchObject({ code: "member_missing" });
+    expect((await store(admin, { epoch: 1, wraps: [{ user_id: ann.id, wrap: blob("future") }] })).body).toMatchObject({ code: "epoch_stale" });
+    expect((await store(admin, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("a") }, { user_id: ann.id, wrap: blob("b") }] })).status).toBe(422);
+
+    const mine = await get<{ epoch: number; wraps: { epoch: number; wrap: Json; sealer_id: number }[] }>(ann, `/api/groups/${group}/wraps`);
+    expect(mine.body).toEqual({ epoch: 0, wraps: [{ epoch: 0, wrap: blob("wrap-ann"), sealer_id: admin.id }] });
+    expect((await get(outsider, `/api/groups/${group}/wraps`)).status).toBe(403);
+
+    // Removed: no wrap of any later epoch is stored for them, and they read none.
+    await revokeMember(admin, group, { member_uid: ben.id });
+    await post(admin, `/api/groups/${group}/log`, { head: -1, rekey: { epoch: 1, link: "l1" } });
+    expect((await store(admin, { epoch: 1, wraps: [{ user_id: ann.id, wrap: blob("ann-1") }, { user_id: ben.id, wrap: blob("ben-1") }] })).body).toMatchObject({ code: "member_missing" });
+    expect((await get<{ wraps: unknown[] }>(ann, `/api/groups/${group}/wraps`)).body.wraps).toHaveLength(1);
+    expect((await get(ben, `/api/groups/${group}/wraps`)).status).toBe(403);
+  });
+
+  it("the status names members without a wrap of the current epoch and those without a key (admins and super admins)", async () => {
+    const { admin, ann, ben, group } = await team();
+    await registerKey(ann);
+    const status = await get<Status>(admin, `/api/groups/${group}/wraps/status`);
+    expect(status.body).toMatchObject({ epoch: 0, members: 3, missing_wraps: [ann.id] });
+    expect(status.body.missing_keys.sort()).toEqual([admin.id, ben.id].sort());
+    await post(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("w") }] });
+    expect((await get<Status>(admin, `/api/groups/${group}/wraps/status`)).body.missing_wraps).toEqual([]);
+    expect((await get(ann, `/api/groups/${group}/wraps/status`)).body).toMatchObject({ code: "group_forbidden" });
+    // A super administrator outside the group sees the ids (the Mote Analysis).
+    const otherSuper = await createSession({ admin: true, superAdmin: true });
+    expect((await get(otherSuper, `/api/groups/${group}/wraps/status`)).status).toBe(200);
+    expect((await get(otherSuper, `/api/groups/${group}`)).status).toBe(403);
+  });
+
+  it("adding a member stores their log entry and wrap in the same transaction: a stale head adds nobody", async () => {
+    const { admin, group } = await team();
+    const late = await createSession({ name: "Lea" });
+    await post(admin, `/api/groups/${group}/log`, { head: -1, entries: [blob("create")] });
+    const stale = await assignMember(admin, group, { member_uid: late.id, log: { head: -1, entries: [blob("add")] }, wrap: { epoch: 0, wrap: blob("w") } });
+    expect(stale.body).toMatchObject({ code: "log_conflict" });
+    expect((await get(late, `/api/groups/${group}`)).status).toBe(403);
+    const wrongEpoch = await assignMember(admin, group, { member_uid: late.id, log: { head: 0, entries: [blob("add")] }, wrap: { epoch: 3, wrap: blob("w") } });
+    expect(wrongEpoch.body).toMatchObject({ code: "epoch_stale" });
+    const added = await assignMember(admin, group, { member_uid: late.id, log: { head: 0, entries: [blob("add")] }, wrap: { epoch: 0, wrap: blob("w") } });
+    expect(added.body).toMatchObject({ added: true, wrapped: true, log_head: 1, member: { id: late.id, group_admin: false } });
+    expect((await get<{ wraps: unknown[] }>(late, `/api/groups/${group}/wraps`)).body.wraps).toEqual([{ epoch: 0, wrap: blob("w"), sealer_id: admin.id }]);
+    const removed = await revokeMember(admin, group, { member_uid: late.id, log: { head: 0, entries: [blob("remove")] } });
+    expect(removed.body).toMatchObject({ code: "log_conflict" });
+    expect((await get(late, `/api/groups/${group}`)).status).toBe(200);
+    expect((await revokeMember(admin, group, { member_uid: late.id, log: { head: 1, entries: [blob("remove")] } })).body).toMatchObject({ log_head: 2, needs_rekey: true });
+  });
+});
