@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { ConsoleMessage, Page, Request } from "playwright-core";
 import { BROWSER_SECURE_CODE } from "../support/keys";
 
 /**
@@ -58,7 +58,37 @@ export async function passKeyPopup(page: Page, code: string = TEST_SECURE_CODE):
   } else {
     throw new Error(`The key popup is in state ${state}: ${await dialog.textContent()}`);
   }
-  await page.locator("[data-key-state]").waitFor({ state: "detached", timeout: KEY_WORK_TIMEOUT });
+  await untilKeyPopupCloses(page);
+}
+
+/**
+ * Waits for the key popup to close after its last click. If it does not, the error says what the
+ * popup shows and which API calls the page made meanwhile (answered, with their time, or still
+ * open) and what it logged: whether the browser or the runtime held it up.
+ */
+export async function untilKeyPopupCloses(page: Page): Promise<void> {
+  const start = Date.now();
+  const calls: string[] = [];
+  const open = new Map<unknown, string>();
+  const onRequest = (r: Request) => {
+    if (new URL(r.url()).pathname.startsWith("/api/")) open.set(r, `${((Date.now() - start) / 1000).toFixed(1)}s ${r.method()} ${new URL(r.url()).pathname}`);
+  };
+  const onDone = (r: Request) => {
+    const line = open.get(r);
+    if (line === undefined) return;
+    open.delete(r);
+    calls.push(`${line} -> ${r.failure()?.errorText ?? "answered"} at ${((Date.now() - start) / 1000).toFixed(1)}s`);
+  };
+  const onConsole = (m: ConsoleMessage) => calls.push(`${((Date.now() - start) / 1000).toFixed(1)}s console.${m.type()}: ${m.text().slice(0, 300)}`);
+  page.on("request", onRequest).on("requestfinished", onDone).on("requestfailed", onDone).on("console", onConsole);
+  try {
+    await page.locator("[data-key-state]").waitFor({ state: "detached", timeout: KEY_WORK_TIMEOUT });
+  } catch (error) {
+    const shown = await page.locator("[data-key-state]").first().evaluate((e) => `${e.getAttribute("data-key-state")}: ${e.textContent}`).catch(() => "(gone)");
+    throw new Error(`The key popup did not close within ${KEY_WORK_TIMEOUT / 1000} s. It shows ${shown}\n${[...calls, ...[...open.values()].map((l) => `${l} -> still open`)].join("\n")}`, { cause: error });
+  } finally {
+    page.off("request", onRequest).off("requestfinished", onDone).off("requestfailed", onDone).off("console", onConsole);
+  }
 }
 
 /** page.goto for pages of the signed-in app: the reload asks for the secure code again. */

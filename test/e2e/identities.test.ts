@@ -11,7 +11,7 @@ import { BROWSER_SECURE_CODE, newKeyBody, registerKey } from "../support/keys";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
 import { conversationIdOf, conversationPanel, messageBox, messageList } from "./conversation-helpers";
-import { KEY_WORK_TIMEOUT, gotoApp, keyPopupState, passKeyPopup, signIn, storedSession } from "./helpers";
+import { gotoApp, keyPopupState, passKeyPopup, signIn, storedSession, untilKeyPopupCloses } from "./helpers";
 
 /**
  * Protocol v2's identities in the browser (issue 11, items 1 and 4), on an instance of their own:
@@ -71,7 +71,7 @@ describe("authenticated identities in the browser", () => {
     await dialog.getByLabel("Secure code", { exact: true }).fill(person.code);
     await dialog.getByLabel("Repeat secure code").fill(person.code);
     await dialog.getByRole("button", { name: "Save my key" }).click();
-    await page.locator("[data-key-state]").waitFor({ state: "detached", timeout: KEY_WORK_TIMEOUT });
+    await untilKeyPopupCloses(page);
     await page.getByRole("heading", { name: `Hello, ${person.name}!` }).waitFor();
     return { session, tempKey };
   }

@@ -6,7 +6,7 @@ import { launchBrowser, newVisitor } from "../support/browser";
 import { invite, newInviteBody } from "../support/invites";
 import { createUser } from "../support/users";
 import { expectAccessible } from "./accessibility";
-import { KEY_WORK_TIMEOUT, errorDialogText, keyPopupState, passKeyPopup, signIn } from "./helpers";
+import { errorDialogText, keyPopupState, passKeyPopup, signIn, untilKeyPopupCloses } from "./helpers";
 
 const OWN_CODE = "invitee-own-code-5";
 
@@ -97,7 +97,7 @@ describe("invitations in the browser", () => {
     await dialog.getByLabel("Secure code", { exact: true }).fill(OWN_CODE);
     await dialog.getByLabel("Repeat secure code").fill(OWN_CODE);
     await dialog.getByRole("button", { name: "Save my key" }).click();
-    await invitee.page.locator("[data-key-state]").waitFor({ state: "detached", timeout: KEY_WORK_TIMEOUT });
+    await untilKeyPopupCloses(invitee.page);
     await invitee.page.getByRole("heading", { name: "Hello, Invited Iris!" }).waitFor();
     await invitee.context.close();
 

@@ -18,11 +18,13 @@ export default async function setup(project: TestProject) {
       ADMIN_NAME: ADMIN.name,
       // Every test signs in from 127.0.0.1; the per-client limit has a test of its own.
       LOGIN_MAX_FAILURES_PER_IP: "100000",
+      ...(process.env.RUNTIME_LOG ? { POWERTOOLS_LOG_LEVEL: "INFO", LOG_REQUESTS: "all" } : {}),
     },
   });
   project.provide("runtime", { url: runtime.url, dataDir: runtime.dataDir, env: runtime.env });
   return async () => {
     const code = await runtime.stop();
+    if (process.env.RUNTIME_LOG) (await import("node:fs")).writeFileSync(process.env.RUNTIME_LOG, runtime.output());
     if (code !== 0) console.error(`runtime exited with ${code}:\n${runtime.output().slice(-3000)}`);
   };
 }
