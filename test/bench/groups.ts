@@ -5,7 +5,8 @@ import { pathToFileURL } from "node:url";
 import type { Session } from "@sealwork/contracts";
 import { launchBrowser } from "../support/browser";
 import { ROOT, type SpawnedRuntime, spawnRuntime } from "../support/runtime";
-import { browserBundle } from "./browser-bundle";
+import { client } from "./client";
+import { PEOPLE, benchPage } from "./browser-bundle";
 import { figures } from "./keys";
 
 /**
@@ -149,13 +150,7 @@ import {
 
 let made;
 
-async function person(userId) {
-  const keys = await generateAccountKeys();
-  const me = await identityKeys(userId, keys);
-  const pub = await accountPublicKeys(keys);
-  return { me, key: { userId, keyId: me.keyId, seq: 0, ...pub, created: 0 } };
-}
-
+${PEOPLE}
 const ref = (p) => ({ userId: p.key.userId, keyId: p.key.keyId });
 
 globalThis.bench = {
@@ -163,12 +158,7 @@ globalThis.bench = {
   async make(groupId, ids) {
     const people = [];
     for (let i = 0; i < ids.length; i += 50) people.push(...(await Promise.all(ids.slice(i, i + 50).map(person))));
-    const known = new Map(people.map((p) => [p.key.userId + ":" + p.key.keyId, p.key]));
-    const keysOf = async (userId, keyId) => {
-      const key = known.get(userId + ":" + keyId);
-      if (!key) throw new Error("unknown key");
-      return key;
-    };
+    const keysOf = lookup(people);
     const container = membershipContainer("group", groupId);
     const admin = people[0];
     const entries = [await createLog(container, admin.me, 1)];
@@ -218,19 +208,6 @@ globalThis.bench = {
 };
 `;
 
-/** JSON requests to the bench's runtime, as `who` (or nobody). */
-function client(runtime: SpawnedRuntime) {
-  return async <T>(method: string, path: string, who?: { api_token: string } | null, body?: unknown): Promise<T> => {
-    const headers = new Headers({ accept: "application/json" });
-    if (who) headers.set("authorization", `Bearer ${who.api_token}`);
-    if (body !== undefined) headers.set("content-type", "application/json");
-    const response = await fetch(new URL(path, runtime.url), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
-}
-
 /** 2. Removing a member from a group of MEMBERS: the browser's work and the requests, beside the bare seals. */
 async function memberRemoval(runtime: SpawnedRuntime) {
   Object.assign(process.env, runtime.env);
@@ -241,15 +218,9 @@ async function memberRemoval(runtime: SpawnedRuntime) {
   const others: number[] = [];
   for (let i = 1; i < MEMBERS; i++) others.push((await User.create({ name: `Person ${i}`, email: `bench-groups-person-${i}@example.ch` })).id);
 
-  const script = await browserBundle(ENTRY);
   const browser = await launchBrowser();
   try {
-    const page = await browser.newPage();
-    // A localhost origin is a secure context, as WebCrypto requires; nothing listens there.
-    const url = "http://localhost/bench-groups.html";
-    await page.route(url, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>bench</title>" }));
-    await page.goto(url);
-    await page.addScriptTag({ content: script });
+    const page = await benchPage(browser, "groups", ENTRY);
     const browserRuns: number[] = [];
     const bareRuns: number[] = [];
     const requestRuns: number[] = [];

@@ -1,8 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { getAs, groupTeam, postAs } from "../support/groups";
-import { launchBrowser } from "../support/browser";
-import { type Person, conversationIdOf, messageBox, signedIn as signedInAs } from "./conversation-helpers";
+import { type Person, browserForSuite, conversationIdOf, messageBox } from "./conversation-helpers";
 import { expectAccessible as expectAccessibleAt } from "./accessibility";
 import { errorDialogText } from "./helpers";
 
@@ -44,15 +43,7 @@ async function openSettings(page: Page, item: string) {
 }
 
 describe("the group frame in the browser", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const signedIn = (person: Person) => signedInAs(browser, person);
+  const { signedIn } = browserForSuite();
 
   it("a group admin sees the group on home, creates a page of each type, edits a menu item, its permissions and the group, and cannot delete internal pages", { timeout: 240_000 }, async () => {
     const team = await groupTeam("Frame Admins");
