@@ -10,8 +10,8 @@ export async function browserBundle(entry: string): Promise<string> {
     format: "iife",
     target: "es2022",
     platform: "browser",
-    // What Vite would replace in the SPA's modules.
-    define: { "import.meta.env.VITE_API_URL": '""', "process.env.NODE_ENV": '"production"' },
+    // What Vite would replace in the SPA's modules (an object: a setting the bench does not name reads as unset).
+    define: { "import.meta.env": JSON.stringify({ VITE_API_URL: "", MODE: "production", DEV: false, PROD: true }), "process.env.NODE_ENV": '"production"' },
     write: false,
   });
   return result.outputFiles[0]!.text;
