@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { launchBrowser } from "../support/browser";
 import { ROOT } from "../support/runtime";
-import { browserBundle } from "./browser-bundle";
+import { benchPage } from "./browser-bundle";
 
 /**
  * The account-key costs a user feels, measured in Chromium (the same browser the tests use) on
@@ -53,15 +53,9 @@ export function figures(samples: number[]): Figures {
 }
 
 export async function runKeysBench(): Promise<void> {
-  const script = await browserBundle(ENTRY);
   const browser = await launchBrowser();
   try {
-    const page = await browser.newPage();
-    // A localhost origin is a secure context, as WebCrypto requires; nothing listens there.
-    const url = "http://localhost/bench-keys.html";
-    await page.route(url, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>bench</title>" }));
-    await page.goto(url);
-    await page.addScriptTag({ content: script });
+    const page = await benchPage(browser, "keys", ENTRY);
     // One warm-up of each (wasm compile, key generation set-up), not counted.
     const warm = (await page.evaluate("bench.create()")) as { envelope: unknown };
     await page.evaluate(`bench.unlock(${JSON.stringify(warm.envelope)})`);

@@ -4,6 +4,7 @@ import autocannon from "autocannon";
 import { ROOT, spawnRuntime } from "../support/runtime";
 import { runBundleBench } from "./bundle-size";
 import { runConversationsBench } from "./conversations";
+import { runGroupsBench } from "./groups";
 import { runKeysBench } from "./keys";
 import { runSignaturesBench } from "./signatures";
 
@@ -14,7 +15,8 @@ import { runSignaturesBench } from "./signatures";
  * account-key costs in Chromium (test/bench/keys.ts, bench/results-keys.json), the
  * conversation figures (test/bench/conversations.ts, bench/results-conversations.json), what the
  * signature checks of protocol v2 add to opening a conversation (test/bench/signatures.ts,
- * bench/results-signatures.json) and the SPA's initial JavaScript (test/bench/bundle-size.ts,
+ * bench/results-signatures.json), member changes of a growing group (test/bench/groups.ts,
+ * bench/results-groups.json) and the SPA's initial JavaScript (test/bench/bundle-size.ts,
  * bench/results-bundle.json).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -65,5 +67,8 @@ await runConversationsBench();
 // Opening a 2,000-message conversation with and without the signature checks, in the same run:
 // bench/results-signatures.json.
 await runSignaturesBench();
+// Member changes as a group grows (an add against 100,000 records, a removal from 1,000 members):
+// bench/results-groups.json.
+await runGroupsBench();
 // The SPA's initial JavaScript, gzipped, per chunk: bench/results-bundle.json.
 await runBundleBench();

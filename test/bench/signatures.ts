@@ -6,9 +6,10 @@ import type { Session } from "@sealwork/contracts";
 import { accountPublicKeys, generateAccountKeys, identityKeys } from "@sealwork/crypto";
 import { launchBrowser } from "../support/browser";
 import { newKeyBody } from "../support/keys";
-import { ROOT, type SpawnedRuntime, spawnRuntime } from "../support/runtime";
+import { ROOT, spawnRuntime } from "../support/runtime";
+import { client } from "./client";
 import { type Signer, signedMessageBody, signedStartBody } from "../support/signed-conversations";
-import { browserBundle } from "./browser-bundle";
+import { PEOPLE, benchPage, browserBundle } from "./browser-bundle";
 import { figures } from "./keys";
 
 /**
@@ -49,22 +50,11 @@ const ID = 4242;
 const PAGE = ${PAGE};
 let made;
 
-async function person(userId) {
-  const keys = await generateAccountKeys();
-  const me = await identityKeys(userId, keys);
-  const pub = await accountPublicKeys(keys);
-  return { me, key: { userId, keyId: me.keyId, seq: 0, ...pub, created: 0 } };
-}
-
+${PEOPLE}
 globalThis.bench = {
   async make(count) {
     const people = await Promise.all([1, 2, 3].map(person));
-    const known = new Map(people.map((p) => [p.key.userId + ":" + p.key.keyId, p.key]));
-    const keysOf = async (userId, keyId) => {
-      const key = known.get(userId + ":" + keyId);
-      if (!key) throw new Error("unknown key");
-      return key;
-    };
+    const keysOf = lookup(people);
     const container = membershipContainer("conversation", ID);
     const entries = [await createLog(container, people[0].me, 1)];
     for (const p of people.slice(1)) entries.push(await appendToLog(await verifyLog(container, entries, keysOf), { action: "add", subject: { userId: p.key.userId, keyId: p.key.keyId }, at: 2 }, people[0].me));
@@ -116,15 +106,9 @@ globalThis.bench = {
 
 /** The cryptography alone (2. above). */
 async function cryptoAlone() {
-  const script = await browserBundle(ENTRY);
   const browser = await launchBrowser();
   try {
-    const page = await browser.newPage();
-    // A localhost origin is a secure context, as WebCrypto requires; nothing listens there.
-    const url = "http://localhost/bench-signatures.html";
-    await page.route(url, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>bench</title>" }));
-    await page.goto(url);
-    await page.addScriptTag({ content: script });
+    const page = await benchPage(browser, "signatures", ENTRY);
     const madeStarted = performance.now();
     await page.evaluate(`bench.make(${MESSAGES})`);
     const makeMs = performance.now() - madeStarted;
@@ -168,19 +152,6 @@ function compare(verified: number[], plain: number[]) {
 }
 
 const ADMIN = { email: "bench-signatures@example.ch", password: "bench-password-1" };
-
-/** JSON requests to the bench's runtime, as `who` (or nobody). */
-function client(runtime: SpawnedRuntime) {
-  return async <T>(method: string, path: string, who?: { api_token: string } | null, body?: unknown): Promise<T> => {
-    const headers = new Headers({ accept: "application/json" });
-    if (who) headers.set("authorization", `Bearer ${who.api_token}`);
-    if (body !== undefined) headers.set("content-type", "application/json");
-    const response = await fetch(new URL(path, runtime.url), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as T;
-  };
-}
 
 /**
  * The screen's query function (verified) and a plain fetch-and-decrypt of the same pages, for the
@@ -284,8 +255,11 @@ async function inTheSpa() {
     }
     const seedSeconds = (performance.now() - seeded) / 1000;
 
+    // A blank page of the runtime's origin (the SPA's modules call the API there), not the SPA
+    // itself: the app's own start could navigate away from the bench's script.
     const page = await (await browser.newContext({ baseURL: runtime.url, bypassCSP: true })).newPage();
-    await page.goto("/login");
+    await page.route("**/bench-signatures-spa.html", (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>bench</title>" }));
+    await page.goto("/bench-signatures-spa.html");
     await page.addScriptTag({ content: await browserBundle(SPA_ENTRY) });
     const b64 = (bytes: ArrayBuffer) => Buffer.from(bytes).toString("base64");
     const keys = ben.me.keys;

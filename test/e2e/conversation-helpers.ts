@@ -1,5 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
-import { newVisitor } from "../support/browser";
+import { afterAll, beforeAll } from "vitest";
+import { launchBrowser, newVisitor } from "../support/browser";
 import type { createSession } from "../support/users";
 import { signIn } from "./helpers";
 
@@ -12,6 +13,18 @@ export async function signedIn(browser: Browser, person: Person): Promise<Page> 
   await signIn(page, person.email!, person.password);
   await page.getByRole("heading", { name: /^Hello/ }).waitFor();
   return page;
+}
+
+/** One browser for a describe block (launched before its tests, closed after), and fresh signed-in pages in it. */
+export function browserForSuite() {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return { signedIn: (person: Person) => signedIn(browser, person) };
 }
 
 export const messageBox = (page: Page) => page.getByRole("textbox", { name: "Message" });

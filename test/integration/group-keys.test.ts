@@ -17,6 +17,8 @@ interface Status {
   members: number;
   missing_wraps: number[];
   missing_keys: number[];
+  log_head: number;
+  needs_rekey: boolean;
 }
 
 
@@ -87,7 +89,7 @@ describe("group keys: wraps", () => {
     const { admin, ann, ben, group } = await team();
     await registerKey(ann);
     const status = await get<Status>(admin, `/api/groups/${group}/wraps/status`);
-    expect(status.body).toMatchObject({ epoch: 0, members: 3, missing_wraps: [ann.id] });
+    expect(status.body).toMatchObject({ epoch: 0, members: 3, missing_wraps: [ann.id], log_head: -1, needs_rekey: false });
     expect(status.body.missing_keys.sort()).toEqual([admin.id, ben.id].sort());
     await post(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("w") }] });
     expect((await get<Status>(admin, `/api/groups/${group}/wraps/status`)).body.missing_wraps).toEqual([]);
@@ -107,12 +109,17 @@ describe("group keys: wraps", () => {
     expect((await get(late, `/api/groups/${group}`)).status).toBe(403);
     const wrongEpoch = await assignMember(admin, group, { member_uid: late.id, log: { head: 0, entries: [blob("add")] }, wrap: { epoch: 3, wrap: blob("w") } });
     expect(wrongEpoch.body).toMatchObject({ code: "epoch_stale" });
-    const added = await assignMember(admin, group, { member_uid: late.id, log: { head: 0, entries: [blob("add")] }, wrap: { epoch: 0, wrap: blob("w") } });
+    const added = await assignMember(admin, group, { member_uid: late.id, log: { head: 0, entries: [blob("add")] }, wrap: { epoch: 0, wrap: blob("w"), record: blob("record naming Lea") } });
     expect(added.body).toMatchObject({ added: true, wrapped: true, log_head: 1, member: { id: late.id, group_admin: false } });
     expect((await get<{ wraps: unknown[] }>(late, `/api/groups/${group}/wraps`)).body.wraps).toEqual([{ epoch: 0, wrap: blob("w"), sealer_id: admin.id }]);
+    // The epoch's record that names her came in the same call: nobody sees her wrap beside a record without her.
+    const log = await get<{ epochs: Array<{ epoch: number; record: unknown }> }>(late, `/api/groups/${group}/log`);
+    expect(log.body.epochs.find((e) => e.epoch === 0)?.record).toEqual(blob("record naming Lea"));
     const removed = await revokeMember(admin, group, { member_uid: late.id, log: { head: 0, entries: [blob("remove")] } });
     expect(removed.body).toMatchObject({ code: "log_conflict" });
     expect((await get(late, `/api/groups/${group}`)).status).toBe(200);
     expect((await revokeMember(admin, group, { member_uid: late.id, log: { head: 1, entries: [blob("remove")] } })).body).toMatchObject({ log_head: 2, needs_rekey: true });
+    // What an administrator's keeper polls: the next epoch is due.
+    expect((await get<Status>(admin, `/api/groups/${group}/wraps/status`)).body).toMatchObject({ log_head: 2, needs_rekey: true });
   });
 });

@@ -57,6 +57,9 @@ export const wrapStatus = z.object({
   missing_wraps: z.array(z.number()),
   /** Members without an account key yet (pending invitees): they get their wrap once it appears. */
   missing_keys: z.array(z.number()),
+  /** The log's head (-1: no log yet) and whether a member left since the current epoch began (the next epoch is due). */
+  log_head: z.number(),
+  needs_rekey: z.boolean(),
 });
 
 export const groupKeyRoutes = {

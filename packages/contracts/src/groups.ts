@@ -128,8 +128,11 @@ export const memberBody = z.object({ member_uid: f.id });
 export const assignMemberBody = memberBody.extend({
   /** The log entry that adds them, stored in the same transaction (409 log_conflict on a stale head). */
   log: logAppendPart.optional(),
-  /** Their wrap of the current epoch's key, stored in the same transaction. */
-  wrap: wrapPart.optional(),
+  /**
+   * Their wrap of the current epoch's key, and the epoch's record that now names them, stored in
+   * the same transaction (so nobody reads the new member's wrap beside a record without them).
+   */
+  wrap: wrapPart.extend({ record: signedRecordObject.optional() }).optional(),
 });
 export const revokeMemberBody = memberBody.extend({ log: logAppendPart.optional() });
 

@@ -210,6 +210,7 @@ export {
   appendToLog,
   createLog,
   entryHash,
+  extendLog,
   membershipContainer,
   verifyLog,
 } from "./records/membership-log";

@@ -1,5 +1,5 @@
 import type { ComponentType, ReactNode } from "react";
-import { createBrowserRouter } from "react-router";
+import { createBrowserRouter, redirect } from "react-router";
 import type { Feature } from "../lib/instance";
 import { RequireAdmin, RequireAuth, RequireFeature } from "./guards";
 import { NotFoundPage } from "./not-found-page";
@@ -25,7 +25,7 @@ const adminOnly = (screen: ReactNode) => <RequireAdmin>{screen}</RequireAdmin>;
 const when = (feature: Feature, screen: ReactNode) => <RequireFeature feature={feature}>{screen}</RequireFeature>;
 
 /**
- * Routes of spec 000 §2 that exist so far. Groups and reports arrive with their features; until
+ * Routes of spec 000 §2 and spec 001 §2 that exist so far. Reports arrive with their feature; until
  * then they fall through to not-found. Every screen, and the signed-in shell, loads lazily: the
  * first load brings only what the address needs.
  */
@@ -52,8 +52,8 @@ export const router = createBrowserRouter([
               {
                 index: true,
                 lazy: page(
-                  () => Promise.all([import("../features/home/home-page"), import("../features/conversations/conversation-rows")]),
-                  ([{ HomePage }, { ConversationRows }]) => <HomePage conversations={<ConversationRows />} />,
+                  () => Promise.all([import("../features/home/home-page"), import("../features/conversations/conversation-rows"), import("../features/groups/group-rows")]),
+                  ([{ HomePage }, { ConversationRows }, { GroupRows }]) => <HomePage groups={<GroupRows />} conversations={<ConversationRows />} />,
                 ),
               },
               // Conversations and pickups (spec 000 §2): the literal routes before the id; none while
@@ -67,6 +67,23 @@ export const router = createBrowserRouter([
               {
                 path: "panel-right",
                 lazy: page(() => import("../features/conversations/conversation-details-page"), ({ ConversationDetailsPage }) => when("convo", <ConversationDetailsPage />)),
+              },
+              // Groups (issue 12): a new group (super administrators).
+              { path: "group/new", lazy: page(() => import("../features/groups/keys/new-group-page"), ({ NewGroupPage }) => adminOnly(<NewGroupPage />)) },
+              // Groups (spec 001 §2): the frame loads the group once for its start, pages, new page and conversations.
+              {
+                path: "group/:groupId",
+                lazy: page(() => import("../features/groups/frame/group-frame"), ({ GroupFrame }) => <GroupFrame />),
+                children: [
+                  { index: true, lazy: page(() => import("../features/groups/frame/group-frame"), ({ GroupStart }) => <GroupStart />) },
+                  { path: "page/:pageId", lazy: page(() => import("../features/groups/pages/page-screen"), ({ PageScreen }) => <PageScreen />) },
+                  { path: "page/:pageId/view/:viewId", lazy: page(() => import("../features/groups/pages/page-screen"), ({ PageScreen }) => <PageScreen />) },
+                  // The members page is the reserved page "members" (a short link for it).
+                  { path: "members", loader: ({ params }) => redirect(`/group/${params.groupId}/page/members`) },
+                  { path: "newpage", lazy: page(() => import("../features/groups/pages/new-page-screen"), ({ NewPageScreen }) => <NewPageScreen />) },
+                  // A conversation inside a group (spec 000 §2): the conversation screen itself.
+                  { path: "conversation/:id", lazy: page(() => import("../features/conversations/conversation-page"), ({ ConversationPage }) => when("convo", <ConversationPage />)) },
+                ],
               },
               { path: "settings", lazy: page(() => import("../features/settings/settings-page"), ({ SettingsPage }) => <SettingsPage />) },
               // Two-factor login: setup and disable (spec 000 §2).

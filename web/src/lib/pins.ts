@@ -39,7 +39,7 @@ const bookSchema = z.object({
     }),
   ),
   heads: z
-    .record(z.string().regex(/^[1-9][0-9]*$/), z.object({ seq: z.number().int().min(0), hash: z.string().min(1).max(64) }))
+    .record(z.string().regex(/^g?[1-9][0-9]*$/), z.object({ seq: z.number().int().min(0), hash: z.string().min(1).max(64) }))
     .optional(),
 });
 
@@ -128,9 +128,13 @@ export function forgetPins(): void {
   loaded = null;
 }
 
-/** The head of a conversation's membership log this client verified last (undefined: never). */
-export async function rememberedHead(holder: Holder, conversationId: number): Promise<LogHead | undefined> {
-  return (await pinBook(holder)).heads[String(conversationId)];
+/** Whose log a head is: a conversation's (its id), or a group's. */
+export type LogPlace = number | { group: number };
+const headKey = (place: LogPlace) => (typeof place === "number" ? String(place) : `g${place.group}`);
+
+/** The head of a conversation's (or a group's) membership log this client verified last (undefined: never). */
+export async function rememberedHead(holder: Holder, place: LogPlace): Promise<LogHead | undefined> {
+  return (await pinBook(holder)).heads[headKey(place)];
 }
 
 /**
@@ -138,10 +142,11 @@ export async function rememberedHead(holder: Holder, conversationId: number): Pr
  * remembered, so a head further along replaces it, and an older one (another window verified a
  * longer log meanwhile) changes nothing.
  */
-export async function rememberHead(holder: Holder, conversationId: number, head: LogHead): Promise<void> {
+export async function rememberHead(holder: Holder, place: LogPlace, head: LogHead): Promise<void> {
+  const at = headKey(place);
   await updatePins(holder, (book) => {
-    const known = book.heads[String(conversationId)];
+    const known = book.heads[at];
     if (known && (known.seq > head.seq || (known.seq === head.seq && known.hash === head.hash))) return null;
-    return { ...book, heads: { ...book.heads, [String(conversationId)]: { seq: head.seq, hash: head.hash } } };
+    return { ...book, heads: { ...book.heads, [at]: { seq: head.seq, hash: head.hash } } };
   });
 }

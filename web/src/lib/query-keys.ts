@@ -48,4 +48,18 @@ export const queryKeys = {
     attachments: (id: number) => ["conversations", "one", id, "attachments"] as const,
     thumbnail: (id: number, fileId: number) => ["conversations", "one", id, "thumbnail", fileId] as const,
   },
+  /** The person selector's chunks, by search text (spec 000 §9). */
+  people: {
+    all: () => ["people"] as const,
+    search: (q: string) => ["people", "search", q] as const,
+  },
+  /** Groups, their pages and permissions: `groups.one(id)` prefixes everything of one group, so a change refreshes its menu and pages at once. */
+  groups: {
+    lists: () => ["groups", "list"] as const,
+    list: (uid: number) => ["groups", "list", uid] as const,
+    one: (id: number) => ["groups", "one", id] as const,
+    members: (id: number) => ["groups", "one", id, "members"] as const,
+    page: (groupId: number, pageId: number) => ["groups", "one", groupId, "page", pageId] as const,
+    permissions: (groupId: number, pageId: number) => ["groups", "one", groupId, "page", pageId, "permissions"] as const,
+  },
 } as const;

@@ -54,6 +54,11 @@ export function logItem(tx: TransactionEntities, groupId: number, head: number, 
   return tx.grouplog.create({ groupId, first: head + 1, count: entries.length, entries: JSON.stringify(entries), authorId }).commit();
 }
 
+/** The item that sets the signed record of an existing epoch (the record after a member was added). */
+export function recordItem(tx: TransactionEntities, groupId: number, epoch: number, record: unknown): TransactionItem {
+  return tx.groupepoch.update({ groupId, epoch }).set({ record: JSON.stringify(record) }).commit();
+}
+
 export function wrapItem(tx: TransactionEntities, groupId: number, epoch: number, userId: number, wrap: unknown, sealerId: number): TransactionItem {
   return tx.groupwrap.put({ groupId, epoch, userId, wrap: JSON.stringify(wrap), sealerId }).commit();
 }

@@ -5,7 +5,7 @@ import { db, writeTransaction } from "../db/service";
 import { fail, valid } from "../errors";
 import { currentKey, sealable } from "../keys/current";
 import { groupAccess, membersOf } from "./access";
-import { type GroupChange, groupPatch, groupRefusal, logItem, wrapItem } from "./changes";
+import { type GroupChange, groupPatch, groupRefusal, logItem, recordItem, wrapItem } from "./changes";
 import type { GroupItem } from "./entities";
 
 /**
@@ -60,7 +60,7 @@ export namespace GroupKeys {
       ...(input.rekey
         ? [tx.groupepoch.create({ groupId, epoch, link: input.rekey.link, ...(input.record ? { record: JSON.stringify(input.record) } : {}) }).commit()]
         : input.record
-          ? [tx.groupepoch.update({ groupId, epoch }).set({ record: JSON.stringify(input.record) }).commit()]
+          ? [recordItem(tx, groupId, epoch, input.record)]
           : []),
     ]);
     if (canceled) fail((await groupRefusal(groupId, change)) ?? "epoch_stale");
@@ -118,6 +118,8 @@ export namespace GroupKeys {
       members: members.length,
       missing_wraps: keys.filter(([, has]) => has).map(([uid]) => uid),
       missing_keys: keys.filter(([, has]) => !has).map(([uid]) => uid),
+      log_head: group.logSeq,
+      needs_rekey: group.needsRekey,
     };
   }
 }

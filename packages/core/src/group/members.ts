@@ -6,7 +6,7 @@ import { type ErrorCode, fail, valid } from "../errors";
 import { getUser } from "../user/read";
 import { type GroupAccess, findGroup, groupAccess, memberOf } from "./access";
 import type { GroupMemberItem } from "./entities";
-import { type GroupChange, groupPatch, groupRefusal, logItem, wrapItem } from "./changes";
+import { type GroupChange, groupPatch, groupRefusal, logItem, recordItem, wrapItem } from "./changes";
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -42,6 +42,7 @@ export namespace GroupMembers {
       groupPatch(tx, groupId, change),
       ...(input.log ? [logItem(tx, groupId, input.log.head, input.log.entries, a.me.uid)] : []),
       ...(input.wrap ? [wrapItem(tx, groupId, input.wrap.epoch, member.userId, input.wrap.wrap, a.me.uid)] : []),
+      ...(input.wrap?.record ? [recordItem(tx, groupId, input.wrap.epoch, input.wrap.record)] : []),
     ]);
     if (canceled) {
       if (reasons[0] === "ConditionalCheckFailed") fail("member_exists");

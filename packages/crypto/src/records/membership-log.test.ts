@@ -3,7 +3,7 @@ import { signRecordV2 } from "../signatures";
 import { expectRefusal } from "../test-support";
 import { verifyIdentity } from "./identity-chain";
 import { type IdentityKeys, type KeysOf, keyLookup } from "./identity-keys";
-import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, membershipContainer, verifyLog } from "./membership-log";
+import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, extendLog, membershipContainer, verifyLog } from "./membership-log";
 import { T0, World, recordMutations } from "./v2-test-support";
 
 const CONTAINER = membershipContainer("conversation", 42);
@@ -152,6 +152,30 @@ describe("the membership log", () => {
     for (const order of [[e0, e2, e1, e3], [e0, e1, e3], [e1, e0, e2, e3]]) await expectRefusal(verifyLog(CONTAINER, order, keysOf), "bad_chain");
     const byB = { ...e3, signature: (await forged(e3.record, b)).signature };
     await expectRefusal(verifyLog(CONTAINER, [e0, e1, e2, byB], keysOf), "bad_signature");
+  });
+
+  it("extends a verified log by new entries as a replay of the whole log would, and refuses what the replay refuses", async () => {
+    const { keysOf, me } = await setting();
+    const [a, b, c] = [await me(1), await me(2), await me(3)];
+    const { entries, log } = await build(keysOf, [
+      [a, null],
+      [a, { action: "add", subject: ref(b), at: T0 }],
+      [a, { action: "add", subject: ref(c), at: T0 }],
+    ]);
+    const remove = await appendToLog(log, { action: "remove", subject: ref(c), at: T0 + 1 }, a);
+    const removed = await extendLog(log, [remove], keysOf);
+    const rekey = await appendToLog(removed, { action: "rekey", subject: null, at: T0 + 2 }, a);
+    const extended = await extendLog(removed, [rekey], keysOf);
+    expect(extended).toEqual(await verifyLog(CONTAINER, [...entries, remove, rekey], keysOf));
+    expect(log.history).toHaveLength(3);
+
+    const byB = { ...remove, signature: (await forged(remove.record, b)).signature };
+    await expectRefusal(extendLog(log, [byB], keysOf), "bad_signature");
+    await expectRefusal(extendLog(log, [rekey], keysOf), "bad_chain");
+    await expectRefusal(extendLog(removed, [remove], keysOf), "bad_chain");
+    const bRemoves = await forged({ ...remove.record, author: 2, authorKeyId: b.keyId }, b);
+    await expectRefusal(extendLog(log, [bRemoves], keysOf), "not_permitted");
+    await expectRefusal(extendLog(log, [{ ...remove, record: { ...remove.record, container: "group:9" } }], keysOf), "bad_signature");
   });
 
   it("refuses a fork and a rollback of the head this client remembers", async () => {

@@ -147,14 +147,7 @@ export async function verifyLog(container: string, entries: readonly SignedMembe
   const history: LogState[] = [];
   let state: LogState | null = null;
   for (const [index, input] of entries.entries()) {
-    const signed = parseRecord(signedEntrySchema, input, "membership entry");
-    const { record } = signed;
-    const { verify } = await resolveSigner(keysOf, record.author, record.authorKeyId);
-    await verifyRecordV2(verify, record, signed.signature);
-    if (record.container !== container) throw new CryptoError("bad_chain", `entry ${index} belongs to ${record.container}`);
-    if (record.seq !== index) throw new CryptoError("bad_chain", `entry ${index} has seq ${record.seq}`);
-    if (record.prev !== (state?.head.hash ?? "")) throw new CryptoError("bad_chain", `entry ${index} does not follow the entry before it`);
-    state = step(state, record, await entryHash(signed));
+    state = await verifyEntry(container, state, index, input, keysOf);
     history.push(state);
   }
   const current = state!;
@@ -163,6 +156,35 @@ export async function verifyLog(container: string, entries: readonly SignedMembe
     if (history[stored.seq]!.head.hash !== stored.hash) throw new CryptoError("log_fork", `entry ${stored.seq} is not the one this client saw: the log forked`);
   }
   return { container, ...current, history };
+}
+
+/**
+ * A verified log followed by `more` entries, each checked as verifyLog checks it (signature,
+ * chain, rights): what a client that holds a verified log and appends to it needs, without
+ * replaying the whole log again for every entry.
+ */
+export async function extendLog(log: VerifiedLog, more: readonly SignedMembershipEntry[], keysOf: KeysOf): Promise<VerifiedLog> {
+  const { container, history } = log;
+  if (!Array.isArray(more)) throw new CryptoError("malformed_record", "a log is a list of entries");
+  let state: LogState = { head: log.head, epoch: log.epoch, members: log.members, admins: log.admins, needsRekey: log.needsRekey };
+  const next = [...history];
+  for (const input of more) {
+    state = await verifyEntry(container, state, state.head.seq + 1, input, keysOf);
+    next.push(state);
+  }
+  return { container, ...state, history: next };
+}
+
+/** One entry of `container`'s log at `index`, checked (shape, signature, chain) and applied to the state before it. */
+async function verifyEntry(container: string, state: LogState | null, index: number, input: unknown, keysOf: KeysOf): Promise<LogState> {
+  const signed = parseRecord(signedEntrySchema, input, "membership entry");
+  const { record } = signed;
+  const { verify } = await resolveSigner(keysOf, record.author, record.authorKeyId);
+  await verifyRecordV2(verify, record, signed.signature);
+  if (record.container !== container) throw new CryptoError("bad_chain", `entry ${index} belongs to ${record.container}`);
+  if (record.seq !== index) throw new CryptoError("bad_chain", `entry ${index} has seq ${record.seq}`);
+  if (record.prev !== (state?.head.hash ?? "")) throw new CryptoError("bad_chain", `entry ${index} does not follow the entry before it`);
+  return step(state, record, await entryHash(signed));
 }
 
 /** One entry applied to the state before it (null before create). */

@@ -31,6 +31,7 @@ export const de: Texts<typeof en> = {
   closeNavigation: "Navigation schliessen",
   expandMenu: "Menü erweitern",
   collapseMenu: "Menü verkleinern",
+  groupMenu: "Seiten von {{name}}",
   staging: "Testumgebung",
   notFound: {
     text: "Der angeforderte Inhalt wurde nicht gefunden.",

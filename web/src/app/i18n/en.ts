@@ -28,6 +28,7 @@ export const en = {
   closeNavigation: "Close navigation",
   expandMenu: "Expand menu",
   collapseMenu: "Collapse menu",
+  groupMenu: "Pages of {{name}}",
   staging: "Staging",
   notFound: {
     text: "Requested content not found.",

@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { useNotifyCheck } from "../../features/conversations/notify-check"; // conversations
+import { useGroupKeyKeeper } from "../../features/groups/keys/keeper"; // group keys
 import { KeyGate } from "../../features/keys/key-gate"; // account keys
 import { useFeature, useInstance } from "../../lib/instance";
 import { PREFERENCE_PREFIX } from "../../lib/storage";
@@ -38,6 +39,8 @@ export function AppLayout() {
   useIdleLogout(instance?.idleTimeout ?? 0);
   // Conversations: the 10 s notification check feeds the unread dots everywhere.
   useNotifyCheck(conversations);
+  // Groups: an admin's browser hands out the group keys members lack (pending members, a rekey after a leave).
+  useGroupKeyKeeper();
 
   // Choosing a place in the drawer closes it.
   const closeDrawer = drawer.close;

@@ -1,5 +1,7 @@
 import { ActionIcon, AppShell, Divider, Menu, ScrollArea, Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
+import { useGroupMenu } from "../../features/groups"; // groups
 import { isGuest } from "../../lib/guest";
 import { useFeature } from "../../lib/instance";
 import { isInstanceAdmin, useRequiredSession } from "../../lib/session";
@@ -24,6 +26,8 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
   const session = useRequiredSession();
   const conversations = useFeature("convo") === true;
   const align = maximised ? "stretch" : "center";
+  // Inside a group the menu lists its pages (spec 001 §2) where the conversations are elsewhere.
+  const groupMenu = useGroupMenu(useLocation().pathname);
 
   return (
     <>
@@ -72,8 +76,20 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
         </Stack>
       </AppShell.Section>
       <Divider />
-      {/* Conversations, unless the instance has them switched off. */}
-      {conversations ? (
+      {groupMenu ? (
+        <>
+          <AppShell.Section py="xs" px={6} component={ScrollArea} mah="50vh">
+            <Stack gap={4} align={align} component="section" aria-label={t("groupMenu", { name: groupMenu.groupName })}>
+              {groupMenu.items.map((item) => (
+                <NavLinkItem key={item.key} to={item.to} label={item.label} icon={item.icon} maximised={maximised} dimmed={item.dimmed} />
+              ))}
+            </Stack>
+          </AppShell.Section>
+          <Divider />
+        </>
+      ) : null}
+      {/* Conversations, unless the instance has them switched off (a group's menu takes their place). */}
+      {conversations && !groupMenu ? (
         <>
           <AppShell.Section py="xs" px={6} component={ScrollArea} mah="40vh">
             <ConversationMenu maximised={maximised} />
@@ -82,7 +98,8 @@ export function LeftPanel({ maximised, onToggleMaximised }: LeftPanelProps) {
         </>
       ) : null}
       {maximised ? (
-        <AppShell.Section grow component={ScrollArea} p="xs">
+        // Focusable: a group's menu can leave the list little room, and a region that scrolls must be reachable by keyboard.
+        <AppShell.Section grow component={ScrollArea} p="xs" viewportProps={{ tabIndex: 0 }}>
           <RecentList />
         </AppShell.Section>
       ) : null}

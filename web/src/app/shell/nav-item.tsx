@@ -17,15 +17,17 @@ const COMPACT = {
   label: { fontSize: 13 },
 } as const;
 
-export function NavLinkItem({ to, label, icon, maximised }: NavItemBase & { to: string }) {
+/** `dimmed`: shown greyed (a group's internal pages, spec 001 §2), still a link. */
+export function NavLinkItem({ to, label, icon, maximised, dimmed = false }: NavItemBase & { to: string; dimmed?: boolean }) {
   const { pathname } = useLocation();
   const active = isActivePath(pathname, to);
+  const greyed = dimmed ? { "data-dimmed": true, style: { opacity: 0.55 } } : {};
   if (maximised) {
-    return <NavLink component={Link} to={to} label={label} title={label} leftSection={icon} active={active} styles={COMPACT} />;
+    return <NavLink component={Link} to={to} label={label} title={label} leftSection={icon} active={active} styles={COMPACT} {...greyed} />;
   }
   return (
     <Tooltip label={label} position="right" withArrow>
-      <ActionIcon component={Link} to={to} aria-label={label} variant={active ? "light" : "subtle"} size="xl">
+      <ActionIcon component={Link} to={to} aria-label={label} variant={active ? "light" : "subtle"} size="xl" {...greyed}>
         {icon}
       </ActionIcon>
     </Tooltip>

@@ -43,10 +43,14 @@ export type LogReply = Response<"GET /api/conversations/{id}/log">;
  */
 export type DistributionProblem = "log_fork" | "log_invalid" | "ghost_participant" | "record_invalid" | "copy_invalid";
 
+/** The namespaces that hold a ring's refusal texts (`distribution.<reason>`). */
+export type RingTexts = "conversations" | "groupKeys";
+
 export class DistributionError extends Error {
   readonly reason: DistributionProblem;
-  constructor(reason: DistributionProblem, options: { cause?: unknown } = {}) {
-    super(i18next.t(`conversations:distribution.${reason}`), options);
+  /** `of`: the feature whose texts name the thing refused (its namespace has `distribution.<reason>`). */
+  constructor(reason: DistributionProblem, options: { cause?: unknown; of?: RingTexts } = {}) {
+    super(i18next.t(`${options.of ?? "conversations"}:distribution.${reason}`), { cause: options.cause });
     this.name = "DistributionError";
     this.reason = reason;
   }
@@ -64,14 +68,16 @@ export class RekeyPendingError extends Error {
   }
 }
 
-/** A verified conversation's keys and state: what reading and writing use. */
-export interface Ring {
-  conversationId: number;
+/**
+ * A verified key ring of anything whose key is handed out through a signed membership log (a
+ * conversation's, a group's: docs/protocol.md §8, §14.8): what reading and writing use.
+ */
+export interface KeyRing<R> {
   log: VerifiedLog;
   /** The log's entries as verified (a change appends to them). */
   entries: SignedMembershipEntry[];
   /** The verified record of each epoch (the newest the server holds for it). */
-  records: Map<number, ConversationRecord>;
+  records: Map<number, R>;
   /** The log's current epoch. */
   epoch: number;
   /** That epoch's key (extractable: it is sealed for newcomers and carried by the next epoch). Stays in this module's callers. */
@@ -85,83 +91,131 @@ export interface Ring {
   keysOf: KeysOf;
 }
 
+/** A verified conversation's keys and state. */
+export interface Ring extends KeyRing<ConversationRecord> {
+  conversationId: number;
+}
+
+/** What differs between the kinds of key ring: the log's container, how a record, one's copy and a link are checked and opened. */
+export interface RingKind<R extends { epoch: number }> {
+  container: string;
+  /** The namespace of the texts of a refusal (`distribution.<reason>`). */
+  of: RingTexts;
+  /** The people a record names before it is verified (to tell a ghost member from another failure). */
+  named(signed: unknown): readonly { userId: number }[] | undefined;
+  verifyRecord(signed: unknown, log: VerifiedLog, keysOf: KeysOf): Promise<R>;
+  openCopy(copy: SignedSealedKey, record: R, log: VerifiedLog, me: IdentityKeys, keysOf: KeysOf): Promise<Key>;
+  openLink(next: Key, link: string, previous: R): Promise<Key>;
+  /** Test build only (web/src/lib/build-settings.ts): records taken as the server serves them, unchecked. */
+  asServed?: boolean;
+}
+
+/** What a ring is verified from: the log's entries, each epoch's record and link, one's copy of the current epoch's key. */
+export interface RingInput {
+  entries: SignedMembershipEntry[];
+  epochs: readonly { epoch: number; record: unknown; link: string | null }[];
+  copy: unknown;
+}
+
 /** A lookup failure that is the network's, not a key's: the load fails, nothing is refused. */
 function networkCause(error: unknown): unknown {
   const cause = error instanceof Error ? error.cause : undefined;
   return cause instanceof TrustError && cause.reason === "lookup" ? cause : null;
 }
 
-function refuse(reason: DistributionProblem, error: unknown): never {
+function refuse(reason: DistributionProblem, error: unknown, of?: RingTexts): never {
   if (!isCryptoError(error)) throw error;
   const network = networkCause(error);
   if (network) throw network;
-  throw new DistributionError(error.code === "log_fork" ? "log_fork" : reason, { cause: error });
+  throw new DistributionError(error.code === "log_fork" ? "log_fork" : reason, { cause: error, of });
 }
 
 const ids = (list: readonly { userId: number }[]) => list.map((p) => p.userId).join();
+
+/**
+ * Verifies a key ring for `me` (docs/protocol.md §8 and §14.8, in this order): the log against the
+ * head this client remembered (undefined: none; the first sight is trusted as it is), each epoch's
+ * record against the log (a record naming someone the log did not have at its head: a ghost), one's
+ * copy of the current epoch's key; earlier epochs open through the chain on demand.
+ */
+export async function verifyRing<R extends { epoch: number }>(kind: RingKind<R>, input: RingInput, me: IdentityKeys, keysOf: KeysOf, remembered?: LogHead): Promise<KeyRing<R>> {
+  const fail = (reason: DistributionProblem) => new DistributionError(reason, { of: kind.of });
+  let log: VerifiedLog;
+  try {
+    log = await verifyLog(kind.container, input.entries, keysOf, remembered);
+  } catch (error) {
+    refuse("log_invalid", error, kind.of);
+  }
+  const records = new Map<number, R>();
+  for (const { epoch, record } of input.epochs) {
+    if (!record) continue;
+    if (kind.asServed) {
+      records.set(epoch, (record as { record: R }).record);
+      continue;
+    }
+    const named = kind.named(record);
+    const logHead = (record as { record?: { logHead?: LogHead } }).record?.logHead;
+    const state = logHead ? log.history[logHead.seq] : undefined;
+    if (state && logHead && state.head.hash === logHead.hash && Array.isArray(named) && ids(named) !== ids(state.members)) throw fail("ghost_participant");
+    try {
+      const verified = await kind.verifyRecord(record, log, keysOf);
+      if (verified.epoch !== epoch) throw fail("record_invalid");
+      records.set(epoch, verified);
+    } catch (error) {
+      if (isDistributionError(error)) throw error;
+      refuse("record_invalid", error, kind.of);
+    }
+  }
+  const current = records.get(log.epoch);
+  if (!current || !input.copy) throw fail("copy_invalid");
+  let key: Key;
+  try {
+    key = await kind.openCopy(input.copy as SignedSealedKey, current, log, me, keysOf);
+  } catch (error) {
+    refuse("copy_invalid", error, kind.of);
+  }
+  return keyRing(kind, log, input, records, key, keysOf);
+}
+
+/** The conversation's kind of ring (its records, copies and links; the test build's weakened checks). */
+function conversationKind(conversationId: number): RingKind<ConversationRecord> {
+  // Test build only: the record as the server serves it ("members-from-log" off), any copy that opens as protocol v1 took it ("copy-signature" off).
+  const asServed = TEST_CHECKS && checkOff("members-from-log");
+  const anyCopy = TEST_CHECKS && checkOff("copy-signature");
+  return {
+    container: membershipContainer("conversation", conversationId),
+    of: "conversations",
+    asServed,
+    named: (signed) => (signed as Partial<SignedConversation>).record?.participants,
+    verifyRecord: (signed, log, keysOf) => verifyConversationRecord(signed as SignedConversation, log, keysOf),
+    openCopy: async (copy, record, log, me, keysOf) =>
+      anyCopy ? (await openConversationKey(copy.sealed, me.keys.encrypt, { conversationId, epoch: log.epoch, extractable: true })).key : openSignedConversationKey(copy, record, me, keysOf),
+    openLink: (next, link, previous) => openEpochLink(next, link, previous, { extractable: true }),
+  };
+}
 
 /**
  * Verifies a conversation's log reply for `me` and opens their copy. `remembered` is the head this
  * client verified before (undefined: none; the first sight is trusted as it is).
  */
 export async function verifyDistribution(conversationId: number, reply: LogReply, me: IdentityKeys, keysOf: KeysOf, remembered?: LogHead): Promise<Ring> {
-  const container = membershipContainer("conversation", conversationId);
-  let log: VerifiedLog;
-  try {
-    log = await verifyLog(container, reply.entries as unknown as SignedMembershipEntry[], keysOf, remembered);
-  } catch (error) {
-    refuse("log_invalid", error);
-  }
-  const records = new Map<number, ConversationRecord>();
-  for (const { epoch, record } of reply.epochs) {
-    if (!record) continue;
-    const signed = record as unknown as SignedConversation;
-    // Test build only: the record as the server serves it ("members-from-log" off).
-    if (TEST_CHECKS && checkOff("members-from-log")) {
-      records.set(epoch, signed.record);
-      continue;
-    }
-    // A record naming someone the log did not have at its head: a ghost participant.
-    const state = log.history[signed.record?.logHead?.seq];
-    if (state && state.head.hash === signed.record.logHead.hash && Array.isArray(signed.record.participants) && ids(signed.record.participants) !== ids(state.members)) {
-      throw new DistributionError("ghost_participant");
-    }
-    try {
-      const verified = await verifyConversationRecord(signed, log, keysOf);
-      if (verified.epoch !== epoch) throw new DistributionError("record_invalid");
-      records.set(epoch, verified);
-    } catch (error) {
-      if (isDistributionError(error)) throw error;
-      refuse("record_invalid", error);
-    }
-  }
-  const current = records.get(log.epoch);
-  if (!current || !reply.copy) throw new DistributionError("copy_invalid");
-  let key: Key;
-  try {
-    const copy = reply.copy as unknown as SignedSealedKey;
-    // Test build only: any copy that opens, as protocol v1 took it ("copy-signature" off).
-    if (TEST_CHECKS && checkOff("copy-signature")) key = (await openConversationKey(copy.sealed, me.keys.encrypt, { conversationId, epoch: log.epoch, extractable: true })).key;
-    else key = await openSignedConversationKey(copy, current, me, keysOf);
-  } catch (error) {
-    refuse("copy_invalid", error);
-  }
-  return ring(conversationId, log, records, key, reply, keysOf);
+  const input = { entries: reply.entries as unknown as SignedMembershipEntry[], epochs: reply.epochs, copy: reply.copy };
+  return { conversationId, ...(await verifyRing(conversationKind(conversationId), input, me, keysOf, remembered)) };
 }
 
-function ring(conversationId: number, log: VerifiedLog, records: Map<number, ConversationRecord>, key: Key, reply: LogReply, keysOf: KeysOf): Ring {
-  const links = new Map(reply.epochs.map((e) => [e.epoch, e.link]));
+function keyRing<R extends { epoch: number }>(kind: RingKind<R>, log: VerifiedLog, input: RingInput, records: Map<number, R>, key: Key, keysOf: KeysOf): KeyRing<R> {
+  const links = new Map(input.epochs.map((e) => [e.epoch, e.link]));
   const keys = new Map<number, Promise<Key>>([[log.epoch, Promise.resolve(key)]]);
   const keyFor = (epoch: number): Promise<Key> => {
     let found = keys.get(epoch);
     if (!found) {
-      if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > log.epoch) return Promise.reject(new DistributionError("copy_invalid"));
+      if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > log.epoch) return Promise.reject(new DistributionError("copy_invalid", { of: kind.of }));
       // Epoch e's key is carried by e+1's: walk back from the current one, each step checked against e's record.
       found = keyFor(epoch + 1).then((next) => {
         const link = links.get(epoch + 1);
         const record = records.get(epoch);
-        if (!link || !record) throw new DistributionError("copy_invalid");
-        return openEpochLink(next, link, record, { extractable: true }).catch((error: unknown) => refuse("copy_invalid", error));
+        if (!link || !record) throw new DistributionError("copy_invalid", { of: kind.of });
+        return kind.openLink(next, link, record).catch((error: unknown) => refuse("copy_invalid", error, kind.of));
       });
       keys.set(epoch, found);
     }
@@ -174,9 +228,8 @@ function ring(conversationId: number, log: VerifiedLog, records: Map<number, Con
     members.set(state.epoch, set);
   }
   return {
-    conversationId,
     log,
-    entries: reply.entries as unknown as SignedMembershipEntry[],
+    entries: input.entries,
     records,
     epoch: log.epoch,
     key,

@@ -5,6 +5,7 @@ import { useNavigate } from "react-router";
 import { usePageTitle } from "../../lib/page-title";
 import { useRequiredSession } from "../../lib/session";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
+import { PersonSelector } from "../people";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { actionErrorText } from "./conversation-errors";
 import { useCreateConversation } from "./create-conversation";
@@ -51,6 +52,12 @@ function NewConversationForm({ unlocked }: { unlocked: NonNullable<ReturnType<ty
         {t("new.heading")}
       </Title>
       <PersonPicker check={check} onPick={(person) => setPeople((current) => [...current, person])} />
+      {/* Spec 000 §9: the person selector offers the people who share a group with the user (everyone to administrators). */}
+      <PersonSelector
+        label={t("new.fromGroups")}
+        exclude={[session.id, ...people.map((p) => p.id)]}
+        onPick={(person) => setPeople((current) => [...current, { id: person.id, contact: person.name }])}
+      />
       <Paper withBorder p="sm" radius="md" component="section" aria-label={t("new.people")}>
         <Stack gap={4}>
           <Text fw={600} size="sm">

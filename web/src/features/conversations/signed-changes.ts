@@ -5,12 +5,12 @@ import {
   type Key,
   type KeyRef,
   type KeysOf,
-  type SignedMembershipEntry,
   type VerifiedKey,
   type VerifiedLog,
   appendToLog,
   createConversationRecord,
   createLog,
+  extendLog,
   generateSymmetricKey,
   membershipContainer,
   sealEpochLink,
@@ -22,7 +22,7 @@ import { trustedKey } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { bindConversationKey, encryptTitle, extractableConversationKey } from "./conversation-crypto";
 import { forgetRing, openRing, postLog } from "./conversation-log";
-import type { Ring } from "./distribution";
+import type { KeyRing, Ring } from "./distribution";
 import { keyOf, myIdentity, myKey, signerLookup } from "./signers";
 
 /**
@@ -34,22 +34,33 @@ import { keyOf, myIdentity, myKey, signerLookup } from "./signers";
  */
 
 type Json = Record<string, unknown>;
-const json = (value: object) => value as unknown as Json;
-const ref = (key: { userId: number; keyId: string }): KeyRef => ({ userId: key.userId, keyId: key.keyId });
+/** A signed record as the API's opaque JSON object. */
+export const json = (value: object) => value as unknown as Json;
+export const ref = (key: { userId: number; keyId: string }): KeyRef => ({ userId: key.userId, keyId: key.keyId });
 
-/** Entries appended to a log one by one, each checked as readers will check it. */
-async function extend(container: string, entries: SignedMembershipEntry[], changes: Parameters<typeof appendToLog>[1][], me: IdentityKeys, keysOf: KeysOf) {
-  const all = [...entries];
-  let log = await verifyLog(container, all, keysOf);
+/**
+ * Entries appended to a verified log (a ring's, or a new log's first entry: `from`) one by one,
+ * each checked as readers will check it (only the new entries: the log before them was verified).
+ */
+export async function extend(from: Pick<KeyRing<unknown>, "log" | "entries">, changes: Parameters<typeof appendToLog>[1][], me: IdentityKeys, keysOf: KeysOf) {
+  const all = [...from.entries];
+  let log = from.log;
   for (const change of changes) {
-    all.push(await appendToLog(log, change, me));
-    log = await verifyLog(container, all, keysOf);
+    const entry = await appendToLog(log, change, me);
+    all.push(entry);
+    log = await extendLog(log, [entry], keysOf);
   }
-  return { entries: all.slice(entries.length), all, log };
+  return { entries: all.slice(from.entries.length), all, log };
+}
+
+/** A new log of `container` created by `me`, verified: what `extend` starts a conversation's or a group's log from. */
+export async function newLog(container: string, me: IdentityKeys, keysOf: KeysOf): Promise<Pick<KeyRing<unknown>, "log" | "entries">> {
+  const first = await createLog(container, me, Date.now());
+  return { log: await verifyLog(container, [first], keysOf), entries: [first] };
 }
 
 /** A lookup that knows the keys about to be sealed for as well (people not yet in any record). */
-function withKeys(keysOf: KeysOf, keys: VerifiedKey[]): KeysOf {
+export function withKeys(keysOf: KeysOf, keys: VerifiedKey[]): KeysOf {
   const known = new Map(keys.map((k) => [`${k.userId}:${k.keyId}`, k]));
   return (userId, keyId) => {
     const key = known.get(`${userId}:${keyId}`);
@@ -75,7 +86,7 @@ export async function signedStart(holder: UnlockedKeys, id: number, key: Key, re
   const keysOf = withKeys(signerLookup(holder), keys);
   const container = membershipContainer("conversation", id);
   const first = await createLog(container, me, Date.now());
-  const { all, log } = await extend(container, [first], keys.slice(1).map((k) => ({ action: "add" as const, subject: ref(k), at: Date.now() })), me, keysOf);
+  const { all, log } = await extend({ log: await verifyLog(container, [first], keysOf), entries: [first] }, keys.slice(1).map((k) => ({ action: "add" as const, subject: ref(k), at: Date.now() })), me, keysOf);
   const { record, copies } = await recordAndCopies(key, keys.map(ref), log, keys, me);
   const body: Body<"POST /api/conversations"> = {
     id,
@@ -88,19 +99,26 @@ export async function signedStart(holder: UnlockedKeys, id: number, key: Key, re
   return body;
 }
 
-/** Runs a change on the newest verified log; when another change won the race for its seq (409 log_conflict), once more on the log after it. */
-async function onNewestLog<T>(id: number, holder: UnlockedKeys, change: (ring: Ring) => Promise<T>): Promise<T> {
+/**
+ * Runs a change on the newest verified ring (`open` after `forget`); when another change won the
+ * race for its seq (409 log_conflict), once more on the log after it.
+ */
+export async function onNewest<G, T>(forget: () => void, open: () => Promise<G>, change: (ring: G) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    forgetRing(id);
-    const ring = await openRing(id, holder);
+    forget();
+    const ring = await open();
     try {
       const result = await change(ring);
-      forgetRing(id);
+      forget();
       return result;
     } catch (error) {
       if (!isApiError(error, 409) || error.code !== "log_conflict" || attempt >= 1) throw error;
     }
   }
+}
+
+function onNewestLog<T>(id: number, holder: UnlockedKeys, change: (ring: Ring) => Promise<T>): Promise<T> {
+  return onNewest(() => forgetRing(id), () => openRing(id, holder), change);
 }
 
 /** The current epoch's record (every verified ring has one). */
@@ -112,7 +130,7 @@ export function addSigned(id: number, holder: UnlockedKeys, uid: number) {
     const me = await myIdentity(holder);
     const newcomer = keyOf(await trustedKey(uid));
     const keysOf = withKeys(ring.keysOf, [newcomer]);
-    const { entries, log } = await extend(ring.log.container, ring.entries, [{ action: "add", subject: ref(newcomer), at: Date.now() }], me, keysOf);
+    const { entries, log } = await extend(ring, [{ action: "add", subject: ref(newcomer), at: Date.now() }], me, keysOf);
     const participants = [...currentRecord(ring).participants.filter((p) => log.members.some((m) => m.userId === p.userId)), ref(newcomer)];
     const { record, copies } = await recordAndCopies(ring.key, participants, log, [newcomer], me);
     return postLog(id, { entries: entries.map(json), record: json(record), copies });
@@ -127,7 +145,7 @@ export function addSigned(id: number, holder: UnlockedKeys, uid: number) {
 function rekeyed(id: number, holder: UnlockedKeys, changes: (ring: Ring) => Parameters<typeof appendToLog>[1][], title: string | null) {
   return onNewestLog(id, holder, async (ring) => {
     const me = await myIdentity(holder);
-    const { entries, log } = await extend(ring.log.container, ring.entries, [...changes(ring), { action: "rekey", subject: null, at: Date.now() }], me, ring.keysOf);
+    const { entries, log } = await extend(ring, [...changes(ring), { action: "rekey", subject: null, at: Date.now() }], me, ring.keysOf);
     const stay = await Promise.all(log.members.map((m) => (m.userId === holder.uid ? myKey(holder) : trustedKey(m.userId).then(keyOf))));
     const key = bindConversationKey(await generateSymmetricKey(), id, log.epoch);
     const { record, copies } = await recordAndCopies(key, stay.map(ref), log, stay, me);
@@ -153,7 +171,7 @@ export function leaveSigned(id: number, holder: UnlockedKeys) {
   return onNewestLog(id, holder, async (ring) => {
     const me = await myIdentity(holder);
     const mine = ring.log.members.find((m) => m.userId === holder.uid);
-    const { entries } = await extend(ring.log.container, ring.entries, [{ action: "leave", subject: mine ?? ref(me), at: Date.now() }], me, ring.keysOf);
+    const { entries } = await extend(ring, [{ action: "leave", subject: mine ?? ref(me), at: Date.now() }], me, ring.keysOf);
     return postLog(id, { entries: entries.map(json) });
   });
 }
@@ -163,7 +181,7 @@ export function promoteSigned(id: number, holder: UnlockedKeys, uid: number) {
   return onNewestLog(id, holder, async (ring) => {
     const me = await myIdentity(holder);
     const subject = ring.log.members.find((m) => m.userId === uid) ?? { userId: uid, keyId: "" };
-    const { entries } = await extend(ring.log.container, ring.entries, [{ action: "promote", subject, at: Date.now() }], me, ring.keysOf);
+    const { entries } = await extend(ring, [{ action: "promote", subject, at: Date.now() }], me, ring.keysOf);
     return postLog(id, { entries: entries.map(json) });
   });
 }
@@ -186,7 +204,7 @@ export async function migrate(id: number, holder: UnlockedKeys, sealed: string, 
     ...contacts.map((k) => ({ action: "add" as const, subject: ref(k), at: Date.now() })),
     ...others.flatMap((p, i) => (p.admin ? [{ action: "promote" as const, subject: ref(contacts[i]!), at: Date.now() }] : [])),
   ];
-  const { all, log } = await extend(container, [await createLog(container, me, Date.now())], changes, me, keysOf);
+  const { all, log } = await extend(await newLog(container, me, keysOf), changes, me, keysOf);
   const { record, copies } = await recordAndCopies(key, keys.map(ref), log, keys, me);
   return postLog(id, { entries: all.map(json), record: json(record), copies });
 }

@@ -8,8 +8,8 @@ import { useRequiredSession } from "../../lib/session";
 import { Icon } from "../../lib/ui/icons";
 import { ns } from "./i18n";
 
-/** Home: groups and conversations. The conversation list comes from its feature (the router passes it in). */
-export function HomePage({ conversations }: { conversations?: ReactNode }) {
+/** Home: groups, then conversations and pickups (spec 000 §2). Both lists come from their features (the router passes them in). */
+export function HomePage({ groups, conversations }: { groups?: ReactNode; conversations?: ReactNode }) {
   const { t } = useTranslation(ns);
   const session = useRequiredSession();
   // An instance without conversations (spec 000 §1) shows neither their list nor the plus menu.
@@ -22,19 +22,12 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
         <Title order={1} size="h2">
           {t("greeting", { name: session.name })}
         </Title>
-        {withConversations ? <PlusMenu /> : null}
+        {withConversations || session.hasSuperAdminRole ? <PlusMenu conversations={withConversations} newGroup={Boolean(session.hasSuperAdminRole)} /> : null}
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <EmptyList title={t("groups")} empty={t("noGroups")} hint={t("noGroupsHint")} />
+        {groups ? <ListSection title={t("groups")}>{groups}</ListSection> : <EmptyList title={t("groups")} empty={t("noGroups")} hint={t("noGroupsHint")} />}
         {!withConversations ? null : conversations ? (
-          <Paper withBorder p="md" radius="md" component="section" aria-label={t("conversations")}>
-            <Stack gap="xs">
-              <Title order={2} size="h4">
-                {t("conversations")}
-              </Title>
-              {conversations}
-            </Stack>
-          </Paper>
+          <ListSection title={t("conversations")}>{conversations}</ListSection>
         ) : (
           <EmptyList title={t("conversations")} empty={t("noConversations")} hint={t("noConversationsHint")} />
         )}
@@ -43,8 +36,8 @@ export function HomePage({ conversations }: { conversations?: ReactNode }) {
   );
 }
 
-/** Spec 000 §2: the plus popover, new conversation and new pickup (only while conversations are on). */
-function PlusMenu() {
+/** Spec 000 §2: the plus popover, new conversation and new pickup (only while conversations are on); new group for super administrators (issue 12). */
+function PlusMenu({ conversations, newGroup }: { conversations: boolean; newGroup: boolean }) {
   const { t } = useTranslation(ns);
   return (
     <Menu position="bottom-end" withinPortal>
@@ -56,29 +49,46 @@ function PlusMenu() {
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item component={Link} to="/conversation/new">
-          {t("newConversation")}
-        </Menu.Item>
-        <Menu.Item component={Link} to="/pickup/new">
-          {t("newPickup")}
-        </Menu.Item>
+        {newGroup ? (
+          <Menu.Item component={Link} to="/group/new">
+            {t("newGroup")}
+          </Menu.Item>
+        ) : null}
+        {conversations ? (
+          <>
+            <Menu.Item component={Link} to="/conversation/new">
+              {t("newConversation")}
+            </Menu.Item>
+            <Menu.Item component={Link} to="/pickup/new">
+              {t("newPickup")}
+            </Menu.Item>
+          </>
+        ) : null}
       </Menu.Dropdown>
     </Menu>
   );
 }
 
-function EmptyList({ title, empty, hint }: { title: string; empty: string; hint: string }) {
+function ListSection({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label={title}>
       <Stack gap="xs">
         <Title order={2} size="h4">
           {title}
         </Title>
-        <Text fw={500}>{empty}</Text>
-        <Text size="sm" c="dimmed">
-          {hint}
-        </Text>
+        {children}
       </Stack>
     </Paper>
+  );
+}
+
+function EmptyList({ title, empty, hint }: { title: string; empty: string; hint: string }) {
+  return (
+    <ListSection title={title}>
+      <Text fw={500}>{empty}</Text>
+      <Text size="sm" c="dimmed">
+        {hint}
+      </Text>
+    </ListSection>
   );
 }

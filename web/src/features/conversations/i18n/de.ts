@@ -53,6 +53,7 @@ export const de: Texts<typeof en> = {
   new: {
     heading: "Neue Unterhaltung",
     contact: "E-Mail oder Telefon",
+    fromGroups: "Oder jemanden aus deinen Gruppen wählen",
     contactHint: "Die genaue E-Mail-Adresse oder Telefonnummer einer Kollegin oder eines Kollegen aus einer gemeinsamen Gruppe.",
     add: "Hinzufügen",
     people: "Personen",

@@ -50,6 +50,7 @@ export const en = {
   new: {
     heading: "New conversation",
     contact: "Email or phone",
+    fromGroups: "Or pick someone from your groups",
     contactHint: "The exact email address or phone number of a colleague who shares a group with you.",
     add: "Add",
     people: "People",

@@ -8,6 +8,7 @@ export const de: Texts<typeof en> = {
   },
   create: "Erstellen",
   newConversation: "Neue Unterhaltung",
+  newGroup: "Neue Gruppe",
   newPickup: "Neue Abholung",
   greeting: "Hallo, {{name}}!",
   groups: "Gruppen",

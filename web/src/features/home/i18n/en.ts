@@ -5,6 +5,7 @@ export const en = {
   },
   create: "Create",
   newConversation: "New conversation",
+  newGroup: "New group",
   newPickup: "New pickup",
   greeting: "Hello, {{name}}!",
   groups: "Groups",

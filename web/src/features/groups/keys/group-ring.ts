@@ -1,0 +1,105 @@
+import type { Response } from "@sealwork/contracts";
+import {
+  type GroupRecord,
+  type SignedGroup,
+  type SignedMembershipEntry,
+  membershipContainer,
+  openGroupEpochLink,
+  openGroupKey,
+  verifyGroupRecord,
+} from "@sealwork/crypto";
+import { call } from "../../../lib/api";
+import { i18next } from "../../../lib/i18n";
+import { rememberHead, rememberedHead } from "../../../lib/pins";
+import type { UnlockedKeys } from "../../../lib/unlocked-keys";
+import { type KeyRing, type RingKind, keysOfPerson, myIdentity, signerLookup, verifyRing } from "../../conversations";
+import { ns } from "./i18n";
+
+/**
+ * A group's verified keys (docs/protocol.md §8, "Group keys with epochs", "What a client checks
+ * before it uses a group key"): the membership log `group:<id>` against the head this client
+ * remembers (kept with the conversations' heads in the encrypted pins), each epoch's signed group
+ * record against the log, one's own copy of the current epoch's key (sealed and signed by an
+ * admin of that epoch, the committed key), earlier epochs through the chain. The same machinery as
+ * a conversation's (conversations/distribution.ts, verifyRing): only the group's kind differs.
+ */
+
+export type GroupLogReply = Response<"GET /api/groups/{id}/log">;
+export type MyWraps = Response<"GET /api/groups/{id}/wraps">;
+
+/** A group's verified key ring. */
+export interface GroupRing extends KeyRing<GroupRecord> {
+  groupId: number;
+}
+
+/** One's copy of the current epoch's key is not there yet (a pending member, or a wrap on its way): not a trust problem. */
+export class GroupKeyWaitingError extends Error {
+  constructor() {
+    super(i18next.t(`${ns}:distribution.waiting`));
+    this.name = "GroupKeyWaitingError";
+  }
+}
+
+export function groupKind(groupId: number): RingKind<GroupRecord> {
+  return {
+    container: membershipContainer("group", groupId),
+    of: ns,
+    named: (signed) => (signed as Partial<SignedGroup>).record?.members,
+    verifyRecord: (signed, log, keysOf) => verifyGroupRecord(signed as SignedGroup, log, keysOf),
+    openCopy: (copy, record, log, me, keysOf) => openGroupKey(copy, record, log, me, keysOf, { extractable: true }),
+    openLink: (next, link, previous) => openGroupEpochLink(next, link, previous, { extractable: true }),
+  };
+}
+
+/** GET /api/groups/{id}/log */
+export function fetchGroupLog(id: number): Promise<GroupLogReply> {
+  return call("GET /api/groups/{id}/log", { params: { id } });
+}
+
+/** GET /api/groups/{id}/wraps: one's own copies, oldest epoch first. */
+export function fetchMyWraps(id: number): Promise<MyWraps> {
+  return call("GET /api/groups/{id}/wraps", { params: { id } });
+}
+
+/** The entries of a log reply, in order. */
+export const logEntries = (reply: GroupLogReply): SignedMembershipEntry[] => reply.entries.map((e) => e.entry as unknown as SignedMembershipEntry);
+
+/**
+ * Verifies a group's ring from the server's answers for `holder`, and remembers the head. No copy
+ * of the current epoch (or no log yet): GroupKeyWaitingError; anything that does not verify: a
+ * DistributionError (its reason is the screen's data-trust-warning).
+ */
+export async function verifyGroupRing(groupId: number, holder: UnlockedKeys, reply: GroupLogReply, wraps: MyWraps): Promise<GroupRing> {
+  const [me, remembered] = await Promise.all([myIdentity(holder), rememberedHead(holder, { group: groupId })]);
+  const entries = logEntries(reply);
+  const copy = [...wraps.wraps].reverse().find((w) => w.epoch === reply.epoch)?.wrap ?? null;
+  if (entries.length === 0 || !copy) throw new GroupKeyWaitingError();
+  // Everyone the log names looked up at once, not one after the other as it is replayed.
+  const named = new Set(entries.flatMap((e) => [e.record?.author, e.record?.subject?.userId]));
+  for (const uid of named) if (typeof uid === "number") keysOfPerson(holder, uid).catch(() => undefined);
+  const ring = await verifyRing(groupKind(groupId), { entries, epochs: reply.epochs, copy }, me, signerLookup(holder), remembered);
+  await rememberHead(holder, { group: groupId }, ring.log.head);
+  return { groupId, ...ring };
+}
+
+const rings = new Map<number, Promise<GroupRing>>();
+let ringsFor: UnlockedKeys | null = null;
+
+/** The group's verified keys, kept until forgotten (a change of its members, or news of one). A failure is not kept. */
+export function openGroupRing(groupId: number, holder: UnlockedKeys): Promise<GroupRing> {
+  if (ringsFor !== holder) {
+    rings.clear();
+    ringsFor = holder;
+  }
+  let found = rings.get(groupId);
+  if (!found) {
+    found = Promise.all([fetchGroupLog(groupId), fetchMyWraps(groupId)]).then(([reply, wraps]) => verifyGroupRing(groupId, holder, reply, wraps));
+    found.catch(() => rings.delete(groupId));
+    rings.set(groupId, found);
+  }
+  return found;
+}
+
+export function forgetGroupRing(groupId: number): void {
+  rings.delete(groupId);
+}

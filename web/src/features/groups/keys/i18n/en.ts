@@ -1,0 +1,33 @@
+/** The "groupKeys" namespace in English: a group's keys, refused or waiting, and creating a group. */
+export const en = {
+  distribution: {
+    heading: "This group is blocked",
+    log_fork:
+      "The history of this group's members is not the one this browser verified before: the server may be showing different people different histories, or an older one. Nothing of this group is shown or written until this is cleared up.",
+    log_invalid: "The history of this group's members does not verify: a change was not signed by someone with the right to make it. Nothing of this group is shown or written.",
+    ghost_participant: "This group's key record names someone who is not a member by its signed history. The key is refused: nothing of this group is shown or written.",
+    record_invalid: "This group's key record does not verify against the signed history of its members. The key is refused: nothing of this group is shown or written.",
+    copy_invalid: "The key you were given for this group was not handed out by one of its administrators, or is not the key they committed to. It is refused: nothing of this group is shown or written.",
+    waiting: "Your key for this group has not been handed out yet. It arrives as soon as a group administrator is online.",
+  },
+  status: {
+    ready: "Group key verified (epoch {{epoch}})",
+  },
+  create: {
+    title: "New group",
+    name: "Name",
+    nameMissing: "Please enter a name for your group.",
+    members: "Initial members",
+    submit: "Create group",
+    failed: "Error creating the group. Please try again later!",
+  },
+  people: {
+    search: "Find a person",
+    searchHint: "Type part of a name",
+    add: "Add",
+    remove: "Remove {{name}}",
+    found: "People found",
+    none: "Nobody found.",
+    more: "More...",
+  },
+};

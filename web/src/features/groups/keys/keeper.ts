@@ -1,0 +1,53 @@
+import { useEffect } from "react";
+import { call } from "../../../lib/api";
+import { useUnlockedKeys } from "../../../lib/unlocked-keys";
+
+/** How often an admin's browser looks for members who lack the current key (a pending member's key appeared, a rekey after a leave). */
+export const KEEPER_INTERVAL_MS = 4_000;
+/** Spec 001 §7 notes: after a member add, key translation is retried up to 10 times. */
+export const KEEPER_ATTEMPTS = 10;
+
+/**
+ * The group key keeper, mounted with the signed-in shell: in every group this user administers,
+ * the gaps the server names (GET …/wraps/status: members with a key but no wrap of the current
+ * epoch) and a rekey a leave left waiting for are completed by this browser, with nobody clicking
+ * (group-changes.ts, completeGroupKeys, loaded only when there is something to do). A member whose
+ * completion fails is tried again at most KEEPER_ATTEMPTS times in this page's life.
+ */
+export function useGroupKeyKeeper(enabled = true): void {
+  const holder = useUnlockedKeys();
+  useEffect(() => {
+    if (!holder || !enabled) return;
+    const failures = new Map<string, number>();
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      const { groups } = await call("GET /api/users/{id}/groups", { params: { id: holder.uid } });
+      for (const group of groups.filter((g) => g.am_admin)) {
+        if (stopped) return;
+        const status = await call("GET /api/groups/{id}/wraps/status", { params: { id: group.id } });
+        const tries = (uid: number) => failures.get(`${group.id}:${uid}`) ?? 0;
+        const todo = status.missing_wraps.filter((uid) => tries(uid) < KEEPER_ATTEMPTS);
+        const rekey = status.needs_rekey && status.log_head >= 0 && tries(0) < KEEPER_ATTEMPTS;
+        if (todo.length === 0 && !rekey) continue;
+        try {
+          const { completeGroupKeys } = await import("./group-changes");
+          const done = await completeGroupKeys(group.id, holder, todo);
+          for (const uid of todo) if (!done.includes(uid)) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
+        } catch (error) {
+          console.warn(`group ${group.id}: completing its keys failed`, error);
+          for (const uid of rekey ? [0, ...todo] : todo) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
+        }
+      }
+    };
+    const loop = async () => {
+      await tick().catch((error: unknown) => console.warn("group key keeper", error));
+      if (!stopped) timer = setTimeout(() => void loop(), KEEPER_INTERVAL_MS);
+    };
+    void loop();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [holder, enabled]);
+}
