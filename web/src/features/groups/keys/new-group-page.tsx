@@ -8,7 +8,7 @@ import { usePageTitle } from "../../../lib/page-title";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { createGroup } from "./create-group";
-import { type Person, PersonSelector } from "./person-selector";
+import { type Person, PersonSelector } from "../../people";
 import { ns } from "./i18n";
 
 /** /group/new (super administrators): a name (required) and the initial members, picked with the person selector. */

@@ -10,7 +10,7 @@ import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { addGroupMember, leaveGroup, promoteGroupMember, removeGroupMember } from "../keys/group-changes";
 import { GroupKeyStatus } from "../keys/key-status";
-import { PersonSelector } from "../keys/person-selector";
+import { PersonSelector } from "../../people";
 import { useSession } from "../../../lib/session";
 import { ns } from "./i18n";
 import { MoteAnalysis } from "./mote-analysis";
@@ -175,7 +175,8 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
       )}
       <Modal opened={adding} onClose={() => setAdding(false)} title={t("addTitle")} centered>
         <PersonSelector
-          busy={add.isPending}
+          autoFocus
+          disabled={add.isPending}
           exclude={members.map((m) => m.id)}
           onPick={(person) =>
             add.mutate(person.id, {

@@ -25,12 +25,6 @@ export const de: Texts<typeof en> = {
     failed: "Fehler beim Erstellen der Gruppe. Bitte versuche es später noch einmal!",
   },
   people: {
-    search: "Person suchen",
-    searchHint: "Gib einen Teil des Namens ein",
-    add: "Hinzufügen",
     remove: "{{name}} entfernen",
-    found: "Gefundene Personen",
-    none: "Niemand gefunden.",
-    more: "Mehr...",
   },
 };

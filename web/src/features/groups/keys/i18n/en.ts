@@ -22,12 +22,6 @@ export const en = {
     failed: "Error creating the group. Please try again later!",
   },
   people: {
-    search: "Find a person",
-    searchHint: "Type part of a name",
-    add: "Add",
     remove: "Remove {{name}}",
-    found: "People found",
-    none: "Nobody found.",
-    more: "More...",
   },
 };
