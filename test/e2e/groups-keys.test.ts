@@ -249,6 +249,16 @@ describe("group keys in the browser", () => {
     await memberCard(s, ann.id).getByRole("button", { name: "Add Role" }).click();
     await s.getByRole("menuitem", { name: "Editors" }).click();
     await memberCard(s, ann.id).getByText("Editors", { exact: true }).waitFor({ timeout: 30_000 });
+    // The admin role carries its warning, has no delete, and giving it asks first (then nothing happens on Cancel).
+    const adminCard = s.locator("[data-role]").filter({ hasText: "Administrators" });
+    await adminCard.locator("[data-admin-role-warning]").waitFor();
+    expect(await adminCard.getByRole("button", { name: /^Delete the role/ }).count()).toBe(0);
+    await memberCard(s, ann.id).getByRole("button", { name: "Add Role" }).click();
+    await s.getByRole("menuitem", { name: "Administrators" }).click();
+    const confirm = s.getByRole("dialog", { name: /^Make Ann \S+ a group admin\?$/ });
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "detached" });
+    expect(await memberCard(s, ann.id).getByText("Group admin", { exact: true }).count()).toBe(0);
     // None hides them; the list view shows the same members.
     await s.getByText("None", { exact: true }).click();
     await memberCard(s, ann.id).getByText("Editors", { exact: true }).waitFor({ state: "detached" });

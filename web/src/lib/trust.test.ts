@@ -44,7 +44,8 @@ vi.mock("./api", () => ({
 vi.mock("./i18n", () => ({ i18next: { t: (key: string) => key } }));
 vi.mock("./unlocked-keys", () => ({ getUnlockedKeys: () => null }));
 
-const { contactKey, setVerified, TrustError } = await import("./trust");
+const { contactKey, handOverBundles, setVerified, TrustError } = await import("./trust");
+const { call } = await import("./api");
 const { forgetPins } = await import("./pins");
 
 const DAY = 86_400_000;
@@ -189,6 +190,26 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
     await setVerified(me, 2, old.keyId, true);
     world.serve(2, await world.invite(2));
     expect(await contactKey(me, 2)).toMatchObject({ certified: true, verified: false });
+  });
+
+  it("takes a bundle a batch handed over once, verified like any answer, and asks the server after that", async () => {
+    const world = await instance();
+    const ann = await world.invite(2);
+    const me = await holder(4);
+    await contactKey(me, 1);
+    const lookups = () => vi.mocked(call).mock.calls.filter(([key]) => key === "GET /api/identities/{id}").length;
+    const before = lookups();
+    handOverBundles([[2, { chain: { userId: 2, records: ann.records, issuers: [{ userId: 1, records: world.root.records }], admins: [] }, legacy: null }]]);
+    expect(await contactKey(me, 2)).toMatchObject({ certified: true });
+    expect(lookups()).toBe(before);
+    // Handed over once: the next look-up asks (and the server has nothing for Ann here).
+    await refusal(contactKey(me, 2));
+    expect(lookups()).toBe(before + 1);
+    // A handed bundle is no more trusted than an answer: one on another root is refused.
+    const other = await instance();
+    const ben = await other.invite(3);
+    handOverBundles([[3, { chain: { userId: 3, records: ben.records, issuers: [{ userId: 1, records: other.root.records }], admins: [] }, legacy: null }]]);
+    expect(await refusal(contactKey(me, 3))).not.toBe("lookup");
   });
 
   it("keeps another window's change when both save at once", async () => {

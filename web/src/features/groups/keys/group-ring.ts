@@ -9,6 +9,7 @@ import {
   verifyGroupRecord,
 } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
+import { handOverBundles } from "../../../lib/trust";
 import { i18next } from "../../../lib/i18n";
 import { rememberHead, rememberedHead } from "../../../lib/pins";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
@@ -61,6 +62,16 @@ export function fetchMyWraps(id: number): Promise<MyWraps> {
   return call("GET /api/groups/{id}/wraps", { params: { id } });
 }
 
+/**
+ * The members' identities in one request (GET /api/keypairs/target?type=group), handed to the
+ * identity look-ups that verifying the ring makes for everyone the log names: a group of 1,000
+ * is one request, not 1,000. Without it (a refusal, a network error) each is asked for alone.
+ */
+async function fetchMemberBundles(id: number): Promise<void> {
+  const targets = await call("GET /api/keypairs/target", { query: { type: "group", id } }).catch(() => []);
+  handOverBundles(targets.flatMap((t) => (t.identity ? [[t.user_id, t.identity] as const] : [])));
+}
+
 /** The entries of a log reply, in order. */
 export const logEntries = (reply: GroupLogReply): SignedMembershipEntry[] => reply.entries.map((e) => e.entry as unknown as SignedMembershipEntry);
 
@@ -93,7 +104,7 @@ export function openGroupRing(groupId: number, holder: UnlockedKeys): Promise<Gr
   }
   let found = rings.get(groupId);
   if (!found) {
-    found = Promise.all([fetchGroupLog(groupId), fetchMyWraps(groupId)]).then(([reply, wraps]) => verifyGroupRing(groupId, holder, reply, wraps));
+    found = Promise.all([fetchGroupLog(groupId), fetchMyWraps(groupId), fetchMemberBundles(groupId)]).then(([reply, wraps]) => verifyGroupRing(groupId, holder, reply, wraps));
     found.catch(() => rings.delete(groupId));
     rings.set(groupId, found);
   }

@@ -113,7 +113,7 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
       {shownRoles(m).map((r) => (
         <RoleBadge key={r.id} role={r} memberId={m.id} admin={admin} onChanged={refresh} onError={setError} />
       ))}
-      {admin ? <AddRoleMenu groupId={groupId} page={page.data} memberId={m.id} onChanged={refresh} onError={setError} /> : null}
+      {admin ? <AddRoleMenu groupId={groupId} page={page.data} memberId={m.id} onChanged={refresh} onError={setError} onAdmin={() => setConfirm({ kind: "promote", member: m })} /> : null}
     </Group>
   );
   const nameOf = (m: Member) => (m.id === holder.uid ? `${m.name} ${t("you")}` : m.name);

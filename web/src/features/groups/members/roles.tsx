@@ -23,7 +23,8 @@ export function RoleCards({ groupId, page, admin, onChanged, onError }: { groupI
   const [name, setName] = useState("");
   const create = useMutation({ mutationFn: () => call("POST /api/roles", { body: { name: name.trim(), group_id: groupId } }), onSettled: onChanged });
   const remove = useMutation({ mutationFn: (id: number) => call("DELETE /api/roles/{id}", { params: { id } }), onSettled: onChanged });
-  const groupRoles = page.roles.filter((r) => r.group_id === groupId && !r.admin);
+  // The group's admin role first: it carries a warning and is never deleted (spec 001 §5).
+  const groupRoles = page.roles.filter((r) => r.group_id === groupId).sort((a, b) => Number(b.admin) - Number(a.admin));
   const holders = (role: Role) => page.members.filter((m) => page.member_roles.some((h) => h.role_id === role.id && h.user_id === m.id));
 
   const submit = (event: FormEvent) => {
@@ -47,7 +48,7 @@ export function RoleCards({ groupId, page, admin, onChanged, onError }: { groupI
           <Card key={role.id} withBorder data-role={role.id}>
             <Group justify="space-between" wrap="nowrap">
               <Text fw={600}>{role.name}</Text>
-              {admin ? (
+              {admin && !role.admin ? (
                 <ActionIcon
                   variant="subtle"
                   color="red"
@@ -58,6 +59,11 @@ export function RoleCards({ groupId, page, admin, onChanged, onError }: { groupI
                 </ActionIcon>
               ) : null}
             </Group>
+            {role.admin ? (
+              <Text size="xs" fw={600} data-admin-role-warning>
+                {t("rolesUi.adminWarning")}
+              </Text>
+            ) : null}
             <Text size="sm" c="dimmed">
               {holders(role)
                 .map((m) => m.name)
@@ -87,11 +93,30 @@ export function RoleCards({ groupId, page, admin, onChanged, onError }: { groupI
   );
 }
 
-/** The Add Role popover of one member: the group's roles they do not hold (a 422 is ignored silently, spec 001 §8). */
-export function AddRoleMenu({ groupId, page, memberId, onChanged, onError }: { groupId: number; page: MembersReply; memberId: number; onChanged: () => unknown; onError: (text: string) => void }) {
+/**
+ * The Add Role popover of one member: the group's roles they do not hold (a 422 is ignored
+ * silently, spec 001 §8). The admin role is there too: choosing it asks for confirmation
+ * (`onAdmin`: the signed promotion of the members page), as making a group admin always does.
+ */
+export function AddRoleMenu({
+  groupId,
+  page,
+  memberId,
+  onChanged,
+  onError,
+  onAdmin,
+}: {
+  groupId: number;
+  page: MembersReply;
+  memberId: number;
+  onChanged: () => unknown;
+  onError: (text: string) => void;
+  onAdmin: () => void;
+}) {
   const { t } = useTranslation(ns);
   const assign = useMutation({ mutationFn: (id: number) => call("POST /api/roles/{id}/assign", { params: { id }, body: { user_id: memberId } }), onSettled: onChanged });
-  const open = page.roles.filter((r) => r.group_id === groupId && !r.admin && !page.member_roles.some((h) => h.role_id === r.id && h.user_id === memberId));
+  const isAdmin = page.members.some((m) => m.id === memberId && m.group_admin);
+  const open = page.roles.filter((r) => r.group_id === groupId && (r.admin ? !isAdmin : !page.member_roles.some((h) => h.role_id === r.id && h.user_id === memberId)));
   if (open.length === 0) return null;
   return (
     <Menu withinPortal position="bottom-start">
@@ -102,7 +127,10 @@ export function AddRoleMenu({ groupId, page, memberId, onChanged, onError }: { g
       </Menu.Target>
       <Menu.Dropdown>
         {open.map((role) => (
-          <Menu.Item key={role.id} onClick={() => assign.mutate(role.id, { onError: (cause) => (isApiError(cause, 422) ? undefined : onError(t("rolesUi.assignFailed"))) })}>
+          <Menu.Item
+            key={role.id}
+            onClick={() => (role.admin ? onAdmin() : assign.mutate(role.id, { onError: (cause) => (isApiError(cause, 422) ? undefined : onError(t("rolesUi.assignFailed"))) }))}
+          >
             {role.name}
           </Menu.Item>
         ))}

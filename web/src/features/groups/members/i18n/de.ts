@@ -60,6 +60,7 @@ export const de: Texts<typeof en> = {
     createConfirm: "Rolle hinzufügen",
     name: "Name der Rolle",
     nobody: "Niemand hat diese Rolle.",
+    adminWarning: "Wer diese Rolle hat, verwaltet die Gruppe: ihre Seiten, Mitglieder und Schlüssel. Sie kann nicht entfernt werden, und ihre Vergabe lässt sich nicht rückgängig machen.",
     delete: "Die Rolle {{name}} löschen",
     add: "Rolle hinzufügen",
     unassign: "Die Rolle {{name}} entziehen",

@@ -57,6 +57,7 @@ export const en = {
     createConfirm: "Add Role",
     name: "Role name",
     nobody: "Nobody holds this role.",
+    adminWarning: "Whoever holds this role administers the group: its pages, members and keys. It cannot be removed, and giving it cannot be undone.",
     delete: "Delete the role {{name}}",
     add: "Add Role",
     unassign: "Take the role {{name}} away",
