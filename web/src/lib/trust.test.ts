@@ -1,4 +1,4 @@
-import { keypairRecord } from "@sealwork/contracts";
+import { type IdentityBundle, keypairRecord } from "@sealwork/contracts";
 import {
   type AccountKeys,
   type SignedIdentity,
@@ -199,7 +199,9 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
     await contactKey(me, 1);
     const lookups = () => vi.mocked(call).mock.calls.filter(([key]) => key === "GET /api/identities/{id}").length;
     const before = lookups();
-    handOverBundles([[2, { chain: { userId: 2, records: ann.records, issuers: [{ userId: 1, records: world.root.records }], admins: [] }, legacy: null }]]);
+    const bundle = (userId: number, person: Person, root: Person) =>
+      [userId, { chain: { userId, records: person.records, issuers: [{ userId: 1, records: root.records }], admins: [] }, legacy: null } as unknown as IdentityBundle] as const;
+    handOverBundles([bundle(2, ann, world.root)]);
     expect(await contactKey(me, 2)).toMatchObject({ certified: true });
     expect(lookups()).toBe(before);
     // Handed over once: the next look-up asks (and the server has nothing for Ann here).
@@ -208,7 +210,7 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
     // A handed bundle is no more trusted than an answer: one on another root is refused.
     const other = await instance();
     const ben = await other.invite(3);
-    handOverBundles([[3, { chain: { userId: 3, records: ben.records, issuers: [{ userId: 1, records: other.root.records }], admins: [] }, legacy: null }]]);
+    handOverBundles([bundle(3, ben, other.root)]);
     expect(await refusal(contactKey(me, 3))).not.toBe("lookup");
   });
 
