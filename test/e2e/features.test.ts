@@ -55,10 +55,14 @@ describe("an instance with conversations and the left navigation switched off", 
 
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.getByRole("heading", { name: `Hello, ${ADMIN.name}!` }).waitFor();
-    // Home: groups, but neither the plus menu nor the conversation list.
+    // Home: groups, not the conversation list; the plus menu offers a super administrator a new group only.
     await page.getByRole("region", { name: "Groups" }).waitFor();
     expect(await page.getByRole("region", { name: "Conversations" }).count()).toBe(0);
-    expect(await page.getByRole("button", { name: "Create" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("menuitem", { name: "New group" }).waitFor();
+    expect(await page.getByRole("menuitem").count()).toBe(1);
+    await page.keyboard.press("Escape");
+    await page.getByRole("menu").waitFor({ state: "detached" });
     // No left navigation; the top bar has no conversations, but settings and the user menu.
     expect(await page.getByRole("navigation", { name: "Main menu" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /^Conversations/ }).count()).toBe(0);
