@@ -1,4 +1,4 @@
-import type { Session } from "@sealwork/contracts";
+import { GROUP_RECORD_MAX_CHARS, type Session } from "@sealwork/contracts";
 import { describe, expect, it } from "vitest";
 import { assignMember, blob, revokeMember, getAs as get, groupTeam, postAs as post } from "../support/groups";
 import { registerKey } from "../support/keys";
@@ -60,6 +60,19 @@ describe("group keys: the membership log", () => {
     ]);
     const race = await Promise.all([append({ head: 0, rekey: { epoch: 2, link: "l2" } }), append({ head: 0, rekey: { epoch: 2, link: "l2b" } })]);
     expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+  it("takes a group record that names a thousand members (larger than other signed records), not one beyond the limit", async () => {
+    const { admin, group } = await team();
+    const append = (body: Json) => post<Json>(admin, `/api/groups/${group}/log`, body);
+    await append({ head: -1, entries: [blob("create")] });
+    // About 70 characters a member: 1,000 members are some 70,000.
+    const large = { ...blob("record"), members: Array.from({ length: 1000 }, (_, i) => ({ userId: i + 1, keyId: "k".repeat(43) })) };
+    expect((await append({ head: 0, record: large })).status).toBe(200);
+    expect((await get<Log>(admin, `/api/groups/${group}/log`)).body.epochs[0]!.record).toEqual(large);
+    const tooLarge = { ...blob("record"), pad: "x".repeat(GROUP_RECORD_MAX_CHARS) };
+    const refused = await append({ head: 0, record: tooLarge });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: "validation", fields: { record: [`A signed record has at most ${GROUP_RECORD_MAX_CHARS} characters.`] } });
   });
 });
 

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { MEMBERS } from "./access";
-import { GROUP_LOG_APPEND_MAX, groupParams, logAppendPart, wrapPart } from "./groups";
+import { GROUP_LOG_APPEND_MAX, groupParams, groupRecordObject, logAppendPart, wrapPart } from "./groups";
 import { signedRecordObject } from "./identities";
 import { route, type RouteContract } from "./route";
 
@@ -25,7 +25,7 @@ export const groupLog = z.object({
   epoch: z.number(),
   needs_rekey: z.boolean(),
   /** Each epoch from 0: its newest signed group record (null before one is stored) and, from epoch 1, the link that carries the previous epoch's key. */
-  epochs: z.array(z.object({ epoch: z.number(), record: signedRecordObject.nullable(), link: z.string().nullable() })),
+  epochs: z.array(z.object({ epoch: z.number(), record: groupRecordObject.nullable(), link: z.string().nullable() })),
 });
 
 /**
@@ -35,7 +35,7 @@ export const groupLog = z.object({
 export const groupLogAppend = z.object({
   head: logAppendPart.shape.head,
   entries: z.array(signedRecordObject).max(GROUP_LOG_APPEND_MAX).default([]),
-  record: signedRecordObject.optional(),
+  record: groupRecordObject.optional(),
   rekey: z.object({ epoch: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), link: z.string().min(1).max(LINK_MAX) }).optional(),
 });
 export const groupLogAppended = z.object({ head: z.number(), epoch: z.number(), needs_rekey: z.boolean() });

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { MEMBERS, SUPER_ADMINS } from "./access";
 import * as f from "./fields";
-import { signedRecordObject } from "./identities";
+import { GROUP_RECORD_MAX_CHARS, signedRecordObject, signedRecordUpTo } from "./identities";
 import { route, type RouteContract } from "./route";
 import { userId } from "./users";
 
@@ -124,6 +124,9 @@ export const logAppendPart = z.object({
 /** A member's wrap of the group key of one epoch (opaque: the crypto package's shape). */
 export const wrapPart = z.object({ epoch: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), wrap: signedRecordObject });
 
+/** A group's signed record (it names every member: larger than other signed records). */
+export const groupRecordObject = signedRecordUpTo(GROUP_RECORD_MAX_CHARS);
+
 export const memberBody = z.object({ member_uid: f.id });
 export const assignMemberBody = memberBody.extend({
   /** The log entry that adds them, stored in the same transaction (409 log_conflict on a stale head). */
@@ -132,7 +135,7 @@ export const assignMemberBody = memberBody.extend({
    * Their wrap of the current epoch's key, and the epoch's record that now names them, stored in
    * the same transaction (so nobody reads the new member's wrap beside a record without them).
    */
-  wrap: wrapPart.extend({ record: signedRecordObject.optional() }).optional(),
+  wrap: wrapPart.extend({ record: groupRecordObject.optional() }).optional(),
 });
 export const revokeMemberBody = memberBody.extend({ log: logAppendPart.optional() });
 

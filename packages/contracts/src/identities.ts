@@ -16,10 +16,18 @@ export const SIGNED_RECORD_MAX_CHARS = 8 * 1024;
 /** The encrypted pins: an `aead` envelope's text (some thousands of contacts fit). */
 export const PINS_MAX_CHARS = 512 * 1024;
 
-/** A signed v2 record as a JSON object, at most SIGNED_RECORD_MAX_CHARS as JSON; its shape is the crypto package's. */
-export const signedRecordObject = z
-  .record(z.string().max(64), z.unknown())
-  .refine((value) => JSON.stringify(value).length <= SIGNED_RECORD_MAX_CHARS, `A signed record has at most ${SIGNED_RECORD_MAX_CHARS} characters.`);
+/**
+ * A group's signed record names every member (about 70 characters each): 300 K characters hold
+ * about 4,000 members and keep the epoch's item under DynamoDB's 400 KB.
+ */
+export const GROUP_RECORD_MAX_CHARS = 300 * 1024;
+
+/** A signed v2 record as a JSON object, at most `max` characters as JSON; its shape is the crypto package's. */
+export const signedRecordUpTo = (max: number) =>
+  z.record(z.string().max(64), z.unknown()).refine((value) => JSON.stringify(value).length <= max, `A signed record has at most ${max} characters.`);
+
+/** A signed v2 record of at most SIGNED_RECORD_MAX_CHARS. */
+export const signedRecordObject = signedRecordUpTo(SIGNED_RECORD_MAX_CHARS);
 
 /** One user's identity records, birth first: the crypto package's `IdentityRecords`. */
 const identityRecords = z.object({ userId: z.number(), records: z.array(signedRecordObject) });
