@@ -28,6 +28,19 @@ async function build(keysOf: KeysOf, steps: [IdentityKeys, Parameters<typeof app
   return { entries, log: log! };
 }
 
+/** Users 1 (a), 2 (b) and 3 (c): a creates the log and adds b and c, then `more` of theirs. */
+async function threeMembers(more: (a: IdentityKeys, b: IdentityKeys, c: IdentityKeys) => [IdentityKeys, Parameters<typeof appendToLog>[1]][] = () => []) {
+  const { keysOf, me } = await setting();
+  const [a, b, c] = [await me(1), await me(2), await me(3)];
+  const built = await build(keysOf, [
+    [a, null],
+    [a, { action: "add", subject: ref(b), at: T0 }],
+    [a, { action: "add", subject: ref(c), at: T0 }],
+    ...more(a, b, c),
+  ]);
+  return { keysOf, a, b, c, ...built };
+}
+
 /** Signs an entry the makers would refuse to make. */
 async function forged(record: MembershipEntry, author: IdentityKeys): Promise<SignedMembershipEntry> {
   return { record, signature: await signRecordV2(author.keys.sign.privateKey, record) };
@@ -60,14 +73,7 @@ describe("the membership log", () => {
   });
 
   it("members leave by themselves only; a leave needs a rekey as a removal does", async () => {
-    const { keysOf, me } = await setting();
-    const [a, b, c] = [await me(1), await me(2), await me(3)];
-    const { entries, log } = await build(keysOf, [
-      [a, null],
-      [a, { action: "add", subject: ref(b), at: T0 }],
-      [a, { action: "add", subject: ref(c), at: T0 }],
-      [c, { action: "leave", subject: ref(c), at: T0 }],
-    ]);
+    const { keysOf, a, b, c, entries, log } = await threeMembers((a, b, c) => [[c, { action: "leave", subject: ref(c), at: T0 }]]);
     expect(log).toMatchObject({ members: [ref(a), ref(b)], needsRekey: true });
     // An add before the rekey keeps the flag: the removed member still holds this epoch's key.
     const added = await appendToLog(log, { action: "add", subject: ref(c), at: T0 }, a);
@@ -140,14 +146,7 @@ describe("the membership log", () => {
   });
 
   it("refuses a swapped entry, an entry left out, and an entry signed by someone other than its author", async () => {
-    const { keysOf, me } = await setting();
-    const [a, b, c] = [await me(1), await me(2), await me(3)];
-    const { entries } = await build(keysOf, [
-      [a, null],
-      [a, { action: "add", subject: ref(b), at: T0 }],
-      [a, { action: "add", subject: ref(c), at: T0 }],
-      [a, { action: "promote", subject: ref(b), at: T0 }],
-    ]);
+    const { keysOf, b, entries } = await threeMembers((a, b) => [[a, { action: "promote", subject: ref(b), at: T0 }]]);
     const [e0, e1, e2, e3] = entries as [SignedMembershipEntry, SignedMembershipEntry, SignedMembershipEntry, SignedMembershipEntry];
     for (const order of [[e0, e2, e1, e3], [e0, e1, e3], [e1, e0, e2, e3]]) await expectRefusal(verifyLog(CONTAINER, order, keysOf), "bad_chain");
     const byB = { ...e3, signature: (await forged(e3.record, b)).signature };
@@ -155,13 +154,7 @@ describe("the membership log", () => {
   });
 
   it("extends a verified log by new entries as a replay of the whole log would, and refuses what the replay refuses", async () => {
-    const { keysOf, me } = await setting();
-    const [a, b, c] = [await me(1), await me(2), await me(3)];
-    const { entries, log } = await build(keysOf, [
-      [a, null],
-      [a, { action: "add", subject: ref(b), at: T0 }],
-      [a, { action: "add", subject: ref(c), at: T0 }],
-    ]);
+    const { keysOf, a, b, c, entries, log } = await threeMembers();
     const remove = await appendToLog(log, { action: "remove", subject: ref(c), at: T0 + 1 }, a);
     const removed = await extendLog(log, [remove], keysOf);
     const rekey = await appendToLog(removed, { action: "rekey", subject: null, at: T0 + 2 }, a);
