@@ -376,6 +376,14 @@ const recordId = b64u(range(0xe0, 16));
 const recordKey1 = range(0xd0, 32);
 const grantSealed = sealedFor(carolNext, `dek:7:${recordId}`, recordKey1, range(0xaf, 12));
 const grantRecord = { type: "record-grant", v: 2, groupId: 7, recordId, recipientUserId: 3, recipientKeyId: keyIdOf(carolNext.pub), sealedDigest: sha256b64u(grantSealed), sealer: 1, sealerKeyId: keyIdOf(root.pub) };
+// A message of group 7's own conversation: the group's associated data and signed record type.
+function groupMessage(senderId, sender, localid, payload, nonce) {
+  const json = JSON.stringify(payload);
+  const sealedMessage = aead(groupKey1, Buffer.from(json, "utf8"), `group-message:7:1:${senderId}:${localid}`, nonce);
+  const place = { groupId: 7, epoch: 1, senderId, localid };
+  const signed = { type: "group-message", v: 2, ...place, senderKeyId: keyIdOf(sender.pub), envelopeDigest: sha256b64u(sealedMessage.envelope) };
+  return { place, json: text(json), ...sealedMessage, signatureRecord: signed, signature: v2sign(sender, signed), senderKeyId: keyIdOf(sender.pub) };
+}
 const group = {
   groupId: 7,
   log: { container: "group:7", entries: groupLog.entries, hashes: groupLog.entries.map(entryHashOf), state: { epoch: 1, members: [refOf(1, root), refOf(2, jurg)], admins: [1, 2], needsRekey: false, head: groupHead } },
@@ -394,6 +402,7 @@ const group = {
     ],
     grant: { nonce: hex(range(0xaf, 12)), sealed: grantSealed, signatureRecord: grantRecord, signature: v2sign(root, grantRecord), sealer: 1, sealerKeyId: keyIdOf(root.pub) },
   },
+  message: groupMessage(2, jurg, "local-9", { text: grueziNfd }, range(0xbf, 12)),
 };
 
 const v2 = {

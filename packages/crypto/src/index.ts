@@ -141,9 +141,12 @@ export {
 } from "./records/conversation-title";
 export { type FileRef, fileRefSchema, parseFileRef } from "./records/file-ref";
 export {
+  type AnyMessagePlace,
+  type GroupMessagePlace,
   type MessagePayload,
   type MessagePlace,
   type MessagePlaceV2,
+  groupMessageAad,
   messageAad,
   messageAadV2,
   messagePayloadSchema,
@@ -230,8 +233,10 @@ export {
 } from "./records/conversation-v2";
 export { epochChainAad, openEpochLink, sealEpochLink } from "./records/epoch-chain";
 export {
+  type GroupMessageSignatureRecord,
   type MessageSignatureRecord,
   type SignedMessage,
+  type SignedMessagePlace,
   openSignedMessage,
   parseSignedMessage,
   sealSignedMessage,

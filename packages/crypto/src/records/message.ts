@@ -45,6 +45,23 @@ export interface MessagePlaceV2 {
   localid: string;
 }
 
+/**
+ * A message of a group's own conversation (docs/protocol.md, "Group messages"): sealed under the
+ * group key's epoch, always signed by its sender (a group has no guests). The associated data
+ * `group-message:<groupId>:<epoch>:<senderId>:<localid>` has its own kind, so a group message
+ * never opens as a conversation's (and the reverse) even where the ids agree.
+ */
+export interface GroupMessagePlace {
+  v: 2;
+  groupId: number;
+  epoch: number;
+  senderId: number;
+  localid: string;
+}
+
+/** Any place a message may be sealed for. */
+export type AnyMessagePlace = MessagePlace | MessagePlaceV2 | GroupMessagePlace;
+
 /** What a sealer may seal: the fields in this order, every file reference valid. */
 export const messagePayloadSchema = z.object({
   text: z.string().optional(),
@@ -66,20 +83,31 @@ export function messageAadV2(conversationId: number, epoch: number, senderId: nu
   return `message:${conversationSuffix(conversationId, checkId(epoch, "an epoch", 0))}:${checkId(senderId, "a sender id", 0)}:${checkLocalid(localid)}`;
 }
 
-function aadOf(place: MessagePlace | MessagePlaceV2): string {
+/** `group-message:<groupId>:<epoch>:<senderId>:<localid>`; a group's members all sign, so its sender is never 0. */
+export function groupMessageAad(groupId: number, epoch: number, senderId: number, localid: string): string {
+  return `group-message:${checkId(groupId, "a group id")}:${checkId(epoch, "an epoch", 0)}:${checkId(senderId, "a sender id")}:${checkLocalid(localid)}`;
+}
+
+export const isGroupMessagePlace = (place: AnyMessagePlace): place is GroupMessagePlace => "groupId" in place;
+
+function aadOf(place: AnyMessagePlace): string {
   const checked = checkPlace(place, "the message's place");
+  if (isGroupMessagePlace(checked)) {
+    if (checked.v !== 2 || "conversationId" in checked) throw new CryptoError("invalid_input", "a group message place is v 2 and names no conversation");
+    return groupMessageAad(checked.groupId, checked.epoch, checked.senderId, checked.localid);
+  }
   if (checked.v === 2) return messageAadV2(checked.conversationId, checked.epoch, checked.senderId, checked.localid);
   if (checked.v !== undefined && checked.v !== 1) throw new CryptoError("invalid_input", "a message place is v 1 or v 2");
   return messageAad(checked.conversationId, checked.senderId, checked.localid);
 }
 
 /** Encrypts a message payload; answers the envelope's text. A payload outside the schema: invalid_input. */
-export function sealMessage(conversationKey: Key, place: MessagePlace | MessagePlaceV2, payload: MessagePayload): Promise<string> {
+export function sealMessage(conversationKey: Key, place: AnyMessagePlace, payload: MessagePayload): Promise<string> {
   return sealMessageWith(conversationKey, place, payload, undefined);
 }
 
 /** sealMessage with the nonce supplied: for known-answer tests only. */
-export async function sealMessageWith(conversationKey: Key, place: MessagePlace | MessagePlaceV2, payload: MessagePayload, nonce: Uint8Array | undefined): Promise<string> {
+export async function sealMessageWith(conversationKey: Key, place: AnyMessagePlace, payload: MessagePayload, nonce: Uint8Array | undefined): Promise<string> {
   const aad = aadOf(place);
   const parsed = messagePayloadSchema.safeParse(payload);
   if (!parsed.success) throw new CryptoError("invalid_input", "not a message payload");
@@ -92,7 +120,7 @@ export async function sealMessageWith(conversationKey: Key, place: MessagePlace 
  * decrypt_failed; opens but is not a message payload: invalid_payload (spec 000 §8 'Invalid
  * mote payload' either way). Fields other than `text` and `files` are dropped.
  */
-export async function openMessage(conversationKey: Key, envelope: AeadEnvelope | string, place: MessagePlace | MessagePlaceV2): Promise<MessagePayload> {
+export async function openMessage(conversationKey: Key, envelope: AeadEnvelope | string, place: AnyMessagePlace): Promise<MessagePayload> {
   const env = parseEnvelope(envelope, "aead");
   const bytes = await decrypt(conversationKey, env, { aad: aadOf(place) });
   let value: unknown;

@@ -3,7 +3,7 @@ import { generateSymmetricKey } from "../aead";
 import { expectRefusal } from "../test-support";
 import { verifyIdentity } from "./identity-chain";
 import { keyLookup } from "./identity-keys";
-import { type MessagePlaceV2, messageAad, messageAadV2, openMessage, sealMessage } from "./message";
+import { type GroupMessagePlace, type MessagePlaceV2, groupMessageAad, messageAad, messageAadV2, openMessage, sealMessage } from "./message";
 import { type SignedMessage, openSignedMessage, sealSignedMessage, verifyMessageSignature } from "./signed-message";
 import { World, recordMutations } from "./v2-test-support";
 
@@ -72,5 +72,44 @@ describe("v2 messages", () => {
     const message = await sealSignedMessage(key, place, { text: "x" }, bob);
     await expectRefusal(openSignedMessage(key, message, { ...place, senderId: 0 }, keysOf), "invalid_input");
     await expectRefusal(openSignedMessage(key, message, { ...place, localid: "a:b" }, keysOf), "invalid_input");
+  });
+});
+
+describe("group messages", () => {
+  const groupPlace = (place: MessagePlaceV2): GroupMessagePlace => ({ v: 2, groupId: place.conversationId, epoch: place.epoch, senderId: place.senderId, localid: place.localid });
+
+  it("have their own associated data, never a sender 0, and open neither as a conversation's nor the reverse", async () => {
+    expect(groupMessageAad(42, 1, 2, "local-1")).toBe("group-message:42:1:2:local-1");
+    expect(() => groupMessageAad(42, 1, 0, "local-1")).toThrow(/sender/);
+    expect(() => groupMessageAad(0, 1, 2, "local-1")).toThrow(/group/);
+    const { key, place, bob, keysOf } = await setting();
+    const inGroup = groupPlace(place);
+    const sealed = await sealSignedMessage(key, inGroup, { text: "to the group" }, bob);
+    expect(await openSignedMessage(key, sealed, inGroup, keysOf)).toEqual({ text: "to the group" });
+    // The same ids as a conversation's message: the signed record's type and the aad differ.
+    await expectRefusal(openSignedMessage(key, sealed, place, keysOf), "bad_signature");
+    await expectRefusal(openMessage(key, sealed.envelope, place), "decrypt_failed");
+    const inConversation = await sealSignedMessage(key, place, { text: "to the conversation" }, bob);
+    await expectRefusal(openSignedMessage(key, inConversation, inGroup, keysOf), "bad_signature");
+    await expectRefusal(openMessage(key, inConversation.envelope, inGroup), "decrypt_failed");
+    // A place that names both is refused rather than read as either.
+    await expectRefusal(sealMessage(key, { ...inGroup, conversationId: 42 } as never, {}), "invalid_input");
+    await expectRefusal(sealMessage(key, { ...inGroup, v: 1 } as never, {}), "invalid_input");
+  });
+
+  it("are refused when moved to another group, epoch, sender or local id, or changed", async () => {
+    const { key, place, bob, keysOf } = await setting();
+    const inGroup = groupPlace(place);
+    const message = await sealSignedMessage(key, inGroup, { text: "a" }, bob);
+    for (const moved of [{ ...inGroup, groupId: 43 }, { ...inGroup, epoch: 0 }, { ...inGroup, localid: "local-2" }]) {
+      await expectRefusal(openSignedMessage(key, message, moved, keysOf), "bad_signature");
+    }
+    await expectRefusal(openSignedMessage(key, message, { ...inGroup, senderId: 3 }, keysOf), "untrusted_key");
+    for (const mutation of recordMutations(message, ["bad_signature"])) {
+      const codes = mutation.label === "senderKeyId bit flipped" ? (["untrusted_key"] as const) : mutation.codes!;
+      await expectRefusal(openSignedMessage(key, mutation.value as SignedMessage, inGroup, keysOf), ...codes).catch((failure: Error) => {
+        throw new Error(`${mutation.label}: ${failure.message}`);
+      });
+    }
   });
 });

@@ -195,5 +195,13 @@ describe("protocol v2 vectors", () => {
     expect(grant).toEqual({ sealed: r.grant.sealed, signature: r.grant.signature, sealer: r.grant.sealer, sealerKeyId: r.grant.sealerKeyId });
     expect(hexEncode(await exportSymmetricKey(await openRecordGrant(grant, place, log, carol, keys, { extractable: true })))).toBe(r.dek);
     await expectRefusal(openRecordGrant(grant, { ...place, recordId: "AAAAAAAAAAAAAAAAAAAAAA" }, log, carol, keys), "bad_signature");
+
+    // A message of the group's own conversation, signed by Jürg under epoch 1.
+    const m = g.message;
+    const messagePlace = { v: 2 as const, ...m.place };
+    const signed = { envelope: m.envelope, signature: m.signature, senderKeyId: m.senderKeyId };
+    expect(await sealSignedMessageWith(key1!, messagePlace, JSON.parse(textOf(m.json)) as MessagePayload, jurg, hex(m.nonce))).toEqual(signed);
+    expect(await openSignedMessage(key1!, signed, messagePlace, keys)).toEqual(JSON.parse(textOf(m.json)));
+    await expectRefusal(openSignedMessage(key1!, signed, { v: 2, conversationId: 7, epoch: 1, senderId: 2, localid: m.place.localid }, keys), "bad_signature");
   });
 });
