@@ -40,8 +40,10 @@ describe("group conversation", () => {
     // Ann has seen nothing yet: the home list counts two waiting messages; loading marks them seen.
     const before = await get<{ outstanding: Json; last_visits: Json }>(ann, `/api/users/${ann.id}/groups`);
     expect(before.body.outstanding[String(group)]).toBe(2);
-    const page = await get<{ motes: Mote[]; more: boolean; epoch: number }>(ann, `/api/groups/${group}/conversation`);
+    const page = await get<{ motes: Mote[]; more: boolean; epoch: number; attrib: Record<string, { uid: number }> }>(ann, `/api/groups/${group}/conversation`);
     expect(page.body.motes.map((m) => m.localid)).toEqual(["a1", "b1"]);
+    // The senders' names come with the page (a sender who leaves later keeps theirs).
+    expect(Object.values(page.body.attrib).map((a) => a.uid).sort()).toEqual([ann.id, ben.id].sort());
     expect(page.body).toMatchObject({ more: false, epoch: 0 });
     const after = await get<{ outstanding: Json; last_visits: Json }>(ann, `/api/users/${ann.id}/groups`);
     expect(after.body.outstanding).toEqual({});

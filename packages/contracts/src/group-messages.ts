@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { MEMBERS } from "./access";
-import { MOTE_PAYLOAD_MAX, aeadText, appendResult, keyIdText, localid, moteView, signatureText } from "./conversations";
+import { MOTE_PAYLOAD_MAX, aeadText, appendResult, attribution, keyIdText, localid, moteView, signatureText } from "./conversations";
 import { groupParams } from "./groups";
 import { route, type RouteContract } from "./route";
 
@@ -25,6 +25,8 @@ export const groupConversationPage = z.object({
   /** Oldest first. */
   motes: z.array(moteView),
   more: z.boolean(),
+  /** The senders' names (members who left included). */
+  attrib: attribution,
   epoch: z.number(),
   needs_rekey: z.boolean(),
 });

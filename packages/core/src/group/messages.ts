@@ -4,6 +4,7 @@ import type { Actor } from "../access";
 import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
+import { attribution } from "../conversation/views";
 import { findGroup, groupAccess } from "./access";
 import type { GroupMessageItem } from "./entities";
 
@@ -34,7 +35,13 @@ export namespace GroupConversation {
     if (query.before === undefined && query.after === undefined) {
       await db().entities.groupmember.patch({ groupId, userId: me.uid }).set({ lastSeenMote: group.lastMoteId, lastVisit: nowSeconds() }).go();
     }
-    return { motes: page.map(moteView), more: data.length > MOTES_PAGE, epoch: group.epoch, needs_rekey: group.needsRekey };
+    return {
+      motes: page.map(moteView),
+      more: data.length > MOTES_PAGE,
+      attrib: await attribution(page.map((m) => m.sourceId)),
+      epoch: group.epoch,
+      needs_rekey: group.needsRekey,
+    };
   }
 
   /** GET /api/groups/{id}/conversation/poll: whether a message newer than `largest` was handed out. */
