@@ -16,6 +16,7 @@ import { http } from "../support/api";
 import { BROWSER_SECURE_CODE } from "../support/keys";
 import { createSession } from "../support/users";
 import { browserForSuite, conversationIdOf } from "./conversation-helpers";
+import { expectAccessible } from "./accessibility";
 import { errorDialogText, gotoApp } from "./helpers";
 
 /**
@@ -219,6 +220,71 @@ describe("group keys in the browser", () => {
     expect(status.body.missing_keys).toEqual([]);
     expect(status.body.missing_wraps).toEqual([]);
     for (const p of [s, d]) await p.context().close();
+  });
+
+  it("lets members talk on the group's conversation page, sealed under the group key and signed, into the next epoch after a removal", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const [sue, ann, ben] = await team(tag, "Ann", "Ben");
+    // Ben signs in once (his keys are made), so he is a member with a key, not a pending one.
+    const [s, a, b] = await Promise.all([sue!, ann!, ben!].map(signedIn));
+    await b!.context().close();
+    const g = await createGroupIn(s!, `Talk ${tag}`, [`Ann ${tag}`, `Ben ${tag}`]);
+    await keyReady(s!, 0).waitFor({ timeout: 30_000 });
+    const openTalk = async (page: Page) => {
+      await gotoApp(page, `/group/${g}`);
+      await page.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: `Pages of Talk ${tag}` }).getByRole("link", { name: "Conversation" }).click();
+      await page.locator('[data-group-conversation="ready"]').waitFor({ timeout: 30_000 });
+    };
+    await Promise.all([openTalk(s!), openTalk(a!)]);
+    await s!.getByText("No messages yet. Write the first one below.").waitFor();
+    const box = (page: Page) => page.getByRole("textbox", { name: "Message" });
+    // A message as stored and verified (not the pending copy the writer sees at once).
+    const shown = (page: Page, text: string) => page.locator('[data-status="sent"][data-message-verified="true"]').filter({ hasText: text }).locator("[data-message-text]");
+
+    // Ann writes (Enter sends); Sue's poll brings it, signed by Ann: her name, not 'Unverified sender'.
+    const first = `Grüezi mitenand ${tag}`;
+    await box(a!).fill(first);
+    await box(a!).press("Enter");
+    await shown(a!, first).waitFor({ timeout: 30_000 });
+    await shown(s!, first).waitFor({ timeout: 60_000 });
+    await s!.getByText(`Ann ${tag}`, { exact: true }).first().waitFor();
+    expect(await s!.getByText("Unverified sender").count()).toBe(0);
+    // Shift+Enter breaks the line; Enter sends both lines as one message.
+    await box(s!).fill("line one");
+    await box(s!).press("Shift+Enter");
+    await box(s!).pressSequentially("line two");
+    await box(s!).press("Enter");
+    const twoLines = await shown(a!, "line two").innerText({ timeout: 60_000 });
+    expect(twoLines).toBe("line one\nline two");
+    await a!.mouse.move(1270, 790);
+    await expectAccessible(a!, "group conversation page");
+
+    // The server holds ciphertext under epoch 0, each message signed by its sender.
+    const stored = async () => (await db().entities.groupmote.query.byGroup({ groupId: g }).go()).data;
+    const atEpoch0 = await stored();
+    expect(atEpoch0.map((m) => [m.sourceId, m.epoch])).toEqual([[ann!.id, 0], [sue!.id, 0]]);
+    for (const m of atEpoch0) {
+      expect(m.payload).not.toContain(tag);
+      expect(m.payload).not.toContain("line one");
+      expect(m.signature).toContain("record-signature");
+    }
+
+    // Sue removes Ben: epoch 1. Ann's page still holds epoch 0's key; her next message goes out under epoch 1.
+    await gotoApp(s!, `/group/${g}/page/members`);
+    await confirmOn(s!, ben!.id, "Remove from group", "Remove");
+    await keyReady(s!, 1).waitFor({ timeout: 30_000 });
+    const later = `After Ben ${tag}`;
+    await box(a!).fill(later);
+    await box(a!).press("Enter");
+    await shown(a!, later).waitFor({ timeout: 30_000 });
+    expect((await stored()).map((m) => m.epoch)).toEqual([0, 0, 1]);
+    // Sue comes back to the page: all three open (epoch 0 through the chain), none unverified.
+    await openTalk(s!);
+    for (const text of [first, "line two", later]) await shown(s!, text).waitFor({ timeout: 30_000 });
+    expect(await s!.getByText("Unverified sender").count()).toBe(0);
+    // Ben, removed, reads nothing of it.
+    expect((await http("GET", `/api/groups/${g}/conversation`, { token: ben!.api_token })).status).toBe(403);
+    for (const p of [s!, a!]) await p.context().close();
   });
 
   it("lets a regular user start a conversation with a fellow group member", { timeout: 180_000 }, async () => {

@@ -61,5 +61,9 @@ export const queryKeys = {
     members: (id: number) => ["groups", "one", id, "members"] as const,
     page: (groupId: number, pageId: number) => ["groups", "one", groupId, "page", pageId] as const,
     permissions: (groupId: number, pageId: number) => ["groups", "one", groupId, "page", pageId, "permissions"] as const,
+    /** The group's own conversation: not under `one(id)`, so a change of the group's pages does not load its messages again. */
+    messages: (id: number) => ["groups", "conversation", id, "messages"] as const,
+    live: (id: number) => ["groups", "conversation", id, "live"] as const,
+    poll: (id: number) => ["groups", "conversation", id, "poll"] as const,
   },
 } as const;

@@ -6,3 +6,13 @@
 export { type DistributionProblem, type KeyRing, type RingInput, type RingKind, DistributionError, isDistributionError, verifyRing } from "./distribution";
 export { extend, json, newLog, onNewest, ref, withKeys } from "./signed-changes";
 export { keyOf, keysOfPerson, myIdentity, myKey, signerLookup } from "./signers";
+
+/** The message screen's parts, used by a group's own conversation page (features/groups/conversation). */
+export { MessageList } from "./message-list";
+export { MessageBar } from "./message-bar";
+export { type Message, shownMessage } from "./load-conversation";
+export { type MessagePayload } from "./message-crypto";
+export { addPending, mergeMessages, newerCursor, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
+export { messagePollQuery } from "./poll-conversation";
+export { newLocalid } from "./append-message";
+export { actionErrorText, loadErrorText } from "./conversation-errors";

@@ -41,7 +41,8 @@ export interface ConversationKeys {
   open(motes: MoteView[]): Promise<Message[]>;
 }
 
-function shown(mote: MoteView, payload: MessagePayload | null, verification?: Verification): Message {
+/** A stored message as the screen shows it, opened (payload null: it did not open). */
+export function shownMessage(mote: MoteView, payload: MessagePayload | null, verification?: Verification): Message {
   return {
     key: messageKey(mote.source_id, mote.localid, mote.id),
     id: mote.id,
@@ -56,7 +57,7 @@ function shown(mote: MoteView, payload: MessagePayload | null, verification?: Ve
 
 /** Stored messages opened with a v1 conversation's key. */
 export function openMotes(key: Key, conversationId: number, motes: MoteView[]): Promise<Message[]> {
-  return Promise.all(motes.map(async (mote) => shown(mote, await openMessage(key, conversationId, mote).catch(() => null))));
+  return Promise.all(motes.map(async (mote) => shownMessage(mote, await openMessage(key, conversationId, mote).catch(() => null))));
 }
 
 /** A verified ring as the keys of a v2 conversation. */
@@ -72,7 +73,7 @@ export function ringKeys(ring: Ring): ConversationKeys {
       Promise.all(
         motes.map(async (mote) => {
           const opened = await openWithRing(ring, mote);
-          return shown(mote, opened.payload, opened.verification);
+          return shownMessage(mote, opened.payload, opened.verification);
         }),
       ),
   };

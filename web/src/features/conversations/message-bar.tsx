@@ -8,7 +8,8 @@ import { SendIcon } from "./conversation-icons";
 import { ns } from "./i18n";
 
 export interface MessageBarProps {
-  conversationId: number;
+  /** Where files are uploaded to; null: text only (a group's conversation). */
+  conversationId: number | null;
   disabled?: boolean;
   /** False when there was nothing to send (empty trimmed text and no files). */
   onSend: (text: string, files: FileRef[]) => boolean;
@@ -58,7 +59,9 @@ export const MessageBar = memo(function MessageBar({ conversationId, disabled, o
         </Group>
       ) : null}
       <Group gap="xs" align="flex-end" wrap="nowrap">
-        <AttachmentPicker conversationId={conversationId} disabled={disabled} onAttached={(file) => setFiles((current) => [...current, file])} />
+        {conversationId !== null ? (
+          <AttachmentPicker conversationId={conversationId} disabled={disabled} onAttached={(file) => setFiles((current) => [...current, file])} />
+        ) : null}
         <Textarea
           aria-label={t("message")}
           placeholder={t("messagePlaceholder")}

@@ -23,7 +23,8 @@ const ESTIMATED_HEIGHT = 64;
 const PREFETCH_MESSAGES = 60;
 
 export interface MessageListProps {
-  conversationId: number;
+  /** Where attached files are downloaded from; null where messages carry no files (a group's conversation). */
+  conversationId: number | null;
   me: number;
   messages: Message[];
   attrib: Attribution;
@@ -168,7 +169,7 @@ const MessageItem = memo(function MessageItem({
   words,
   onRetry,
 }: {
-  conversationId: number;
+  conversationId: number | null;
   message: Message;
   mine: boolean;
   name: string;
@@ -226,7 +227,7 @@ const MessageItem = memo(function MessageItem({
               {payload.text}
             </Text>
           ) : null}
-          {payload.files?.map((file) => <AttachmentView key={file.id} conversationId={conversationId} file={file} />)}
+          {conversationId !== null ? payload.files?.map((file) => <AttachmentView key={file.id} conversationId={conversationId} file={file} />) : null}
         </>
       )}
       {message.status === "failed" ? (

@@ -1,16 +1,11 @@
-import { queryOptions } from "@tanstack/react-query";
+import { type QueryKey, queryOptions } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
 import { POLL_START_MS, POLL_TIMEOUT_MS, nextPollDelay } from "./poll-backoff";
 
-/** GET /api/conversations/{id}/poll?largest=: whether a message newer than `largest` exists (4 s timeout). */
+/** GET /api/conversations/{id}/poll?largest=: whether a message newer than `largest` exists. */
 export async function pollConversation(id: number, largest: number, signal: AbortSignal): Promise<boolean> {
-  const reply = await call("GET /api/conversations/{id}/poll", {
-    params: { id },
-    query: { largest },
-    signal: AbortSignal.any([signal, AbortSignal.timeout(POLL_TIMEOUT_MS)]),
-  });
-  return reply.has_new;
+  return (await call("GET /api/conversations/{id}/poll", { params: { id }, query: { largest }, signal })).has_new;
 }
 
 /** The poll's state: the wait before the next poll. */
@@ -33,13 +28,17 @@ export interface PollSource {
  * fails, and the screen says why. Not retried, and it keeps going in a background tab, as before.
  */
 export const conversationPollQuery = (id: number, source: PollSource) =>
+  messagePollQuery(queryKeys.conversations.poll(id), (largest, signal) => pollConversation(id, largest, signal), source);
+
+/** Any message poll (a conversation's, a group's): `check` answers whether a message newer than `largest` exists; it gets 4 s. */
+export const messagePollQuery = (queryKey: QueryKey, check: (largest: number, signal: AbortSignal) => Promise<boolean>, source: PollSource) =>
   queryOptions({
-    queryKey: queryKeys.conversations.poll(id),
+    queryKey,
     queryFn: async ({ client, queryKey, signal }): Promise<PollState> => {
       const last = client.getQueryData<PollState>(queryKey)?.delay ?? POLL_START_MS;
       let news = false;
       try {
-        news = await pollConversation(id, source.largest(), signal);
+        news = await check(source.largest(), AbortSignal.any([signal, AbortSignal.timeout(POLL_TIMEOUT_MS)]));
         if (news) await source.loadNews();
       } catch (error) {
         if (signal.aborted || isApiError(error, 403) || isApiError(error, 404)) throw error;

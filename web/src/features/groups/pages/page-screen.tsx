@@ -11,7 +11,7 @@ import { LockIcon, PlusIcon } from "../menu/page-icons";
 import { PageSettings } from "../settings/page-settings";
 import { PermissionEditor } from "../settings/permission-editor";
 import { ShieldIcon } from "../../../lib/ui/icons";
-import { MembersSlot } from "./members-slot";
+import { ReservedSlot } from "./reserved-slot";
 import { PagePlaceholder } from "./page-placeholder";
 import { ns } from "../i18n";
 
@@ -78,7 +78,7 @@ function PageContent({ page }: { page: PageView }) {
           )}
         </Group>
       </Group>
-      {page.reserved === "members" ? <MembersSlot groupId={group.id} /> : <PagePlaceholder page={page} />}
+      {page.reserved === "members" || page.reserved === "conversation" ? <ReservedSlot groupId={group.id} reserved={page.reserved} /> : <PagePlaceholder page={page} />}
       {viewing ? <PermissionEditor groupId={group.id} page={page} onClose={permissions.close} /> : null}
       <Modal opened={adding} onClose={add.close} title={t("page.add")} centered>
         <Text>{t("page.addSoon")}</Text>

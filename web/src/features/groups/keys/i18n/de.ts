@@ -12,6 +12,10 @@ export const de: Texts<typeof en> = {
     record_invalid: "Der Schlüsseleintrag dieser Gruppe passt nicht zum signierten Verlauf ihrer Mitglieder. Der Schlüssel wird abgelehnt: In dieser Gruppe wird nichts angezeigt oder geschrieben.",
     copy_invalid: "Der Schlüssel, den du für diese Gruppe erhalten hast, stammt nicht von einem ihrer Administratoren oder ist nicht der zugesagte. Er wird abgelehnt: In dieser Gruppe wird nichts angezeigt oder geschrieben.",
     waiting: "Dein Schlüssel für diese Gruppe wurde noch nicht übergeben. Er kommt, sobald ein Gruppenadministrator online ist.",
+    rekeyPending: "Ein Mitglied hat diese Gruppe verlassen. Nachrichten warten, bis der Browser eines Gruppenadministrators den Gruppenschlüssel erneuert; das geschieht, sobald einer online ist.",
+  },
+  conversation: {
+    loading: "Die Nachrichten der Gruppe werden geöffnet…",
   },
   status: {
     ready: "Gruppenschlüssel geprüft (Epoche {{epoch}})",

@@ -9,6 +9,10 @@ export const en = {
     record_invalid: "This group's key record does not verify against the signed history of its members. The key is refused: nothing of this group is shown or written.",
     copy_invalid: "The key you were given for this group was not handed out by one of its administrators, or is not the key they committed to. It is refused: nothing of this group is shown or written.",
     waiting: "Your key for this group has not been handed out yet. It arrives as soon as a group administrator is online.",
+    rekeyPending: "A member left this group. Messages wait until a group administrator's browser renews the group key, which it does as soon as one is online.",
+  },
+  conversation: {
+    loading: "Opening the group's messages…",
   },
   status: {
     ready: "Group key verified (epoch {{epoch}})",

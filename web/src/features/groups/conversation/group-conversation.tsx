@@ -1,0 +1,67 @@
+import { Alert, Loader, Stack, Text } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ErrorDialog } from "../../../lib/ui/error-dialog";
+import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
+import { MessageBar, MessageList, isDistributionError, loadErrorText } from "../../conversations";
+import { GroupKeyWaitingError } from "../keys/group-ring";
+import { ns as keysNs } from "../keys/i18n";
+import { useGroupConversation } from "./use-group-conversation";
+
+/**
+ * The group's conversation page (spec 001 §1, the reserved conversation page): every member reads
+ * and writes; messages are sealed under the group key (docs/protocol.md, "Group messages").
+ * Enter sends, Shift+Enter breaks the line; older messages load when scrolled to the top.
+ */
+export function GroupConversation({ groupId }: { groupId: number }) {
+  const holder = useUnlockedKeys();
+  const { t } = useTranslation("conversations");
+  if (!holder) return <Text>{t("errors.keysMissing")}</Text>;
+  return <Conversation key={groupId} groupId={groupId} holder={holder} />;
+}
+
+function Conversation({ groupId, holder }: { groupId: number; holder: UnlockedKeys }) {
+  const { t } = useTranslation(keysNs);
+  const [error, setError] = useState<string | null>(null);
+  const state = useGroupConversation(groupId, holder, setError);
+  const waiting = state.status === "ready" && !state.writable;
+
+  return (
+    // The page's header above, the message bar at the bottom of the view.
+    <Stack gap="xs" h="calc(100dvh - 56px - 2 * var(--mantine-spacing-md) - 64px)" data-group-conversation={state.status}>
+      {state.status === "loading" ? <Loader aria-label={t("conversation.loading")} /> : null}
+      {state.error instanceof GroupKeyWaitingError ? (
+        <Text size="sm" c="dimmed" data-group-key="waiting">
+          {state.error.message}
+        </Text>
+      ) : isDistributionError(state.error) ? (
+        <Alert color="red" role="alert" title={t("distribution.heading")} data-trust-warning={state.error.reason}>
+          {state.error.message}
+        </Alert>
+      ) : state.error ? (
+        <Text c="red">{loadErrorText(state.error)}</Text>
+      ) : null}
+      {waiting ? (
+        <Alert color="yellow" data-rekey-pending>
+          {t("distribution.rekeyPending")}
+        </Alert>
+      ) : null}
+      {state.status === "ready" ? (
+        <>
+          <MessageList
+            conversationId={null}
+            me={holder.uid}
+            messages={state.messages}
+            attrib={state.attrib}
+            more={state.more}
+            loadingOlder={state.loadingOlder}
+            onLoadOlder={state.loadOlder}
+            onRetry={state.retry}
+          />
+          <MessageBar conversationId={null} onSend={state.send} disabled={waiting} />
+        </>
+      ) : null}
+      <ErrorDialog message={error} onClose={() => setError(null)} />
+    </Stack>
+  );
+}

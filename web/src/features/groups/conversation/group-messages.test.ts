@@ -1,0 +1,69 @@
+import type { MoteView } from "@sealwork/contracts";
+import { type IdentityKeys, sealSignedMessage } from "@sealwork/crypto";
+import { describe, expect, it, vi } from "vitest";
+import { GROUP_ID, groupSetting } from "../../../../../packages/crypto/src/records/group-test-support";
+
+// Texts are their keys; nothing here reaches the network.
+vi.mock("../../../lib/i18n", () => ({ i18next: { t: (key: string) => key }, addTranslations: () => undefined }));
+vi.mock("../../../lib/trust", () => ({ TrustError: class TrustError extends Error {} }));
+vi.mock("../../../lib/api", () => ({ call: () => Promise.reject(new Error("no network in unit tests")), isApiError: () => false }));
+vi.mock("../../../lib/pins", () => ({ rememberHead: () => Promise.resolve(), rememberedHead: () => Promise.resolve(undefined) }));
+
+const { verifyRing } = await import("../../conversations");
+const { groupKind } = await import("../keys/group-ring");
+const { openGroupMessages, sealGroupMessage } = await import("./group-messages");
+
+/**
+ * What a member's browser shows of the group's conversation when the server lies about a message
+ * (docs/protocol.md, "Group messages"): group 7 of Alice (1), Bob (2) and Carol (3); Dave (4) is
+ * outside it. Only a message signed by its member sender for this group and epoch is theirs.
+ */
+describe("a group's messages as a member opens them", async () => {
+  const { bob, dave, entries, keysOf, signed, copy } = await groupSetting();
+  const ring = { groupId: GROUP_ID, ...(await verifyRing(groupKind(GROUP_ID), { entries, epochs: [{ epoch: 0, record: signed as never, link: null }], copy: await copy(2) }, bob, keysOf)) };
+  let next = 1;
+  const mote = (from: number, body: { localid: string; payload: string; epoch: number | null; signature: string | null; sender_key_id: string | null }): MoteView => ({
+    id: next++,
+    source_id: from,
+    timestamp: 1_700_000_000,
+    ...body,
+  });
+  const sent = async (by: IdentityKeys, text: string, localid = `l-${next}`) => mote(by.userId, await sealGroupMessage(ring, by, localid, { text }));
+  const opened = async (m: MoteView) => (await openGroupMessages(ring, [m]))[0]!;
+
+  it("opens a member's signed message as theirs", async () => {
+    const shown = await opened(await sent(bob, "Grüezi"));
+    expect(shown).toMatchObject({ sourceId: 2, payload: { text: "Grüezi" }, verification: "signed", status: "sent" });
+  });
+
+  it("refuses a message re-attributed, moved to another epoch, unsigned, or under another envelope", async () => {
+    const real = await sent(bob, "mine");
+    const other = await sent(bob, "other");
+    for (const forged of [
+      { ...real, source_id: 3 },
+      { ...real, epoch: 1 },
+      { ...real, signature: null },
+      { ...real, localid: "l-moved" },
+      { ...real, payload: other.payload },
+    ]) {
+      expect(await opened(forged)).toMatchObject({ payload: null, verification: "invalid" });
+    }
+  });
+
+  it("refuses a message signed by someone outside the group, one of another group, and a conversation's message with the same numbers", async () => {
+    const outsider = { v: 2 as const, groupId: GROUP_ID, epoch: 0, senderId: dave.userId, localid: "d-1" };
+    const byDave = await sealSignedMessage(ring.key, outsider, { text: "let me in" }, dave);
+    expect(await opened(mote(dave.userId, { localid: "d-1", payload: byDave.envelope, epoch: 0, signature: byDave.signature, sender_key_id: byDave.senderKeyId }))).toMatchObject({ verification: "invalid" });
+
+    for (const place of [
+      { v: 2 as const, groupId: GROUP_ID + 1, epoch: 0, senderId: bob.userId, localid: "b-1" },
+      { v: 2 as const, conversationId: GROUP_ID, epoch: 0, senderId: bob.userId, localid: "b-1" },
+    ]) {
+      const elsewhere = await sealSignedMessage(ring.key, place, { text: "from elsewhere" }, bob);
+      expect(await opened(mote(bob.userId, { localid: "b-1", payload: elsewhere.envelope, epoch: 0, signature: elsewhere.signature, sender_key_id: elsewhere.senderKeyId }))).toMatchObject({
+        payload: null,
+        verification: "invalid",
+      });
+    }
+  });
+});
