@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Session } from "@sealwork/contracts";
+import { type Session, WRAPS_MAX } from "@sealwork/contracts";
 import { launchBrowser } from "../support/browser";
 import { ROOT, type SpawnedRuntime, spawnRuntime } from "../support/runtime";
 import { client } from "./client";
@@ -25,7 +25,7 @@ import { figures } from "./keys";
  *    as `extend` does), a fresh key, the signed
  *    record, a signed wrap for each remaining member and the link to the previous key; then the
  *    requests to the runtime (revokeMember with the entry, the log with the rekey, the wraps in
- *    chunks of 48). Beside it, in the same page and run, the bare sealing of the same key for the
+ *    requests of WRAPS_MAX: one for 1,000). Beside it, in the same page and run, the bare sealing of the same key for the
  *    same members (one HPKE seal each, nothing signed, nothing verified).
  *
  * Figures, not assertions: bench/results-groups.json.
@@ -34,7 +34,7 @@ const RECORDS = Number(process.env.BENCH_GROUP_RECORDS ?? 100_000);
 const ADDS = Number(process.env.BENCH_GROUP_ADDS ?? 9);
 const MEMBERS = Number(process.env.BENCH_GROUP_MEMBERS ?? 1000);
 const RUNS = Number(process.env.BENCH_GROUP_RUNS ?? 3);
-const WRAPS_CHUNK = 48;
+const WRAPS_CHUNK = WRAPS_MAX;
 const ADMIN = { email: "bench-groups@example.ch", password: "bench-password-1" };
 
 type Json = Record<string, unknown>;

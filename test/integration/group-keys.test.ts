@@ -1,4 +1,5 @@
-import { GROUP_RECORD_MAX_CHARS, type Session } from "@sealwork/contracts";
+import { GROUP_RECORD_MAX_CHARS, type Session, WRAPS_MAX, WRAPS_PER_TRANSACTION } from "@sealwork/contracts";
+import { db } from "@sealwork/core/db/service";
 import { describe, expect, it } from "vitest";
 import { assignMember, blob, revokeMember, getAs as get, groupTeam, postAs as post } from "../support/groups";
 import { registerKey } from "../support/keys";
@@ -96,6 +97,24 @@ describe("group keys: wraps", () => {
     expect((await store(admin, { epoch: 1, wraps: [{ user_id: ann.id, wrap: blob("ann-1") }, { user_id: ben.id, wrap: blob("ben-1") }] })).body).toMatchObject({ code: "member_missing" });
     expect((await get<{ wraps: unknown[] }>(ann, `/api/groups/${group}/wraps`)).body.wraps).toHaveLength(1);
     expect((await get(ben, `/api/groups/${group}/wraps`)).status).toBe(403);
+  });
+
+  it("stores a large epoch's wraps in one request (several transactions side by side); a list naming a non-member stores none", async () => {
+    const { admin, ann, outsider, group } = await team();
+    // Members stood in for in the table (no accounts needed for wraps): more than two transactions' worth.
+    const many = Array.from({ length: 2 * WRAPS_PER_TRANSACTION + 20 }, (_, i) => 9_000_000 + group * 1000 + i);
+    await Promise.all(many.map((userId) => db().entities.groupmember.create({ groupId: group, userId, admin: false, joinedAt: 1, lastSeenMote: 0, lastVisit: 0 }).go()));
+    const wraps = [ann.id, ...many].map((user_id) => ({ user_id, wrap: blob(`w-${user_id}`) }));
+    const stored = await post<{ stored: number[] }>(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps });
+    expect(stored.body.stored).toHaveLength(wraps.length);
+    const kept = await db().entities.groupwrap.query.byEpoch({ groupId: group }).begins({ epoch: 0 }).go({ pages: "all" });
+    expect(new Set(kept.data.map((w) => w.userId))).toEqual(new Set(wraps.map((w) => w.user_id)));
+    // One outsider at the end of the list: refused before anything is written, nothing of epoch 0 is overwritten.
+    const refused = await post<Json>(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps: [...wraps.slice(0, 60).map((w) => ({ ...w, wrap: blob("second") })), { user_id: outsider.id, wrap: blob("ghost") }] });
+    expect(refused.body).toMatchObject({ code: "member_missing" });
+    const after = await db().entities.groupwrap.query.byEpoch({ groupId: group }).begins({ epoch: 0 }).go({ pages: "all" });
+    expect(after.data.filter((w) => w.wrap.includes("second"))).toEqual([]);
+    expect((await post(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps: Array.from({ length: WRAPS_MAX + 1 }, (_, i) => ({ user_id: i + 1, wrap: blob("x") })) })).status).toBe(422);
   });
 
   it("the status names members without a wrap of the current epoch and those without a key (admins and super admins)", async () => {

@@ -13,8 +13,13 @@ import { route, type RouteContract } from "./route";
  * who may write, the head, the epoch order and that wraps go to members only.
  */
 
-/** Wraps one request may store: each is stored with a check that its member is still one (two items), and a transaction holds 100. */
-export const WRAPS_MAX = 48;
+/**
+ * Wraps one request may store (a new epoch of a group of 1,000 in one request; about 0.5 MB of
+ * the 1 MiB body). The server stores them in transactions of WRAPS_PER_TRANSACTION: each wrap
+ * with a check that its member is still one (two items), and a transaction holds 100.
+ */
+export const WRAPS_MAX = 1000;
+export const WRAPS_PER_TRANSACTION = 50;
 export const LINK_MAX = 4096;
 
 export const groupLog = z.object({

@@ -1,4 +1,4 @@
-import { groupLogAppend, wrapsBody } from "@sealwork/contracts";
+import { WRAPS_PER_TRANSACTION, groupLogAppend, wrapsBody } from "@sealwork/contracts";
 import type * as z from "zod";
 import type { Actor } from "../access";
 import { db, writeTransaction } from "../db/service";
@@ -75,9 +75,14 @@ export namespace GroupKeys {
   }
 
   /**
-   * POST /api/groups/{id}/wraps (group administrators): wraps of the current epoch for members.
-   * Each is stored with a check that its member is one at that moment and that the epoch is still
-   * the current one: a removed member never gets a wrap of an epoch after their removal.
+   * POST /api/groups/{id}/wraps (group administrators): wraps of the current epoch for members,
+   * up to WRAPS_MAX in one call (a new epoch of a group of 1,000 is one request). Everyone named
+   * must be a member (read first, so a wrong list stores nothing); then transactions of
+   * WRAPS_PER_TRANSACTION, side by side, each storing every wrap with a check that its member
+   * still is one: a member removed meanwhile never gets a wrap (that transaction is refused whole,
+   * member_missing, and the keeper hands out what is missing). The epoch is read before the
+   * writes, not checked in them (each transaction would conflict with the others on the group's
+   * item): epochs only grow, so a wrap stored late belongs to an epoch its member had.
    */
   export async function store(actor: Actor, groupId: number, body: z.input<typeof wrapsBody>) {
     const input = valid(wrapsBody, body);
@@ -85,14 +90,21 @@ export namespace GroupKeys {
     const users = input.wraps.map((w) => w.user_id);
     if (new Set(users).size !== users.length) fail("validation", { fields: { wraps: ["One wrap per member."] } });
     if (input.epoch !== group.epoch) fail("epoch_stale");
-    const { canceled, reasons } = await writeTransaction((tx) => [
-      tx.group.check({ id: groupId }).where((attr, op) => op.eq(attr.epoch, input.epoch)).commit(),
-      ...input.wraps.flatMap((w) => [
-        tx.groupmember.check({ groupId, userId: w.user_id }).where((attr, op) => op.exists(attr.userId)).commit(),
-        wrapItem(tx, groupId, input.epoch, w.user_id, w.wrap, me.uid),
-      ]),
-    ]);
-    if (canceled) fail(reasons[0] === "ConditionalCheckFailed" ? "epoch_stale" : "member_missing");
+    const members = new Set((await membersOf(groupId)).map((m) => m.userId));
+    if (users.some((uid) => !members.has(uid))) fail("member_missing");
+    const parts: (typeof input.wraps)[] = [];
+    for (let i = 0; i < input.wraps.length; i += WRAPS_PER_TRANSACTION) parts.push(input.wraps.slice(i, i + WRAPS_PER_TRANSACTION));
+    const results = await Promise.all(
+      parts.map((part) =>
+        writeTransaction((tx) =>
+          part.flatMap((w) => [
+            tx.groupmember.check({ groupId, userId: w.user_id }).where((attr, op) => op.exists(attr.userId)).commit(),
+            wrapItem(tx, groupId, input.epoch, w.user_id, w.wrap, me.uid),
+          ]),
+        ),
+      ),
+    );
+    if (results.some((r) => r.canceled)) fail("member_missing");
     return { stored: users };
   }
 

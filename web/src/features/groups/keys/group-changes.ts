@@ -1,4 +1,4 @@
-import type { Body } from "@sealwork/contracts";
+import { type Body, WRAPS_MAX } from "@sealwork/contracts";
 import {
   type GroupRecord,
   type IdentityKeys,
@@ -29,7 +29,7 @@ import { type GroupRing, forgetGroupRing, openGroupRing } from "./group-ring";
 
 /** Entries per POST …/log, wraps per POST …/wraps (the server's limits). */
 const LOG_CHUNK = 20;
-const WRAPS_CHUNK = 48;
+const WRAPS_CHUNK = WRAPS_MAX;
 
 type Wrap = { user_id: number; wrap: Record<string, unknown> };
 
