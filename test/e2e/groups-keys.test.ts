@@ -222,6 +222,29 @@ describe("group keys in the browser", () => {
     for (const p of [s, d]) await p.context().close();
   });
 
+  it("gives a group whose creator's browser made no keys its log, key and wraps when the creator opens it again", { timeout: 240_000 }, async () => {
+    const tag = unique();
+    const [sue, ann] = await team(tag, "Ann");
+    await signedIn(ann!).then((p) => p.context().close());
+    // The group as POST /api/groups leaves it before its creator's browser makes the keys.
+    const made = await http<{ id: number }>("POST", "/api/groups", { token: sue!.api_token, body: { name: `Keyless ${tag}`, members: [ann!.id] } });
+    const g = made.body.id;
+    const actions = async () => (await http<LogReply>("GET", `/api/groups/${g}/log`, { token: sue!.api_token })).body.entries.map((e) => e.entry.record.action);
+    expect(await actions()).toEqual([]);
+    // Ann opens it first: she is no creator, so nothing is made; she waits for her key.
+    const a = await signedIn(ann!);
+    await gotoApp(a, `/group/${g}/page/members`);
+    await a.locator('[data-group-key="waiting"]').waitFor({ timeout: 30_000 });
+    expect(await actions()).toEqual([]);
+    // Sue comes back and opens the group: her browser makes what creating it would have.
+    const s = await signedIn(sue!);
+    await gotoApp(s, `/group/${g}/page/members`);
+    await keyReady(s, 0).waitFor({ timeout: 30_000 });
+    expect(await actions()).toEqual(["create", "add"]);
+    await keyReady(a, 0).waitFor({ timeout: 30_000 });
+    for (const p of [s, a]) await p.context().close();
+  });
+
   it("lets members talk on the group's conversation page, sealed under the group key and signed, into the next epoch after a removal", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [sue, ann, ben] = await team(tag, "Ann", "Ben");

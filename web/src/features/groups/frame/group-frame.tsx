@@ -4,6 +4,7 @@ import { Navigate, Outlet, useOutletContext, useParams } from "react-router";
 import { useFeature } from "../../../lib/instance";
 import { usePageTitle } from "../../../lib/page-title";
 import { groupOptions, useGroup, type GroupView } from "../get-group";
+import { useStartMissingKeys } from "../keys/start-missing";
 import { InlineGroupMenu } from "../menu/group-menu";
 import { pageIdParam } from "../menu/menu-entries";
 import { LoadFailed, StateText, TalkingToServer } from "./load-state";
@@ -21,6 +22,8 @@ export function GroupFrame() {
   const group = useGroup(id);
   // Without the left navigation (spec 000 §1), the group's menu sits above its pages.
   const withNavigation = useFeature("leftnav") !== false;
+  // A group its creator's browser left without keys gets them when they come back.
+  useStartMissingKeys(group.data);
 
   // The page below names the title (group and page) once the group is there.
   if (id === null || group.isPending || group.isError) {

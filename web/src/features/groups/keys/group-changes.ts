@@ -97,6 +97,12 @@ export async function startGroupKeys(id: number, holder: UnlockedKeys, members: 
   return pending;
 }
 
+/** The keys of a group whose creator's browser made none (the keeper's part): startGroupKeys with its members as the server lists them. */
+export async function startMissingGroupKeys(id: number, holder: UnlockedKeys): Promise<number[]> {
+  const { members } = await call("GET /api/groups/{id}/members", { params: { id } });
+  return startGroupKeys(id, holder, members.map((m) => m.id));
+}
+
 /** The entries, record and wrap that add `newcomer` to the ring's group (same epoch, same key). */
 async function signedAdd(ring: GroupRing, holder: UnlockedKeys, newcomer: VerifiedKey) {
   const me = await myIdentity(holder);

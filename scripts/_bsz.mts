@@ -1,0 +1,10 @@
+import * as esbuild from "esbuild";
+import { join } from "node:path";
+import { AREA_ENTRIES } from "../functions/area-entries";
+import { nodejsBundling } from "../stacks/bundling";
+const nodejs = nodejsBundling();
+const r = await esbuild.build({ entryPoints: [join(process.cwd(), `${AREA_ENTRIES}/pickups.ts`)], platform: "node", bundle: true, keepNames: true, metafile: true, minify: true, write: false, format: nodejs.format, outfile: "/tmp/x.mjs", external: ["@aws-sdk/*", ...nodejs.esbuild.external], mainFields: ["module", "main"], target: "esnext" });
+const [, out] = Object.entries(r.metafile.outputs).find(([f]) => f.endsWith(".mjs"))!;
+const list = Object.entries(out.inputs).filter(([k]) => !k.includes("node_modules")).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 30);
+for (const [k, v] of list) console.log(v.bytesInOutput, k);
+console.log("total", out.bytes);
