@@ -39,7 +39,8 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * message of the outbox and every file under the runtime's data folder is searched for the
  * codes and for the private key seeds (taken from the users' own envelopes, opened here with the
  * codes), for an invitation's code and temporary private keys, for two-factor recovery codes,
- * for a conversation's title, message text, file name, file contents and thumbnail, and for a
+ * for a conversation's title, message text, file name, file contents and thumbnail, for a message
+ * of a group's conversation page written in the browser (the group and its keys made there too), and for a
  * group's epoch keys (wrapped, linked, committed to and logged through the group key routes), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
@@ -110,6 +111,7 @@ describe("plaintext canary: the server stores no secure code and no private key"
   /** Searched in the table only: the pickup code is in the emailed link (outbox, queue) by design. */
   const tableNeedles: Needle[] = [];
   const publicKeys: string[] = [];
+  const canaries: { email: string; password: string; code: string }[] = [];
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -117,7 +119,9 @@ describe("plaintext canary: the server stores no secure code and no private key"
       const tag = randomBytes(6).toString("hex");
       const code = `canary-code-${tag}-9`;
       const password = `canary-password-${tag}-7`;
-      const user = await createUser({ name: `Canary ${i}`, password });
+      // The first is a super administrator: she makes a group in her browser below.
+      const user = await createUser({ name: `Canary ${i}`, password, admin: i === 0, superAdmin: i === 0 });
+      canaries.push({ email: user.email, password, code });
       needles.push(needle(`secure code ${i}`, Buffer.from(code), code), needle(`password ${i}`, Buffer.from(password), password));
 
       // Keys made in one browser, recovered from the backup in another, exported from settings.
@@ -136,6 +140,28 @@ describe("plaintext canary: the server stores no secure code and no private key"
       await first.context.close();
       await second.context.close();
     }
+
+    // A group made in the first canary's browser (its log, key, record and wraps made there) with
+    // the second, and a message on the group's conversation page, sealed and signed there.
+    const groupText = `canary-spa-group-message-${randomBytes(6).toString("hex")}`;
+    {
+      const { page, context } = await newVisitor(browser);
+      await signIn(page, canaries[0]!.email, canaries[0]!.password, canaries[0]!.code);
+      await page.getByRole("heading", { name: "Hello, Canary 0!" }).waitFor();
+      await page.getByRole("button", { name: "Create" }).click();
+      await page.getByRole("menuitem", { name: "New group" }).click();
+      await page.getByLabel("Name").fill("Canary browser group");
+      await page.getByRole("textbox", { name: "Search people" }).fill("Canary 1");
+      await page.getByRole("listitem").filter({ hasText: "Canary 1" }).first().click();
+      await page.getByRole("button", { name: "Create group" }).click();
+      await page.waitForURL(/\/group\/\d+\/page\/members$/, { timeout: 60_000 });
+      await page.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: "Pages of Canary browser group" }).getByRole("link", { name: "Conversation" }).click();
+      await page.getByRole("textbox", { name: "Message" }).fill(groupText);
+      await page.getByRole("textbox", { name: "Message" }).press("Enter");
+      await page.locator('[data-status="sent"]').filter({ hasText: groupText }).waitFor({ timeout: 30_000 });
+      await context.close();
+    }
+    needles.push(needle("group conversation message written in the browser", Buffer.from(groupText), groupText));
 
     // An invitation: its code goes from the administrator to the invitee by another channel,
     // and the invitee's temporary private keys travel only inside the code-wrapped transit.
@@ -184,12 +210,12 @@ describe("plaintext canary: the server stores no secure code and no private key"
     expect((await http("POST", `/api/groups/${group.id}/wraps`, { token: groupCreator.api_token, body: { epoch: 1, wraps: await wraps(1) } })).status).toBe(200);
     raw.forEach((bytes, epoch) => needles.push(needle(`group key of epoch ${epoch}`, bytes)));
     // A message of the group's conversation, sealed under epoch 1.
-    const groupText = `canary-group-message-${convo}`;
-    const groupMessage = serializeEnvelope(await encrypt(epochKeys[1]!, utf8Encode(groupText), { aad: utf8Encode(`group-message:${group.id}:1`) }));
+    const apiGroupText = `canary-group-message-${convo}`;
+    const groupMessage = serializeEnvelope(await encrypt(epochKeys[1]!, utf8Encode(apiGroupText), { aad: utf8Encode(`group-message:${group.id}:1`) }));
     const signature = serializeEnvelope({ v: 1, kind: "record-signature", alg: "ed25519", sig: base64urlEncode(new Uint8Array(64)) } as never);
     const posted = await http("POST", `/api/groups/${group.id}/conversation/append`, { token: ann.api_token, body: { localid: "canary", payload: groupMessage, epoch: 1, signature, sender_key_id: "A".repeat(22) } });
     expect(posted.status).toBe(200);
-    needles.push(needle("group conversation message", Buffer.from(groupText), groupText));
+    needles.push(needle("group conversation message", Buffer.from(apiGroupText), apiGroupText));
 
     // Two-factor recovery codes are shown once and kept only as salted hashes. (The TOTP secret
     // itself must stay readable to the server, so it is no canary.)
@@ -214,7 +240,7 @@ describe("plaintext canary: the server stores no secure code and no private key"
     needles.push(needle("pickup security code", Buffer.from(pickup.securityCode), pickup.securityCode, true));
     needles.push(needle("pickup auth key", Buffer.from(base64urlDecode(keys!.auth))));
     tableNeedles.push(needle("pickup code", Buffer.from(pickup.code), pickup.code));
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
