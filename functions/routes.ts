@@ -80,6 +80,7 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/groups/{id}/revokeMember": "functions/api/groups/revoke-member.handler",
   "POST /api/groups/{id}/makeAdminMember": "functions/api/groups/make-admin-member.handler",
   "GET /api/groups/{id}/log": "functions/api/groups/log.handler",
+  "GET /api/groups/{id}/epochs/{epoch}": "functions/api/groups/epoch.handler",
   "POST /api/groups/{id}/log": "functions/api/groups/append-log.handler",
   "GET /api/groups/{id}/wraps/status": "functions/api/groups/wrap-status.handler",
   "GET /api/groups/{id}/wraps": "functions/api/groups/wraps.handler",

@@ -11,6 +11,7 @@ import { handler as groupsAssignMember } from "../api/groups/assign-member";
 import { handler as groupsRevokeMember } from "../api/groups/revoke-member";
 import { handler as groupsMakeAdminMember } from "../api/groups/make-admin-member";
 import { handler as groupsLog } from "../api/groups/log";
+import { handler as groupsEpoch } from "../api/groups/epoch";
 import { handler as groupsAppendLog } from "../api/groups/append-log";
 import { handler as groupsWrapStatus } from "../api/groups/wrap-status";
 import { handler as groupsWraps } from "../api/groups/wraps";
@@ -40,6 +41,7 @@ export const handler = dispatch({
   "POST /api/groups/{id}/revokeMember": groupsRevokeMember,
   "POST /api/groups/{id}/makeAdminMember": groupsMakeAdminMember,
   "GET /api/groups/{id}/log": groupsLog,
+  "GET /api/groups/{id}/epochs/{epoch}": groupsEpoch,
   "POST /api/groups/{id}/log": groupsAppendLog,
   "GET /api/groups/{id}/wraps/status": groupsWrapStatus,
   "GET /api/groups/{id}/wraps": groupsWraps,

@@ -59,6 +59,15 @@ describe("group keys: the membership log", () => {
       { epoch: 0, record: null, link: null },
       { epoch: 1, record: blob("record", 1), link: "aead-link-1" },
     ]);
+    // Only the current epoch on request; older ones one by one, as a reader needs them.
+    expect((await get<Log>(admin, `/api/groups/${group}/log?epochs=current`)).body.epochs).toEqual([{ epoch: 1, record: blob("record", 1), link: "aead-link-1" }]);
+    expect((await get(admin, `/api/groups/${group}/epochs/0`)).body).toEqual({ epoch: 0, record: null, link: null });
+    expect((await get(admin, `/api/groups/${group}/epochs/1`)).body).toEqual({ epoch: 1, record: blob("record", 1), link: "aead-link-1" });
+    expect((await get(admin, `/api/groups/${group}/epochs/2`)).status).toBe(404);
+    for (const odd of ["-1", "1.5", "0x1", "01", "1e0", "%201"]) expect((await get(admin, `/api/groups/${group}/epochs/${odd}`)).status, odd).toBe(422);
+    expect((await get(admin, `/api/groups/${group}/log?epochs=some`)).status).toBe(422);
+    // Ben, removed, reads no epoch.
+    expect((await get(ben, `/api/groups/${group}/epochs/0`)).status).toBe(403);
     const race = await Promise.all([append({ head: 0, rekey: { epoch: 2, link: "l2" } }), append({ head: 0, rekey: { epoch: 2, link: "l2b" } })]);
     expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
   });

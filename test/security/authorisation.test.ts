@@ -114,6 +114,7 @@ describe("authorisation harness: group routes refuse the group roles they do not
     "POST /api/groups/{id}/revokeMember": { path: () => `/api/groups/${ids.group}/revokeMember`, body: () => ({ member_uid: ids.member }), admits: ADMIN_ONLY },
     "POST /api/groups/{id}/makeAdminMember": { path: () => `/api/groups/${ids.group}/makeAdminMember`, body: () => ({ member_uid: ids.member }), admits: ADMIN_ONLY },
     "GET /api/groups/{id}/log": { path: () => `/api/groups/${ids.group}/log`, admits: ALL_MEMBERS },
+    "GET /api/groups/{id}/epochs/{epoch}": { path: () => `/api/groups/${ids.group}/epochs/0`, admits: ALL_MEMBERS },
     "POST /api/groups/{id}/log": { path: () => `/api/groups/${ids.group}/log`, body: () => ({ head: -1, entries: [{ a: 1 }] }), admits: ADMIN_ONLY },
     "GET /api/groups/{id}/wraps": { path: () => `/api/groups/${ids.group}/wraps`, admits: ALL_MEMBERS },
     "POST /api/groups/{id}/wraps": { path: () => `/api/groups/${ids.group}/wraps`, body: () => ({ epoch: 0, wraps: [{ user_id: ids.member, wrap: { a: 1 } }] }), admits: ADMIN_ONLY },

@@ -2,4 +2,4 @@ import { GroupKeys } from "@sealwork/core/group/keys";
 import { groupKeyRoutes } from "@sealwork/contracts/group-keys";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api(groupKeyRoutes, "GET /api/groups/{id}/log", ({ actor, params }) => GroupKeys.log(actor, params.id));
+export const handler = api(groupKeyRoutes, "GET /api/groups/{id}/log", ({ actor, params, query }) => GroupKeys.log(actor, params.id, query));

@@ -53,6 +53,13 @@ export const idParam = z
   .transform(Number)
   .pipe(id);
 
+/** A count or index in a path (an epoch: 0 and up), with one spelling only, as `idParam`. */
+export const indexParam = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,15})$/, "An index is a whole number of 0 or more in decimal digits.")
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+
 /** Lower-cases emails and removes spaces from phone numbers, so one contact has one key. */
 export function normaliseContact(value: string): string {
   const trimmed = value.trim();

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { MEMBERS } from "./access";
+import * as f from "./fields";
 import { GROUP_LOG_APPEND_MAX, groupParams, groupRecordObject, logAppendPart, wrapPart } from "./groups";
 import { signedRecordObject } from "./identities";
 import { route, type RouteContract } from "./route";
@@ -22,6 +23,8 @@ export const WRAPS_MAX = 1000;
 export const WRAPS_PER_TRANSACTION = 50;
 export const LINK_MAX = 4096;
 
+export const groupEpochView = z.object({ epoch: z.number(), record: groupRecordObject.nullable(), link: z.string().nullable() });
+
 export const groupLog = z.object({
   /** Every entry, seq 0 first, as stored. */
   entries: z.array(z.object({ seq: z.number(), entry: signedRecordObject })),
@@ -29,9 +32,16 @@ export const groupLog = z.object({
   head: z.number(),
   epoch: z.number(),
   needs_rekey: z.boolean(),
-  /** Each epoch from 0: its newest signed group record (null before one is stored) and, from epoch 1, the link that carries the previous epoch's key. */
-  epochs: z.array(z.object({ epoch: z.number(), record: groupRecordObject.nullable(), link: z.string().nullable() })),
+  /**
+   * Each epoch from 0 (with `epochs=current`: the current one only): its newest signed group record
+   * (null before one is stored) and, from epoch 1, the link that carries the previous epoch's key.
+   */
+  epochs: z.array(groupEpochView),
 });
+
+/** GET …/log's query: `epochs=current` serves the current epoch's record and link only (older ones: GET …/epochs/{epoch}, as a reader needs them). */
+export const groupLogQuery = z.object({ epochs: z.enum(["all", "current"]).default("all") });
+export const groupEpochParams = groupParams.extend({ epoch: f.indexParam });
 
 /**
  * POST /api/groups/{id}/log (group administrators): entries after `head`; optionally the record of
@@ -68,7 +78,8 @@ export const wrapStatus = z.object({
 });
 
 export const groupKeyRoutes = {
-  "GET /api/groups/{id}/log": route({ access: MEMBERS, params: groupParams, response: groupLog }),
+  "GET /api/groups/{id}/log": route({ access: MEMBERS, params: groupParams, query: groupLogQuery, response: groupLog }),
+  "GET /api/groups/{id}/epochs/{epoch}": route({ access: MEMBERS, params: groupEpochParams, response: groupEpochView }),
   "POST /api/groups/{id}/log": route({ access: MEMBERS, params: groupParams, body: groupLogAppend, response: groupLogAppended }),
   "GET /api/groups/{id}/wraps": route({ access: MEMBERS, params: groupParams, response: myWraps }),
   "POST /api/groups/{id}/wraps": route({ access: MEMBERS, params: groupParams, body: wrapsBody, response: z.object({ stored: z.array(z.number()) }) }),

@@ -1,4 +1,4 @@
-import { WRAPS_PER_TRANSACTION, groupLogAppend, wrapsBody } from "@sealwork/contracts";
+import { WRAPS_PER_TRANSACTION, groupLogAppend, groupLogQuery, wrapsBody } from "@sealwork/contracts";
 import type * as z from "zod";
 import type { Actor } from "../access";
 import { db, writeTransaction } from "../db/service";
@@ -20,25 +20,43 @@ import type { GroupItem } from "./entities";
 const parse = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
 export namespace GroupKeys {
-  /** GET /api/groups/{id}/log: the whole log, each epoch's record and link (any member). */
-  export async function log(actor: Actor, groupId: number) {
+  /**
+   * GET /api/groups/{id}/log: the whole log and each epoch's record and link (any member); with
+   * `epochs=current`, the current epoch's only: a group of 1,000 after 100 removals would
+   * otherwise serve 100 records of some 70 kB on every load, and a reader needs older ones only
+   * to open older content (GET …/epochs/{epoch}).
+   */
+  export async function log(actor: Actor, groupId: number, input: z.input<typeof groupLogQuery> = {}) {
+    const query = valid(groupLogQuery, input);
     const { group } = await groupAccess(actor, groupId, "read");
     const [parts, epochs] = await Promise.all([
       db().entities.grouplog.query.byGroup({ groupId }).go({ pages: "all" }),
-      db().entities.groupepoch.query.byGroup({ groupId }).go({ pages: "all" }),
+      query.epochs === "current"
+        ? db().entities.groupepoch.get({ groupId, epoch: group.epoch }).go().then(({ data }) => (data ? [data] : []))
+        : db().entities.groupepoch.query.byGroup({ groupId }).go({ pages: "all" }).then(({ data }) => data),
     ]);
     const entries = parts.data.flatMap((part) => (JSON.parse(part.entries) as Record<string, unknown>[]).map((entry, i) => ({ seq: part.first + i, entry })));
-    const byEpoch = new Map(epochs.data.map((e) => [e.epoch, e]));
+    const byEpoch = new Map(epochs.map((e) => [e.epoch, e]));
+    const served = query.epochs === "current" ? [group.epoch] : Array.from({ length: group.epoch + 1 }, (_, epoch) => epoch);
     return {
       entries,
       head: group.logSeq,
       epoch: group.epoch,
       needs_rekey: group.needsRekey,
-      epochs: Array.from({ length: group.epoch + 1 }, (_, epoch) => {
-        const item = byEpoch.get(epoch);
-        return { epoch, record: item?.record ? parse(item.record) : null, link: item?.link ?? null };
-      }),
+      epochs: served.map((epoch) => epochView(epoch, byEpoch.get(epoch))),
     };
+  }
+
+  /** GET /api/groups/{id}/epochs/{epoch}: one epoch's record and link (any member; 404 beyond the current epoch). */
+  export async function epoch(actor: Actor, groupId: number, epoch: number) {
+    const { group } = await groupAccess(actor, groupId, "read");
+    if (epoch > group.epoch) fail("not_found");
+    const { data } = await db().entities.groupepoch.get({ groupId, epoch }).go();
+    return epochView(epoch, data ?? undefined);
+  }
+
+  function epochView(epoch: number, item: { record?: string; link?: string } | undefined) {
+    return { epoch, record: item?.record ? parse(item.record) : null, link: item?.link ?? null };
   }
 
   /**

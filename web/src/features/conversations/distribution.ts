@@ -108,6 +108,11 @@ export interface RingKind<R extends { epoch: number }> {
   openLink(next: Key, link: string, previous: R): Promise<Key>;
   /** Test build only (web/src/lib/build-settings.ts): records taken as the server serves them, unchecked. */
   asServed?: boolean;
+  /**
+   * An older epoch's record and link, for a ring verified from the current epoch's alone (a
+   * group's: GET …/epochs/{epoch}); each is checked as the up-front ones are when it arrives.
+   */
+  loadEpoch?(epoch: number): Promise<{ record: unknown; link: string | null }>;
 }
 
 /** What a ring is verified from: the log's entries, each epoch's record and link, one's copy of the current epoch's key. */
@@ -148,23 +153,7 @@ export async function verifyRing<R extends { epoch: number }>(kind: RingKind<R>,
   }
   const records = new Map<number, R>();
   for (const { epoch, record } of input.epochs) {
-    if (!record) continue;
-    if (kind.asServed) {
-      records.set(epoch, (record as { record: R }).record);
-      continue;
-    }
-    const named = kind.named(record);
-    const logHead = (record as { record?: { logHead?: LogHead } }).record?.logHead;
-    const state = logHead ? log.history[logHead.seq] : undefined;
-    if (state && logHead && state.head.hash === logHead.hash && Array.isArray(named) && ids(named) !== ids(state.members)) throw fail("ghost_participant");
-    try {
-      const verified = await kind.verifyRecord(record, log, keysOf);
-      if (verified.epoch !== epoch) throw fail("record_invalid");
-      records.set(epoch, verified);
-    } catch (error) {
-      if (isDistributionError(error)) throw error;
-      refuse("record_invalid", error, kind.of);
-    }
+    if (record) records.set(epoch, await verifyEpochRecord(kind, log, keysOf, epoch, record));
   }
   const current = records.get(log.epoch);
   if (!current || !input.copy) throw fail("copy_invalid");
@@ -175,6 +164,24 @@ export async function verifyRing<R extends { epoch: number }>(kind: RingKind<R>,
     refuse("copy_invalid", error, kind.of);
   }
   return keyRing(kind, log, input, records, key, keysOf);
+}
+
+/** One epoch's record, checked against the log (a ghost member, a record of another epoch or not signed by an admin at its head: refused). */
+async function verifyEpochRecord<R extends { epoch: number }>(kind: RingKind<R>, log: VerifiedLog, keysOf: KeysOf, epoch: number, record: unknown): Promise<R> {
+  const fail = (reason: DistributionProblem) => new DistributionError(reason, { of: kind.of });
+  if (kind.asServed) return (record as { record: R }).record;
+  const named = kind.named(record);
+  const logHead = (record as { record?: { logHead?: LogHead } }).record?.logHead;
+  const state = logHead ? log.history[logHead.seq] : undefined;
+  if (state && logHead && state.head.hash === logHead.hash && Array.isArray(named) && ids(named) !== ids(state.members)) throw fail("ghost_participant");
+  try {
+    const verified = await kind.verifyRecord(record, log, keysOf);
+    if (verified.epoch !== epoch) throw fail("record_invalid");
+    return verified;
+  } catch (error) {
+    if (isDistributionError(error)) throw error;
+    refuse("record_invalid", error, kind.of);
+  }
 }
 
 /** The conversation's kind of ring (its records, copies and links; the test build's weakened checks). */
@@ -205,17 +212,37 @@ export async function verifyDistribution(conversationId: number, reply: LogReply
 
 function keyRing<R extends { epoch: number }>(kind: RingKind<R>, log: VerifiedLog, input: RingInput, records: Map<number, R>, key: Key, keysOf: KeysOf): KeyRing<R> {
   const links = new Map(input.epochs.map((e) => [e.epoch, e.link]));
+  // Epochs the server did not serve up front, asked for once each and checked on arrival.
+  const loaded = new Map<number, Promise<void>>();
+  const ensure = (epoch: number): Promise<void> => {
+    if (records.has(epoch) && links.has(epoch)) return Promise.resolve();
+    if (!kind.loadEpoch) return Promise.resolve();
+    let found = loaded.get(epoch);
+    if (!found) {
+      found = kind.loadEpoch(epoch).then(async ({ record, link }) => {
+        links.set(epoch, link);
+        if (record && !records.has(epoch)) records.set(epoch, await verifyEpochRecord(kind, log, keysOf, epoch, record));
+      });
+      found.catch(() => loaded.delete(epoch));
+      loaded.set(epoch, found);
+    }
+    return found;
+  };
   const keys = new Map<number, Promise<Key>>([[log.epoch, Promise.resolve(key)]]);
   const keyFor = (epoch: number): Promise<Key> => {
     let found = keys.get(epoch);
     if (!found) {
       if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > log.epoch) return Promise.reject(new DistributionError("copy_invalid", { of: kind.of }));
       // Epoch e's key is carried by e+1's: walk back from the current one, each step checked against e's record.
-      found = keyFor(epoch + 1).then((next) => {
+      found = Promise.all([keyFor(epoch + 1), ensure(epoch), ensure(epoch + 1)]).then(([next]) => {
         const link = links.get(epoch + 1);
         const record = records.get(epoch);
         if (!link || !record) throw new DistributionError("copy_invalid", { of: kind.of });
         return kind.openLink(next, link, record).catch((error: unknown) => refuse("copy_invalid", error, kind.of));
+      });
+      // A refusal stays; a load that failed (the network) is tried again next time.
+      found.catch((error: unknown) => {
+        if (!isDistributionError(error)) keys.delete(epoch);
       });
       keys.set(epoch, found);
     }

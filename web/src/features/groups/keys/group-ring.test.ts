@@ -64,4 +64,29 @@ describe("a group's ring", async () => {
     // Carol presents the only wrap she ever had: it is not a copy of epoch 1 for her.
     await expect(verifyRing(groupKind(GROUP_ID), { entries: after, epochs, copy: carolsWrap }, carol, keysOf)).rejects.toMatchObject({ reason: "copy_invalid" });
   });
+
+  it("verifies from the current epoch alone and fetches an older one when its key is needed, checked as the others", async () => {
+    const log1 = await verifyLog(container, entries, keysOf);
+    expect(log1.epoch).toBe(1);
+    const key1 = await generateSymmetricKey();
+    const record1 = await createGroupRecord(key1, log1.members, log1, alice);
+    const link = await sealGroupEpochLink(key1, key, { groupId: GROUP_ID, epoch: 1 });
+    const copy1 = await sealGroupKey(key1, record1.record, log1, identities.get(2)!, alice);
+    const asked: number[] = [];
+    const served = (record0: unknown) => ({
+      ...groupKind(GROUP_ID),
+      loadEpoch: async (epoch: number) => {
+        asked.push(epoch);
+        return epoch === 0 ? { record: json(record0), link: null } : { record: json(record1), link };
+      },
+    });
+    const ring = await verifyRing(served(signed), { entries, epochs: [{ epoch: 1, record: json(record1), link }], copy: copy1 }, bob, keysOf);
+    expect(asked).toEqual([]);
+    await expect(ring.keyFor(0)).resolves.toBeDefined();
+    expect(asked).toEqual([0]);
+    // An older record the server makes up (someone the log never had) is refused when it arrives.
+    const ghost = { ...signed, record: { ...signed.record, members: [...signed.record.members, { userId: 9, keyId: bob.keyId }] } };
+    const lied = await verifyRing(served(ghost), { entries, epochs: [{ epoch: 1, record: json(record1), link }], copy: copy1 }, bob, keysOf);
+    await expect(lied.keyFor(0)).rejects.toMatchObject({ reason: "ghost_participant" });
+  });
 });

@@ -49,12 +49,13 @@ export function groupKind(groupId: number): RingKind<GroupRecord> {
     verifyRecord: (signed, log, keysOf) => verifyGroupRecord(signed as SignedGroup, log, keysOf),
     openCopy: (copy, record, log, me, keysOf) => openGroupKey(copy, record, log, me, keysOf, { extractable: true }),
     openLink: (next, link, previous) => openGroupEpochLink(next, link, previous, { extractable: true }),
+    loadEpoch: (epoch) => call("GET /api/groups/{id}/epochs/{epoch}", { params: { id: groupId, epoch } }),
   };
 }
 
-/** GET /api/groups/{id}/log */
+/** GET /api/groups/{id}/log with the current epoch's record and link only (older ones come as the ring needs them: `loadEpoch`). */
 export function fetchGroupLog(id: number): Promise<GroupLogReply> {
-  return call("GET /api/groups/{id}/log", { params: { id } });
+  return call("GET /api/groups/{id}/log", { params: { id }, query: { epochs: "current" } });
 }
 
 /** GET /api/groups/{id}/wraps: one's own copies, oldest epoch first. */
