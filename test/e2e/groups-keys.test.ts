@@ -307,6 +307,14 @@ describe("group keys in the browser", () => {
     expect(await s!.getByText("Unverified sender").count()).toBe(0);
     // Ben, removed, reads nothing of it.
     expect((await http("GET", `/api/groups/${g}/conversation`, { token: ben!.api_token })).status).toBe(403);
+    // Made read-only for Ann, the page shows her the messages and why she cannot write.
+    const menu = await http<{ menu: { id: number; reserved: string | null }[] }>("GET", `/api/groups/${g}`, { token: sue!.api_token });
+    const talk = menu.body.menu.find((p) => p.reserved === "conversation")!;
+    expect((await http("POST", `/api/pages/${talk.id}/permit`, { token: sue!.api_token, body: { read: [{ role: false, id: ann!.id }], use: [] } })).status).toBe(200);
+    await openTalk(a!);
+    await shown(a!, later).waitFor({ timeout: 30_000 });
+    await a!.getByText("Not allowed to edit or create items from this page!").waitFor();
+    expect(await box(a!).count()).toBe(0);
     for (const p of [s!, a!]) await p.context().close();
   });
 

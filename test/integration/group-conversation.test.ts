@@ -61,4 +61,24 @@ describe("group conversation", () => {
     expect((await send(ann, "r2", { epoch: 1 })).status).toBe(200);
     expect((await send(ann, "r3")).body).toMatchObject({ code: "epoch_stale" });
   });
+
+  it("holds to the conversation page's permissions: read to load and poll, use to write", async () => {
+    const { admin, ann, ben, group } = await groupTeam();
+    const key = await conversationKey();
+    const send = async (who: typeof ann, localid: string) =>
+      post<Json>(who, `/api/groups/${group}/conversation/append`, { localid, payload: await encrypted(key, localid), epoch: 0, signature, sender_key_id: KEY_ID });
+    const menu = await get<{ menu: { id: number; reserved: string | null }[] }>(admin, `/api/groups/${group}`);
+    const page = menu.body.menu.find((p) => p.reserved === "conversation")!;
+    // Ann may read it only; Ben is named nowhere, so the page is closed to him.
+    expect((await post(admin, `/api/pages/${page.id}/permit`, { read: [{ role: false, id: ann.id }], use: [] })).status).toBe(200);
+    expect((await get(ann, `/api/groups/${group}/conversation`)).status).toBe(200);
+    expect((await get(ann, `/api/groups/${group}/conversation/poll?largest=0`)).status).toBe(200);
+    expect((await send(ann, "read-only")).body).toMatchObject({ code: "page_forbidden" });
+    expect((await get(ben, `/api/groups/${group}/conversation`)).body).toMatchObject({ code: "page_forbidden" });
+    expect((await send(ben, "closed")).body).toMatchObject({ code: "page_forbidden" });
+    // The group's administrator keeps every right; giving Ann use lets her write.
+    expect((await send(admin, "by-admin")).status).toBe(200);
+    await post(admin, `/api/pages/${page.id}/permit`, { read: [], use: [{ role: false, id: ann.id }] });
+    expect((await send(ann, "now-allowed")).status).toBe(200);
+  });
 });

@@ -1,11 +1,12 @@
 import { MOTES_PAGE, groupAppendBody, groupMessageRoutes, type MoteView } from "@sealwork/contracts";
 import type * as z from "zod";
-import type { Actor } from "../access";
 import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
 import { attribution } from "../conversation/views";
-import { findGroup, groupAccess } from "./access";
+import { type Actor, can } from "../access";
+import { findGroup, groupAccess, pagesOf } from "./access";
+import { pageResource } from "./views";
 import type { GroupMessageItem } from "./entities";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -20,11 +21,23 @@ function moteView(m: GroupMessageItem): MoteView {
  * removal waits for the next epoch, so a removed member never gets a message under a key they
  * hold. Retries of one local id store one message.
  */
+/**
+ * The group and the actor's membership if they may `action` the group's conversation page: a
+ * member, at the page's level (spec 001 §2: read to load and poll, use to write; a page an
+ * administrator made read-only for someone is read-only on the server too): 403 page_forbidden.
+ */
+async function conversationAccess(actor: Actor, groupId: number, action: "read" | "use") {
+  const access = await groupAccess(actor, groupId, "read", "group_forbidden", true);
+  const page = (await pagesOf(groupId)).find((p) => p.reserved && p.type === "conversation");
+  if (!page || !can(access.me, action, pageResource(page, access.membership))) fail("page_forbidden");
+  return access;
+}
+
 export namespace GroupConversation {
   /** GET /api/groups/{id}/conversation: a page of messages (the newest, or `before` / `after` an id); the newest marks them seen. */
   export async function load(actor: Actor, groupId: number, input: { before?: number; after?: number }) {
     const query = valid(groupMessageRoutes["GET /api/groups/{id}/conversation"].query, input);
-    const { me, group } = await groupAccess(actor, groupId, "read");
+    const { me, group } = await conversationAccess(actor, groupId, "read");
     const messages = db().entities.groupmote.query.byGroup({ groupId });
     const { data } =
       query.after !== undefined
@@ -47,14 +60,14 @@ export namespace GroupConversation {
   /** GET /api/groups/{id}/conversation/poll: whether a message newer than `largest` was handed out. */
   export async function poll(actor: Actor, groupId: number, input: number) {
     const { largest } = valid(groupMessageRoutes["GET /api/groups/{id}/conversation/poll"].query, { largest: input });
-    const { group } = await groupAccess(actor, groupId, "read");
+    const { group } = await conversationAccess(actor, groupId, "read");
     return { has_new: group.lastMoteId > largest };
   }
 
   /** POST /api/groups/{id}/conversation/append: a member's signed message for the current epoch. */
   export async function append(actor: Actor, groupId: number, body: z.input<typeof groupAppendBody>) {
     const input = valid(groupAppendBody, body);
-    const { me, group } = await groupAccess(actor, groupId, "read");
+    const { me, group } = await conversationAccess(actor, groupId, "use");
     const payload = envelopeText(input.payload, "aead", "mote_payload_invalid");
     envelopeText(input.signature, "record-signature", "message_signature_invalid");
     if (group.needsRekey) fail("rekey_pending");

@@ -5,6 +5,7 @@ import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { MessageBar, MessageList, isDistributionError, loadErrorText } from "../../conversations";
 import { GroupKeyWaitingError } from "../keys/group-ring";
+import { ns as groupsNs } from "../i18n";
 import { ns as keysNs } from "../keys/i18n";
 import { useGroupConversation } from "./use-group-conversation";
 
@@ -13,15 +14,16 @@ import { useGroupConversation } from "./use-group-conversation";
  * and writes; messages are sealed under the group key (docs/protocol.md, "Group messages").
  * Enter sends, Shift+Enter breaks the line; older messages load when scrolled to the top.
  */
-export function GroupConversation({ groupId }: { groupId: number }) {
+export function GroupConversation({ groupId, readOnly }: { groupId: number; readOnly: boolean }) {
   const holder = useUnlockedKeys();
   const { t } = useTranslation("conversations");
   if (!holder) return <Text>{t("errors.keysMissing")}</Text>;
-  return <Conversation key={groupId} groupId={groupId} holder={holder} />;
+  return <Conversation key={groupId} groupId={groupId} holder={holder} readOnly={readOnly} />;
 }
 
-function Conversation({ groupId, holder }: { groupId: number; holder: UnlockedKeys }) {
-  const { t } = useTranslation(keysNs);
+/** `readOnly`: the caller's level on the page is read (spec 001 §2): they read, and the bar says why it is off. */
+function Conversation({ groupId, holder, readOnly }: { groupId: number; holder: UnlockedKeys; readOnly: boolean }) {
+  const { t } = useTranslation([keysNs, groupsNs]);
   const [error, setError] = useState<string | null>(null);
   const state = useGroupConversation(groupId, holder, setError);
   const waiting = state.status === "ready" && !state.writable;
@@ -58,7 +60,13 @@ function Conversation({ groupId, holder }: { groupId: number; holder: UnlockedKe
             onLoadOlder={state.loadOlder}
             onRetry={state.retry}
           />
-          <MessageBar conversationId={null} onSend={state.send} disabled={waiting} />
+          {readOnly ? (
+            <Text size="sm" c="dimmed" data-read-only-bar>
+              {t(`${groupsNs}:readOnly`)}
+            </Text>
+          ) : (
+            <MessageBar conversationId={null} onSend={state.send} disabled={waiting} />
+          )}
         </>
       ) : null}
       <ErrorDialog message={error} onClose={() => setError(null)} />

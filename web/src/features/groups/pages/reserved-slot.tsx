@@ -5,6 +5,6 @@ import { TalkingToServer } from "../frame/load-state";
 const MembersPage = lazy(() => import("../members/members-page").then(({ MembersPage }) => ({ default: MembersPage })));
 const GroupConversation = lazy(() => import("../conversation/group-conversation").then(({ GroupConversation }) => ({ default: GroupConversation })));
 
-export function ReservedSlot({ groupId, reserved }: { groupId: number; reserved: "members" | "conversation" }) {
-  return <Suspense fallback={<TalkingToServer />}>{reserved === "members" ? <MembersPage groupId={groupId} /> : <GroupConversation groupId={groupId} />}</Suspense>;
+export function ReservedSlot({ groupId, reserved, readOnly }: { groupId: number; reserved: "members" | "conversation"; readOnly: boolean }) {
+  return <Suspense fallback={<TalkingToServer />}>{reserved === "members" ? <MembersPage groupId={groupId} /> : <GroupConversation groupId={groupId} readOnly={readOnly} />}</Suspense>;
 }
