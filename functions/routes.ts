@@ -100,6 +100,11 @@ export const routes: Record<RouteKey, string> = {
   "DELETE /api/roles/{id}": "functions/api/roles/delete.handler",
   "POST /api/roles/{id}/assign": "functions/api/roles/assign.handler",
   "POST /api/roles/{id}/unassign": "functions/api/roles/unassign.handler",
+  // A group's drive (one area: drive)
+  "GET /api/drive/{id}": "functions/api/drive/load.handler",
+  "POST /api/drive/{id}": "functions/api/drive/create.handler",
+  "PATCH /api/drive/{id}/update/{rid}": "functions/api/drive/update.handler",
+  "DELETE /api/drive/{id}/destroy/{rid}": "functions/api/drive/destroy.handler",
 };
 
 /**

@@ -78,6 +78,9 @@ export const AREA_GRANTS: Record<string, Grant> = {
   // group (ConditionCheckItem); deleting a page, a role and who held it, a removed member's item
   // and roles (DeleteItem, BatchWriteItem); the user list and keys for the selector and targets.
   groups: { table: [...READ, ...WRITE, "DeleteItem", "BatchWriteItem", "ConditionCheckItem"] },
+  // A group's drive: items created and moved in transactions that check their parent, the
+  // target's ancestors and the group's epoch (ConditionCheckItem); deleted with what is in them.
+  drive: { table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"] },
 };
 
 export const WORKER_GRANTS: Record<JobKind, Grant> = {

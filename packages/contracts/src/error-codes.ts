@@ -1,5 +1,6 @@
 import { attachmentErrorCodes } from "./attachments";
 import { conversationErrorCodes } from "./conversations";
+import { driveErrorCodes } from "./drive";
 import { groupKeyErrorCodes } from "./group-keys";
 import { groupErrorCodes } from "./groups";
 import { identityErrorCodes } from "./identities";
@@ -41,6 +42,7 @@ export const ERROR_CODES = [
   ...pageErrorCodes,
   ...roleErrorCodes,
   ...groupKeyErrorCodes,
+  ...driveErrorCodes,
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,6 +2,7 @@ import type * as z from "zod";
 import { attachmentRoutes } from "./attachments";
 import { conversationLogRoutes } from "./conversation-logs";
 import { conversationRoutes } from "./conversations";
+import { driveRoutes } from "./drive";
 import { groupKeyRoutes } from "./group-keys";
 import { groupMessageRoutes } from "./group-messages";
 import { groupRoutes } from "./groups";
@@ -35,6 +36,7 @@ export * from "./pages";
 export * from "./roles";
 export * from "./group-keys";
 export * from "./group-messages";
+export * from "./drive";
 
 /**
  * Every route of the API, by "METHOD /path": each area's file declares its own routes, and this
@@ -56,6 +58,7 @@ export const contracts = {
   ...roleRoutes,
   ...groupKeyRoutes,
   ...groupMessageRoutes,
+  ...driveRoutes,
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;

@@ -1,6 +1,7 @@
 import type { ErrorCode } from "@sealwork/contracts";
 import type * as z from "zod";
 import { conversationErrors } from "./conversation/errors";
+import { driveErrors } from "./drive/errors";
 import { groupErrors } from "./group/errors";
 import { identityErrors } from "./identity/errors";
 import { instanceErrors } from "./instance/errors";
@@ -46,6 +47,7 @@ export const ERRORS = {
   ...conversationErrors,
   ...pickupErrors,
   ...groupErrors,
+  ...driveErrors,
 } as const satisfies Record<ErrorCode, { status: number; text: string }>;
 
 export type { ErrorCode };

@@ -36,6 +36,7 @@ const ACTIONS: { [K in Kind]: Actions[K][] } = {
   group: ["read", "leave", "manage", "analyse"],
   page: ["read", "use", "configure"],
   role: ["manage", "unassign", "delete"],
+  driveitem: ["edit", "move", "delete"],
 };
 
 interface Row<K extends Kind> {
@@ -177,6 +178,26 @@ const matrix: Record<string, Row<Kind>> = {
   "an instance-wide role": {
     resource: { kind: "role", groupId: 0, admin: false, member: null },
     allowed: { ...none, user: [], admin: ["manage", "unassign", "delete"], super: ["manage", "unassign", "delete"] },
+  },
+  "a folder of one's own in a group one is a member of": {
+    resource: { kind: "driveitem", groupId: 3, authorId: ME, drive: false, member: MEMBER },
+    allowed: { ...none, user: ["edit", "move", "delete"], admin: ["edit", "move", "delete"], super: ["edit", "move", "delete"] },
+  },
+  "another member's folder (instance administrators may change any drive item)": {
+    resource: { kind: "driveitem", groupId: 3, authorId: 50, drive: false, member: MEMBER },
+    allowed: { ...none, user: [], admin: ["edit", "move", "delete"], super: ["edit", "move", "delete"] },
+  },
+  "another member's folder in a group one administers": {
+    resource: { kind: "driveitem", groupId: 3, authorId: 50, drive: false, member: GROUP_ADMIN },
+    allowed: { ...none, user: ["edit", "move", "delete"], admin: ["edit", "move", "delete"], super: ["edit", "move", "delete"] },
+  },
+  "a drive of one's own (renamed, never moved or deleted)": {
+    resource: { kind: "driveitem", groupId: 3, authorId: ME, drive: true, member: MEMBER },
+    allowed: { ...none, user: ["edit"], admin: ["edit"], super: ["edit"] },
+  },
+  "a folder of one's own in a group one has left": {
+    resource: { kind: "driveitem", groupId: 3, authorId: ME, drive: false, member: null },
+    allowed: { ...none, user: [], admin: [], super: [] },
   },
   "a pickup one neither created nor takes part in": {
     resource: conversation({ id: PICKUP, pickup: true, participant: null }),

@@ -27,7 +27,9 @@ export type Resource =
    */
   | { kind: "page"; groupId: number; member: GroupMember | null; internal: boolean; read: readonly Grant[]; use: readonly Grant[] }
   /** A role: instance-wide (group 0) or a group's; `admin` for a group's administrator role. */
-  | { kind: "role"; groupId: number; admin: boolean; member: GroupMember | null };
+  | { kind: "role"; groupId: number; admin: boolean; member: GroupMember | null }
+  /** An item of a group's drive (a drive or a folder), with its author; `member` as for the group. */
+  | { kind: "driveitem"; groupId: number; authorId: number; drive: boolean; member: GroupMember | null };
 
 /** The actor's membership of a group: whether they administer it, and the roles they hold there (group and instance-wide). */
 export interface GroupMember {
@@ -71,6 +73,11 @@ export interface Actions {
   page: "read" | "use" | "configure";
   /** manage (create, delete, assign, unassign): a group's administrators for its roles, instance administrators for instance-wide ones; never deleting or taking away an admin role. */
   role: "manage" | "unassign" | "delete";
+  /**
+   * edit (rename, tags), move and delete (spec 001 §6): its author, the group's administrators and
+   * instance administrators, who "may edit or move any drive item"; a drive is never moved or deleted.
+   */
+  driveitem: "edit" | "move" | "delete";
 }
 
 export type Kind = Resource["kind"];
@@ -125,6 +132,12 @@ const rules: Rules = {
     if (!isMember(actor)) return false;
     if (action !== "manage" && role.admin) return false;
     return role.groupId === 0 ? isAdmin(actor) : role.member?.admin === true;
+  },
+
+  driveitem: (actor, action, item) => {
+    if (!isMember(actor) || !item.member) return false;
+    if (item.drive && action !== "edit") return false;
+    return item.authorId === actor.uid || item.member.admin || isAdmin(actor);
   },
 };
 

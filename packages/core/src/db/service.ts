@@ -1,5 +1,6 @@
 import { Entity, Service } from "electrodb";
 import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
+import { DriveItemEntity, DriveRecordIdEntity, DriveStateEntity } from "../drive/entities";
 import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
 import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
 import { InviteEntity, InviteReservationEntity } from "../invite/entities";
@@ -65,6 +66,9 @@ const entities = {
   grouplocalid: GroupLocalIdEntity,
   pickup: PickupEntity, // pickups
   pickuplookup: PickupLookupEntity,
+  driveitem: DriveItemEntity, // groups' drives
+  driverecordid: DriveRecordIdEntity,
+  drivestate: DriveStateEntity,
 };
 
 let service: Service<typeof entities> | undefined;

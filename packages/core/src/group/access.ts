@@ -1,8 +1,9 @@
-import { id as idSchema } from "@sealwork/contracts";
+import { type ReservedPage, id as idSchema } from "@sealwork/contracts";
 import { type Actions, type Actor, type GroupMember, type MemberActor, type ResourceOf, can, requireMember } from "../access";
 import { db } from "../db/service";
 import { type ErrorCode, fail, valid } from "../errors";
 import type { GroupItem, GroupMemberItem, GroupPageItem } from "./entities";
+import { pageResource } from "./views";
 
 /** What a verb learns from groupAccess(): who acts, the group, and the actor's membership in it. */
 export interface GroupAccess {
@@ -59,4 +60,18 @@ export async function groupAccess(actor: Actor, id: number, action: Actions["gro
   const resource: ResourceOf<"group"> = { kind: "group", id, member: mine };
   if (!can(me, action, resource)) fail(denied);
   return { me, group, member, membership: mine };
+}
+
+/**
+ * The group and the actor's membership if they may `action` one of its reserved pages (the drive,
+ * the conversation) at their level there (spec 001 §2: read to look, use to add and change; a
+ * page an administrator made read-only for someone is read-only on the server too): 403
+ * page_forbidden; not a member: 403 group_forbidden.
+ */
+export async function reservedPageAccess(actor: Actor, groupId: number, type: ReservedPage, action: "read" | "use"): Promise<GroupAccess & { page: ResourceOf<"page"> }> {
+  const access = await groupAccess(actor, groupId, "read", "group_forbidden", true);
+  const item = (await pagesOf(groupId)).find((p) => p.reserved && p.type === type);
+  const page = item && pageResource(item, access.membership);
+  if (!page || !can(access.me, action, page)) fail("page_forbidden");
+  return { ...access, page };
 }

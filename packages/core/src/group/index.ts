@@ -5,3 +5,4 @@ export { Page } from "./pages";
 export { Role } from "./roles";
 export { GroupTargets } from "./targets";
 export { GroupConversation } from "./messages";
+export { reservedPageAccess } from "./access";

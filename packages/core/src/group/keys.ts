@@ -1,7 +1,7 @@
 import { WRAPS_PER_TRANSACTION, groupLogAppend, groupLogQuery, wrapsBody } from "@sealwork/contracts";
 import type * as z from "zod";
 import type { Actor } from "../access";
-import { db, writeTransaction } from "../db/service";
+import { type TransactionEntities, type TransactionItem, db, writeTransaction } from "../db/service";
 import { fail, valid } from "../errors";
 import { currentKey, sealable } from "../keys/current";
 import { groupAccess, membersOf } from "./access";
@@ -20,6 +20,26 @@ import type { GroupItem } from "./entities";
 const parse = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
 export namespace GroupKeys {
+  /**
+   * A transaction's check that the group key is still at `epoch` with no removal waiting for the
+   * next one: what storing anything sealed for that epoch needs (a message, a record's dockey).
+   */
+  export function currentEpochCheck(tx: TransactionEntities, groupId: number, epoch: number): TransactionItem {
+    return tx.group.check({ id: groupId }).where((attr, op) => `${op.eq(attr.epoch, epoch)} AND ${op.eq(attr.needsRekey, false)}`).commit();
+  }
+
+  /** Why something sealed for `epoch` was refused: a removal waits for the next epoch, or the epoch is past. */
+  export async function epochRefusal(groupId: number): Promise<never> {
+    const { data } = await db().entities.group.get({ id: groupId }).go();
+    return fail(data?.needsRekey ? "rekey_pending" : "epoch_stale");
+  }
+
+  /** The same, before anything is written: a group still at `epoch`, with no removal waiting. */
+  export function requireCurrentEpoch(group: GroupItem, epoch: number): void {
+    if (group.needsRekey) fail("rekey_pending");
+    if (epoch !== group.epoch) fail("epoch_stale");
+  }
+
   /**
    * GET /api/groups/{id}/log: the whole log and each epoch's record and link (any member); with
    * `epochs=current`, the current epoch's only: a group of 1,000 after 100 removals would

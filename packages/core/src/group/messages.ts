@@ -2,11 +2,11 @@ import { MOTES_PAGE, groupAppendBody, groupMessageRoutes, type MoteView } from "
 import type * as z from "zod";
 import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
-import { fail, valid } from "../errors";
+import { valid } from "../errors";
 import { attribution } from "../conversation/views";
-import { type Actor, can } from "../access";
-import { findGroup, groupAccess, pagesOf } from "./access";
-import { pageResource } from "./views";
+import type { Actor } from "../access";
+import { reservedPageAccess } from "./access";
+import { GroupKeys } from "./keys";
 import type { GroupMessageItem } from "./entities";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -21,17 +21,8 @@ function moteView(m: GroupMessageItem): MoteView {
  * removal waits for the next epoch, so a removed member never gets a message under a key they
  * hold. Retries of one local id store one message.
  */
-/**
- * The group and the actor's membership if they may `action` the group's conversation page: a
- * member, at the page's level (spec 001 §2: read to load and poll, use to write; a page an
- * administrator made read-only for someone is read-only on the server too): 403 page_forbidden.
- */
-async function conversationAccess(actor: Actor, groupId: number, action: "read" | "use") {
-  const access = await groupAccess(actor, groupId, "read", "group_forbidden", true);
-  const page = (await pagesOf(groupId)).find((p) => p.reserved && p.type === "conversation");
-  if (!page || !can(access.me, action, pageResource(page, access.membership))) fail("page_forbidden");
-  return access;
-}
+/** The group's conversation page, at the actor's level there: read to load and poll, use to write. */
+const conversationAccess = (actor: Actor, groupId: number, action: "read" | "use") => reservedPageAccess(actor, groupId, "conversation", action);
 
 export namespace GroupConversation {
   /** GET /api/groups/{id}/conversation: a page of messages (the newest, or `before` / `after` an id); the newest marks them seen. */
@@ -70,8 +61,7 @@ export namespace GroupConversation {
     const { me, group } = await conversationAccess(actor, groupId, "use");
     const payload = envelopeText(input.payload, "aead", "mote_payload_invalid");
     envelopeText(input.signature, "record-signature", "message_signature_invalid");
-    if (group.needsRekey) fail("rekey_pending");
-    if (input.epoch !== group.epoch) fail("epoch_stale");
+    GroupKeys.requireCurrentEpoch(group, input.epoch);
     const stored = await storedFor(groupId, me.uid, input.localid);
     if (stored) return answer(stored);
     const { data } = await db().entities.group.update({ id: groupId }).add({ lastMoteId: 1 }).go({ response: "all_new" });
@@ -89,13 +79,12 @@ export namespace GroupConversation {
     const { canceled, reasons } = await writeTransaction((tx) => [
       tx.grouplocalid.create({ groupId, userId: me.uid, localid: input.localid, moteId: mote.id }).commit(),
       tx.groupmote.create(mote).commit(),
-      tx.group.check({ id: groupId }).where((attr, op) => `${op.eq(attr.epoch, input.epoch)} AND ${op.eq(attr.needsRekey, false)}`).commit(),
+      GroupKeys.currentEpochCheck(tx, groupId, input.epoch),
     ]);
     if (!canceled) return answer(mote);
     const winner = reasons[0] === "ConditionalCheckFailed" ? await storedFor(groupId, me.uid, input.localid) : undefined;
     if (winner) return answer(winner);
-    const now = await findGroup(groupId);
-    return fail(now?.needsRekey ? "rekey_pending" : "epoch_stale");
+    return GroupKeys.epochRefusal(groupId);
   }
 
   async function storedFor(groupId: number, userId: number, localid: string): Promise<GroupMessageItem | undefined> {

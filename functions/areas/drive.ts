@@ -1,0 +1,16 @@
+// Generated from functions/routes.ts by `npm run areas`: do not edit. The "drive" area's
+// Lambda (stacks/api.ts) and the local runtime serve these routes through functions/dispatch.ts.
+import { dispatch } from "../dispatch";
+import { handler as driveLoad } from "../api/drive/load";
+import { handler as driveCreate } from "../api/drive/create";
+import { handler as driveUpdate } from "../api/drive/update";
+import { handler as driveDestroy } from "../api/drive/destroy";
+
+export const handler = dispatch({
+  "GET /api/drive/{id}": driveLoad,
+  "POST /api/drive/{id}": driveCreate,
+  "PATCH /api/drive/{id}/update/{rid}": driveUpdate,
+  "DELETE /api/drive/{id}/destroy/{rid}": driveDestroy,
+  "POST /api/drive/{id}/update/{rid}": driveUpdate,
+  "POST /api/drive/{id}/destroy/{rid}": driveDestroy,
+});

@@ -1,0 +1,123 @@
+import * as z from "zod";
+import { MEMBERS } from "./access";
+import { aeadText, attribution } from "./conversations";
+import * as f from "./fields";
+import { route, type RouteContract } from "./route";
+
+/**
+ * A group's drive (spec 001 §2 Drive page, §3 Drive mote, §4, §6; docs/api.md, Drive): a tree of
+ * drives, folders and (next) files, each a record of the group (docs/protocol.md, "Records and
+ * dockeys"): its payload (name, tags) is an `aead` envelope under a key of its own, and that key
+ * is wrapped under the group key's epoch (the dockey). The server sees the ids, the kind, the
+ * parent, the author, the times, the sizes and the epoch; never a name.
+ */
+
+/** Records of one group's drive (a limit per drive and its answer: one GET lists the tree). */
+export const DRIVE_ITEMS_MAX = 10_000;
+/** An item's sealed payload: a name, tags and (for files) the file's reference. */
+export const DRIVE_PAYLOAD_MAX = 16 * 1024;
+/** A sealed record key (32 bytes in an `aead` envelope). */
+export const DOCKEY_MAX = 256;
+
+/** Drives are the roots; folders sit in a drive or a folder. Files come with the drive's uploads. */
+export const DRIVE_KINDS = ["drive", "folder"] as const;
+export type DriveKind = (typeof DRIVE_KINDS)[number];
+
+/**
+ * The record id the creating browser chose (docs/protocol.md): 16 random bytes as canonical
+ * base64url, 22 characters, whose last one carries 2 bits of data (A, Q, g or w).
+ */
+export const recordId = z.string().regex(/^[A-Za-z0-9_-]{21}[AQgw]$/, "A record id is 16 bytes in base64url.");
+
+export const driveParams = z.object({ id: f.idParam });
+export const driveItemParams = z.object({ id: f.idParam, rid: f.idParam });
+
+const epoch = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const driveItemView = z.object({
+  id: z.number(),
+  record_id: z.string(),
+  kind: z.enum(DRIVE_KINDS),
+  /** The drive or folder it sits in; 0 for a drive. */
+  parent: z.number(),
+  source_id: z.number(),
+  /** Seconds. */
+  created: z.number(),
+  modified: z.number(),
+  /** `aead` envelope text under the item's own key. */
+  payload: z.string(),
+  /** The item's key under the group key of `epoch`. */
+  dockey: z.string(),
+  epoch: z.number(),
+  /** Whether the caller may rename it, move it and delete it (spec 001 §6). */
+  editable: z.boolean(),
+});
+export type DriveItemView = z.infer<typeof driveItemView>;
+
+export const driveView = z.object({
+  items: z.array(driveItemView),
+  /** The authors' names (members who left included). */
+  attrib: attribution,
+  /** The group key's current epoch, and whether a removal waits for the next one (no new items until then). */
+  epoch: z.number(),
+  needs_rekey: z.boolean(),
+  /** Whether the caller may add items (the drive page's use level). */
+  can_create: z.boolean(),
+  am_group_admin: z.boolean(),
+});
+export type DriveView = z.infer<typeof driveView>;
+
+/** A sealed payload with its key, for the epoch it is sealed for (the current one; 409 epoch_stale otherwise). */
+const sealed = {
+  payload: aeadText(DRIVE_PAYLOAD_MAX),
+  dockey: aeadText(DOCKEY_MAX),
+  epoch,
+};
+
+export const newDriveItem = z.object({
+  record_id: recordId,
+  kind: z.enum(DRIVE_KINDS),
+  /** The drive or folder to put it in; 0 (or absent) for a drive. */
+  parent: z.union([f.id, z.literal(0)]).default(0),
+  ...sealed,
+});
+
+/** A rename or a tag edit (a new payload under a new key), a move (a new parent), or both. */
+export const driveItemUpdate = z
+  .object({
+    payload: sealed.payload.optional(),
+    dockey: sealed.dockey.optional(),
+    epoch: epoch.optional(),
+    parent: f.id.optional(),
+  })
+  .refine((b) => [b.payload, b.dockey, b.epoch].every((v) => v === undefined) || [b.payload, b.dockey, b.epoch].every((v) => v !== undefined), {
+    message: "A new payload comes with its key and epoch.",
+    path: ["payload"],
+  })
+  .refine((b) => b.payload !== undefined || b.parent !== undefined, { message: "Nothing to change.", path: ["payload"] });
+
+export const driveItemAnswer = z.object({ item: driveItemView });
+
+export const driveRoutes = {
+  "GET /api/drive/{id}": route({ access: MEMBERS, params: driveParams, response: driveView }),
+  "POST /api/drive/{id}": route({ access: MEMBERS, params: driveParams, body: newDriveItem, response: driveItemAnswer }),
+  "PATCH /api/drive/{id}/update/{rid}": route({ access: MEMBERS, methodOverride: true, params: driveItemParams, body: driveItemUpdate, response: driveItemAnswer }),
+  "DELETE /api/drive/{id}/destroy/{rid}": route({
+    access: MEMBERS,
+    methodOverride: true,
+    params: driveItemParams,
+    /** The ids of the item and of everything that was in it. */
+    response: z.object({ deleted: z.array(z.number()) }),
+  }),
+} satisfies Record<string, RouteContract>;
+
+/** The error codes of this area's routes (their statuses and texts: packages/core/src/drive/errors.ts). */
+export const driveErrorCodes = [
+  "drive_item_not_found",
+  "drive_parent_invalid",
+  "drive_move_forbidden",
+  "drive_edit_forbidden",
+  "drive_delete_forbidden",
+  "drive_full",
+  "record_id_taken",
+] as const;

@@ -1,0 +1,309 @@
+import { DRIVE_ITEMS_MAX, type DriveItemView, driveItemUpdate, id as idSchema, newDriveItem } from "@sealwork/contracts";
+import type * as z from "zod";
+import { type Actions, type Actor, type GroupMember, type MemberActor, can } from "../access";
+import { attribution } from "../conversation/views";
+import { nextId } from "../db/counter";
+import { type TransactionEntities, type TransactionItem, db, writeTransaction } from "../db/service";
+import { envelopeText } from "../envelope";
+import { fail, valid } from "../errors";
+import { GroupKeys, reservedPageAccess } from "../group";
+import type { DriveItem } from "./entities";
+
+/**
+ * A group's drive (spec 001 §2, §4, §6; docs/api.md, Drive): drives at the top, folders in them.
+ * Members at the drive page's read level list it; its use level adds items and changes them,
+ * each change held to the item's rules (access/can.ts: its author, group and instance
+ * administrators; a drive is never moved or deleted). Names are sealed in the browser; what the
+ * server holds to is the tree: a folder's parent is a drive or folder of the same group (checked
+ * in the transaction that stores it), no item goes into itself or below itself (its target's
+ * ancestors are checked unchanged in the move's transaction), and a drive holds at most
+ * DRIVE_ITEMS_MAX items (a counter in the creation's transaction, so parallel creations cannot
+ * pass it).
+ */
+export namespace Drive {
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  /** How deep the tree may go: a move checks every ancestor of its target in one transaction (at most 100 items). */
+  export const DEPTH_MAX = 64;
+  /** Items deleted per transaction: each with its record id, and the drive's counter. */
+  const DELETE_CHUNK = 45;
+
+  async function allItems(groupId: number): Promise<DriveItem[]> {
+    const { data } = await db().entities.driveitem.query.byGroup({ groupId }).go({ pages: "all" });
+    return data;
+  }
+
+  async function item(groupId: number, id: number): Promise<DriveItem | undefined> {
+    const { data } = await db().entities.driveitem.get({ groupId, id }).go();
+    return data ?? undefined;
+  }
+
+  function resource(it: DriveItem, member: GroupMember | null) {
+    return { kind: "driveitem" as const, groupId: it.groupId, authorId: it.sourceId, drive: it.kind === "drive", member };
+  }
+
+  function allowed(me: MemberActor, action: Actions["driveitem"], it: DriveItem, member: GroupMember | null): boolean {
+    return can(me, action, resource(it, member));
+  }
+
+  function view(it: DriveItem, me: MemberActor, member: GroupMember | null): DriveItemView {
+    return {
+      id: it.id,
+      record_id: it.recordId,
+      kind: it.kind,
+      parent: it.parentId,
+      source_id: it.sourceId,
+      created: it.created,
+      modified: it.modified,
+      payload: it.payload,
+      dockey: it.dockey,
+      epoch: it.epoch,
+      editable: allowed(me, "edit", it, member),
+    };
+  }
+
+  /**
+   * The items under a drive: those whose every ancestor is still there. An item created in a
+   * folder while a deletion of a folder above it was under way is left without a way up; it is
+   * not shown, and the next deletion in the group takes it away (`destroy`).
+   */
+  function reachable(items: DriveItem[]): { kept: DriveItem[]; orphans: DriveItem[] } {
+    const byId = new Map(items.map((it) => [it.id, it]));
+    const known = new Map<number, boolean>();
+    const reaches = (it: DriveItem): boolean => {
+      const chain: DriveItem[] = [];
+      let at: DriveItem | undefined = it;
+      let result = false;
+      while (at) {
+        const seen = known.get(at.id);
+        if (seen !== undefined) {
+          result = seen;
+          break;
+        }
+        if (chain.includes(at) || chain.length > DEPTH_MAX) break;
+        chain.push(at);
+        if (at.kind === "drive") {
+          result = at.parentId === 0;
+          break;
+        }
+        at = byId.get(at.parentId);
+      }
+      for (const c of chain) known.set(c.id, result);
+      return result;
+    };
+    const kept: DriveItem[] = [];
+    const orphans: DriveItem[] = [];
+    for (const it of items) (reaches(it) ? kept : orphans).push(it);
+    return { kept, orphans };
+  }
+
+  /** GET /api/drive/{id}: every item of the group's drives, for members who may read the drive page. */
+  export async function load(actor: Actor, groupId: number) {
+    const { me, group, membership, page } = await reservedPageAccess(actor, groupId, "drive", "read");
+    const { kept } = reachable(await allItems(groupId));
+    return {
+      items: kept.map((it) => view(it, me, membership)),
+      attrib: await attribution(kept.map((it) => it.sourceId)),
+      epoch: group.epoch,
+      needs_rekey: group.needsRekey,
+      can_create: can(me, "use", page),
+      am_group_admin: membership?.admin ?? false,
+    };
+  }
+
+  /**
+   * POST /api/drive/{id}: a drive (at the top) or a folder (in a drive or folder of the group),
+   * sealed for the group key's current epoch. A retry with the same record id by its creator
+   * answers the item stored the first time; anyone else's use of it is 409 record_id_taken.
+   */
+  export async function create(actor: Actor, groupId: number, body: z.input<typeof newDriveItem>) {
+    const input = valid(newDriveItem, body);
+    const { me, group, membership } = await reservedPageAccess(actor, groupId, "drive", "use");
+    const payload = envelopeText(input.payload, "aead", "mote_payload_invalid");
+    const dockey = envelopeText(input.dockey, "aead", "mote_payload_invalid");
+    const answer = (it: DriveItem) => ({ item: view(it, me, membership) });
+    const earlier = await createdWith(groupId, input.record_id, me.uid);
+    if (earlier) return answer(earlier);
+    GroupKeys.requireCurrentEpoch(group, input.epoch);
+    if ((input.kind === "drive") !== (input.parent === 0)) fail("drive_parent_invalid");
+    if (input.parent !== 0) {
+      const parent = await item(groupId, input.parent);
+      if (!parent) fail("drive_parent_invalid");
+      if (depth(await ancestors(parent)) >= DEPTH_MAX) fail("drive_parent_invalid");
+    }
+    const now = nowSeconds();
+    const stored: DriveItem = {
+      groupId,
+      id: await nextId("driveitem"),
+      recordId: input.record_id,
+      kind: input.kind,
+      parentId: input.parent,
+      sourceId: me.uid,
+      created: now,
+      modified: now,
+      payload,
+      dockey,
+      epoch: input.epoch,
+    };
+    const { canceled, reasons } = await writeTransaction((tx) => [
+      tx.drivestate
+        .update({ groupId })
+        .add({ items: 1 })
+        .where((attr, op) => `${op.notExists(attr.items)} OR ${op.lt(attr.items, DRIVE_ITEMS_MAX)}`)
+        .commit(),
+      tx.driverecordid.create({ groupId, recordId: stored.recordId, itemId: stored.id, sourceId: me.uid }).commit(),
+      tx.driveitem.create(stored).commit(),
+      GroupKeys.currentEpochCheck(tx, groupId, input.epoch),
+      // The parent is still there when the folder is stored (a deletion may have taken it since).
+      ...(input.parent === 0 ? [] : [tx.driveitem.check({ groupId, id: input.parent }).where((attr, op) => op.exists(attr.kind)).commit()]),
+    ]);
+    if (!canceled) return answer(stored);
+    const failed = (i: number) => reasons[i] === "ConditionalCheckFailed";
+    if (failed(0)) fail("drive_full");
+    if (failed(1)) {
+      const winner = await createdWith(groupId, input.record_id, me.uid);
+      if (winner) return answer(winner);
+      fail("record_id_taken");
+    }
+    if (failed(4)) fail("drive_parent_invalid");
+    if (failed(3)) return GroupKeys.epochRefusal(groupId);
+    return fail("internal");
+  }
+
+  /** The item stored for `recordId` if this user created it; another's record id: 409 record_id_taken. */
+  async function createdWith(groupId: number, recordId: string, userId: number): Promise<DriveItem | undefined> {
+    const { data } = await db().entities.driverecordid.get({ groupId, recordId }).go();
+    if (!data) return undefined;
+    if (data.sourceId !== userId) fail("record_id_taken");
+    return (await item(groupId, data.itemId)) ?? fail("drive_item_not_found");
+  }
+
+  /** The folders and the drive above `it`, nearest first (at most DEPTH_MAX: a deeper chain is no tree). */
+  async function ancestors(it: DriveItem): Promise<DriveItem[]> {
+    const chain: DriveItem[] = [];
+    let at = it;
+    while (at.kind !== "drive") {
+      if (chain.length >= DEPTH_MAX) fail("drive_parent_invalid");
+      const up = await item(at.groupId, at.parentId);
+      if (!up) fail("drive_item_not_found");
+      chain.push(up);
+      at = up;
+    }
+    return chain;
+  }
+
+  const depth = (chain: DriveItem[]) => chain.length + 1;
+
+  /**
+   * PATCH /api/drive/{id}/update/{rid}: a rename or tag edit (a new payload under a new key, for
+   * the current epoch) by someone who may edit the item, and/or a move into another drive or
+   * folder of the group by someone who may move it. A move into its own parent changes nothing;
+   * into itself or anything below it: 403 drive_move_forbidden. The move writes the moved item
+   * only; the target's ancestors are checked unchanged in the same transaction, so two crossing
+   * moves cannot make a loop.
+   */
+  export async function update(actor: Actor, groupId: number, itemId: number, body: z.input<typeof driveItemUpdate>) {
+    const input = valid(driveItemUpdate, body);
+    valid(idSchema, itemId);
+    const { me, group, membership } = await reservedPageAccess(actor, groupId, "drive", "use");
+    const it = (await item(groupId, itemId)) ?? fail("drive_item_not_found");
+    const changes: Partial<Pick<DriveItem, "payload" | "dockey" | "epoch" | "parentId">> = {};
+    if (input.payload !== undefined) {
+      if (!allowed(me, "edit", it, membership)) fail("drive_edit_forbidden");
+      GroupKeys.requireCurrentEpoch(group, input.epoch!);
+      changes.payload = envelopeText(input.payload, "aead", "mote_payload_invalid");
+      changes.dockey = envelopeText(input.dockey!, "aead", "mote_payload_invalid");
+      changes.epoch = input.epoch!;
+    }
+    let checked: DriveItem[] = [];
+    if (input.parent !== undefined && input.parent !== it.parentId) {
+      if (!allowed(me, "move", it, membership)) fail("drive_move_forbidden");
+      const target = (await item(groupId, input.parent)) ?? fail("drive_parent_invalid");
+      const above = await ancestors(target);
+      checked = [target, ...above];
+      if (checked.some((a) => a.id === it.id)) fail("drive_move_forbidden");
+      if (depth(checked) + subtreeDepth(it, await allItemsIfFolder(it)) > DEPTH_MAX) fail("drive_parent_invalid");
+      changes.parentId = target.id;
+    }
+    if (Object.keys(changes).length === 0) return { item: view(it, me, membership) };
+    const updated: DriveItem = { ...it, ...changes, modified: nowSeconds() };
+    const { canceled, reasons } = await writeTransaction((tx) => [
+      tx.driveitem
+        .patch({ groupId, id: it.id })
+        .set({ ...changes, modified: updated.modified })
+        .where((attr, op) => op.eq(attr.parentId, it.parentId))
+        .commit(),
+      ...(changes.epoch === undefined ? [] : [GroupKeys.currentEpochCheck(tx, groupId, changes.epoch)]),
+      ...checked.map((a) => unchanged(tx, a)),
+    ]);
+    if (!canceled) return { item: view(updated, me, membership) };
+    if (changes.epoch !== undefined && reasons[1] === "ConditionalCheckFailed") return GroupKeys.epochRefusal(groupId);
+    // The item, its target or one of the target's ancestors moved or went meanwhile.
+    return fail(reasons[0] === "ConditionalCheckFailed" ? "drive_item_not_found" : "drive_move_forbidden");
+  }
+
+  /** A transaction's check that `it` is still where it was. */
+  function unchanged(tx: TransactionEntities, it: DriveItem): TransactionItem {
+    return tx.driveitem
+      .check({ groupId: it.groupId, id: it.id })
+      .where((attr, op) => op.eq(attr.parentId, it.parentId))
+      .commit();
+  }
+
+  /** A folder's move needs the depth of what is in it (one read of the drive); anything else has none below. */
+  function allItemsIfFolder(it: DriveItem): Promise<DriveItem[]> {
+    return it.kind === "folder" ? allItems(it.groupId) : Promise.resolve([]);
+  }
+
+  function subtreeDepth(root: DriveItem, items: DriveItem[]): number {
+    const children = childrenOf(items);
+    const walk = (id: number, level: number): number => Math.max(level, ...(children.get(id) ?? []).map((c) => walk(c.id, level + 1)));
+    return walk(root.id, 0);
+  }
+
+  function childrenOf(items: DriveItem[]): Map<number, DriveItem[]> {
+    const children = new Map<number, DriveItem[]>();
+    for (const it of items) children.set(it.parentId, [...(children.get(it.parentId) ?? []), it]);
+    return children;
+  }
+
+  /**
+   * DELETE /api/drive/{id}/destroy/{rid}: a folder and everything in it, by someone who may delete
+   * each of those items (403 drive_delete_forbidden otherwise; a drive: always). The folder goes
+   * first, so nothing more can be put into it, then what was in it (and any item left without a
+   * way up, see `reachable`), in transactions that give the drive's counter back as they go.
+   */
+  export async function destroy(actor: Actor, groupId: number, itemId: number) {
+    valid(idSchema, itemId);
+    const { me, membership } = await reservedPageAccess(actor, groupId, "drive", "use");
+    const items = await allItems(groupId);
+    const it = items.find((i) => i.id === itemId) ?? fail("drive_item_not_found");
+    const children = childrenOf(items);
+    const below: DriveItem[] = [];
+    const collect = (id: number) => {
+      for (const child of children.get(id) ?? []) {
+        below.push(child);
+        collect(child.id);
+      }
+    };
+    collect(it.id);
+    if (![it, ...below].every((i) => allowed(me, "delete", i, membership))) fail("drive_delete_forbidden");
+    const { orphans } = reachable(items);
+    const rest = [...below, ...orphans.filter((o) => o.id !== it.id && !below.includes(o))];
+    const first = await removeAll(groupId, [it], true);
+    if (!first) fail("drive_item_not_found");
+    for (let i = 0; i < rest.length; i += DELETE_CHUNK) await removeAll(groupId, rest.slice(i, i + DELETE_CHUNK), false);
+    return { deleted: [it, ...below].map((i) => i.id) };
+  }
+
+  /** Deletes items with their record ids and gives the counter back; `strict`: only if the first one is still there. */
+  async function removeAll(groupId: number, items: DriveItem[], strict: boolean): Promise<boolean> {
+    const { canceled } = await writeTransaction((tx) => [
+      ...items.flatMap((i) => [
+        strict ? tx.driveitem.delete({ groupId, id: i.id }).where((attr, op) => op.exists(attr.kind)).commit() : tx.driveitem.delete({ groupId, id: i.id }).commit(),
+        tx.driverecordid.delete({ groupId, recordId: i.recordId }).commit(),
+      ]),
+      tx.drivestate.update({ groupId }).add({ items: -items.length }).commit(),
+    ]);
+    return !canceled;
+  }
+}

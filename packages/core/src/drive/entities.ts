@@ -1,0 +1,53 @@
+import { Entity, type EntityItem } from "electrodb";
+import { SERVICE, keyed, primary } from "../db/schema";
+
+const num = { type: "number", required: true } as const;
+const str = { type: "string", required: true } as const;
+
+/**
+ * An item of a group's drive (a drive or a folder; spec 001 §3, Drive mote): a record of the
+ * group (docs/protocol.md, "Records and dockeys"). The server keeps its place in the tree, its
+ * author and times; its name and tags are in `payload`, sealed under a key of its own that
+ * `dockey` holds under the group key of `epoch`.
+ */
+export const DriveItemEntity = new Entity({
+  model: { entity: "driveitem", version: "1", service: SERVICE },
+  attributes: {
+    groupId: num,
+    id: { ...num, padding: { length: 16, char: "0" } },
+    /** The creating browser's id for the record (every sealed string names it). */
+    recordId: str,
+    kind: { type: ["drive", "folder"] as const, required: true },
+    /** The drive or folder it sits in; 0 for a drive. */
+    parentId: num,
+    sourceId: num,
+    created: num,
+    modified: num,
+    payload: str,
+    dockey: str,
+    epoch: num,
+  },
+  indexes: {
+    byGroup: keyed(primary, ["groupId"], ["id"]),
+  },
+});
+
+/** Which item a record id became: create-only, so one record id is one item per group and a retried creation stores one. */
+export const DriveRecordIdEntity = new Entity({
+  model: { entity: "driverecordid", version: "1", service: SERVICE },
+  attributes: { groupId: num, recordId: str, itemId: num, sourceId: num },
+  indexes: {
+    byRecordId: keyed(primary, ["groupId", "recordId"], []),
+  },
+});
+
+/** A group's drive as a whole: how many items it holds (a creation is conditional on the limit, a deletion gives back). */
+export const DriveStateEntity = new Entity({
+  model: { entity: "drivestate", version: "1", service: SERVICE },
+  attributes: { groupId: num, items: { type: "number", required: true, default: 0 } },
+  indexes: {
+    byGroup: keyed(primary, ["groupId"], []),
+  },
+});
+
+export type DriveItem = EntityItem<typeof DriveItemEntity>;

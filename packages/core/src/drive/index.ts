@@ -1,0 +1,1 @@
+export { Drive } from "./drive";
