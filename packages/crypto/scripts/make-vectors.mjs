@@ -376,6 +376,10 @@ const recordId = b64u(range(0xe0, 16));
 const recordKey1 = range(0xd0, 32);
 const grantSealed = sealedFor(carolNext, `dek:7:${recordId}`, recordKey1, range(0xaf, 12));
 const grantRecord = { type: "record-grant", v: 2, groupId: 7, recordId, recipientUserId: 3, recipientKeyId: keyIdOf(carolNext.pub), sealedDigest: sha256b64u(grantSealed), sealer: 1, sealerKeyId: keyIdOf(root.pub) };
+function driveItemVector(payload, nonce) {
+  const json = JSON.stringify(payload);
+  return { payload, json: text(json), nonce: hex(nonce), ...aead(recordKey1, Buffer.from(json, "utf8"), `mote:7:${recordId}`, nonce) };
+}
 // A message of group 7's own conversation: the group's associated data and signed record type.
 function groupMessage(senderId, sender, localid, payload, nonce) {
   const json = JSON.stringify(payload);
@@ -401,6 +405,8 @@ const group = {
       { text: text(grueziNfd), nonce: hex(range(0x9f, 12)), ...aead(recordKey1, Buffer.from(grueziNfd, "utf8"), `mote:7:${recordId}`, range(0x9f, 12)) },
     ],
     grant: { nonce: hex(range(0xaf, 12)), sealed: grantSealed, signatureRecord: grantRecord, signature: v2sign(root, grantRecord), sealer: 1, sealerKeyId: keyIdOf(root.pub) },
+    // The same record as a folder of the drive: its payload is this JSON text, keys in this order.
+    driveItem: driveItemVector({ type: "folder", name: grueziNfc, tags: ["legal", "Q1"] }, range(0xcf, 12)),
   },
   message: groupMessage(2, jurg, "local-9", { text: grueziNfd }, range(0xbf, 12)),
 };

@@ -279,3 +279,15 @@ export {
   unwrapRecordKey,
   wrapRecordKey,
 } from "./records/record-key";
+export {
+  DRIVE_ITEM_TYPES,
+  DRIVE_NAME_MAX,
+  DRIVE_TAGS_MAX,
+  DRIVE_TAG_MAX,
+  type DriveItemPayload,
+  type DriveItemType,
+  type SealedDriveItem,
+  driveItemPayloadSchema,
+  openDriveItem,
+  sealDriveItem,
+} from "./records/drive-item";

@@ -14,6 +14,7 @@ import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, app
 import { type MessagePayload, openMessage, sealMessageWith } from "./message";
 import { openSignedMessage, sealSignedMessageWith } from "./signed-message";
 import { commitGroupKey, createGroupRecord, openGroupEpochLink, openGroupKey, sealGroupEpochLinkWith, sealGroupKeyWith, verifyGroupRecord } from "./group-key";
+import { driveItemPayloadSchema, openDriveItem } from "./drive-item";
 import { grantRecordKeyWith, openRecordGrant, openRecordPayload, sealRecordPayloadWith, unwrapRecordKey, wrapRecordKeyWith } from "./record-key";
 
 // Protocol v2 against the second implementation (scripts/make-vectors.mjs on node:crypto): every
@@ -189,6 +190,12 @@ describe("protocol v2 vectors", () => {
       expect(await sealRecordPayloadWith(dek, place, hex(p.text.utf8), hex(p.nonce))).toBe(p.envelope);
       expect(utf8Decode(await openRecordPayload(dek, p.envelope, place))).toBe(textOf(p.text));
     }
+    // The record as a drive folder: its payload's JSON text (keys in the schema's order) under the DEK.
+    const d = r.driveItem;
+    expect(JSON.stringify(driveItemPayloadSchema.parse(d.payload))).toBe(textOf(d.json));
+    expect(await sealRecordPayloadWith(dek, place, utf8Encode(textOf(d.json)), hex(d.nonce))).toBe(d.envelope);
+    expect(await openDriveItem(key1!, { payload: d.envelope, dockey: r.dockey.envelope }, { ...place, epoch: 1 }, "folder")).toEqual(d.payload);
+    await expectRefusal(openDriveItem(key1!, { payload: d.envelope, dockey: r.dockey.envelope }, { ...place, epoch: 1 }, "drive"), "invalid_payload");
     const carol = await me(3, "carolNext");
     const carolKey = (await verifyIdentity(chainOf(3), trust)).keys[1]!;
     const grant = await grantRecordKeyWith(dek, place, log, carolKey, root, { ephemeral, nonce: hex(r.grant.nonce) });
