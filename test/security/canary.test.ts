@@ -40,7 +40,8 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * codes and for the private key seeds (taken from the users' own envelopes, opened here with the
  * codes), for an invitation's code and temporary private keys, for two-factor recovery codes,
  * for a conversation's title, message text, file name, file contents and thumbnail, for a message
- * of a group's conversation page written in the browser (the group and its keys made there too), and for a
+ * of a group's conversation page written in the browser (the group and its keys made there too), the names and
+ * tags of a drive and a folder made on its drive page, and for a
  * group's epoch keys (wrapped, linked, committed to and logged through the group key routes), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
@@ -144,6 +145,9 @@ describe("plaintext canary: the server stores no secure code and no private key"
     // A group made in the first canary's browser (its log, key, record and wraps made there) with
     // the second, and a message on the group's conversation page, sealed and signed there.
     const groupText = `canary-spa-group-message-${randomBytes(6).toString("hex")}`;
+    const driveName = `canary-spa-drive-${randomBytes(6).toString("hex")}`;
+    const folderName = `canary-spa-folder-${randomBytes(6).toString("hex")}`;
+    const folderTag = `canary-spa-tag-${randomBytes(6).toString("hex")}`;
     {
       const { page, context } = await newVisitor(browser);
       await signIn(page, canaries[0]!.email, canaries[0]!.password, canaries[0]!.code);
@@ -159,9 +163,23 @@ describe("plaintext canary: the server stores no secure code and no private key"
       await page.getByRole("textbox", { name: "Message" }).fill(groupText);
       await page.getByRole("textbox", { name: "Message" }).press("Enter");
       await page.locator('[data-status="sent"]').filter({ hasText: groupText }).waitFor({ timeout: 30_000 });
+      // The group's drive: a drive and a folder named and tagged there.
+      await page.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: "Pages of Canary browser group" }).getByRole("link", { name: "Drive" }).click();
+      await page.getByRole("button", { name: "Click to start storing files..." }).click();
+      await page.getByRole("dialog").getByLabel("Name").fill(driveName);
+      await page.getByRole("dialog").getByLabel("Name").press("Enter");
+      await page.locator(`[data-drive-item="${driveName}"]`).click();
+      await page.getByRole("button", { name: "Create folder" }).click();
+      await page.getByRole("dialog").getByLabel("Name").fill(folderName);
+      await page.getByRole("dialog").getByLabel("Tags").fill(folderTag);
+      await page.getByRole("dialog").getByLabel("Name").press("Enter");
+      await page.locator(`[data-drive-item="${folderName}"]`).waitFor({ timeout: 30_000 });
       await context.close();
     }
     needles.push(needle("group conversation message written in the browser", Buffer.from(groupText), groupText));
+    needles.push(needle("drive name written in the browser", Buffer.from(driveName), driveName));
+    needles.push(needle("folder name written in the browser", Buffer.from(folderName), folderName));
+    needles.push(needle("folder tag written in the browser", Buffer.from(folderTag), folderTag));
 
     // An invitation: its code goes from the administrator to the invitee by another channel,
     // and the invitee's temporary private keys travel only inside the code-wrapped transit.

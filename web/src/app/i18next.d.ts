@@ -1,6 +1,7 @@
 import type { en as about } from "../features/about/i18n/en";
 import type { en as admin } from "../features/admin/i18n/en";
 import type { en as conversations } from "../features/conversations/i18n/en";
+import type { en as drive } from "../features/groups/drive/i18n/en";
 import type { en as groupKeys } from "../features/groups/keys/i18n/en";
 import type { en as groupMembers } from "../features/groups/members/i18n/en";
 import type { en as groups } from "../features/groups/i18n/en";
@@ -30,6 +31,7 @@ declare module "i18next" {
       about: typeof about;
       admin: typeof admin;
       conversations: typeof conversations;
+      drive: typeof drive;
       groupKeys: typeof groupKeys;
       groupMembers: typeof groupMembers;
       groups: typeof groups;

@@ -65,5 +65,7 @@ export const queryKeys = {
     messages: (id: number) => ["groups", "conversation", id, "messages"] as const,
     live: (id: number) => ["groups", "conversation", id, "live"] as const,
     poll: (id: number) => ["groups", "conversation", id, "poll"] as const,
+    /** The group's drive, decrypted: not under `one(id)` either (a menu change does not decrypt it again). */
+    drive: (id: number) => ["groups", "drive", id] as const,
   },
 } as const;

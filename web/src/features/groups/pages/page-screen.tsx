@@ -78,7 +78,7 @@ function PageContent({ page }: { page: PageView }) {
           )}
         </Group>
       </Group>
-      {page.reserved === "members" || page.reserved === "conversation" ? <ReservedSlot groupId={group.id} reserved={page.reserved} readOnly={page.read_only} /> : <PagePlaceholder page={page} />}
+      {page.reserved ? <ReservedSlot groupId={group.id} reserved={page.reserved} readOnly={page.read_only} /> : <PagePlaceholder page={page} />}
       {viewing ? <PermissionEditor groupId={group.id} page={page} onClose={permissions.close} /> : null}
       <Modal opened={adding} onClose={add.close} title={t("page.add")} centered>
         <Text>{t("page.addSoon")}</Text>

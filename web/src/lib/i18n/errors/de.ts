@@ -119,4 +119,11 @@ export const de: Record<ErrorCode, string> = {
   role_assigned: "Dieses Mitglied hat diese Rolle bereits.",
   role_not_assigned: "Dieses Mitglied hat diese Rolle nicht.",
   group_rekey_invalid: "Ein neuer Schlüssel muss auf den aktuellen folgen und ihn enthalten.",
+  drive_item_not_found: "Dieses Element gibt es nicht mehr - bitte lade die Seite neu.",
+  drive_parent_invalid: "Ein Ordner gehört in ein Laufwerk oder einen Ordner dieser Gruppe; ein Laufwerk steht zuoberst.",
+  drive_move_forbidden: "Du darfst dieses Objekt nicht in diesen Ordner verschieben!",
+  drive_edit_forbidden: "Du hast keine Berechtigung, dieses Objekt zu bearbeiten.",
+  drive_delete_forbidden: "Du kannst dieses Element nicht löschen - bitte wende dich an die Person, die es erstellt hat.",
+  drive_full: "Dieses Laufwerk enthält so viele Elemente, wie es kann.",
+  record_id_taken: "Dieses Element gibt es bereits.",
 };

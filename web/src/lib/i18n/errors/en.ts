@@ -124,4 +124,11 @@ export const en: Record<ErrorCode, string> = {
   role_assigned: "This member has this role already.",
   role_not_assigned: "This member does not have this role.",
   group_rekey_invalid: "A new key must follow the current one and carry it.",
+  drive_item_not_found: "This item does not exist any more - please refresh the page.",
+  drive_parent_invalid: "A folder goes into a drive or a folder of this group; a drive goes at the top.",
+  drive_move_forbidden: "You are not allowed to move this object to that folder!",
+  drive_edit_forbidden: "You do not have access to edit this object.",
+  drive_delete_forbidden: "You cannot delete this item - please contact its author.",
+  drive_full: "This drive holds as many items as it can.",
+  record_id_taken: "This item exists already.",
 };

@@ -1,0 +1,400 @@
+import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, type TreeNodeData, useTree } from "@mantine/core";
+import { type FormEvent, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { errorText } from "../../../lib/error-text";
+import { formatDateTime } from "../../../lib/format";
+import { ErrorDialog } from "../../../lib/ui/error-dialog";
+import { Icon } from "../../../lib/ui/icons";
+import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
+import { isDistributionError } from "../../conversations";
+import { GroupKeyWaitingError } from "../keys/group-ring";
+import { ns as keysNs } from "../keys/i18n";
+import { PlusIcon } from "../menu/page-icons";
+import { type DriveNode, SORT_MODES, type SortMode, childrenByParent, compareNodes, countBelow, driveOf, searchDrive } from "./drive-tree";
+import { ns } from "./i18n";
+import { ItemForm } from "./item-form";
+import { useDrive } from "./use-drive";
+
+/**
+ * The drive page (spec 001 §2, §4): the group's drives and their folders as a tree, sorted four
+ * ways, searchable over the decrypted names and tags (open, done with the matches where they are,
+ * reset), with a details panel for the selected item (open, rename, delete, jump to location after
+ * a search) and the creation of drives and folders. Everything shown was decrypted here.
+ */
+export function DrivePage({ groupId, readOnly }: { groupId: number; readOnly: boolean }) {
+  const holder = useUnlockedKeys();
+  const { t } = useTranslation("conversations");
+  if (!holder) return <Text>{t("errors.keysMissing")}</Text>;
+  return <Drive key={groupId} groupId={groupId} holder={holder} readOnly={readOnly} />;
+}
+
+type Search = { state: "none" } | { state: "open"; text: string } | { state: "done"; text: string };
+type Dialog = { kind: "createDrive" } | { kind: "createFolder"; parent: DriveNode } | { kind: "rename"; node: DriveNode } | { kind: "delete"; node: DriveNode };
+
+const FolderIcon = ({ drive }: { drive: boolean }) => (
+  <Icon size={18} aria-hidden>
+    {drive ? <path d="M3 7h18v10H3zM7 12h.01M11 12h6" /> : <path d="M3 6h6l2 2h10v11H3z" />}
+  </Icon>
+);
+
+function Drive({ groupId, holder, readOnly }: { groupId: number; holder: UnlockedKeys; readOnly: boolean }) {
+  const { t, i18n } = useTranslation([ns, keysNs]);
+  const { drive, progress, refresh, create, rename, remove } = useDrive(groupId, holder);
+  const [sort, setSort] = useState<SortMode>("titleAsc");
+  const [search, setSearch] = useState<Search>({ state: "none" });
+  const [selected, setSelected] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [expanded, setExpanded] = useState<Record<string, boolean>>({});
+  const tree = useTree({ expandedState: expanded, onExpandedStateChange: setExpanded });
+
+  const nodes = useMemo(() => drive.data?.nodes ?? [], [drive.data]);
+  const byId = useMemo(() => new Map(nodes.map((n) => [n.id, n])), [nodes]);
+  const children = useMemo(() => childrenByParent(nodes, compareNodes(sort, new Intl.Collator(i18n.language, { sensitivity: "base", numeric: true }))), [nodes, sort, i18n.language]);
+  const found = useMemo(() => (search.state === "done" ? searchDrive(nodes, search.text) : null), [nodes, search]);
+  const data = useMemo(() => treeData(children, 0, found?.shown ?? null, t("invalid")), [children, found, t]);
+  const canCreate = !readOnly && drive.data?.answer.can_create === true;
+  const writable = drive.data?.ring.writable !== false;
+  const chosen = selected === null ? undefined : byId.get(selected);
+
+  const fail = (fallback: string) => (cause: unknown) => setError(errorText(cause, fallback));
+  const close = () => setDialog(null);
+
+  if (drive.isPending) {
+    return (
+      <Group gap="xs" data-drive="loading">
+        <Loader size="sm" />
+        <Text size="sm">{progress && progress.total > 0 ? t("decrypting", { done: progress.done, total: progress.total }) : t("loading")}</Text>
+      </Group>
+    );
+  }
+  if (drive.isError) {
+    const cause = drive.error;
+    if (cause instanceof GroupKeyWaitingError) return <Text c="dimmed" data-group-key="waiting">{cause.message}</Text>;
+    if (isDistributionError(cause)) {
+      return (
+        <Alert color="red" role="alert" title={t(`${keysNs}:distribution.heading`)} data-trust-warning={cause.reason}>
+          {cause.message}
+        </Alert>
+      );
+    }
+    return <Text c="red">{errorText(cause, t("errors.load"))}</Text>;
+  }
+
+  const jump = (node: DriveNode) => {
+    setSearch({ state: "none" });
+    const open = { ...expanded };
+    for (let at = byId.get(node.parent); at; at = byId.get(at.parent)) open[String(at.id)] = true;
+    setExpanded(open);
+    setSelected(node.id);
+  };
+
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    if (search.state === "none") return;
+    setSearch({ state: "done", text: search.text });
+    // The results are shown opened up to every match.
+    const { shown } = searchDrive(nodes, search.text);
+    setExpanded(Object.fromEntries([...shown].map((id) => [String(id), true])));
+  };
+
+  return (
+    <Stack gap="sm" data-drive="ready">
+      {!writable ? <Alert color="yellow">{t(`${keysNs}:distribution.rekeyPending`)}</Alert> : null}
+      <Group justify="space-between" role="toolbar" aria-label={t("toolbar.label")} wrap="wrap" gap="xs">
+        <Group gap="xs" wrap="wrap">
+          <Tooltip label={t("toolbar.refresh")}>
+            <ActionIcon variant="default" size="lg" aria-label={t("toolbar.refresh")} onClick={() => void refresh()} loading={drive.isFetching}>
+              <Icon size={18}>
+                <path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" />
+              </Icon>
+            </ActionIcon>
+          </Tooltip>
+          <Select
+            aria-label={t("toolbar.sort")}
+            data={SORT_MODES.map((mode) => ({ value: mode, label: t(`sort.${mode}`) }))}
+            value={sort}
+            onChange={(value) => value && setSort(value as SortMode)}
+            allowDeselect={false}
+            w={170}
+          />
+          {search.state === "none" ? (
+            <Button variant="default" onClick={() => setSearch({ state: "open", text: "" })}>
+              {t("toolbar.search")}
+            </Button>
+          ) : (
+            <form onSubmit={submitSearch} role="search">
+              <Group gap={4} wrap="nowrap">
+                <TextInput
+                  aria-label={t("toolbar.search")}
+                  placeholder={t("toolbar.searchPlaceholder")}
+                  value={search.text}
+                  onChange={(e) => setSearch({ state: "open", text: e.currentTarget.value })}
+                  onKeyDown={(e) => e.key === "Escape" && setSearch({ state: "none" })}
+                  data-autofocus
+                  autoFocus
+                  w={260}
+                />
+                <Button variant="subtle" onClick={() => setSearch({ state: "none" })}>
+                  {t("toolbar.resetSearch")}
+                </Button>
+              </Group>
+            </form>
+          )}
+        </Group>
+        {canCreate ? (
+          <Group gap="xs">
+            <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => setDialog({ kind: "createDrive" })} disabled={!writable}>
+              {t("toolbar.createDrive")}
+            </Button>
+            <Tooltip label={t("toolbar.folderNeedsPlace")} disabled={chosen !== undefined}>
+              <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => chosen && setDialog({ kind: "createFolder", parent: chosen })} disabled={!chosen || !writable}>
+                {t("toolbar.createFolder")}
+              </Button>
+            </Tooltip>
+          </Group>
+        ) : null}
+      </Group>
+
+      {found ? (
+        <Text size="sm" c="dimmed" data-search-results={found.matches.size}>
+          {found.matches.size === 0 ? t("noResults") : t("results", { count: found.matches.size })}
+        </Text>
+      ) : null}
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Paper withBorder p="sm" radius="md">
+          {nodes.length === 0 ? (
+            canCreate ? (
+              <Button variant="subtle" onClick={() => setDialog({ kind: "createDrive" })} disabled={!writable} data-drive-empty>
+                {t("empty")}
+              </Button>
+            ) : (
+              <Text size="sm" c="dimmed" data-drive-empty>
+                {t("emptyReadOnly")}
+              </Text>
+            )
+          ) : (
+            <Tree
+              aria-label={t("tree")}
+              data={data}
+              tree={tree}
+              levelOffset="md"
+              expandOnClick
+              renderNode={({ node, expanded, hasChildren, elementProps }) => {
+                const item = byId.get(Number(node.value))!;
+                const hit = found?.matches.has(item.id);
+                return (
+                  <Group
+                    gap={6}
+                    wrap="nowrap"
+                    {...elementProps}
+                    onClick={(event) => {
+                      elementProps.onClick(event);
+                      setSelected(item.id);
+                    }}
+                    data-drive-item={item.name ?? ""}
+                    data-kind={item.kind}
+                    data-chosen={selected === item.id || undefined}
+                    style={{ ...elementProps.style, cursor: "pointer", padding: "2px 4px", borderRadius: 4, background: selected === item.id ? "var(--mantine-color-blue-light)" : undefined }}
+                  >
+                    <Text span c="dimmed" w={12} aria-hidden>
+                      {hasChildren ? (expanded ? "▾" : "▸") : ""}
+                    </Text>
+                    <FolderIcon drive={item.kind === "drive"} />
+                    <Text span fw={hit ? 700 : undefined} c={item.name === null ? "red" : undefined} style={{ overflowWrap: "anywhere" }}>
+                      {node.label}
+                    </Text>
+                  </Group>
+                );
+              }}
+            />
+          )}
+        </Paper>
+        <Details
+          node={chosen}
+          byId={byId}
+          childrenOf={children}
+          attrib={drive.data.answer.attrib}
+          searched={found !== null}
+          canWrite={canCreate && writable}
+          onOpen={(node) => setExpanded((open) => ({ ...open, [String(node.id)]: true }))}
+          onRename={(node) => setDialog({ kind: "rename", node })}
+          onDelete={(node) => setDialog({ kind: "delete", node })}
+          onJump={jump}
+        />
+      </SimpleGrid>
+
+      {dialog?.kind === "createDrive" || dialog?.kind === "createFolder" ? (
+        <ItemForm
+          title={dialog.kind === "createDrive" ? t("form.createDrive") : t("form.createFolder", { place: dialog.parent.name ?? t("invalid") })}
+          submit={t("form.create")}
+          busy={create.isPending}
+          onClose={close}
+          onSave={(name, tags) =>
+            create.mutate(
+              { kind: dialog.kind === "createDrive" ? "drive" : "folder", parent: dialog.kind === "createFolder" ? dialog.parent.id : 0, name, tags },
+              {
+                onSuccess: ({ item }) => {
+                  close();
+                  if (dialog.kind === "createFolder") setExpanded((open) => ({ ...open, [String(dialog.parent.id)]: true }));
+                  setSelected(item.id);
+                },
+                onError: fail(dialog.kind === "createDrive" ? t("errors.save") : t("errors.folder")),
+              },
+            )
+          }
+        />
+      ) : null}
+      {dialog?.kind === "rename" ? (
+        <ItemForm
+          title={t("form.rename", { name: dialog.node.name ?? t("invalid") })}
+          submit={t("form.save")}
+          initial={{ name: dialog.node.name ?? "", tags: dialog.node.tags }}
+          busy={rename.isPending}
+          onClose={close}
+          onSave={(name, tags) => rename.mutate({ node: dialog.node, name, tags }, { onSuccess: close, onError: fail(t("errors.edit")) })}
+        />
+      ) : null}
+      {dialog?.kind === "delete" ? (
+        <Modal opened onClose={close} title={t("confirmDelete.title", { name: dialog.node.name ?? t("invalid") })} centered>
+          <Stack>
+            <Text size="sm">{t("confirmDelete.folder")}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {t("confirmDelete.cancel")}
+              </Button>
+              <Button
+                color="red"
+                loading={remove.isPending}
+                onClick={() =>
+                  remove.mutate(dialog.node, {
+                    onSuccess: () => setSelected(null),
+                    onError: fail(t("errors.delete")),
+                    onSettled: close,
+                  })
+                }
+              >
+                {t("confirmDelete.confirm")}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      ) : null}
+      <ErrorDialog message={error} onClose={() => setError(null)} />
+    </Stack>
+  );
+}
+
+/** The tree's data: each item under its parent, in the sort's order; with a search, only the matches and what is above them. */
+function treeData(children: Map<number, DriveNode[]>, parent: number, shown: Set<number> | null, invalid: string): TreeNodeData[] {
+  return (children.get(parent) ?? [])
+    .filter((node) => shown === null || shown.has(node.id))
+    .map((node) => {
+      const below = treeData(children, node.id, shown, invalid);
+      return { value: String(node.id), label: node.name ?? invalid, ...(below.length ? { children: below } : {}) };
+    });
+}
+
+function Details({
+  node,
+  byId,
+  childrenOf,
+  attrib,
+  searched,
+  canWrite,
+  onOpen,
+  onRename,
+  onDelete,
+  onJump,
+}: {
+  node: DriveNode | undefined;
+  byId: Map<number, DriveNode>;
+  childrenOf: Map<number, DriveNode[]>;
+  attrib: Record<string, { name: string }>;
+  searched: boolean;
+  canWrite: boolean;
+  onOpen: (node: DriveNode) => void;
+  onRename: (node: DriveNode) => void;
+  onDelete: (node: DriveNode) => void;
+  onJump: (node: DriveNode) => void;
+}) {
+  const { t } = useTranslation(ns);
+  if (!node) {
+    return (
+      <Paper withBorder p="sm" radius="md" aria-label={t("details.label")} component="section">
+        <Text size="sm" c="dimmed">
+          {t("details.none")}
+        </Text>
+      </Paper>
+    );
+  }
+  const drive = driveOf(node, byId);
+  const row = (label: string, value: string) => (
+    <Group gap="xs" wrap="nowrap" align="flex-start">
+      <Text size="sm" c="dimmed" w={100}>
+        {label}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+        {value}
+      </Text>
+    </Group>
+  );
+  return (
+    <Paper withBorder p="sm" radius="md" aria-label={t("details.label")} component="section" data-details={node.name ?? ""}>
+      <Stack gap={6}>
+        <Group gap="xs">
+          <FolderIcon drive={node.kind === "drive"} />
+          <Text fw={600} style={{ overflowWrap: "anywhere" }}>
+            {node.name ?? t("invalid")}
+          </Text>
+          <Badge variant="light">{t(`kind.${node.kind}`)}</Badge>
+        </Group>
+        {row(t("details.title"), node.name ?? t("invalid"))}
+        {row(t("details.drive"), drive?.name ?? t("invalid"))}
+        {row(t("details.author"), attrib[String(node.authorId)]?.name ?? t("details.unknownAuthor"))}
+        {row(t("details.size"), t("details.items", { count: countBelow(node.id, childrenOf) }))}
+        {row(t("details.modified"), formatDateTime(node.modified * 1000))}
+        {row(t("details.created"), formatDateTime(node.created * 1000))}
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <Text size="sm" c="dimmed" w={100}>
+            {t("details.tags")}
+          </Text>
+          {node.tags.length ? (
+            <Group gap={4} data-tags>
+              {node.tags.map((tag) => (
+                <Badge key={tag} variant="outline" tt="none">
+                  {tag}
+                </Badge>
+              ))}
+            </Group>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t("details.noTags")}
+            </Text>
+          )}
+        </Group>
+        <Group gap="xs" mt="xs">
+          <Button size="xs" variant="default" onClick={() => onOpen(node)}>
+            {t("details.open")}
+          </Button>
+          {canWrite && node.editable && node.name !== null ? (
+            <Button size="xs" variant="default" onClick={() => onRename(node)}>
+              {t("details.rename")}
+            </Button>
+          ) : null}
+          {canWrite && node.editable && node.kind !== "drive" ? (
+            <Button size="xs" variant="light" color="red" onClick={() => onDelete(node)}>
+              {t("details.delete")}
+            </Button>
+          ) : null}
+          {searched ? (
+            <Button size="xs" variant="subtle" onClick={() => onJump(node)}>
+              {t("details.jump")}
+            </Button>
+          ) : null}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

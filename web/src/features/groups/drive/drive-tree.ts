@@ -1,0 +1,71 @@
+import type { DriveItemType } from "@sealwork/crypto";
+
+/**
+ * The drive's tree as the page arranges it (spec 001 §2, §4): siblings in one of four orders, a
+ * search over the decrypted names and tags that keeps each match's place, an item's drive and how
+ * much is below it. Pure functions over what drive-items.ts opened.
+ */
+
+/** An item as the page shows it: `name` null when it does not open (the page says 'Invalid item'). */
+export interface DriveNode {
+  id: number;
+  recordId: string;
+  kind: DriveItemType;
+  parent: number;
+  authorId: number;
+  created: number;
+  modified: number;
+  editable: boolean;
+  name: string | null;
+  tags: string[];
+}
+
+export const SORT_MODES = ["titleAsc", "titleDesc", "dateDesc", "dateAsc"] as const;
+export type SortMode = (typeof SORT_MODES)[number];
+
+/** Compares two items for the sort mode (spec 001 §2): by title either way, or by date (last change) either way; ties by id. */
+export function compareNodes(mode: SortMode, collator: Intl.Collator): (a: DriveNode, b: DriveNode) => number {
+  const title = (a: DriveNode, b: DriveNode) => collator.compare(a.name ?? "", b.name ?? "");
+  const date = (a: DriveNode, b: DriveNode) => a.modified - b.modified;
+  const by = { titleAsc: title, titleDesc: (a: DriveNode, b: DriveNode) => -title(a, b), dateDesc: (a: DriveNode, b: DriveNode) => -date(a, b), dateAsc: date }[mode];
+  return (a, b) => by(a, b) || a.id - b.id;
+}
+
+/** The children of each item (0: the drives), sorted. */
+export function childrenByParent(nodes: DriveNode[], compare: (a: DriveNode, b: DriveNode) => number): Map<number, DriveNode[]> {
+  const children = new Map<number, DriveNode[]>();
+  for (const node of nodes) children.set(node.parent, [...(children.get(node.parent) ?? []), node]);
+  for (const list of children.values()) list.sort(compare);
+  return children;
+}
+
+/**
+ * A search over the decrypted names and tags (case-insensitive): the ids of the matching items
+ * and of every item above one, so the tree shows the matches where they are (pruned results).
+ */
+export function searchDrive(nodes: DriveNode[], text: string): { matches: Set<number>; shown: Set<number> } {
+  const term = text.trim().toLocaleLowerCase();
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const matches = new Set<number>();
+  const shown = new Set<number>();
+  if (!term) return { matches, shown };
+  for (const node of nodes) {
+    const hit = (node.name ?? "").toLocaleLowerCase().includes(term) || node.tags.some((tag) => tag.toLocaleLowerCase().includes(term));
+    if (!hit) continue;
+    matches.add(node.id);
+    for (let at: DriveNode | undefined = node; at && !shown.has(at.id); at = byId.get(at.parent)) shown.add(at.id);
+  }
+  return { matches, shown };
+}
+
+/** The drive an item is in (itself for a drive). */
+export function driveOf(node: DriveNode, byId: Map<number, DriveNode>): DriveNode | undefined {
+  let at: DriveNode | undefined = node;
+  for (let steps = 0; at && at.kind !== "drive" && steps < 100; steps++) at = byId.get(at.parent);
+  return at?.kind === "drive" ? at : undefined;
+}
+
+/** How many items are below an item. */
+export function countBelow(id: number, children: Map<number, DriveNode[]>): number {
+  return (children.get(id) ?? []).reduce((sum, child) => sum + 1 + countBelow(child.id, children), 0);
+}
