@@ -1,5 +1,5 @@
 import { db } from "@sealwork/core/db/service";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { createSession } from "../support/users";
@@ -27,6 +27,21 @@ describe("the drive page", () => {
     await page.locator('[data-drive="ready"]').waitFor({ timeout: 60_000 });
   }
 
+  /** Drags one row onto another with the mouse, in steps (dnd-kit starts a drag after a few pixels). */
+  async function drag(page: Page, from: Locator, to: Locator) {
+    const a = (await from.boundingBox())!;
+    const b = (await to.boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 12, a.y + a.height / 2 + 12, { steps: 4 });
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+    await page.mouse.up();
+  }
+
+  /** The tree item `name` sits under `parent` (the row's tree item holds its children's). */
+  const under = (page: Page, parent: string, name: string) =>
+    page.getByRole("treeitem").filter({ has: page.locator(`:scope > [data-drive-item="${parent}"]`) }).locator(`[data-drive-item="${name}"]`);
+
   async function fillForm(page: Page, name: string, tags = "") {
     await dialog(page).getByLabel("Name").fill(name);
     if (tags) await dialog(page).getByLabel("Tags").fill(tags);
@@ -34,7 +49,7 @@ describe("the drive page", () => {
     await dialog(page).waitFor({ state: "detached" });
   }
 
-  it("makes drives and folders whose names only members' browsers read; sorts, searches, renames and deletes them", { timeout: 300_000 }, async () => {
+  it("makes drives and folders whose names only members' browsers read; sorts, moves (drag and drop), searches, renames and deletes them", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [sue, ann] = await Promise.all([createSession({ admin: true, superAdmin: true, name: `Sue ${tag}` }), createSession({ name: `Ann ${tag}` })]);
     const [s, a] = await Promise.all([sue, ann].map(signedIn));
@@ -76,10 +91,20 @@ describe("the drive page", () => {
     await a!.getByRole("option", { name: "Title (Z–A)" }).click();
     await expect.poll(order).toEqual([`Verträge ${tag}`, `Angebote ${tag}`]);
 
+    // A second drive; a folder dragged onto it moves there (and stays there after a reload).
+    await a!.getByRole("button", { name: "Create drive" }).click();
+    await fillForm(a!, `Archiv ${tag}`);
+    await drag(a!, item(a!, `Angebote ${tag}`), item(a!, `Archiv ${tag}`));
+    await under(a!, `Archiv ${tag}`, `Angebote ${tag}`).waitFor();
+    await openDrive(a!, group);
+    await item(a!, `Archiv ${tag}`).click();
+    await under(a!, `Archiv ${tag}`, `Angebote ${tag}`).waitFor();
+    await item(a!, `Projekte ${tag}`).click();
+
     // The server holds none of it in the clear.
     const stored = (await db().entities.driveitem.query.byGroup({ groupId: group }).go()).data;
-    expect(stored.map((i) => i.kind).sort()).toEqual(["drive", "folder", "folder"]);
-    for (const i of stored) for (const text of ["Projekte", "Verträge", "Angebote", "legal", tag]) expect(JSON.stringify(i)).not.toContain(text);
+    expect(stored.map((i) => i.kind).sort()).toEqual(["drive", "drive", "folder", "folder"]);
+    for (const i of stored) for (const text of ["Projekte", "Verträge", "Angebote", "Archiv", "legal", tag]) expect(JSON.stringify(i)).not.toContain(text);
 
     // Sue's browser opens them; as the group's administrator she may change Ann's folder.
     await openDrive(s!, group);
@@ -96,6 +121,11 @@ describe("the drive page", () => {
     await details(a!).getByText(`Sue ${tag}`).waitFor();
     expect(await details(a!).getByRole("button", { name: "Rename" }).count()).toBe(0);
     expect(await details(a!).getByRole("button", { name: "Delete" }).count()).toBe(0);
+    // Into something below itself: refused with the spec's text, nothing moves.
+    await drag(a!, item(a!, `Verträge ${tag}`), item(a!, `Sues Ordner ${tag}`));
+    expect(await errorDialogText(a!)).toContain("You are not allowed to move this object to that folder!");
+    await a!.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+    await under(a!, `Projekte ${tag}`, `Verträge ${tag}`).waitFor();
     await a!.mouse.move(1270, 790);
     await expectAccessible(a!, "drive page");
 
@@ -107,7 +137,7 @@ describe("the drive page", () => {
     await expect.poll(async () => (await a!.getByRole("tree", { name: "Files and folders" }).locator("[data-kind=folder]").count())).toBe(1);
     await item(a!, `Verträge ${tag}`).click();
     await details(a!).getByRole("button", { name: "Jump to location" }).click();
-    await item(a!, `Angebote ${tag}`).waitFor();
+    await item(a!, `Archiv ${tag}`).waitFor();
     await a!.getByRole("button", { name: "Search" }).waitFor();
 
     // Rename (a new payload under a new key); Sue sees the new name.
@@ -124,6 +154,7 @@ describe("the drive page", () => {
     await dialog(a!).getByRole("button", { name: "Delete" }).click();
     expect(await errorDialogText(a!)).toContain("You cannot delete this item - please contact its author.");
     await a!.getByRole("dialog", { name: "Error" }).getByRole("button", { name: "OK" }).click();
+    await item(a!, `Archiv ${tag}`).click();
     await item(a!, `Angebote ${tag}`).click();
     await details(a!).getByRole("button", { name: "Delete" }).click();
     await dialog(a!).getByText("The folder and everything in it are deleted for every member of the group.").waitFor();

@@ -1,3 +1,4 @@
+import { DndContext, type DragEndEvent, PointerSensor, useSensor, useSensors } from "@dnd-kit/core";
 import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, type TreeNodeData, useTree } from "@mantine/core";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,6 +13,7 @@ import { ns as keysNs } from "../keys/i18n";
 import { PlusIcon } from "../menu/page-icons";
 import { type DriveNode, SORT_MODES, type SortMode, childrenByParent, compareNodes, countBelow, driveOf, searchDrive } from "./drive-tree";
 import { ns } from "./i18n";
+import { DriveRow, FolderIcon } from "./drive-row";
 import { ItemForm } from "./item-form";
 import { useDrive } from "./use-drive";
 
@@ -31,15 +33,9 @@ export function DrivePage({ groupId, readOnly }: { groupId: number; readOnly: bo
 type Search = { state: "none" } | { state: "open"; text: string } | { state: "done"; text: string };
 type Dialog = { kind: "createDrive" } | { kind: "createFolder"; parent: DriveNode } | { kind: "rename"; node: DriveNode } | { kind: "delete"; node: DriveNode };
 
-const FolderIcon = ({ drive }: { drive: boolean }) => (
-  <Icon size={18} aria-hidden>
-    {drive ? <path d="M3 7h18v10H3zM7 12h.01M11 12h6" /> : <path d="M3 6h6l2 2h10v11H3z" />}
-  </Icon>
-);
-
 function Drive({ groupId, holder, readOnly }: { groupId: number; holder: UnlockedKeys; readOnly: boolean }) {
-  const { t, i18n } = useTranslation([ns, keysNs]);
-  const { drive, progress, refresh, create, rename, remove } = useDrive(groupId, holder);
+  const { t, i18n } = useTranslation([ns, keysNs, "errors"]);
+  const { drive, progress, refresh, create, rename, move, remove } = useDrive(groupId, holder);
   const [sort, setSort] = useState<SortMode>("titleAsc");
   const [search, setSearch] = useState<Search>({ state: "none" });
   const [selected, setSelected] = useState<number | null>(null);
@@ -58,6 +54,24 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   const chosen = selected === null ? undefined : byId.get(selected);
 
   const fail = (fallback: string) => (cause: unknown) => setError(errorText(cause, fallback));
+  // A drag starts after 6 px, so a click still selects and opens.
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }));
+
+  /**
+   * A folder dropped on a drive or folder (spec 001 §4): into its own parent nothing happens; into
+   * itself or below itself, or by someone who may not move it, the refusal's text; else the move,
+   * shown at once and taken back if the server refuses.
+   */
+  const dropped = ({ active, over }: DragEndEvent) => {
+    const node = byId.get(Number(active.id));
+    const target = over ? byId.get(Number(over.id)) : undefined;
+    if (!node || !target || target.id === node.parent || target.id === node.id) return;
+    let below = false;
+    for (let at: DriveNode | undefined = target; at; at = byId.get(at.parent)) below ||= at.id === node.id;
+    if (below || !node.editable) return setError(t("errors:drive_move_forbidden"));
+    setExpanded((open) => ({ ...open, [String(target.id)]: true }));
+    move.mutate({ node, parent: target.id }, { onError: fail(t("errors.move")) });
+  };
   const close = () => setDialog(null);
 
   if (drive.isPending) {
@@ -175,40 +189,29 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
               </Text>
             )
           ) : (
-            <Tree
-              aria-label={t("tree")}
-              data={data}
-              tree={tree}
-              levelOffset="md"
-              expandOnClick
-              renderNode={({ node, expanded, hasChildren, elementProps }) => {
-                const item = byId.get(Number(node.value))!;
-                const hit = found?.matches.has(item.id);
-                return (
-                  <Group
-                    gap={6}
-                    wrap="nowrap"
-                    {...elementProps}
-                    onClick={(event) => {
-                      elementProps.onClick(event);
-                      setSelected(item.id);
-                    }}
-                    data-drive-item={item.name ?? ""}
-                    data-kind={item.kind}
-                    data-chosen={selected === item.id || undefined}
-                    style={{ ...elementProps.style, cursor: "pointer", padding: "2px 4px", borderRadius: 4, background: selected === item.id ? "var(--mantine-color-blue-light)" : undefined }}
-                  >
-                    <Text span c="dimmed" w={12} aria-hidden>
-                      {hasChildren ? (expanded ? "▾" : "▸") : ""}
-                    </Text>
-                    <FolderIcon drive={item.kind === "drive"} />
-                    <Text span fw={hit ? 700 : undefined} c={item.name === null ? "red" : undefined} style={{ overflowWrap: "anywhere" }}>
-                      {node.label}
-                    </Text>
-                  </Group>
-                );
-              }}
-            />
+            <DndContext sensors={sensors} onDragEnd={dropped}>
+              <Tree
+                aria-label={t("tree")}
+                data={data}
+                tree={tree}
+                levelOffset="md"
+                expandOnClick
+                renderNode={(payload) => {
+                  const item = byId.get(Number(payload.node.value))!;
+                  return (
+                    <DriveRow
+                      payload={payload}
+                      item={item}
+                      label={item.name ?? t("invalid")}
+                      selected={selected === item.id}
+                      hit={found?.matches.has(item.id) === true}
+                      draggable={canCreate && writable}
+                      onSelect={() => setSelected(item.id)}
+                    />
+                  );
+                }}
+              />
+            </DndContext>
           )}
         </Paper>
         <Details

@@ -34,7 +34,20 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
     mutationFn: (input: { node: DriveNode; name: string; tags: string[] }) => renameItem(ring(), input.node, input.name, input.tags),
     onSettled: refresh,
   });
-  const move = useMutation({ mutationFn: (input: { node: DriveNode; parent: number }) => moveItem(groupId, input.node.id, input.parent), onSettled: refresh });
+  // Shown in its new place at once; put back if the server refuses (then the drive is loaded again either way).
+  const move = useMutation({
+    mutationFn: (input: { node: DriveNode; parent: number }) => moveItem(groupId, input.node.id, input.parent),
+    onMutate: async ({ node, parent }) => {
+      await client.cancelQueries({ queryKey: queryKeys.groups.drive(groupId) });
+      const before = client.getQueryData<OpenedDrive>(queryKeys.groups.drive(groupId));
+      if (before) client.setQueryData<OpenedDrive>(queryKeys.groups.drive(groupId), { ...before, nodes: before.nodes.map((n) => (n.id === node.id ? { ...n, parent } : n)) });
+      return { before };
+    },
+    onError: (_error, _input, context) => {
+      if (context?.before) client.setQueryData(queryKeys.groups.drive(groupId), context.before);
+    },
+    onSettled: refresh,
+  });
   const remove = useMutation({ mutationFn: (node: DriveNode) => deleteItem(groupId, node.id), onSettled: refresh });
 
   return { drive, progress, refresh, create, rename, move, remove };

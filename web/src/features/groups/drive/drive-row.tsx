@@ -1,0 +1,68 @@
+import { Group, Text } from "@mantine/core";
+import { useDraggable, useDroppable } from "@dnd-kit/core";
+import type { RenderTreeNodePayload } from "@mantine/core";
+import { Icon } from "../../../lib/ui/icons";
+import type { DriveNode } from "./drive-tree";
+
+export const FolderIcon = ({ drive }: { drive: boolean }) => (
+  <Icon size={18} aria-hidden>
+    {drive ? <path d="M3 7h18v10H3zM7 12h.01M11 12h6" /> : <path d="M3 6h6l2 2h10v11H3z" />}
+  </Icon>
+);
+
+/**
+ * One item of the drive's tree: drives and folders take drops, folders can be dragged (spec 001
+ * §4: only files and folders drag; drives never move). `draggable` is off while moves cannot be
+ * made (a read-only page, a rekey pending).
+ */
+export function DriveRow({
+  payload: { expanded, hasChildren, elementProps },
+  item,
+  label,
+  selected,
+  hit,
+  draggable,
+  onSelect,
+}: {
+  payload: RenderTreeNodePayload;
+  item: DriveNode;
+  label: string;
+  selected: boolean;
+  hit: boolean;
+  draggable: boolean;
+  onSelect: () => void;
+}) {
+  const id = String(item.id);
+  const drag = useDraggable({ id, disabled: !draggable || item.kind === "drive" });
+  const drop = useDroppable({ id });
+  const background = drop.isOver && !drag.isDragging ? "var(--mantine-color-green-light)" : selected ? "var(--mantine-color-blue-light)" : undefined;
+  return (
+    <Group
+      gap={6}
+      wrap="nowrap"
+      {...elementProps}
+      ref={(element: HTMLElement | null) => {
+        drag.setNodeRef(element);
+        drop.setNodeRef(element);
+      }}
+      {...drag.listeners}
+      onClick={(event) => {
+        elementProps.onClick(event);
+        onSelect();
+      }}
+      data-drive-item={item.name ?? ""}
+      data-kind={item.kind}
+      data-chosen={selected || undefined}
+      data-drop-target={drop.isOver || undefined}
+      style={{ ...elementProps.style, cursor: "pointer", padding: "2px 4px", borderRadius: 4, background, opacity: drag.isDragging ? 0.5 : undefined, touchAction: "none" }}
+    >
+      <Text span c="dimmed" w={12} aria-hidden>
+        {hasChildren ? (expanded ? "▾" : "▸") : ""}
+      </Text>
+      <FolderIcon drive={item.kind === "drive"} />
+      <Text span fw={hit ? 700 : undefined} c={item.name === null ? "red" : undefined} style={{ overflowWrap: "anywhere" }}>
+        {label}
+      </Text>
+    </Group>
+  );
+}
