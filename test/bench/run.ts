@@ -4,6 +4,7 @@ import autocannon from "autocannon";
 import { ROOT, spawnRuntime } from "../support/runtime";
 import { runBundleBench } from "./bundle-size";
 import { runConversationsBench } from "./conversations";
+import { runDriveBench } from "./drive";
 import { runGroupsBench } from "./groups";
 import { runKeysBench } from "./keys";
 import { runSignaturesBench } from "./signatures";
@@ -16,7 +17,8 @@ import { runSignaturesBench } from "./signatures";
  * conversation figures (test/bench/conversations.ts, bench/results-conversations.json), what the
  * signature checks of protocol v2 add to opening a conversation (test/bench/signatures.ts,
  * bench/results-signatures.json), member changes of a growing group (test/bench/groups.ts,
- * bench/results-groups.json) and the SPA's initial JavaScript (test/bench/bundle-size.ts,
+ * bench/results-groups.json), a large drive (test/bench/drive.ts, bench/results-drive.json) and the
+ * SPA's initial JavaScript (test/bench/bundle-size.ts,
  * bench/results-bundle.json).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -70,5 +72,8 @@ await runSignaturesBench();
 // Member changes as a group grows (an add against 100,000 records, a removal from 1,000 members):
 // bench/results-groups.json.
 await runGroupsBench();
+// A drive of 10,000 items opened in Chromium beside the bare WebCrypto work, and a name search over
+// 100,000: bench/results-drive.json.
+await runDriveBench();
 // The SPA's initial JavaScript, gzipped, per chunk: bench/results-bundle.json.
 await runBundleBench();

@@ -15,34 +15,68 @@ import type { DriveNode } from "./drive-tree";
 
 export type DriveAnswer = Response<"GET /api/drive/{id}">;
 
-export interface OpenedDrive {
-  nodes: DriveNode[];
+/** The drive as the server lists it, with the ring its items open with. */
+export interface DriveSource {
   answer: DriveAnswer;
   ring: GroupRing;
 }
 
-/** Items opened side by side per step; the page shows how far it got after each. */
+/** What opening needs of a ring: its group, its verified epoch and a key per epoch. */
+export type OpeningRing = Pick<GroupRing, "groupId" | "epoch" | "keyFor">;
+
+/** A name and tags as opened, kept by the page per item and payload so a reload opens only what changed. */
+export type Opened = Pick<DriveNode, "name" | "tags">;
+export type OpenedCache = Map<string, Opened>;
+
+/** Items opened side by side per step; the page shows what is open after each. */
 const OPEN_STEP = 250;
 
 export function fetchDrive(groupId: number, signal?: AbortSignal): Promise<DriveAnswer> {
   return call("GET /api/drive/{id}", { params: { id: groupId }, signal });
 }
 
-/** GET the drive and open every item, telling `progress` how many are done. */
-export async function loadDrive(groupId: number, holder: UnlockedKeys, progress: (done: number, total: number) => void, signal?: AbortSignal): Promise<OpenedDrive> {
+/** GET the drive, and the group's ring as new as the server's answer says it must be. */
+export async function loadDriveSource(groupId: number, holder: UnlockedKeys, signal?: AbortSignal): Promise<DriveSource> {
   const answer = await fetchDrive(groupId, signal);
-  const ring = await currentGroupRing(groupId, holder, answer);
-  const nodes: DriveNode[] = [];
-  progress(0, answer.items.length);
-  for (let i = 0; i < answer.items.length; i += OPEN_STEP) {
-    nodes.push(...(await Promise.all(answer.items.slice(i, i + OPEN_STEP).map((item) => openNode(ring, item)))));
-    progress(nodes.length, answer.items.length);
-  }
-  return { nodes, answer, ring };
+  return { answer, ring: await currentGroupRing(groupId, holder, answer) };
 }
 
-async function openNode(ring: GroupRing, item: DriveItemView): Promise<DriveNode> {
-  const node = {
+/**
+ * Opens every item, the top of the tree first (the drives, then what is in them, level by level),
+ * so the first rows can be shown while the rest is still being decrypted: `step` gets everything
+ * open so far after each step. An item opened before with the same payload comes from `cache`.
+ */
+export async function openDriveNodes(ring: OpeningRing, items: DriveItemView[], cache: OpenedCache, step: (nodes: DriveNode[]) => void, cancelled: () => boolean = () => false): Promise<DriveNode[]> {
+  const ordered = topFirst(items);
+  const nodes: DriveNode[] = [];
+  for (let i = 0; i < ordered.length && !cancelled(); i += OPEN_STEP) {
+    nodes.push(...(await Promise.all(ordered.slice(i, i + OPEN_STEP).map((item) => openCached(ring, item, cache)))));
+    step([...nodes]);
+  }
+  return nodes;
+}
+
+/** The items level by level from the drives down; any the walk does not reach (none, from this server) at the end. */
+function topFirst(items: DriveItemView[]): DriveItemView[] {
+  const byParent = new Map<number, DriveItemView[]>();
+  for (const item of items) byParent.set(item.parent, [...(byParent.get(item.parent) ?? []), item]);
+  const ordered: DriveItemView[] = [];
+  const reached = new Set<number>();
+  for (let level = byParent.get(0) ?? []; level.length; level = level.flatMap((item) => byParent.get(item.id) ?? [])) {
+    for (const item of level) {
+      if (reached.has(item.id)) continue;
+      reached.add(item.id);
+      ordered.push(item);
+    }
+  }
+  return [...ordered, ...items.filter((item) => !reached.has(item.id))];
+}
+
+async function openCached(ring: OpeningRing, item: DriveItemView, cache: OpenedCache): Promise<DriveNode> {
+  const key = `${item.id}:${item.epoch}:${item.dockey}:${item.payload}`;
+  const opened = cache.get(key) ?? (await openPayload(ring, item));
+  cache.set(key, opened);
+  return {
     id: item.id,
     recordId: item.record_id,
     kind: item.kind,
@@ -51,16 +85,21 @@ async function openNode(ring: GroupRing, item: DriveItemView): Promise<DriveNode
     created: item.created,
     modified: item.modified,
     editable: item.editable,
+    ...opened,
   };
+}
+
+async function openPayload(ring: OpeningRing, item: DriveItemView): Promise<Opened> {
+  const invalid = { name: null, tags: [] };
   // An epoch beyond the verified one is the server's word alone.
-  if (item.epoch > ring.epoch) return { ...node, name: null, tags: [] };
+  if (item.epoch > ring.epoch) return invalid;
   try {
     const payload = await openDriveItem(await ring.keyFor(item.epoch), item, { groupId: ring.groupId, recordId: item.record_id, epoch: item.epoch }, item.kind);
     // Another member's client may have sealed text this one would never have: not shown as a name.
-    if (!isPlainText(payload.name) || !payload.tags.every(isPlainText)) return { ...node, name: null, tags: [] };
-    return { ...node, name: payload.name, tags: payload.tags };
+    if (!isPlainText(payload.name) || !payload.tags.every(isPlainText)) return invalid;
+    return { name: payload.name, tags: payload.tags };
   } catch (error) {
-    if (isCryptoError(error) || isDistributionError(error)) return { ...node, name: null, tags: [] };
+    if (isCryptoError(error) || isDistributionError(error)) return invalid;
     throw error;
   }
 }

@@ -35,7 +35,7 @@ type Dialog = { kind: "createDrive" } | { kind: "createFolder"; parent: DriveNod
 
 function Drive({ groupId, holder, readOnly }: { groupId: number; holder: UnlockedKeys; readOnly: boolean }) {
   const { t, i18n } = useTranslation([ns, keysNs, "errors"]);
-  const { drive, progress, refresh, create, rename, move, remove } = useDrive(groupId, holder);
+  const { source, opened, failure, refresh, create, rename, move, remove } = useDrive(groupId, holder);
   const [sort, setSort] = useState<SortMode>("titleAsc");
   const [search, setSearch] = useState<Search>({ state: "none" });
   const [selected, setSelected] = useState<number | null>(null);
@@ -44,13 +44,13 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
   const tree = useTree({ expandedState: expanded, onExpandedStateChange: setExpanded });
 
-  const nodes = useMemo(() => drive.data?.nodes ?? [], [drive.data]);
+  const nodes = useMemo(() => opened?.nodes ?? [], [opened]);
   const byId = useMemo(() => new Map(nodes.map((n) => [n.id, n])), [nodes]);
   const children = useMemo(() => childrenByParent(nodes, compareNodes(sort, new Intl.Collator(i18n.language, { sensitivity: "base", numeric: true }))), [nodes, sort, i18n.language]);
   const found = useMemo(() => (search.state === "done" ? searchDrive(nodes, search.text) : null), [nodes, search]);
   const data = useMemo(() => treeData(children, 0, found?.shown ?? null, t("invalid")), [children, found, t]);
-  const canCreate = !readOnly && drive.data?.answer.can_create === true;
-  const writable = drive.data?.ring.writable !== false;
+  const canCreate = !readOnly && opened?.source.answer.can_create === true;
+  const writable = opened?.source.ring.writable !== false;
   const chosen = selected === null ? undefined : byId.get(selected);
 
   const fail = (fallback: string) => (cause: unknown) => setError(errorText(cause, fallback));
@@ -74,16 +74,8 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   };
   const close = () => setDialog(null);
 
-  if (drive.isPending) {
-    return (
-      <Group gap="xs" data-drive="loading">
-        <Loader size="sm" />
-        <Text size="sm">{progress && progress.total > 0 ? t("decrypting", { done: progress.done, total: progress.total }) : t("loading")}</Text>
-      </Group>
-    );
-  }
-  if (drive.isError) {
-    const cause = drive.error;
+  const cause = source.error ?? failure;
+  if (cause) {
     if (cause instanceof GroupKeyWaitingError) return <Text c="dimmed" data-group-key="waiting">{cause.message}</Text>;
     if (isDistributionError(cause)) {
       return (
@@ -93,6 +85,14 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
       );
     }
     return <Text c="red">{errorText(cause, t("errors.load"))}</Text>;
+  }
+  if (!opened) {
+    return (
+      <Group gap="xs" data-drive="loading">
+        <Loader size="sm" />
+        <Text size="sm">{t("loading")}</Text>
+      </Group>
+    );
   }
 
   const jump = (node: DriveNode) => {
@@ -113,12 +113,20 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   };
 
   return (
-    <Stack gap="sm" data-drive="ready">
+    <Stack gap="sm" data-drive={opened.done ? "ready" : "opening"}>
+      {!opened.done ? (
+        <Group gap="xs" aria-live="polite">
+          <Loader size="xs" />
+          <Text size="sm" c="dimmed">
+            {t("decrypting", { done: opened.nodes.length, total: opened.source.answer.items.length })}
+          </Text>
+        </Group>
+      ) : null}
       {!writable ? <Alert color="yellow">{t(`${keysNs}:distribution.rekeyPending`)}</Alert> : null}
       <Group justify="space-between" role="toolbar" aria-label={t("toolbar.label")} wrap="wrap" gap="xs">
         <Group gap="xs" wrap="wrap">
           <Tooltip label={t("toolbar.refresh")}>
-            <ActionIcon variant="default" size="lg" aria-label={t("toolbar.refresh")} onClick={() => void refresh()} loading={drive.isFetching}>
+            <ActionIcon variant="default" size="lg" aria-label={t("toolbar.refresh")} onClick={() => void refresh()} loading={source.isFetching}>
               <Icon size={18}>
                 <path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" />
               </Icon>
@@ -218,7 +226,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
           node={chosen}
           byId={byId}
           childrenOf={children}
-          attrib={drive.data.answer.attrib}
+          attrib={opened.source.answer.attrib}
           searched={found !== null}
           canWrite={canCreate && writable}
           onOpen={(node) => setExpanded((open) => ({ ...open, [String(node.id)]: true }))}

@@ -1,30 +1,54 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { GroupKeyWaitingError } from "../keys/group-ring";
-import { type OpenedDrive, createItem, deleteItem, loadDrive, moveItem, renameItem } from "./drive-items";
+import { type DriveSource, type OpenedCache, createItem, deleteItem, loadDriveSource, moveItem, openDriveNodes, renameItem } from "./drive-items";
 import type { DriveNode } from "./drive-tree";
 
+/** What the page shows: the items open so far (the top of the tree first), and whether all are. */
+export interface OpenedNodes {
+  source: DriveSource;
+  nodes: DriveNode[];
+  done: boolean;
+}
+
 /**
- * The drive page's data: the items opened with the group's ring (with how far the decryption
- * got, for a large drive), and the changes, each followed by a fresh load of the drive.
+ * The drive page's data: the server's list and the group's ring (a query), the items opened from
+ * it step by step so the first rows show while the rest decrypts (a large drive), each payload
+ * opened once per page (a reload after a change opens only what changed), and the changes, each
+ * followed by a fresh load. A move shows at once and is put back if refused.
  */
 export function useDrive(groupId: number, holder: UnlockedKeys) {
   const client = useQueryClient();
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const report = useCallback((done: number, total: number) => setProgress({ done, total }), []);
-  const drive = useQuery({
+  const source = useQuery({
     queryKey: queryKeys.groups.drive(groupId),
-    queryFn: ({ signal }) => loadDrive(groupId, holder, report, signal),
+    queryFn: ({ signal }) => loadDriveSource(groupId, holder, signal),
     staleTime: 30_000,
     gcTime: 0,
     retry: false,
     // A member whose copy of the group key is on its way looks again every few seconds.
     refetchInterval: (query) => (query.state.error instanceof GroupKeyWaitingError ? 3_000 : false),
   });
+  const cache = useRef<OpenedCache>(new Map());
+  const [opened, setOpened] = useState<OpenedNodes | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+
+  useEffect(() => {
+    const from = source.data;
+    if (!from) return;
+    let cancelled = false;
+    const show = (nodes: DriveNode[], done: boolean) => !cancelled && setOpened({ source: from, nodes, done });
+    openDriveNodes(from.ring, from.answer.items, cache.current, (nodes) => show(nodes, nodes.length === from.answer.items.length), () => cancelled)
+      .then((nodes) => show(nodes, true))
+      .catch((error: unknown) => !cancelled && setFailure(error));
+    return () => {
+      cancelled = true;
+    };
+  }, [source.data]);
+
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.groups.drive(groupId) });
-  const ring = () => (drive.data as OpenedDrive).ring;
+  const ring = () => source.data!.ring;
 
   const create = useMutation({
     mutationFn: (input: { kind: "drive" | "folder"; parent: number; name: string; tags: string[] }) => createItem(ring(), input.kind, input.parent, input.name, input.tags),
@@ -34,21 +58,19 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
     mutationFn: (input: { node: DriveNode; name: string; tags: string[] }) => renameItem(ring(), input.node, input.name, input.tags),
     onSettled: refresh,
   });
-  // Shown in its new place at once; put back if the server refuses (then the drive is loaded again either way).
   const move = useMutation({
     mutationFn: (input: { node: DriveNode; parent: number }) => moveItem(groupId, input.node.id, input.parent),
-    onMutate: async ({ node, parent }) => {
-      await client.cancelQueries({ queryKey: queryKeys.groups.drive(groupId) });
-      const before = client.getQueryData<OpenedDrive>(queryKeys.groups.drive(groupId));
-      if (before) client.setQueryData<OpenedDrive>(queryKeys.groups.drive(groupId), { ...before, nodes: before.nodes.map((n) => (n.id === node.id ? { ...n, parent } : n)) });
+    onMutate: ({ node, parent }) => {
+      const before = opened;
+      setOpened((now) => now && { ...now, nodes: now.nodes.map((n) => (n.id === node.id ? { ...n, parent } : n)) });
       return { before };
     },
     onError: (_error, _input, context) => {
-      if (context?.before) client.setQueryData(queryKeys.groups.drive(groupId), context.before);
+      if (context?.before) setOpened(context.before);
     },
     onSettled: refresh,
   });
   const remove = useMutation({ mutationFn: (node: DriveNode) => deleteItem(groupId, node.id), onSettled: refresh });
 
-  return { drive, progress, refresh, create, rename, move, remove };
+  return { source, opened, failure, refresh, create, rename, move, remove };
 }

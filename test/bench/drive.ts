@@ -1,0 +1,146 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { launchBrowser } from "../support/browser";
+import { ROOT } from "../support/runtime";
+import { benchPage } from "./browser-bundle";
+import { figures } from "./keys";
+
+/**
+ * A large drive in Chromium (issue 13, "Must show"), in one page, BENCH_DRIVE_RUNS (default 5)
+ * runs after a warm-up, taking turns:
+ *
+ * 1. **Opening BENCH_DRIVE_ITEMS (default 10,000) items** as the drive page does
+ *    (`openDriveNodes` of web/src/features/groups/drive/drive-items.ts, bundled with esbuild): the
+ *    time to its first step (the drives and the first 250 items below them, level by level: what
+ *    the page shows first) and to every name and tag opened and checked. The items were sealed in
+ *    the page beforehand with the crypto package (`sealDriveItem`, one epoch key), as the server
+ *    would serve them (10 drives, 10 folders in each, the rest below those).
+ * 2. Beside it, the **bare WebCrypto** work on the same envelopes: for each item, AES-GCM open of
+ *    the dockey, import of the key, AES-GCM open of the payload (the crypto package's `decrypt`,
+ *    which binds the envelope's header as associated data): no payload parsed, checked or kept.
+ * 3. **A name search over BENCH_DRIVE_SEARCH (default 100,000) items** (`searchDrive` of
+ *    drive-tree.ts over decrypted names and tags), for a term that matches a few and one that
+ *    matches none.
+ *
+ * Figures, not assertions: bench/results-drive.json.
+ */
+const ITEMS = Number(process.env.BENCH_DRIVE_ITEMS ?? 10_000);
+const SEARCH = Number(process.env.BENCH_DRIVE_SEARCH ?? 100_000);
+const RUNS = Number(process.env.BENCH_DRIVE_RUNS ?? 5);
+
+const ENTRY = `
+import { decrypt, generateRecordId, generateSymmetricKey, sealDriveItem } from "@sealwork/crypto";
+import { openDriveNodes } from "./web/src/features/groups/drive/drive-items";
+import { searchDrive } from "./web/src/features/groups/drive/drive-tree";
+
+const WORDS = ["Verträge", "Offerte", "Budget", "Protokoll", "Bericht", "Rechnung", "Projekt", "Archiv", "Entwurf", "Planung", "Kunde", "Lieferant"];
+let made;
+
+globalThis.bench = {
+  /** ITEMS sealed drive items as GET /api/drive/{id} lists them: 10 drives, 10 folders in each, the rest spread below those. */
+  async make(count) {
+    const groupId = 7;
+    const key = await generateSymmetricKey({ extractable: true });
+    const items = [];
+    const add = async (id, kind, parent, name) => {
+      const recordId = generateRecordId();
+      const sealed = await sealDriveItem(key, { groupId, recordId, epoch: 0 }, { type: kind, name, tags: [WORDS[id % WORDS.length], "Q" + (id % 4 + 1)] });
+      items.push({ id, record_id: recordId, kind, parent, source_id: 1, created: id, modified: id, editable: true, ...sealed });
+    };
+    let id = 1;
+    const drives = [];
+    for (let d = 0; d < 10 && id <= count; d++) { drives.push(id); await add(id++, "drive", 0, "Laufwerk " + d); }
+    const folders = [];
+    for (const drive of drives) for (let f = 0; f < 10 && id <= count; f++) { folders.push(id); await add(id++, "folder", drive, WORDS[f] + " " + f); }
+    const batch = [];
+    for (let i = 0; id <= count; i++, id++) batch.push(add(id, "folder", folders[i % folders.length], WORDS[id % WORDS.length] + " " + id));
+    await Promise.all(batch);
+    made = { groupId, key, items };
+    return items.length;
+  },
+
+  /** The drive page's opening: ms to the first step and to all opened. */
+  async open() {
+    const ring = { groupId: made.groupId, epoch: 0, keyFor: async () => made.key };
+    const started = performance.now();
+    let first = 0;
+    const nodes = await openDriveNodes(ring, made.items, new Map(), () => { if (!first) first = performance.now() - started; });
+    const all = performance.now() - started;
+    if (nodes.length !== made.items.length || nodes.some((n) => n.name === null)) throw new Error("not every item opened");
+    return { first_ms: first, all_ms: all, items: nodes.length };
+  },
+
+  /** The bare AEAD work on the same envelopes: two AES-GCM opens (the crypto package's decrypt: WebCrypto and the envelope's header as associated data) and a key import. */
+  async bare() {
+    const started = performance.now();
+    const opened = await Promise.all(made.items.map(async (item) => {
+      const raw = await decrypt(made.key, item.dockey, { aad: "dockey:" + made.groupId + ":" + item.record_id + ":0" });
+      const dek = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["decrypt"]);
+      return decrypt(dek, item.payload, { aad: "mote:" + made.groupId + ":" + item.record_id });
+    }));
+    return { ms: performance.now() - started, items: opened.length };
+  },
+
+  /** SEARCH decrypted items in memory, and the search's time for a rare term and an absent one. */
+  search(count) {
+    const nodes = [];
+    for (let i = 1; i <= count; i++) nodes.push({ id: i, recordId: "r" + i, kind: i <= 10 ? "drive" : "folder", parent: i <= 10 ? 0 : 1 + (i % 10), authorId: 1, created: i, modified: i, editable: true, name: WORDS[i % WORDS.length] + " " + i, tags: [WORDS[(i * 7) % WORDS.length], "Q" + (i % 4 + 1)] });
+    const time = (term) => {
+      const started = performance.now();
+      const { matches } = searchDrive(nodes, term);
+      return { ms: performance.now() - started, matches: matches.size };
+    };
+    return { rare: time("offerte 4242"), none: time("nichtvorhanden"), common: time("vertr") };
+  },
+};
+`;
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
+export async function runDriveBench(): Promise<void> {
+  const browser = await launchBrowser();
+  try {
+    const page = await benchPage(browser, "drive", ENTRY);
+    const items = (await page.evaluate(`bench.make(${ITEMS})`)) as number;
+    // A warm-up of each, not counted.
+    await page.evaluate("bench.open()");
+    await page.evaluate("bench.bare()");
+    const first: number[] = [];
+    const all: number[] = [];
+    const bare: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const opened = (await page.evaluate("bench.open()")) as { first_ms: number; all_ms: number };
+      const plain = (await page.evaluate("bench.bare()")) as { ms: number };
+      first.push(opened.first_ms);
+      all.push(opened.all_ms);
+      bare.push(plain.ms);
+    }
+    const searches: Record<string, { ms: number; matches: number }>[] = [];
+    for (let run = 0; run < RUNS; run++) searches.push((await page.evaluate(`bench.search(${SEARCH})`)) as Record<string, { ms: number; matches: number }>);
+    const searchFigures = Object.fromEntries(["rare", "none", "common"].map((term) => [term, { ...figures(searches.map((s) => s[term]!.ms)), matches: searches[0]![term]!.matches }]));
+    const result = {
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      browser: browser.version(),
+      cpus: cpus().length,
+      items,
+      first_rows: figures(first),
+      all_opened: figures(all),
+      bare_webcrypto: figures(bare),
+      all_opened_to_bare: ratio(figures(all).median_ms, figures(bare).median_ms),
+      search_items: SEARCH,
+      search: searchFigures,
+    };
+    console.log(JSON.stringify(result, null, 2));
+    mkdirSync(join(ROOT, "bench"), { recursive: true });
+    const file = join(ROOT, "bench", "results-drive.json");
+    writeFileSync(file, JSON.stringify(result, null, 2));
+    console.log(`written to ${file}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await runDriveBench();
