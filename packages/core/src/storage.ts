@@ -18,33 +18,49 @@ export function s3(): S3Client {
 
 /** The bucket prefixes: the Storage stack's lifecycle rule and the functions' permissions name them. */
 export const ATTACHMENTS = "attachments/";
+export const DRIVE_FILES = "drive/";
 export const STAGED_UPLOADS = "uploads/";
+
+/**
+ * Where one container's encrypted files live (a conversation's attachments, a group's drive): the
+ * file's key (only the server writes there) and the staging key a browser's single PUT goes to,
+ * each for the file or its thumbnail; `prefixes` holds everything of the container.
+ */
+export interface FileSpace {
+  object(fileId: number, part?: "file" | "thumb"): string;
+  staged(fileId: number, part?: "file" | "thumb"): string;
+  prefixes: string[];
+}
+
+function space(files: string, staged: string): FileSpace {
+  const name = (prefix: string) => (fileId: number, part: "file" | "thumb" = "file") => `${prefix}${fileId}${part === "thumb" ? ".th" : ""}`;
+  return { object: name(files), staged: name(staged), prefixes: [files, staged] };
+}
+
+/** A conversation's attachments. */
+export const conversationFiles = (conversationId: number): FileSpace => space(attachmentPrefix(conversationId), stagedUploadPrefix(conversationId));
+
+/** A group's drive files (staged under uploads/g<id>/, apart from conversations' numbers). */
+export const driveFiles = (groupId: number): FileSpace => space(`${DRIVE_FILES}${groupId}/`, `${STAGED_UPLOADS}g${groupId}/`);
 
 /**
  * Where an attachment's encrypted bytes live in the bucket: all of a conversation's files under
  * one prefix, so deleting a conversation (a pickup) can delete them together. Only the server
  * makes objects here (CompleteMultipartUpload, CopyObject): the only URLs a browser gets for these
  * keys are UploadPart URLs, which add parts to an upload the server completes and die with it,
- * so a completed file cannot be replaced.
+ * so a completed file cannot be replaced. A single-part upload (a small file, a thumbnail) goes
+ * to a staging key under uploads/, copied here when the upload is completed and then deleted (the
+ * bucket expires what is left under uploads/ after a day): a URL still valid after completion can
+ * only write there again, never over the file that was sent. The same holds for a drive's files.
  */
 export function attachmentObjectKey(conversationId: number, attachmentId: number, part: "file" | "thumb" = "file"): string {
-  return `${attachmentPrefix(conversationId)}${attachmentId}${part === "thumb" ? ".th" : ""}`;
+  return conversationFiles(conversationId).object(attachmentId, part);
 }
 
-export function attachmentPrefix(conversationId: number): string {
+function attachmentPrefix(conversationId: number): string {
   return `${ATTACHMENTS}${conversationId}/`;
 }
 
-/**
- * Where a browser PUTs a single-part upload (a small file, a thumbnail) with its presigned URL:
- * a staging key, copied to attachmentObjectKey when the upload is completed and then deleted (the
- * bucket expires what is left under uploads/ after a day). A URL still valid after completion
- * can only write here again, never over the file that was sent.
- */
-export function stagedUploadKey(conversationId: number, attachmentId: number, part: "file" | "thumb" = "file"): string {
-  return `${stagedUploadPrefix(conversationId)}${attachmentId}${part === "thumb" ? ".th" : ""}`;
-}
-
-export function stagedUploadPrefix(conversationId: number): string {
+function stagedUploadPrefix(conversationId: number): string {
   return `${STAGED_UPLOADS}${conversationId}/`;
 }
