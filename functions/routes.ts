@@ -105,6 +105,9 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/drive/{id}": "functions/api/drive/create.handler",
   "PATCH /api/drive/{id}/update/{rid}": "functions/api/drive/update.handler",
   "DELETE /api/drive/{id}/destroy/{rid}": "functions/api/drive/destroy.handler",
+  "POST /api/drive/{id}/files": "functions/api/drive/start-file.handler",
+  "POST /api/drive/{id}/files/{fid}/complete": "functions/api/drive/complete-file.handler",
+  "GET /api/drive/{id}/files/{fid}": "functions/api/drive/download-file.handler",
 };
 
 /**

@@ -1,5 +1,5 @@
 import { JOB_KINDS, type JobKind } from "../packages/core/src/config";
-import { ATTACHMENTS, STAGED_UPLOADS } from "../packages/core/src/storage";
+import { ATTACHMENTS, DRIVE_FILES, STAGED_UPLOADS } from "../packages/core/src/storage";
 
 /**
  * What each Lambda may do: one grant per area of the route table (functions/routes.ts) and per
@@ -79,8 +79,14 @@ export const AREA_GRANTS: Record<string, Grant> = {
   // and roles (DeleteItem, BatchWriteItem); the user list and keys for the selector and targets.
   groups: { table: [...READ, ...WRITE, "DeleteItem", "BatchWriteItem", "ConditionCheckItem"] },
   // A group's drive: items created and moved in transactions that check their parent, the
-  // target's ancestors and the group's epoch (ConditionCheckItem); deleted with what is in them.
-  drive: { table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"] },
+  // target's ancestors and the group's epoch (ConditionCheckItem); deleted with what is in them,
+  // their files' bytes too. Files: the attachments' uploads in the drive's space of the bucket.
+  drive: {
+    table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"],
+    objects: [
+      { actions: ["PutObject", "GetObject", "DeleteObject"], prefixes: [DRIVE_FILES, STAGED_UPLOADS] },
+    ],
+  },
 };
 
 export const WORKER_GRANTS: Record<JobKind, Grant> = {

@@ -5,12 +5,18 @@ import { handler as driveLoad } from "../api/drive/load";
 import { handler as driveCreate } from "../api/drive/create";
 import { handler as driveUpdate } from "../api/drive/update";
 import { handler as driveDestroy } from "../api/drive/destroy";
+import { handler as driveStartFile } from "../api/drive/start-file";
+import { handler as driveCompleteFile } from "../api/drive/complete-file";
+import { handler as driveDownloadFile } from "../api/drive/download-file";
 
 export const handler = dispatch({
   "GET /api/drive/{id}": driveLoad,
   "POST /api/drive/{id}": driveCreate,
   "PATCH /api/drive/{id}/update/{rid}": driveUpdate,
   "DELETE /api/drive/{id}/destroy/{rid}": driveDestroy,
+  "POST /api/drive/{id}/files": driveStartFile,
+  "POST /api/drive/{id}/files/{fid}/complete": driveCompleteFile,
+  "GET /api/drive/{id}/files/{fid}": driveDownloadFile,
   "POST /api/drive/{id}/update/{rid}": driveUpdate,
   "POST /api/drive/{id}/destroy/{rid}": driveDestroy,
 });

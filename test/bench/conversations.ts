@@ -115,7 +115,7 @@ async function appendPollLatency(runtime: SpawnedRuntime, admin: Session, client
 }
 
 const UPLOAD_ENTRY = `
-import { uploadAttachment } from "./web/src/features/conversations/attachments/transfer";
+import { conversationSpace, uploadFile } from "./web/src/features/conversations/attachments/transfer";
 import { setSession } from "./web/src/lib/session";
 const MB = 1024 * 1024;
 globalThis.bench = {
@@ -143,7 +143,7 @@ globalThis.bench = {
   async upload(session, conversationId) {
     setSession(session);
     const started = performance.now();
-    const ref = await uploadAttachment(conversationId, globalThis.benchFile);
+    const ref = await uploadFile(conversationSpace(conversationId), globalThis.benchFile);
     return { ms: performance.now() - started, id: ref.id };
   },
 };

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { db } from "@sealwork/core/db/service";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -49,7 +50,7 @@ describe("the drive page", () => {
     await dialog(page).waitFor({ state: "detached" });
   }
 
-  it("makes drives and folders whose names only members' browsers read; sorts, moves (drag and drop), searches, renames and deletes them", { timeout: 300_000 }, async () => {
+  it("makes drives and folders whose names only members' browsers read; uploads and opens files, sorts, moves (drag and drop), searches, renames and deletes them", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [sue, ann] = await Promise.all([createSession({ admin: true, superAdmin: true, name: `Sue ${tag}` }), createSession({ name: `Ann ${tag}` })]);
     const [s, a] = await Promise.all([sue, ann].map(signedIn));
@@ -91,6 +92,16 @@ describe("the drive page", () => {
     await a!.getByRole("option", { name: "Title (Z–A)" }).click();
     await expect.poll(order).toEqual([`Verträge ${tag}`, `Angebote ${tag}`]);
 
+    // A file uploaded into a folder, encrypted in this browser; opened, it comes back as it was.
+    const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 251));
+    await item(a!, `Verträge ${tag}`).click();
+    await a!.locator("[data-upload-input]").first().setInputFiles({ name: `Offerte ${tag}.pdf`, mimeType: "application/pdf", buffer: bytes });
+    await item(a!, `Offerte ${tag}.pdf`).waitFor({ timeout: 30_000 });
+    await details(a!).getByText("2.9 KB").waitFor();
+    const [saved] = await Promise.all([a!.waitForEvent("download"), details(a!).getByRole("button", { name: "Open" }).click()]);
+    expect(saved.suggestedFilename()).toBe(`Offerte ${tag}.pdf`);
+    expect(readFileSync((await saved.path())!).equals(bytes)).toBe(true);
+
     // A second drive; a folder dragged onto it moves there (and stays there after a reload).
     await a!.getByRole("button", { name: "Create drive" }).click();
     await fillForm(a!, `Archiv ${tag}`);
@@ -103,8 +114,8 @@ describe("the drive page", () => {
 
     // The server holds none of it in the clear.
     const stored = (await db().entities.driveitem.query.byGroup({ groupId: group }).go()).data;
-    expect(stored.map((i) => i.kind).sort()).toEqual(["drive", "drive", "folder", "folder"]);
-    for (const i of stored) for (const text of ["Projekte", "Verträge", "Angebote", "Archiv", "legal", tag]) expect(JSON.stringify(i)).not.toContain(text);
+    expect(stored.map((i) => i.kind).sort()).toEqual(["drive", "drive", "file", "folder", "folder"]);
+    for (const i of stored) for (const text of ["Projekte", "Verträge", "Angebote", "Archiv", "Offerte", "legal", tag]) expect(JSON.stringify(i)).not.toContain(text);
 
     // Sue's browser opens them; as the group's administrator she may change Ann's folder.
     await openDrive(s!, group);

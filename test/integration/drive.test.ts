@@ -3,6 +3,8 @@ import { db } from "@sealwork/core/db/service";
 import { generateRecordId } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
+import { randomBytes } from "node:crypto";
+import { putBytes } from "../support/attachments";
 import { burst, fire, tally } from "../support/attack";
 import { conversationKey, encrypted } from "../support/conversations";
 import { getAs as get, groupTeam, postAs as post, revokeMember } from "../support/groups";
@@ -12,7 +14,9 @@ type Who = Awaited<ReturnType<typeof groupTeam>>["ann"];
 interface Item {
   id: number;
   record_id: string;
-  kind: "drive" | "folder";
+  kind: "drive" | "folder" | "file";
+  file_id: number | null;
+  size: number;
   parent: number;
   source_id: number;
   modified: number;
@@ -38,7 +42,7 @@ interface DriveAnswer {
 async function driveOf(group: number) {
   const key = await conversationKey();
   const sealed = async (label: string) => ({ payload: await encrypted(key, label), dockey: await encrypted(key, `key of ${label}`), epoch: 0 });
-  const create = async (who: Who, kind: "drive" | "folder", parent: number, over: Json = {}) =>
+  const create = async (who: Who, kind: "drive" | "folder" | "file", parent: number, over: Json = {}) =>
     post<{ item: Item } & Json>(who, `/api/drive/${group}`, { record_id: generateRecordId(), kind, parent, ...(await sealed(kind)), ...over });
   const update = (who: Who, id: number, body: Json) => post<{ item: Item } & Json>(who, `/api/drive/${group}/update/${id}`, { _method: "PATCH", ...body });
   const destroy = (who: Who, id: number) => http<{ deleted: number[] } & Json>("DELETE", `/api/drive/${group}/destroy/${id}`, { token: who.api_token });
@@ -236,5 +240,52 @@ describe("drive", () => {
     expect((await create(ann, "folder", drive.id)).body).toMatchObject({ code: "epoch_stale" });
     expect((await create(ann, "folder", drive.id, { epoch: 1 })).body.item).toMatchObject({ epoch: 1 });
     expect((await load(ann)).body).toMatchObject({ epoch: 1, needs_rekey: false });
+  });
+
+  it("stores a file's encrypted bytes in the drive's space: uploaded by a member, read by members, gone with its item", async () => {
+    const { ann, ben, outsider, group } = await groupTeam();
+    const { create, load, destroy } = await driveOf(group);
+    const drive = (await create(ann, "drive", 0)).body.item;
+    const bytes = randomBytes(3000);
+    const upload = async (who: Who, size = bytes.length) => post<{ id: number; parts: { url: string }[]; multipart: boolean } & Json>(who, `/api/drive/${group}/files`, { size });
+    const complete = (who: Who, id: number) => post<Json>(who, `/api/drive/${group}/files/${id}/complete`, {});
+    const download = (who: Who, id: number) => get<{ url: string; size: number } & Json>(who, `/api/drive/${group}/files/${id}`);
+
+    const started = await upload(ann);
+    expect(started.body).toMatchObject({ multipart: false });
+    expect((await complete(ann, started.body.id)).body).toMatchObject({ code: "attachment_incomplete" });
+    await putBytes(started.body.parts[0]!.url, bytes);
+    expect((await complete(ben, started.body.id)).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await complete(ann, started.body.id)).body).toMatchObject({ state: "uploaded", size: 3000 });
+    // Not downloadable before an item holds it; nobody else's item may take it.
+    expect((await download(ann, started.body.id)).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await create(ben, "file", drive.id, { file: started.body.id })).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await create(ann, "file", drive.id)).status).toBe(422);
+    expect((await create(ann, "folder", drive.id, { file: started.body.id })).status).toBe(422);
+
+    const file = (await create(ann, "file", drive.id, { file: started.body.id })).body.item;
+    expect(file).toMatchObject({ kind: "file", file_id: started.body.id, size: 3000, parent: drive.id });
+    // One upload, one item.
+    expect((await create(ann, "file", drive.id, { file: started.body.id })).body).toMatchObject({ code: "attachment_not_found" });
+    // Nothing goes into a file.
+    expect((await create(ann, "folder", file.id)).body).toMatchObject({ code: "drive_parent_invalid" });
+    expect((await load(ben)).body.items.find((i) => i.id === file.id)).toMatchObject({ file_id: started.body.id, size: 3000 });
+
+    const link = await download(ben, started.body.id);
+    expect(link.body.size).toBe(3000);
+    const fetched = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
+    expect(fetched.equals(bytes)).toBe(true);
+    expect((await download(outsider, started.body.id)).body).toMatchObject({ code: "group_forbidden" });
+    expect((await get(ann, `/api/drive/${group}/files/${started.body.id}?thumb=1`)).body).toMatchObject({ code: "attachment_not_found" });
+    // Another group's id for the same file: not there.
+    const other = await groupTeam("Other files");
+    expect((await get(other.ann, `/api/drive/${other.group}/files/${started.body.id}`)).body).toMatchObject({ code: "attachment_not_found" });
+
+    // Deleted with its item: the record, the upload and the bytes.
+    expect((await destroy(ann, file.id)).body).toMatchObject({ deleted: [file.id] });
+    expect((await download(ann, started.body.id)).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await fetch(link.body.url)).status).toBe(404);
+    expect((await upload(outsider)).body).toMatchObject({ code: "group_forbidden" });
+    expect((await upload(ann, 2 * 1024 * 1024 * 1024)).status).toBe(422);
   });
 });

@@ -41,7 +41,7 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * codes), for an invitation's code and temporary private keys, for two-factor recovery codes,
  * for a conversation's title, message text, file name, file contents and thumbnail, for a message
  * of a group's conversation page written in the browser (the group and its keys made there too), the names and
- * tags of a drive and a folder made on its drive page, and for a
+ * tags of a drive and a folder made on its drive page and a file uploaded there (name and bytes), and for a
  * group's epoch keys (wrapped, linked, committed to and logged through the group key routes), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
@@ -148,6 +148,8 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const driveName = `canary-spa-drive-${randomBytes(6).toString("hex")}`;
     const folderName = `canary-spa-folder-${randomBytes(6).toString("hex")}`;
     const folderTag = `canary-spa-tag-${randomBytes(6).toString("hex")}`;
+    const driveFileName = `canary-spa-file-${randomBytes(6).toString("hex")}.txt`;
+    const driveFileBytes = Buffer.from(`canary-spa-file-bytes-${randomBytes(12).toString("hex")} `.repeat(40));
     {
       const { page, context } = await newVisitor(browser);
       await signIn(page, canaries[0]!.email, canaries[0]!.password, canaries[0]!.code);
@@ -174,12 +176,17 @@ describe("plaintext canary: the server stores no secure code and no private key"
       await page.getByRole("dialog").getByLabel("Tags").fill(folderTag);
       await page.getByRole("dialog").getByLabel("Name").press("Enter");
       await page.locator(`[data-drive-item="${folderName}"]`).waitFor({ timeout: 30_000 });
+      await page.locator(`[data-drive-item="${folderName}"]`).click();
+      await page.locator("[data-upload-input]").first().setInputFiles({ name: driveFileName, mimeType: "text/plain", buffer: driveFileBytes });
+      await page.locator(`[data-drive-item="${driveFileName}"]`).waitFor({ timeout: 30_000 });
       await context.close();
     }
     needles.push(needle("group conversation message written in the browser", Buffer.from(groupText), groupText));
     needles.push(needle("drive name written in the browser", Buffer.from(driveName), driveName));
     needles.push(needle("folder name written in the browser", Buffer.from(folderName), folderName));
     needles.push(needle("folder tag written in the browser", Buffer.from(folderTag), folderTag));
+    needles.push(needle("drive file name chosen in the browser", Buffer.from(driveFileName), driveFileName));
+    needles.push(needle("drive file bytes uploaded from the browser", driveFileBytes.subarray(0, 64)));
 
     // An invitation: its code goes from the administrator to the invitee by another channel,
     // and the invitee's temporary private keys travel only inside the code-wrapped transit.
@@ -292,10 +299,12 @@ describe("plaintext canary: the server stores no secure code and no private key"
   it("finds none in the bucket or the outbox", async () => {
     const s3 = new S3Client({ region: "eu-central-2", endpoint: runtime.env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
     const found: string[] = [];
+    const keys: string[] = [];
     let token: string | undefined;
     do {
       const page = await s3.send(new ListObjectsV2Command({ Bucket: runtime.env.BUCKET_NAME, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
+        keys.push(object.Key!);
         const body = await (await s3.send(new GetObjectCommand({ Bucket: runtime.env.BUCKET_NAME, Key: object.Key }))).Body!.transformToByteArray();
         found.push(...findIn(Buffer.from(body).toString("latin1"), `object ${object.Key}`));
         for (const n of needles) if (!n.digits && Buffer.from(body).includes(n.bytes)) found.push(`${n.label} (raw) in object ${object.Key}`);
@@ -305,6 +314,8 @@ describe("plaintext canary: the server stores no secure code and no private key"
 
     for (const file of await filesUnder(runtime.env.OUTBOX_DIR!).catch(() => [])) found.push(...findIn(await readFile(file, "utf8"), file));
     expect(found).toEqual([]);
+    expect(keys.some((key) => key.startsWith("attachments/")), "the scan reads conversation attachments").toBe(true);
+    expect(keys.some((key) => key.startsWith("drive/")), "the scan reads drive files").toBe(true);
   });
 
   it("finds none in any file of the runtime's data folder (DynamoDB Local's database, s3rver, the queue, the outbox)", async () => {

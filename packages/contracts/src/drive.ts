@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { MEMBERS } from "./access";
+import { attachmentQuery, attachmentState, attachmentUpload, attachmentUrl, completeAttachment, newAttachment } from "./attachments";
 import { aeadText, attribution } from "./conversations";
 import * as f from "./fields";
 import { route, type RouteContract } from "./route";
@@ -19,8 +20,8 @@ export const DRIVE_PAYLOAD_MAX = 16 * 1024;
 /** A sealed record key (32 bytes in an `aead` envelope). */
 export const DOCKEY_MAX = 256;
 
-/** Drives are the roots; folders sit in a drive or a folder. Files come with the drive's uploads. */
-export const DRIVE_KINDS = ["drive", "folder"] as const;
+/** Drives are the roots; folders and files sit in a drive or a folder. */
+export const DRIVE_KINDS = ["drive", "folder", "file"] as const;
 export type DriveKind = (typeof DRIVE_KINDS)[number];
 
 /**
@@ -31,6 +32,7 @@ export const recordId = z.string().regex(/^[A-Za-z0-9_-]{21}[AQgw]$/, "A record 
 
 export const driveParams = z.object({ id: f.idParam });
 export const driveItemParams = z.object({ id: f.idParam, rid: f.idParam });
+export const driveFileParams = z.object({ id: f.idParam, fid: f.idParam });
 
 const epoch = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -49,6 +51,9 @@ export const driveItemView = z.object({
   /** The item's key under the group key of `epoch`. */
   dockey: z.string(),
   epoch: z.number(),
+  /** A file's upload (GET …/files/{fid}) and its encrypted size; null and 0 for drives and folders. */
+  file_id: z.number().nullable(),
+  size: z.number(),
   /** Whether the caller may rename it, move it and delete it (spec 001 §6). */
   editable: z.boolean(),
 });
@@ -74,13 +79,17 @@ const sealed = {
   epoch,
 };
 
-export const newDriveItem = z.object({
-  record_id: recordId,
-  kind: z.enum(DRIVE_KINDS),
-  /** The drive or folder to put it in; 0 (or absent) for a drive. */
-  parent: z.union([f.id, z.literal(0)]).default(0),
-  ...sealed,
-});
+export const newDriveItem = z
+  .object({
+    record_id: recordId,
+    kind: z.enum(DRIVE_KINDS),
+    /** The drive or folder to put it in; 0 (or absent) for a drive. */
+    parent: z.union([f.id, z.literal(0)]).default(0),
+    /** A file's completed upload (POST …/files, then …/complete), by whoever creates the item. */
+    file: f.id.optional(),
+    ...sealed,
+  })
+  .refine((b) => (b.kind === "file") === (b.file !== undefined), { message: "A file item names its upload; a drive or folder none.", path: ["file"] });
 
 /** A rename or a tag edit (a new payload under a new key), a move (a new parent), or both. */
 export const driveItemUpdate = z
@@ -109,6 +118,10 @@ export const driveRoutes = {
     /** The ids of the item and of everything that was in it. */
     response: z.object({ deleted: z.array(z.number()) }),
   }),
+  // A file's encrypted bytes: the conversations' upload protocol (docs/api.md, Attachments) in the drive's space.
+  "POST /api/drive/{id}/files": route({ access: MEMBERS, params: driveParams, body: newAttachment, response: attachmentUpload }),
+  "POST /api/drive/{id}/files/{fid}/complete": route({ access: MEMBERS, params: driveFileParams, body: completeAttachment, response: attachmentState }),
+  "GET /api/drive/{id}/files/{fid}": route({ access: MEMBERS, params: driveFileParams, query: attachmentQuery, response: attachmentUrl }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core/src/drive/errors.ts). */

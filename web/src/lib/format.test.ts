@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatFileSize, formatRelative, fromSeconds, wordsLocale } from "./format";
+import { formatDate, formatDriveSize, formatFileSize, formatRelative, fromSeconds, wordsLocale } from "./format";
 
 describe("format (de-CH)", () => {
   it("formats dates the Swiss German way", () => {
@@ -28,5 +28,12 @@ describe("format (de-CH)", () => {
   it("shows MB above 1048576 bytes, else KB", () => {
     expect(formatFileSize(2048)).toBe("2 KB");
     expect(formatFileSize(3 * 1048576)).toBe("3 MB");
+  });
+
+  it("shows a drive file in KB, and in MB from 1000 KB up (spec 001 §9)", () => {
+    expect(formatDriveSize(2048)).toBe("2 KB");
+    expect(formatDriveSize(999 * 1024)).toBe("999 KB");
+    expect(formatDriveSize(1000 * 1024)).toBe("1 MB");
+    expect(formatDriveSize(1536 * 1024)).toBe("1.5 MB");
   });
 });

@@ -67,6 +67,13 @@ export function formatRelative(value: DateInput, now: DateInput = Date.now(), lo
 const MEGABYTE = 1048576;
 
 /** MB above 1048576 bytes, otherwise KB (spec 000 §9). */
+/** A drive file's size (spec 001 §9): in KB, and in MB from 1000 KB up. */
+export function formatDriveSize(bytes: number): string {
+  const number = new Intl.NumberFormat(DATE_LOCALE, { maximumFractionDigits: 1 });
+  const kb = bytes / 1024;
+  return kb >= 1000 ? `${number.format(kb / 1024)} MB` : `${number.format(kb)} KB`;
+}
+
 export function formatFileSize(bytes: number): string {
   const number = new Intl.NumberFormat(DATE_LOCALE, { maximumFractionDigits: 1 });
   return bytes > MEGABYTE ? `${number.format(bytes / MEGABYTE)} MB` : `${number.format(bytes / 1024)} KB`;

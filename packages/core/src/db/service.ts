@@ -1,6 +1,6 @@
 import { Entity, Service } from "electrodb";
 import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
-import { DriveItemEntity, DriveRecordIdEntity, DriveStateEntity } from "../drive/entities";
+import { DriveFileEntity, DriveItemEntity, DriveRecordIdEntity, DriveStateEntity } from "../drive/entities";
 import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
 import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
 import { InviteEntity, InviteReservationEntity } from "../invite/entities";
@@ -69,6 +69,7 @@ const entities = {
   driveitem: DriveItemEntity, // groups' drives
   driverecordid: DriveRecordIdEntity,
   drivestate: DriveStateEntity,
+  drivefile: DriveFileEntity,
 };
 
 let service: Service<typeof entities> | undefined;

@@ -1,4 +1,4 @@
-import { DRIVE_ITEMS_MAX, type DriveItemView, driveItemUpdate, id as idSchema, newDriveItem } from "@sealwork/contracts";
+import { DRIVE_ITEMS_MAX, type DriveItemView, completeAttachment, driveItemUpdate, id as idSchema, newAttachment, newDriveItem } from "@sealwork/contracts";
 import type * as z from "zod";
 import { type Actions, type Actor, type GroupMember, type MemberActor, can } from "../access";
 import { attribution } from "../conversation/views";
@@ -7,7 +7,9 @@ import { type TransactionEntities, type TransactionItem, db, writeTransaction } 
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
 import { GroupKeys, reservedPageAccess } from "../group";
-import type { DriveItem } from "./entities";
+import { driveFiles } from "../storage";
+import { Uploads } from "../uploads";
+import type { DriveFile, DriveItem } from "./entities";
 
 /**
  * A group's drive (spec 001 §2, §4, §6; docs/api.md, Drive): drives at the top, folders in them.
@@ -24,8 +26,8 @@ export namespace Drive {
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   /** How deep the tree may go: a move checks every ancestor of its target in one transaction (at most 100 items). */
   export const DEPTH_MAX = 64;
-  /** Items deleted per transaction: each with its record id, and the drive's counter. */
-  const DELETE_CHUNK = 45;
+  /** Items deleted per transaction: each with its record id and file, and the drive's counter (at most 100 in all). */
+  const DELETE_CHUNK = 30;
 
   async function allItems(groupId: number): Promise<DriveItem[]> {
     const { data } = await db().entities.driveitem.query.byGroup({ groupId }).go({ pages: "all" });
@@ -57,6 +59,8 @@ export namespace Drive {
       payload: it.payload,
       dockey: it.dockey,
       epoch: it.epoch,
+      file_id: it.fileId ?? null,
+      size: it.size,
       editable: allowed(me, "edit", it, member),
     };
   }
@@ -125,9 +129,11 @@ export namespace Drive {
     if (earlier) return answer(earlier);
     GroupKeys.requireCurrentEpoch(group, input.epoch);
     if ((input.kind === "drive") !== (input.parent === 0)) fail("drive_parent_invalid");
+    const file = input.file === undefined ? undefined : await fileOf(groupId, input.file);
+    if (file && (file.sourceId !== me.uid || file.state !== "uploaded")) fail("attachment_not_found");
     if (input.parent !== 0) {
       const parent = await item(groupId, input.parent);
-      if (!parent) fail("drive_parent_invalid");
+      if (!parent || parent.kind === "file") fail("drive_parent_invalid");
       if (depth(await ancestors(parent)) >= DEPTH_MAX) fail("drive_parent_invalid");
     }
     const now = nowSeconds();
@@ -143,6 +149,8 @@ export namespace Drive {
       payload,
       dockey,
       epoch: input.epoch,
+      fileId: file?.id,
+      size: file?.size ?? 0,
     };
     const { canceled, reasons } = await writeTransaction((tx) => [
       tx.drivestate
@@ -153,8 +161,19 @@ export namespace Drive {
       tx.driverecordid.create({ groupId, recordId: stored.recordId, itemId: stored.id, sourceId: me.uid }).commit(),
       tx.driveitem.create(stored).commit(),
       GroupKeys.currentEpochCheck(tx, groupId, input.epoch),
-      // The parent is still there when the folder is stored (a deletion may have taken it since).
-      ...(input.parent === 0 ? [] : [tx.driveitem.check({ groupId, id: input.parent }).where((attr, op) => op.exists(attr.kind)).commit()]),
+      // The parent is still there when the item is stored (a deletion may have taken it since), and is no file.
+      ...(input.parent === 0 ? [] : [tx.driveitem.check({ groupId, id: input.parent }).where((attr, op) => `${op.exists(attr.kind)} AND ${op.ne(attr.kind, "file")}`).commit()]),
+      // The upload becomes this item's, once.
+      ...(file
+        ? [
+            tx.drivefile
+              .patch({ groupId, id: file.id })
+              .set({ state: "attached", itemId: stored.id })
+              .remove(["expiresAt"])
+              .where((attr, op) => op.eq(attr.state, "uploaded"))
+              .commit(),
+          ]
+        : []),
     ]);
     if (!canceled) return answer(stored);
     const failed = (i: number) => reasons[i] === "ConditionalCheckFailed";
@@ -164,7 +183,8 @@ export namespace Drive {
       if (winner) return answer(winner);
       fail("record_id_taken");
     }
-    if (failed(4)) fail("drive_parent_invalid");
+    if (input.parent !== 0 && failed(4)) fail("drive_parent_invalid");
+    if (file && failed(input.parent === 0 ? 4 : 5)) fail("attachment_not_found");
     if (failed(3)) return GroupKeys.epochRefusal(groupId);
     return fail("internal");
   }
@@ -218,6 +238,7 @@ export namespace Drive {
     if (input.parent !== undefined && input.parent !== it.parentId) {
       if (!allowed(me, "move", it, membership)) fail("drive_move_forbidden");
       const target = (await item(groupId, input.parent)) ?? fail("drive_parent_invalid");
+      if (target.kind === "file") fail("drive_parent_invalid");
       const above = await ancestors(target);
       checked = [target, ...above];
       if (checked.some((a) => a.id === it.id)) fail("drive_move_forbidden");
@@ -292,18 +313,61 @@ export namespace Drive {
     const first = await removeAll(groupId, [it], true);
     if (!first) fail("drive_item_not_found");
     for (let i = 0; i < rest.length; i += DELETE_CHUNK) await removeAll(groupId, rest.slice(i, i + DELETE_CHUNK), false);
+    // The files' bytes last: an item never points at a file that is gone.
+    const files = [it, ...rest].flatMap((i) => (i.fileId === undefined ? [] : [i.fileId]));
+    if (files.length) await Uploads.remove(driveFiles(groupId), files);
     return { deleted: [it, ...below].map((i) => i.id) };
   }
 
-  /** Deletes items with their record ids and gives the counter back; `strict`: only if the first one is still there. */
+  /** Deletes items with their record ids (and files' uploads) and gives the counter back; `strict`: only if the first one is still there. */
   async function removeAll(groupId: number, items: DriveItem[], strict: boolean): Promise<boolean> {
     const { canceled } = await writeTransaction((tx) => [
       ...items.flatMap((i) => [
         strict ? tx.driveitem.delete({ groupId, id: i.id }).where((attr, op) => op.exists(attr.kind)).commit() : tx.driveitem.delete({ groupId, id: i.id }).commit(),
         tx.driverecordid.delete({ groupId, recordId: i.recordId }).commit(),
+        ...(i.fileId === undefined ? [] : [tx.drivefile.delete({ groupId, id: i.fileId }).commit()]),
       ]),
       tx.drivestate.update({ groupId }).add({ items: -items.length }).commit(),
     ]);
     return !canceled;
+  }
+
+  async function fileOf(groupId: number, id: number): Promise<DriveFile | undefined> {
+    const { data } = await db().entities.drivefile.get({ groupId, id }).go();
+    return data ?? undefined;
+  }
+
+  /** POST /api/drive/{id}/files: reserves a file's upload in the drive's space and presigns it (use on the drive page). */
+  export async function startFile(actor: Actor, groupId: number, body: z.input<typeof newAttachment>) {
+    const input = valid(newAttachment, body);
+    const { me } = await reservedPageAccess(actor, groupId, "drive", "use");
+    const id = await nextId("drivefile");
+    const { uploadId, answer } = await Uploads.start(driveFiles(groupId), id, input.size, input.thumb_size);
+    await db()
+      .entities.drivefile.create({ groupId, id, sourceId: me.uid, size: input.size, thumbSize: input.thumb_size ?? 0, state: "pending", uploadId, expiresAt: nowSeconds() + Uploads.PENDING_SECONDS })
+      .go();
+    return answer;
+  }
+
+  /** POST /api/drive/{id}/files/{fid}/complete: its uploader says every part is in (Uploads.complete). */
+  export async function completeFile(actor: Actor, groupId: number, fileId: number, body: z.input<typeof completeAttachment>) {
+    const input = valid(completeAttachment, body);
+    valid(idSchema, fileId);
+    const { me } = await reservedPageAccess(actor, groupId, "drive", "use");
+    const file = await fileOf(groupId, fileId);
+    if (!file || file.sourceId !== me.uid) fail("attachment_not_found");
+    if (file.state !== "pending") return { id: fileId, size: file.size, state: file.state };
+    await Uploads.complete(driveFiles(groupId), fileId, file, input.etags);
+    await db().entities.drivefile.patch({ groupId, id: fileId }).set({ state: "uploaded" }).go();
+    return { id: fileId, size: file.size, state: "uploaded" as const };
+  }
+
+  /** GET /api/drive/{id}/files/{fid}?thumb=: a short-lived download URL of a file a drive item holds (read on the drive page). */
+  export async function downloadFile(actor: Actor, groupId: number, fileId: number, thumb: boolean) {
+    valid(idSchema, fileId);
+    await reservedPageAccess(actor, groupId, "drive", "read");
+    const file = await fileOf(groupId, fileId);
+    if (!file || file.state !== "attached" || (thumb && !file.thumbSize)) fail("attachment_not_found");
+    return { url: await Uploads.downloadUrl(driveFiles(groupId), fileId, thumb), size: thumb ? file.thumbSize : file.size };
   }
 }

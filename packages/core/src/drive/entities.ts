@@ -1,5 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
-import { SERVICE, keyed, primary } from "../db/schema";
+import { SERVICE, keyed, now, primary, ttl } from "../db/schema";
 
 const num = { type: "number", required: true } as const;
 const str = { type: "string", required: true } as const;
@@ -17,7 +17,7 @@ export const DriveItemEntity = new Entity({
     id: { ...num, padding: { length: 16, char: "0" } },
     /** The creating browser's id for the record (every sealed string names it). */
     recordId: str,
-    kind: { type: ["drive", "folder"] as const, required: true },
+    kind: { type: ["drive", "folder", "file"] as const, required: true },
     /** The drive or folder it sits in; 0 for a drive. */
     parentId: num,
     sourceId: num,
@@ -26,6 +26,33 @@ export const DriveItemEntity = new Entity({
     payload: str,
     dockey: str,
     epoch: num,
+    /** A file's upload (DriveFileEntity) and its encrypted size. */
+    fileId: { type: "number" },
+    size: { type: "number", required: true, default: 0 },
+  },
+  indexes: {
+    byGroup: keyed(primary, ["groupId"], ["id"]),
+  },
+});
+
+/**
+ * A file's encrypted bytes in the drive's space of the bucket (storage.ts, driveFiles): created
+ * pending with a TTL when the upload starts, `uploaded` once the bucket has every byte, `attached`
+ * (TTL removed) when a drive item takes it; only attached files are downloaded.
+ */
+export const DriveFileEntity = new Entity({
+  model: { entity: "drivefile", version: "1", service: SERVICE },
+  attributes: {
+    groupId: num,
+    id: { ...num, padding: { length: 16, char: "0" } },
+    sourceId: num,
+    size: num,
+    thumbSize: { type: "number", required: true, default: 0 },
+    state: { type: ["pending", "uploaded", "attached"] as const, required: true },
+    uploadId: { type: "string" },
+    itemId: { type: "number" },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    expiresAt: ttl,
   },
   indexes: {
     byGroup: keyed(primary, ["groupId"], ["id"]),
@@ -51,3 +78,4 @@ export const DriveStateEntity = new Entity({
 });
 
 export type DriveItem = EntityItem<typeof DriveItemEntity>;
+export type DriveFile = EntityItem<typeof DriveFileEntity>;

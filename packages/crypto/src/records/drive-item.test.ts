@@ -22,6 +22,16 @@ describe("drive items", () => {
     expect(again.payload).not.toBe(sealed.payload);
   });
 
+  it("a file carries its reference, checked on both sides", async () => {
+    const epochKey = await generateSymmetricKey();
+    const file = { id: 9, name: "Vertrag.pdf", type: "application/pdf", size: 1234, key: "A".repeat(43), header: '{"v":1}', thumb: false };
+    const payload: DriveItemPayload = { type: "file", name: "Vertrag.pdf", tags: [], file };
+    const sealed = await sealDriveItem(epochKey, place, payload);
+    expect(await openDriveItem(epochKey, sealed, place, "file")).toEqual(payload);
+    await expectRefusal(openDriveItem(epochKey, sealed, place, "folder"), "invalid_payload");
+    await expectRefusal(sealDriveItem(epochKey, place, { ...payload, file: { ...file, key: "short" } }), "invalid_input");
+  });
+
   it("do not open moved to another group, record or epoch, under another key, or as another kind", async () => {
     const epochKey = await generateSymmetricKey();
     const sealed = await sealDriveItem(epochKey, place, folder);
@@ -42,6 +52,7 @@ describe("drive items", () => {
       { ...folder, name: "" },
       { ...folder, name: "x".repeat(256) },
       { ...folder, type: "file" },
+      { ...folder, file: { id: 1 } },
       { ...folder, tags: [""] },
       { ...folder, tags: Array.from({ length: 51 }, (_, i) => `t${i}`) },
       { ...folder, extra: 1 },

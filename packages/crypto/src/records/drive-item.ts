@@ -2,6 +2,7 @@ import * as z from "zod";
 import { utf8Decode, utf8Encode } from "../bytes";
 import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
+import { fileRefSchema } from "./file-ref";
 import { type DockeyPlace, type RecordPlace, generateRecordKey, openRecordPayload, sealRecordPayload, unwrapRecordKey, wrapRecordKey } from "./record-key";
 
 /**
@@ -12,17 +13,23 @@ import { type DockeyPlace, type RecordPlace, generateRecordKey, openRecordPayloa
  * opener, which is told the kind the server claims.
  */
 
-export const DRIVE_ITEM_TYPES = ["drive", "folder"] as const;
+export const DRIVE_ITEM_TYPES = ["drive", "folder", "file"] as const;
 export type DriveItemType = (typeof DRIVE_ITEM_TYPES)[number];
 export const DRIVE_NAME_MAX = 255;
 export const DRIVE_TAGS_MAX = 50;
 export const DRIVE_TAG_MAX = 64;
 
-export const driveItemPayloadSchema = z.strictObject({
-  type: z.enum(DRIVE_ITEM_TYPES),
+const named = {
   name: z.string().min(1).max(DRIVE_NAME_MAX),
   tags: z.array(z.string().min(1).max(DRIVE_TAG_MAX)).max(DRIVE_TAGS_MAX),
-});
+};
+
+/** A drive or folder: `{ type, name, tags }`; a file adds its reference (id, name, type, size, key, header, thumb: file-ref.ts). */
+export const driveItemPayloadSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("drive"), ...named }),
+  z.strictObject({ type: z.literal("folder"), ...named }),
+  z.strictObject({ type: z.literal("file"), ...named, file: fileRefSchema }),
+]);
 export type DriveItemPayload = z.infer<typeof driveItemPayloadSchema>;
 
 /** What a stored drive item holds of its sealing: the payload under its key, the key under the epoch's. */

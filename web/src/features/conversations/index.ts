@@ -16,3 +16,6 @@ export { addPending, mergeMessages, newerCursor, newestId, oldestId, pendingMess
 export { messagePollQuery } from "./poll-conversation";
 export { newLocalid } from "./append-message";
 export { actionErrorText, loadErrorText } from "./conversation-errors";
+
+/** Encrypted files in chunks through presigned URLs, for any container (a group's drive). */
+export { type FileSpace, TransferError, type TransferOptions, downloadFile, isAbort, uploadFile } from "./attachments/transfer";

@@ -3,7 +3,7 @@ import { useRef, useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import type { FileRef } from "./file-ref";
-import { isAbort, TransferError, uploadAttachment } from "./transfer";
+import { conversationSpace, isAbort, TransferError, uploadFile } from "./transfer";
 import { ns } from "../i18n";
 
 export interface AttachmentPickerProps {
@@ -38,7 +38,7 @@ export function AttachmentPicker({ conversationId, onAttached, disabled }: Attac
     const controller = new AbortController();
     setRunning({ name: file.name, done: 0, total: file.size, controller });
     try {
-      const ref = await uploadAttachment(conversationId, file, {
+      const ref = await uploadFile(conversationSpace(conversationId), file, {
         signal: controller.signal,
         onProgress: (done, total) => setRunning((r) => (r ? { ...r, done, total } : r)),
       });

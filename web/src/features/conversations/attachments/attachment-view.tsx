@@ -6,7 +6,7 @@ import { formatFileSize } from "../../../lib/format";
 import { queryKeys } from "../../../lib/query-keys";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type FileRef, isImage, parseFileRef } from "./file-ref";
-import { downloadAttachment, fetchThumbnail, isAbort } from "./transfer";
+import { conversationSpace, downloadFile, fetchThumbnail, isAbort } from "./transfer";
 import { ns } from "../i18n";
 
 export interface AttachmentViewProps {
@@ -42,7 +42,7 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
   async function start(ref: FileRef) {
     setDownload({ state: "downloading", done: 0, total: ref.size });
     try {
-      const blob = await downloadAttachment(conversationId, ref, { onProgress: (done, total) => setDownload({ state: "downloading", done, total }) });
+      const blob = await downloadFile(conversationSpace(conversationId), ref, { onProgress: (done, total) => setDownload({ state: "downloading", done, total }) });
       setDownload({ state: "ready", url: URL.createObjectURL(blob) });
     } catch (failure) {
       setDownload({ state: "none" });
@@ -97,7 +97,7 @@ function Thumbnail({ conversationId, file }: { conversationId: number; file: Fil
   const { t } = useTranslation(ns);
   const thumb = useQuery({
     queryKey: queryKeys.conversations.thumbnail(conversationId, file.id),
-    queryFn: async ({ signal }) => URL.createObjectURL(await fetchThumbnail(conversationId, file, signal)),
+    queryFn: async ({ signal }) => URL.createObjectURL(await fetchThumbnail(conversationSpace(conversationId), file, signal)),
     staleTime: Infinity,
     gcTime: 10 * 60 * 1000,
     retry: false,

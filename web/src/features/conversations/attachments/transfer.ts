@@ -1,4 +1,4 @@
-import { ATTACHMENT_MAX_BYTES, THUMB_MAX_BYTES } from "@sealwork/contracts";
+import { ATTACHMENT_MAX_BYTES, type Response, THUMB_MAX_BYTES } from "@sealwork/contracts";
 import {
   type FileStream,
   base64urlDecode,
@@ -21,7 +21,8 @@ import { type FileRef, isImage } from "./file-ref";
 import { makeThumbnail } from "./thumbnail";
 
 /**
- * Moving attachments between the browser and the bucket (docs/protocol.md, Files in chunks):
+ * Moving encrypted files between the browser and the bucket (docs/protocol.md, Files in chunks),
+ * for a conversation's attachments and a group's drive alike:
  * the file is read, encrypted and uploaded one part at a time, and downloads are decrypted as
  * they stream in, so memory stays flat whatever the file size.
  */
@@ -44,23 +45,36 @@ export class TransferError extends Error {
 
 export const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
 
+/**
+ * Where a file's encrypted bytes go and come from: a conversation's attachments, a group's drive
+ * (its own routes, the same protocol: docs/api.md, Attachments).
+ */
+export interface FileSpace {
+  start(body: { size: number; thumb_size?: number }, signal?: AbortSignal): Promise<Response<"POST /api/conversations/{id}/attachments">>;
+  complete(id: number, body: { etags?: string[] }, signal?: AbortSignal): Promise<unknown>;
+  link(id: number, thumb: boolean, signal?: AbortSignal): Promise<{ url: string; size: number }>;
+}
+
+/** A conversation's attachments. */
+export const conversationSpace = (conversationId: number): FileSpace => ({
+  start: (body, signal) => call("POST /api/conversations/{id}/attachments", { params: { id: conversationId }, body, signal }),
+  complete: (aid, body, signal) => call("POST /api/conversations/{id}/attachments/{aid}/complete", { params: { id: conversationId, aid }, body, signal }),
+  link: (aid, thumb, signal) => call("GET /api/conversations/{id}/attachments/{aid}", { params: { id: conversationId, aid }, query: thumb ? { thumb: "1" } : {}, signal }),
+});
+
 export interface TransferOptions {
   /** Bytes done and the total (encrypted bytes for uploads). */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
 
-/** Encrypts and uploads one file; answers what the message payload carries about it. */
-export async function uploadAttachment(conversationId: number, file: File, { onProgress, signal }: TransferOptions = {}): Promise<FileRef> {
+/** Encrypts and uploads one file; answers what the sealed payload (a message, a drive item) carries about it. */
+export async function uploadFile(space: FileSpace, file: File, { onProgress, signal }: TransferOptions = {}): Promise<FileRef> {
   if (file.size > ATTACHMENT_MAX_BYTES) throw new TransferError("tooLarge");
   const stream = await newFileStream();
   const total = encryptedFileSize(file.size, stream.header.chunk);
   const thumb = isImage(file) ? await encryptedThumbnail(stream, file) : null;
-  const upload = await call("POST /api/conversations/{id}/attachments", {
-    params: { id: conversationId },
-    body: { size: total, ...(thumb ? { thumb_size: thumb.length } : {}) },
-    signal,
-  });
+  const upload = await space.start({ size: total, ...(thumb ? { thumb_size: thumb.length } : {}) }, signal);
   const etags: string[] = [];
   let done = 0;
   onProgress?.(0, total);
@@ -71,11 +85,7 @@ export async function uploadAttachment(conversationId: number, file: File, { onP
     done += part.length;
   }
   if (thumb && upload.thumb_url) await putWithRetry(upload.thumb_url, thumb, () => undefined, signal);
-  await call("POST /api/conversations/{id}/attachments/{aid}/complete", {
-    params: { id: conversationId, aid: upload.id },
-    body: upload.multipart ? { etags } : {},
-    signal,
-  });
+  await space.complete(upload.id, upload.multipart ? { etags } : {}, signal);
   return {
     id: upload.id,
     name: file.name,
@@ -160,9 +170,9 @@ function fileStreamOf(file: FileRef): Promise<FileStream> {
  * application/octet-stream whatever the sender's type says: a blob URL of it only ever downloads,
  * it never opens as a page of this origin (an "HTML" or "SVG" file would run as the app).
  */
-export async function downloadAttachment(conversationId: number, file: FileRef, { onProgress, signal }: TransferOptions = {}): Promise<Blob> {
+export async function downloadFile(space: FileSpace, file: FileRef, { onProgress, signal }: TransferOptions = {}): Promise<Blob> {
   const stream = await fileStreamOf(file);
-  const { url, size } = await call("GET /api/conversations/{id}/attachments/{aid}", { params: { id: conversationId, aid: file.id }, signal });
+  const { url, size } = await space.link(file.id, false, signal);
   const response = await fetch(url, { signal });
   if (!response.ok || !response.body) throw new TransferError("failed", `the bucket answered ${response.status}`);
   const reader = response.body.getReader();
@@ -191,9 +201,9 @@ export async function downloadAttachment(conversationId: number, file: FileRef, 
 }
 
 /** The decrypted thumbnail of an image attachment: a PNG, JPEG, GIF or WebP by its bytes, else refused. */
-export async function fetchThumbnail(conversationId: number, file: FileRef, signal?: AbortSignal): Promise<Blob> {
+export async function fetchThumbnail(space: FileSpace, file: FileRef, signal?: AbortSignal): Promise<Blob> {
   const stream = await fileStreamOf(file);
-  const { url } = await call("GET /api/conversations/{id}/attachments/{aid}", { params: { id: conversationId, aid: file.id }, query: { thumb: "1" }, signal });
+  const { url } = await space.link(file.id, true, signal);
   const response = await fetch(url, { signal });
   if (!response.ok) throw new TransferError("failed", `the bucket answered ${response.status}`);
   const image = await openThumbnail(stream.key, await response.text());

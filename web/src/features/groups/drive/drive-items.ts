@@ -1,8 +1,8 @@
 import { type DriveItemView, type Response, isPlainText } from "@sealwork/contracts";
-import { type DriveItemPayload, type DriveItemType, generateRecordId, isCryptoError, openDriveItem, sealDriveItem } from "@sealwork/crypto";
+import { type DriveItemPayload, type FileRef, generateRecordId, isCryptoError, openDriveItem, sealDriveItem } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { isDistributionError } from "../../conversations";
+import { type FileSpace, TransferError, type TransferOptions, downloadFile, isDistributionError, uploadFile } from "../../conversations";
 import { currentGroupRing } from "../conversation/group-messages";
 import type { GroupRing } from "../keys/group-ring";
 import type { DriveNode } from "./drive-tree";
@@ -25,7 +25,7 @@ export interface DriveSource {
 export type OpeningRing = Pick<GroupRing, "groupId" | "epoch" | "keyFor">;
 
 /** A name and tags as opened, kept by the page per item and payload so a reload opens only what changed. */
-export type Opened = Pick<DriveNode, "name" | "tags">;
+export type Opened = Pick<DriveNode, "name" | "tags" | "file">;
 export type OpenedCache = Map<string, Opened>;
 
 /** Items opened side by side per step; the page shows what is open after each. */
@@ -90,14 +90,17 @@ async function openCached(ring: OpeningRing, item: DriveItemView, cache: OpenedC
 }
 
 async function openPayload(ring: OpeningRing, item: DriveItemView): Promise<Opened> {
-  const invalid = { name: null, tags: [] };
+  const invalid = { name: null, tags: [], file: null };
   // An epoch beyond the verified one is the server's word alone.
   if (item.epoch > ring.epoch) return invalid;
   try {
     const payload = await openDriveItem(await ring.keyFor(item.epoch), item, { groupId: ring.groupId, recordId: item.record_id, epoch: item.epoch }, item.kind);
     // Another member's client may have sealed text this one would never have: not shown as a name.
     if (!isPlainText(payload.name) || !payload.tags.every(isPlainText)) return invalid;
-    return { name: payload.name, tags: payload.tags };
+    if (payload.type !== "file") return { name: payload.name, tags: payload.tags, file: null };
+    // The file the server says the item holds is the one its author sealed.
+    if (payload.file.id !== item.file_id) return invalid;
+    return { name: payload.name, tags: payload.tags, file: payload.file };
   } catch (error) {
     if (isCryptoError(error) || isDistributionError(error)) return invalid;
     throw error;
@@ -109,15 +112,46 @@ function seal(ring: GroupRing, recordId: string, payload: DriveItemPayload) {
 }
 
 /** POST /api/drive/{id}: a new drive (parent 0) or folder, sealed for the current epoch under a record id of this browser's making. */
-export async function createItem(ring: GroupRing, kind: DriveItemType, parent: number, name: string, tags: string[]) {
+export async function createItem(ring: GroupRing, kind: "drive" | "folder", parent: number, name: string, tags: string[]) {
   const recordId = generateRecordId();
   const sealed = await seal(ring, recordId, { type: kind, name, tags });
   return call("POST /api/drive/{id}", { params: { id: ring.groupId }, body: { record_id: recordId, kind, parent, ...sealed } });
 }
 
+/** A group's drive files: the conversations' upload protocol on the drive's routes. */
+export const driveSpace = (groupId: number): FileSpace => ({
+  start: (body, signal) => call("POST /api/drive/{id}/files", { params: { id: groupId }, body, signal }),
+  complete: (fid, body, signal) => call("POST /api/drive/{id}/files/{fid}/complete", { params: { id: groupId, fid }, body, signal }),
+  link: (fid, thumb, signal) => call("GET /api/drive/{id}/files/{fid}", { params: { id: groupId, fid }, query: thumb ? { thumb: "1" } : {}, signal }),
+});
+
+/** The payload a node is sealed with: its type, name and tags, and a file's reference. */
+function payloadOf(node: Pick<DriveNode, "kind" | "file">, name: string, tags: string[]): DriveItemPayload {
+  if (node.kind !== "file") return { type: node.kind, name, tags };
+  if (!node.file) throw new TransferError("failed", "a file item without its file");
+  return { type: "file", name, tags, file: node.file };
+}
+
+/**
+ * Uploads a file into a drive or folder: encrypted in chunks and sent through presigned URLs
+ * (uploadFile, as conversations' attachments), then the item that names it, sealed for the
+ * current epoch. Its name is the file's.
+ */
+export async function uploadItem(ring: GroupRing, parent: number, file: File, options: TransferOptions) {
+  const ref = await uploadFile(driveSpace(ring.groupId), file, options);
+  const recordId = generateRecordId();
+  const sealed = await seal(ring, recordId, payloadOf({ kind: "file", file: ref }, file.name, []));
+  return call("POST /api/drive/{id}", { params: { id: ring.groupId }, body: { record_id: recordId, kind: "file", parent, file: ref.id, ...sealed }, signal: options.signal });
+}
+
+/** A file item's bytes, decrypted as they stream in. */
+export function downloadItem(groupId: number, file: FileRef, options: TransferOptions): Promise<Blob> {
+  return downloadFile(driveSpace(groupId), file, options);
+}
+
 /** PATCH …/update/{rid} with a new name and tags: a new payload under a new key, for the current epoch. */
 export async function renameItem(ring: GroupRing, node: DriveNode, name: string, tags: string[]) {
-  const sealed = await seal(ring, node.recordId, { type: node.kind, name, tags });
+  const sealed = await seal(ring, node.recordId, payloadOf(node, name, tags));
   return call("PATCH /api/drive/{id}/update/{rid}", { params: { id: ring.groupId, rid: node.id }, body: sealed });
 }
 

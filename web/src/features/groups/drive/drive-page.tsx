@@ -2,18 +2,23 @@ import { DndContext, type DragEndEvent, PointerSensor, useSensor, useSensors } f
 import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, type TreeNodeData, useTree } from "@mantine/core";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isApiError } from "../../../lib/api";
 import { errorText } from "../../../lib/error-text";
-import { formatDateTime } from "../../../lib/format";
+import { formatDateTime, formatDriveSize } from "../../../lib/format";
+import { downloadBlob } from "../../../lib/download";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { Icon } from "../../../lib/ui/icons";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
-import { isDistributionError } from "../../conversations";
-import { GroupKeyWaitingError } from "../keys/group-ring";
+import { isAbort, isDistributionError } from "../../conversations";
+import { type GroupRing, GroupKeyWaitingError } from "../keys/group-ring";
 import { ns as keysNs } from "../keys/i18n";
 import { PlusIcon } from "../menu/page-icons";
+import { type FileRef, isCryptoError } from "@sealwork/crypto";
+import { downloadItem } from "./drive-items";
 import { type DriveNode, SORT_MODES, type SortMode, childrenByParent, compareNodes, countBelow, driveOf, searchDrive } from "./drive-tree";
 import { ns } from "./i18n";
-import { DriveRow, FolderIcon } from "./drive-row";
+import { DriveRow, ItemIcon } from "./drive-row";
+import { UploadFile } from "./upload-file";
 import { ItemForm } from "./item-form";
 import { useDrive } from "./use-drive";
 
@@ -52,8 +57,15 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   const canCreate = !readOnly && opened?.source.answer.can_create === true;
   const writable = opened?.source.ring.writable !== false;
   const chosen = selected === null ? undefined : byId.get(selected);
+  // Where new folders and files go: the drive or folder selected.
+  const place = chosen?.kind === "file" ? undefined : chosen;
 
   const fail = (fallback: string) => (cause: unknown) => setError(errorText(cause, fallback));
+  const uploaded = (itemId: number) => {
+    if (place) setExpanded((open) => ({ ...open, [String(place.id)]: true }));
+    setSelected(itemId);
+    void refresh();
+  };
   // A drag starts after 6 px, so a click still selects and opens.
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }));
 
@@ -169,11 +181,12 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
             <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => setDialog({ kind: "createDrive" })} disabled={!writable}>
               {t("toolbar.createDrive")}
             </Button>
-            <Tooltip label={t("toolbar.folderNeedsPlace")} disabled={chosen !== undefined}>
-              <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => chosen && setDialog({ kind: "createFolder", parent: chosen })} disabled={!chosen || !writable}>
+            <Tooltip label={t("toolbar.folderNeedsPlace")} disabled={place !== undefined}>
+              <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => place && setDialog({ kind: "createFolder", parent: place })} disabled={!place || !writable}>
                 {t("toolbar.createFolder")}
               </Button>
             </Tooltip>
+            <UploadFile ring={opened.source.ring} target={place} disabled={!writable} onDone={uploaded} onError={setError} />
           </Group>
         ) : null}
       </Group>
@@ -223,6 +236,10 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
           )}
         </Paper>
         <Details
+          groupId={groupId}
+          ring={opened.source.ring}
+          onUploaded={uploaded}
+          onError={setError}
           node={chosen}
           byId={byId}
           childrenOf={children}
@@ -270,7 +287,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
       {dialog?.kind === "delete" ? (
         <Modal opened onClose={close} title={t("confirmDelete.title", { name: dialog.node.name ?? t("invalid") })} centered>
           <Stack>
-            <Text size="sm">{t("confirmDelete.folder")}</Text>
+            <Text size="sm">{dialog.node.kind === "file" ? t("confirmDelete.file") : t("confirmDelete.folder")}</Text>
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 {t("confirmDelete.cancel")}
@@ -308,6 +325,10 @@ function treeData(children: Map<number, DriveNode[]>, parent: number, shown: Set
 }
 
 function Details({
+  groupId,
+  ring,
+  onUploaded,
+  onError,
   node,
   byId,
   childrenOf,
@@ -326,6 +347,10 @@ function Details({
   searched: boolean;
   canWrite: boolean;
   onOpen: (node: DriveNode) => void;
+  groupId: number;
+  ring: GroupRing | undefined;
+  onUploaded: (itemId: number) => void;
+  onError: (text: string) => void;
   onRename: (node: DriveNode) => void;
   onDelete: (node: DriveNode) => void;
   onJump: (node: DriveNode) => void;
@@ -355,7 +380,7 @@ function Details({
     <Paper withBorder p="sm" radius="md" aria-label={t("details.label")} component="section" data-details={node.name ?? ""}>
       <Stack gap={6}>
         <Group gap="xs">
-          <FolderIcon drive={node.kind === "drive"} />
+          <ItemIcon kind={node.kind} />
           <Text fw={600} style={{ overflowWrap: "anywhere" }}>
             {node.name ?? t("invalid")}
           </Text>
@@ -364,7 +389,7 @@ function Details({
         {row(t("details.title"), node.name ?? t("invalid"))}
         {row(t("details.drive"), drive?.name ?? t("invalid"))}
         {row(t("details.author"), attrib[String(node.authorId)]?.name ?? t("details.unknownAuthor"))}
-        {row(t("details.size"), t("details.items", { count: countBelow(node.id, childrenOf) }))}
+        {row(t("details.size"), node.file ? formatDriveSize(node.file.size) : t("details.items", { count: countBelow(node.id, childrenOf) }))}
         {row(t("details.modified"), formatDateTime(node.modified * 1000))}
         {row(t("details.created"), formatDateTime(node.created * 1000))}
         <Group gap="xs" wrap="nowrap" align="flex-start">
@@ -386,9 +411,16 @@ function Details({
           )}
         </Group>
         <Group gap="xs" mt="xs">
-          <Button size="xs" variant="default" onClick={() => onOpen(node)}>
-            {t("details.open")}
-          </Button>
+          {node.kind === "file" ? (
+            node.file ? (
+              <OpenFile groupId={groupId} file={node.file} onError={onError} />
+            ) : null
+          ) : (
+            <Button size="xs" variant="default" onClick={() => onOpen(node)}>
+              {t("details.open")}
+            </Button>
+          )}
+          {canWrite && node.kind !== "file" && ring ? <UploadFile ring={ring} target={node} disabled={false} label={t("details.uploadInto")} onDone={onUploaded} onError={onError} /> : null}
           {canWrite && node.editable && node.name !== null ? (
             <Button size="xs" variant="default" onClick={() => onRename(node)}>
               {t("details.rename")}
@@ -407,5 +439,31 @@ function Details({
         </Group>
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * Opens a file: its bytes fetched and decrypted as they stream in (progress shown), then offered
+ * as a download under its name (never shown in this origin). 403: 'Error accessing this file - you
+ * do not have access to it!'; bytes that do not open: 'Error decrypting this file!'.
+ */
+function OpenFile({ groupId, file, onError }: { groupId: number; file: FileRef; onError: (text: string) => void }) {
+  const { t } = useTranslation(ns);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const open = async () => {
+    setProgress({ done: 0, total: file.size });
+    try {
+      downloadBlob(file.name, await downloadItem(groupId, file, { onProgress: (done, total) => setProgress({ done, total }) }));
+    } catch (failure) {
+      if (isAbort(failure)) return;
+      onError(isApiError(failure, 403) ? t("errors.noAccess") : isCryptoError(failure) ? t("errors.decrypt") : t("errors.download"));
+    } finally {
+      setProgress(null);
+    }
+  };
+  return (
+    <Button size="xs" variant="default" onClick={() => void open()} loading={progress !== null} data-open-file>
+      {progress ? t("details.downloading", { done: formatDriveSize(progress.done), total: formatDriveSize(progress.total) }) : t("details.download")}
+    </Button>
   );
 }

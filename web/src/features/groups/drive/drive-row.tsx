@@ -4,15 +4,21 @@ import type { RenderTreeNodePayload } from "@mantine/core";
 import { Icon } from "../../../lib/ui/icons";
 import type { DriveNode } from "./drive-tree";
 
-export const FolderIcon = ({ drive }: { drive: boolean }) => (
+const ICONS = {
+  drive: <path d="M3 7h18v10H3zM7 12h.01M11 12h6" />,
+  folder: <path d="M3 6h6l2 2h10v11H3z" />,
+  file: <path d="M6 3h8l4 4v14H6zM14 3v4h4" />,
+};
+
+export const ItemIcon = ({ kind }: { kind: DriveNode["kind"] }) => (
   <Icon size={18} aria-hidden>
-    {drive ? <path d="M3 7h18v10H3zM7 12h.01M11 12h6" /> : <path d="M3 6h6l2 2h10v11H3z" />}
+    {ICONS[kind]}
   </Icon>
 );
 
 /**
- * One item of the drive's tree: drives and folders take drops, folders can be dragged (spec 001
- * §4: only files and folders drag; drives never move). `draggable` is off while moves cannot be
+ * One item of the drive's tree: drives and folders take drops, folders and files can be dragged
+ * (spec 001 §4: only files and folders drag; drives never move). `draggable` is off while moves cannot be
  * made (a read-only page, a rekey pending).
  */
 export function DriveRow({
@@ -34,7 +40,7 @@ export function DriveRow({
 }) {
   const id = String(item.id);
   const drag = useDraggable({ id, disabled: !draggable || item.kind === "drive" });
-  const drop = useDroppable({ id });
+  const drop = useDroppable({ id, disabled: item.kind === "file" });
   const background = drop.isOver && !drag.isDragging ? "var(--mantine-color-green-light)" : selected ? "var(--mantine-color-blue-light)" : undefined;
   return (
     <Group
@@ -59,7 +65,7 @@ export function DriveRow({
       <Text span c="dimmed" w={12} aria-hidden>
         {hasChildren ? (expanded ? "▾" : "▸") : ""}
       </Text>
-      <FolderIcon drive={item.kind === "drive"} />
+      <ItemIcon kind={item.kind} />
       <Text span fw={hit ? 700 : undefined} c={item.name === null ? "red" : undefined} style={{ overflowWrap: "anywhere" }}>
         {label}
       </Text>

@@ -12,6 +12,7 @@ const node = (id: number, parent: number, name: string | null, modified: number,
   editable: true,
   name,
   tags,
+  file: null,
 });
 
 // Drive 1 holds b (10), a (11) and Ä (12, holding x 13); drive 2 holds nothing.

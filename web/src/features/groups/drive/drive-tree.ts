@@ -1,4 +1,4 @@
-import type { DriveItemType } from "@sealwork/crypto";
+import type { DriveItemType, FileRef } from "@sealwork/crypto";
 
 /**
  * The drive's tree as the page arranges it (spec 001 §2, §4): siblings in one of four orders, a
@@ -18,6 +18,8 @@ export interface DriveNode {
   editable: boolean;
   name: string | null;
   tags: string[];
+  /** A file's reference (its key, header, plain size, type), from the sealed payload; null for drives and folders. */
+  file: FileRef | null;
 }
 
 export const SORT_MODES = ["titleAsc", "titleDesc", "dateDesc", "dateAsc"] as const;

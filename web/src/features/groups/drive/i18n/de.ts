@@ -14,6 +14,7 @@ export const de: Texts<typeof en> = {
     resetSearch: "Suche zurücksetzen",
     createDrive: "Laufwerk erstellen",
     createFolder: "Ordner erstellen",
+    upload: "Datei hochladen",
     folderNeedsPlace: "Wähle zuerst ein Laufwerk oder einen Ordner",
   },
   sort: {
@@ -32,6 +33,7 @@ export const de: Texts<typeof en> = {
   kind: {
     drive: "Laufwerk",
     folder: "Ordner",
+    file: "Datei",
   },
   details: {
     label: "Details",
@@ -50,6 +52,9 @@ export const de: Texts<typeof en> = {
     rename: "Umbenennen",
     delete: "Löschen",
     jump: "Zum Ort springen",
+    uploadInto: "Hierhin hochladen",
+    download: "Öffnen",
+    downloading: "{{done}} von {{total}} entschlüsselt…",
     unknownAuthor: "Unbekannt",
   },
   form: {
@@ -69,10 +74,23 @@ export const de: Texts<typeof en> = {
   confirmDelete: {
     title: "{{name}} löschen?",
     folder: "Der Ordner und alles darin werden für alle Mitglieder der Gruppe gelöscht.",
+    file: "Die Datei wird für alle Mitglieder der Gruppe gelöscht.",
     confirm: "Löschen",
     cancel: "Abbrechen",
   },
+  upload: {
+    progress: "{{name}} wird verschlüsselt und hochgeladen: {{percent}} %",
+    cancel: "Hochladen abbrechen",
+  },
   errors: {
+    uploadFailed: "Unbekannter Fehler beim Hochladen der Datei",
+    uploadProcessing: "Fehler beim Verarbeiten der Datei",
+    uploadTimeout: "Zeitüberschreitung beim Hochladen der Datei",
+    tooLarge: "Es können Dateien bis 1024 MB hochgeladen werden.",
+    fileName: "Der Name dieser Datei enthält Steuerzeichen oder Richtungswechsel: benenne die Datei um und versuche es nochmals.",
+    download: "Fehler beim Abrufen der verschlüsselten Datei vom Server. Bitte versuche es später nochmals!",
+    decrypt: "Fehler beim Entschlüsseln dieser Datei!",
+    noAccess: "Fehler beim Zugriff auf diese Datei - du hast keinen Zugriff darauf!",
     load: "Fehler beim Darstellen des Laufwerks! Bitte wende dich an die Systemadministration.",
     save: "Beim Speichern deines Elements ist ein Fehler aufgetreten.",
     encrypt: "Beim Verschlüsseln deines Elements ist ein Fehler aufgetreten.",

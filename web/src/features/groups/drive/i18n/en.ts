@@ -11,6 +11,7 @@ export const en = {
     resetSearch: "Reset search",
     createDrive: "Create drive",
     createFolder: "Create folder",
+    upload: "Upload file",
     folderNeedsPlace: "Select a drive or folder first",
   },
   sort: {
@@ -29,6 +30,7 @@ export const en = {
   kind: {
     drive: "Drive",
     folder: "Folder",
+    file: "File",
   },
   details: {
     label: "Details",
@@ -47,6 +49,9 @@ export const en = {
     rename: "Rename",
     delete: "Delete",
     jump: "Jump to location",
+    uploadInto: "Upload into",
+    download: "Open",
+    downloading: "Decrypting {{done}} of {{total}}…",
     unknownAuthor: "Unknown",
   },
   form: {
@@ -66,10 +71,23 @@ export const en = {
   confirmDelete: {
     title: "Delete {{name}}?",
     folder: "The folder and everything in it are deleted for every member of the group.",
+    file: "The file is deleted for every member of the group.",
     confirm: "Delete",
     cancel: "Cancel",
   },
+  upload: {
+    progress: "Encrypting and uploading {{name}}: {{percent}} %",
+    cancel: "Cancel upload",
+  },
   errors: {
+    uploadFailed: "Unknown error uploading file",
+    uploadProcessing: "Error processing file",
+    uploadTimeout: "Timed out uploading file",
+    tooLarge: "Files of up to 1024 MB can be uploaded.",
+    fileName: "This file's name holds control characters or direction overrides: rename the file and try again.",
+    download: "Error fetching encrypted file from the server. Please try again later!",
+    decrypt: "Error decrypting this file!",
+    noAccess: "Error accessing this file - you do not have access to it!",
     load: "Error rendering drive! Please contact the system administrator.",
     save: "An error occurred trying to save your item.",
     encrypt: "An error occurred trying to encrypt your item.",

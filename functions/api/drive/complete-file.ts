@@ -1,0 +1,5 @@
+import { driveRoutes } from "@sealwork/contracts/drive";
+import { Drive } from "@sealwork/core/drive";
+import { api } from "@sealwork/core/http/api";
+
+export const handler = api(driveRoutes, "POST /api/drive/{id}/files/{fid}/complete", ({ actor, params, body }) => Drive.completeFile(actor, params.id, params.fid, body));
