@@ -63,6 +63,7 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/conversations/{id}/attachments": "functions/api/attachments/start.handler",
   "POST /api/conversations/{id}/attachments/{aid}/complete": "functions/api/attachments/complete.handler",
   "GET /api/conversations/{id}/attachments/{aid}": "functions/api/attachments/download.handler",
+  "POST /api/conversations/{id}/attachments/from-drive": "functions/api/attachments/from-drive.handler",
   "POST /api/conversations/{id}/archive": "functions/api/conversations/archive.handler",
   // Pickups (the literal /recover before /{lookup})
   "POST /api/pickup": "functions/api/pickup/create.handler",

@@ -62,12 +62,14 @@ export const AREA_GRANTS: Record<string, Grant> = {
   identities: { table: [...READ, ...WRITE] },
   // Conversations, messages and participants (leaving deletes one's participant item), and
   // attachments: presigned PUTs to uploads/, multipart uploads and the copies to attachments/,
-  // HeadObject of both, presigned GETs of attachments/, deleting staged uploads. A signed message
+  // HeadObject of both, presigned GETs of attachments/, deleting staged uploads; a drive's file
+  // copied in ('Select from drive...': GetObject of drive/). A signed message
   // is stored on the condition that its epoch is the conversation's (ConditionCheckItem).
   conversations: {
     table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"],
     objects: [
       { actions: ["PutObject", "GetObject"], prefixes: [ATTACHMENTS, STAGED_UPLOADS] },
+      { actions: ["GetObject"], prefixes: [DRIVE_FILES] },
       { actions: ["DeleteObject"], prefixes: [STAGED_UPLOADS] },
     ],
   },

@@ -17,6 +17,7 @@ import { handler as attachmentsList } from "../api/attachments/list";
 import { handler as attachmentsStart } from "../api/attachments/start";
 import { handler as attachmentsComplete } from "../api/attachments/complete";
 import { handler as attachmentsDownload } from "../api/attachments/download";
+import { handler as attachmentsFromDrive } from "../api/attachments/from-drive";
 import { handler as conversationsArchive } from "../api/conversations/archive";
 
 export const handler = dispatch({
@@ -36,6 +37,7 @@ export const handler = dispatch({
   "POST /api/conversations/{id}/attachments": attachmentsStart,
   "POST /api/conversations/{id}/attachments/{aid}/complete": attachmentsComplete,
   "GET /api/conversations/{id}/attachments/{aid}": attachmentsDownload,
+  "POST /api/conversations/{id}/attachments/from-drive": attachmentsFromDrive,
   "POST /api/conversations/{id}/archive": conversationsArchive,
   "POST /api/conversations/{id}": conversationsRename,
 });

@@ -4,9 +4,9 @@ import { generateRecordId } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { randomBytes } from "node:crypto";
-import { putBytes } from "../support/attachments";
+import { downloadFile as downloadAttachment, putBytes } from "../support/attachments";
 import { burst, fire, tally } from "../support/attack";
-import { conversationKey, encrypted } from "../support/conversations";
+import { conversationKey, encrypted, startConversation } from "../support/conversations";
 import { getAs as get, groupTeam, postAs as post, revokeMember } from "../support/groups";
 
 type Json = Record<string, unknown>;
@@ -287,5 +287,44 @@ describe("drive", () => {
     expect((await fetch(link.body.url)).status).toBe(404);
     expect((await upload(outsider)).body).toMatchObject({ code: "group_forbidden" });
     expect((await upload(ann, 2 * 1024 * 1024 * 1024)).status).toBe(422);
+  });
+
+  it("copies a drive file into a conversation ('Select from drive...') for members who may read the drive", async () => {
+    const { admin, ann, ben, outsider, group } = await groupTeam();
+    const { create } = await driveOf(group);
+    const drive = (await create(ann, "drive", 0)).body.item;
+    const bytes = randomBytes(5000);
+    const started = await post<{ id: number; parts: { url: string }[] }>(ann, `/api/drive/${group}/files`, { size: bytes.length });
+    await putBytes(started.body.parts[0]!.url, bytes);
+    await post(ann, `/api/drive/${group}/files/${started.body.id}/complete`, {});
+    const fileId = started.body.id;
+    const { id: conversation, key } = await startConversation(ann, [ben]);
+    const copy = (who: Who, body: Json, id = conversation) => post<{ id: number; size: number; state: string } & Json>(who, `/api/conversations/${id}/attachments/from-drive`, body);
+
+    // An upload no item holds yet is not shared.
+    expect((await copy(ann, { group, file: fileId })).body).toMatchObject({ code: "attachment_not_found" });
+    await create(ann, "file", drive.id, { file: fileId });
+    const copied = await copy(ann, { group, file: fileId });
+    expect(copied.body).toMatchObject({ state: "uploaded", size: 5000 });
+    // Attached to a message, Ben reads the same (still encrypted) bytes from the conversation.
+    const sent = await http("POST", `/api/conversations/${conversation}/append`, { token: ann.api_token, body: { localid: "from-drive", payload: await encrypted(key, "see the drive file"), attachments: [copied.body.id] } });
+    expect(sent.status).toBe(200);
+    const got = await downloadAttachment(ben, conversation, copied.body.id);
+    expect(Buffer.from(got.bytes!).equals(bytes)).toBe(true);
+
+    // Someone outside the group, or outside the conversation, copies nothing; nor from another group's id.
+    const { id: theirs } = await startConversation(admin, [outsider]);
+    expect((await copy(outsider, { group, file: fileId }, theirs)).body).toMatchObject({ code: "group_forbidden" });
+    expect((await copy(outsider, { group, file: fileId })).status).toBe(403);
+    const other = await groupTeam("Other drive");
+    expect((await copy(ann, { group: other.group, file: fileId })).body).toMatchObject({ code: "group_forbidden" });
+    expect((await copy(ann, { group, file: 999_999_999 })).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await copy(ann, { group: "1e3", file: fileId })).status).toBe(422);
+    // A member for whom the drive page is closed copies nothing from it.
+    const menu = await get<{ menu: { id: number; reserved: string | null }[] }>(admin, `/api/groups/${group}`);
+    const page = menu.body.menu.find((p) => p.reserved === "drive")!;
+    expect((await post(admin, `/api/pages/${page.id}/permit`, { read: [{ role: false, id: ann.id }], use: [] })).status).toBe(200);
+    const { id: bens } = await startConversation(ben, [ann]);
+    expect((await copy(ben, { group, file: fileId }, bens)).body).toMatchObject({ code: "page_forbidden" });
   });
 });

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { PARTICIPANTS } from "./access";
+import { MEMBERS, PARTICIPANTS } from "./access";
 import { route, type RouteContract } from "./route";
 import * as f from "./fields";
 import { conversationParams, moteView } from "./conversations";
@@ -44,6 +44,9 @@ export const completeAttachment = z.object({
   etags: z.array(z.string().min(1).max(200)).max(200).optional(),
 });
 
+/** 'Select from drive...' (spec 000 §2): a file of a group's drive, copied as it is (encrypted) to the conversation. */
+export const attachmentFromDrive = z.object({ group: f.id, file: f.id });
+
 export const attachmentState = z.object({ id: z.number(), size: z.number(), state: z.enum(["pending", "uploaded", "attached"]) });
 
 export const attachmentQuery = z.object({ thumb: z.enum(["0", "1"]).optional() });
@@ -70,6 +73,7 @@ export const attachmentRoutes = {
     response: attachmentState,
   }),
   "GET /api/conversations/{id}/attachments/{aid}": route({ access: PARTICIPANTS, params: attachmentParams, query: attachmentQuery, response: attachmentUrl }),
+  "POST /api/conversations/{id}/attachments/from-drive": route({ access: MEMBERS, params: conversationParams, body: attachmentFromDrive, response: attachmentState }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */

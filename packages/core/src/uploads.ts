@@ -152,6 +152,12 @@ export namespace Uploads {
     return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: space.object(fileId, thumb ? "thumb" : "file") }), { expiresIn: DOWNLOAD_URL_SECONDS });
   }
 
+  /** Copies a completed file (and its thumbnail) from one container's space to another's, as it is: still encrypted under its own key. */
+  export async function copyBetween(from: FileSpace, fromId: number, to: FileSpace, toId: number, thumb: boolean): Promise<void> {
+    await copy(from.object(fromId), to.object(toId));
+    if (thumb) await copy(from.object(fromId, "thumb"), to.object(toId, "thumb"));
+  }
+
   /** Deletes the files (and thumbnails) named; what is not there is fine. */
   export async function remove(space: FileSpace, fileIds: number[]): Promise<void> {
     const keys = fileIds.flatMap((id) => [{ Key: space.object(id) }, { Key: space.object(id, "thumb") }]);

@@ -1,4 +1,4 @@
-import { completeAttachment, id as idSchema, newAttachment, type MoteView } from "@sealwork/contracts";
+import { attachmentFromDrive, completeAttachment, id as idSchema, newAttachment, type MoteView } from "@sealwork/contracts";
 import type * as z from "zod";
 import type { Actor } from "../access";
 import { nextId } from "../db/counter";
@@ -6,6 +6,7 @@ import { db } from "../db/service";
 import { type AttachmentItem } from "./entities";
 import { fail, valid } from "../errors";
 import { conversationFiles } from "../storage";
+import { Drive } from "../drive";
 import { Uploads } from "../uploads";
 import { access } from "./access";
 import { motesById } from "./messages";
@@ -56,6 +57,24 @@ export namespace Attachment {
     await Uploads.complete(conversationFiles(conversationId), id, item, input.etags);
     await db().entities.attachment.patch({ conversationId, id }).set({ state: "uploaded" }).go();
     return { id, size: item.size, state: "uploaded" as const };
+  }
+
+  /**
+   * POST /api/conversations/{id}/attachments/from-drive ('Select from drive...', spec 000 §2): a
+   * file of a group's drive the caller may read, copied as it is (its bytes stay encrypted under
+   * the file's own key, which the message that attaches it carries) into the conversation's space,
+   * uploaded and ready for a message as if this participant had uploaded it.
+   */
+  export async function fromDrive(actor: Actor, conversationId: number, body: z.input<typeof attachmentFromDrive>) {
+    const input = valid(attachmentFromDrive, body);
+    const { me } = await access(actor, conversationId, "write");
+    const file = await Drive.fileToShare(actor, input.group, input.file);
+    const id = await nextId("attachment");
+    await Uploads.copyBetween(file.space, file.id, conversationFiles(conversationId), id, file.thumbSize > 0);
+    await db()
+      .entities.attachment.create({ conversationId, id, sourceId: me.uid, size: file.size, thumbSize: file.thumbSize, state: "uploaded", expiresAt: nowSeconds() + Uploads.PENDING_SECONDS })
+      .go();
+    return { id, size: file.size, state: "uploaded" as const };
   }
 
   /** GET /api/conversations/{id}/attachments/{aid}?thumb=: a short-lived download URL for a participant. */
