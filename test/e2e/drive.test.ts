@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { createSession } from "../support/users";
 import { expectAccessible } from "./accessibility";
-import { browserForSuite } from "./conversation-helpers";
+import { startConversation } from "../support/conversations";
+import { browserForSuite, messageBox, messageList } from "./conversation-helpers";
 import { errorDialogText, gotoApp } from "./helpers";
 
 /**
@@ -50,7 +51,7 @@ describe("the drive page", () => {
     await dialog(page).waitFor({ state: "detached" });
   }
 
-  it("makes drives and folders whose names only members' browsers read; uploads and opens files, sorts, moves (drag and drop), searches, renames and deletes them", { timeout: 300_000 }, async () => {
+  it("makes drives and folders whose names only members' browsers read; uploads and opens files (and attaches one to a conversation), sorts, moves (drag and drop), searches, renames and deletes them", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [sue, ann] = await Promise.all([createSession({ admin: true, superAdmin: true, name: `Sue ${tag}` }), createSession({ name: `Ann ${tag}` })]);
     const [s, a] = await Promise.all([sue, ann].map(signedIn));
@@ -185,6 +186,25 @@ describe("the drive page", () => {
     expect(await a!.getByRole("button", { name: "Create drive" }).count()).toBe(0);
     expect(await a!.getByRole("button", { name: "Create folder" }).count()).toBe(0);
     expect(await details(a!).getByRole("button", { name: "Rename" }).count()).toBe(0);
+
+    // 'Select from drive...' in a conversation: the file is attached as it is, Sue's browser opens it.
+    const { id: talk } = await startConversation(ann!, [sue!], { realKeys: true });
+    await gotoApp(a!, `/conversation/${talk}`);
+    await a!.getByRole("button", { name: "Select from drive..." }).click();
+    await dialog(a!).getByRole("combobox", { name: "Group" }).click();
+    await a!.getByRole("option", { name: `Drive ${tag}` }).click();
+    const pick = (name: string) => dialog(a!).locator(`[data-pick-item="${name}"]`);
+    await pick(`Projekte ${tag}`).click();
+    await pick(`Verträge 2027 ${tag}`).click();
+    await pick(`Offerte ${tag}.pdf`).click();
+    await dialog(a!).waitFor({ state: "detached" });
+    // Its chip in the message bar once the copy is made; Enter sends it.
+    await a!.getByText(`Offerte ${tag}.pdf`).first().waitFor();
+    await messageBox(a!).fill("Die Offerte");
+    await messageBox(a!).press("Enter");
+    await messageList(a!).locator(`[data-attachment-name="Offerte ${tag}.pdf"]`).waitFor({ timeout: 30_000 });
+    await gotoApp(s!, `/conversation/${talk}`);
+    await messageList(s!).locator(`[data-attachment-name="Offerte ${tag}.pdf"]`).waitFor({ timeout: 30_000 });
     for (const p of [s!, a!]) await p.context().close();
   });
 });

@@ -1,11 +1,12 @@
 import { AppShell } from "@mantine/core";
 import { useDisclosure, useLocalStorage, useMediaQuery } from "@mantine/hooks";
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { useNotifyCheck } from "../../features/conversations/notify-check"; // conversations
 import { useGroupKeyKeeper } from "../../features/groups/keys/keeper"; // group keys
 import { KeyGate } from "../../features/keys/key-gate"; // account keys
+import { type DrivePicker as DrivePickerComponent, DrivePickerContext } from "../../lib/drive-picker";
 import { useFeature, useInstance } from "../../lib/instance";
 import { PREFERENCE_PREFIX } from "../../lib/storage";
 import { BREAKPOINTS } from "../theme";
@@ -13,6 +14,14 @@ import { LeftPanel } from "./left-panel";
 import { TopBar } from "./top-bar";
 import { useIdleLogout } from "./use-idle-logout";
 import { ns } from "../i18n";
+
+/** 'Select from drive...' in conversations: the groups' drive picker, its own chunk, loaded when opened. */
+const LazyDrivePicker = lazy(() => import("../../features/groups/drive/drive-picker").then(({ DrivePicker }) => ({ default: DrivePicker })));
+const DrivePicker: DrivePickerComponent = (props) => (
+  <Suspense fallback={null}>
+    <LazyDrivePicker {...props} />
+  </Suspense>
+);
 
 /** Spec 000 §2: side menu 70 px, 140 px maximised. */
 const MENU_WIDTH = 70;
@@ -70,7 +79,9 @@ export function AppLayout() {
       <AppShell.Main>
         {/* Account keys: the secure-key popup blocks the page until the key is unlocked. */}
         <KeyGate>
-          <Outlet />
+          <DrivePickerContext.Provider value={DrivePicker}>
+            <Outlet />
+          </DrivePickerContext.Provider>
         </KeyGate>
       </AppShell.Main>
     </AppShell>

@@ -1,6 +1,9 @@
 import { Button, Group, Progress, Stack, Text } from "@mantine/core";
 import { useRef, useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { call } from "../../../lib/api";
+import { type PickedDriveFile, useDrivePicker } from "../../../lib/drive-picker";
+import { errorText } from "../../../lib/error-text";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import type { FileRef } from "./file-ref";
 import { conversationSpace, isAbort, TransferError, uploadFile } from "./transfer";
@@ -30,6 +33,19 @@ export function AttachmentPicker({ conversationId, onAttached, disabled }: Attac
   const fileInput = useRef<HTMLInputElement>(null);
   const [running, setRunning] = useState<Running | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const DrivePicker = useDrivePicker();
+  const [picking, setPicking] = useState(false);
+
+  /** 'Select from drive...': the file is copied, still encrypted, into this conversation; its reference (key included) goes with the message. */
+  async function fromDrive({ group, file }: PickedDriveFile) {
+    setPicking(false);
+    try {
+      const copied = await call("POST /api/conversations/{id}/attachments/from-drive", { params: { id: conversationId }, body: { group, file: file.id } });
+      onAttached({ ...file, id: copied.id });
+    } catch (failure) {
+      setError(errorText(failure, t("attachments.fromDriveFailed")));
+    }
+  }
 
   async function upload(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
@@ -73,10 +89,16 @@ export function AttachmentPicker({ conversationId, onAttached, disabled }: Attac
           <Button size="compact-sm" variant="subtle" aria-label={t("attachments.fileLabel")} disabled={disabled} onClick={() => fileInput.current?.click()}>
             {t("attachments.file")}
           </Button>
+          {DrivePicker ? (
+            <Button size="compact-sm" variant="subtle" disabled={disabled} onClick={() => setPicking(true)}>
+              {t("attachments.fromDrive")}
+            </Button>
+          ) : null}
         </Group>
       )}
       <input ref={imageInput} type="file" accept="image/*" hidden data-testid="attach-image" onChange={(e) => void upload(e)} />
       <input ref={fileInput} type="file" hidden data-testid="attach-file" onChange={(e) => void upload(e)} />
+      {picking && DrivePicker ? <DrivePicker onPick={(picked) => void fromDrive(picked)} onClose={() => setPicking(false)} /> : null}
       <ErrorDialog message={error} onClose={() => setError(null)} />
     </>
   );

@@ -4,6 +4,8 @@ import type { en } from "./en";
 /** The "conversations" namespace in German: typed to have exactly the English keys. */
 export const de: Texts<typeof en> = {
   attachments: {
+    fromDrive: "Aus dem Laufwerk wählen...",
+    fromDriveFailed: "Fehler beim Anhängen der Datei aus dem Laufwerk!",
     image: "Bild",
     file: "Datei",
     imageLabel: "Bild anhängen",

@@ -1,6 +1,8 @@
 /** The "conversations" namespace in English: the conversations feature. German (de.ts) must have exactly these keys. */
 export const en = {
   attachments: {
+    fromDrive: "Select from drive...",
+    fromDriveFailed: "Error attaching the file from the drive!",
     image: "Image",
     file: "File",
     imageLabel: "Attach an image",

@@ -1,5 +1,5 @@
 import { DndContext, type DragEndEvent, PointerSensor, useSensor, useSensors } from "@dnd-kit/core";
-import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, type TreeNodeData, useTree } from "@mantine/core";
+import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "../../../lib/api";
@@ -15,7 +15,7 @@ import { ns as keysNs } from "../keys/i18n";
 import { PlusIcon } from "../menu/page-icons";
 import { type FileRef, isCryptoError } from "@sealwork/crypto";
 import { downloadItem } from "./drive-items";
-import { type DriveNode, SORT_MODES, type SortMode, childrenByParent, compareNodes, countBelow, driveOf, searchDrive } from "./drive-tree";
+import { type DriveNode, SORT_MODES, type SortMode, childrenByParent, compareNodes, countBelow, driveOf, searchDrive, treeData } from "./drive-tree";
 import { ns } from "./i18n";
 import { DriveRow, ItemIcon } from "./drive-row";
 import { UploadFile } from "./upload-file";
@@ -312,16 +312,6 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
       <ErrorDialog message={error} onClose={() => setError(null)} />
     </Stack>
   );
-}
-
-/** The tree's data: each item under its parent, in the sort's order; with a search, only the matches and what is above them. */
-function treeData(children: Map<number, DriveNode[]>, parent: number, shown: Set<number> | null, invalid: string): TreeNodeData[] {
-  return (children.get(parent) ?? [])
-    .filter((node) => shown === null || shown.has(node.id))
-    .map((node) => {
-      const below = treeData(children, node.id, shown, invalid);
-      return { value: String(node.id), label: node.name ?? invalid, ...(below.length ? { children: below } : {}) };
-    });
 }
 
 function Details({

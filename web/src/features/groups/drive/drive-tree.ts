@@ -1,3 +1,4 @@
+import type { TreeNodeData } from "@mantine/core";
 import type { DriveItemType, FileRef } from "@sealwork/crypto";
 
 /**
@@ -70,4 +71,14 @@ export function driveOf(node: DriveNode, byId: Map<number, DriveNode>): DriveNod
 /** How many items are below an item. */
 export function countBelow(id: number, children: Map<number, DriveNode[]>): number {
   return (children.get(id) ?? []).reduce((sum, child) => sum + 1 + countBelow(child.id, children), 0);
+}
+
+/** The tree's data: each item under its parent, in the sort's order; with a search, only the matches and what is above them. */
+export function treeData(children: Map<number, DriveNode[]>, parent: number, shown: Set<number> | null, invalid: string): TreeNodeData[] {
+  return (children.get(parent) ?? [])
+    .filter((node) => shown === null || shown.has(node.id))
+    .map((node) => {
+      const below = treeData(children, node.id, shown, invalid);
+      return { value: String(node.id), label: node.name ?? invalid, ...(below.length ? { children: below } : {}) };
+    });
 }

@@ -82,6 +82,12 @@ export const de: Texts<typeof en> = {
     progress: "{{name}} wird verschlüsselt und hochgeladen: {{percent}} %",
     cancel: "Hochladen abbrechen",
   },
+  picker: {
+    title: "Aus dem Laufwerk wählen",
+    group: "Gruppe",
+    groupPlaceholder: "Wähle eine deiner Gruppen",
+    hint: "Wähle eine Datei: Laufwerke und Ordner öffnen und schliessen sich.",
+  },
   errors: {
     uploadFailed: "Unbekannter Fehler beim Hochladen der Datei",
     uploadProcessing: "Fehler beim Verarbeiten der Datei",

@@ -79,6 +79,12 @@ export const en = {
     progress: "Encrypting and uploading {{name}}: {{percent}} %",
     cancel: "Cancel upload",
   },
+  picker: {
+    title: "Select from drive",
+    group: "Group",
+    groupPlaceholder: "Choose one of your groups",
+    hint: "Choose a file: drives and folders open and close.",
+  },
   errors: {
     uploadFailed: "Unknown error uploading file",
     uploadProcessing: "Error processing file",
