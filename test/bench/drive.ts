@@ -2,9 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Session } from "@sealwork/contracts";
 import { launchBrowser } from "../support/browser";
-import { ROOT } from "../support/runtime";
-import { benchPage } from "./browser-bundle";
+import { ROOT, spawnRuntime } from "../support/runtime";
+import { benchPage, browserBundle } from "./browser-bundle";
+import { client } from "./client";
 import { figures } from "./keys";
 
 /**
@@ -23,6 +25,13 @@ import { figures } from "./keys";
  * 3. **A name search over BENCH_DRIVE_SEARCH (default 100,000) items** (`searchDrive` of
  *    drive-tree.ts over decrypted names and tags), for a term that matches a few and one that
  *    matches none.
+ *
+ * 4. **Uploading a BENCH_DRIVE_UPLOAD_MB (default 256) MB file into a drive** on a runtime of its
+ *    own, in a page it serves: the drive page's upload (`uploadFile` over the drive's routes,
+ *    `driveSpace`: read, encrypted in 1 MiB chunks, PUT in 8 MiB parts to presigned URLs, completed)
+ *    beside the same bytes unencrypted through the same path (the same routes, the same part size,
+ *    the same PUTs of Blob parts, completed), taking turns, BENCH_DRIVE_UPLOAD_RUNS (default 2) each
+ *    after a warm-up of each.
  *
  * Figures, not assertions: bench/results-drive.json.
  */
@@ -99,6 +108,91 @@ globalThis.bench = {
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
+const UPLOAD_MB = Number(process.env.BENCH_DRIVE_UPLOAD_MB ?? 256);
+const UPLOAD_RUNS = Number(process.env.BENCH_DRIVE_UPLOAD_RUNS ?? 2);
+const ADMIN = { email: "bench-drive@example.ch", password: "bench-password-1" };
+
+const UPLOAD_ENTRY = `
+import { uploadFile } from "./web/src/features/conversations/attachments/transfer";
+import { driveSpace } from "./web/src/features/groups/drive/drive-items";
+import { setSession } from "./web/src/lib/session";
+const MB = 1024 * 1024;
+
+function put(url, body) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("PUT", url);
+    xhr.onload = () => (xhr.status < 300 ? resolve(xhr.getResponseHeader("ETag") ?? "") : reject(new Error("PUT " + xhr.status)));
+    xhr.onerror = () => reject(new Error("PUT failed"));
+    xhr.send(body);
+  });
+}
+
+globalThis.bench = {
+  makeFile(mb) {
+    const parts = [];
+    const block = new Uint8Array(MB);
+    for (let i = 0; i < mb; i++) {
+      for (let j = 0; j < MB; j += 4096) block[j] = (i + j) & 255;
+      parts.push(new Blob([block]));
+    }
+    globalThis.benchFile = new File(parts, "bench.bin", { type: "application/octet-stream" });
+    return globalThis.benchFile.size;
+  },
+  /** The drive page's upload: encrypted in chunks and sent in parts. */
+  async encrypted(session, groupId) {
+    setSession(session);
+    const started = performance.now();
+    await uploadFile(driveSpace(groupId), globalThis.benchFile);
+    return performance.now() - started;
+  },
+  /** The same bytes unencrypted through the same routes and part size. */
+  async plain(session, groupId) {
+    setSession(session);
+    const space = driveSpace(groupId);
+    const file = globalThis.benchFile;
+    const started = performance.now();
+    const upload = await space.start({ size: file.size });
+    const etags = [];
+    for (let i = 0; i < upload.parts.length; i++) etags.push(await put(upload.parts[i].url, file.slice(i * upload.part_size, (i + 1) * upload.part_size)));
+    await space.complete(upload.id, upload.multipart ? { etags } : {});
+    return performance.now() - started;
+  },
+};
+`;
+
+/** 4. A large upload into a drive, encrypted beside unencrypted through the same path. */
+async function uploadRatio() {
+  const runtime = await spawnRuntime({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, POWERTOOLS_LOG_LEVEL: "ERROR" } });
+  const browser = await launchBrowser();
+  try {
+    const api = client(runtime);
+    const adminId = (await api<{ id: number }>("GET", `/api/users?lookup=${encodeURIComponent(ADMIN.email)}`)).id;
+    const admin = await api<Session>("POST", `/api/users/${adminId}/login`, null, { password: ADMIN.password });
+    const group = await api<{ id: number }>("POST", "/api/groups", admin, { name: "Bench drive", members: [] });
+    const page = await browser.newPage({ bypassCSP: true });
+    await page.goto(`${runtime.url}/login`);
+    await page.addScriptTag({ content: await browserBundle(UPLOAD_ENTRY) });
+    await page.evaluate(`bench.makeFile(${UPLOAD_MB})`);
+    const session = JSON.stringify(admin);
+    await page.evaluate(`bench.encrypted(${session}, ${group.id})`);
+    await page.evaluate(`bench.plain(${session}, ${group.id})`);
+    const encrypted: number[] = [];
+    const plain: number[] = [];
+    for (let run = 0; run < UPLOAD_RUNS; run++) {
+      encrypted.push((await page.evaluate(`bench.encrypted(${session}, ${group.id})`)) as number);
+      plain.push((await page.evaluate(`bench.plain(${session}, ${group.id})`)) as number);
+    }
+    const enc = figures(encrypted);
+    const bare = figures(plain);
+    const mbps = (ms: number) => Math.round((UPLOAD_MB / (ms / 1000)) * 10) / 10;
+    return { file_mb: UPLOAD_MB, encrypted: { ...enc, mb_per_s: mbps(enc.median_ms) }, unencrypted: { ...bare, mb_per_s: mbps(bare.median_ms) }, encrypted_share_of_unencrypted: ratio(bare.median_ms, enc.median_ms) };
+  } finally {
+    await browser.close();
+    await runtime.stop();
+  }
+}
+
 export async function runDriveBench(): Promise<void> {
   const browser = await launchBrowser();
   try {
@@ -132,6 +226,7 @@ export async function runDriveBench(): Promise<void> {
       all_opened_to_bare: ratio(figures(all).median_ms, figures(bare).median_ms),
       search_items: SEARCH,
       search: searchFigures,
+      upload: await uploadRatio(),
     };
     console.log(JSON.stringify(result, null, 2));
     mkdirSync(join(ROOT, "bench"), { recursive: true });

@@ -48,7 +48,7 @@ describe("attachments in the browser", () => {
 
   const panelList = (page: Page) => page.getByTestId("attachment-list");
 
-  it("sends a 5 MB file and an image; the other side sees the thumbnail, downloads and gets the same bytes", { timeout: 240_000 }, async () => {
+  it("sends a 17 MB file (three upload parts) and an image; the other side sees the thumbnail, downloads and gets the same bytes", { timeout: 240_000 }, async () => {
     const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
     await shareGroup(ann, ben);
     const a = await signedIn(browser, ann);
@@ -57,8 +57,9 @@ describe("attachments in the browser", () => {
     await gotoApp(a, `/conversation/${id}`);
     await panelList(a).getByText("No attachments found!").waitFor();
 
-    // A 5 MB file: progress while it goes, then a chip in the message bar; Enter sends it.
-    const report = randomBytes(5 * 1024 * 1024);
+    // A 17 MB file (three 8 MiB parts, each encrypted while the one before uploads): progress
+    // while it goes, then a chip in the message bar; Enter sends it.
+    const report = randomBytes(17 * 1024 * 1024);
     await a.getByTestId("attach-file").setInputFiles({ name: "report.bin", mimeType: "application/octet-stream", buffer: report });
     await a.getByTestId("upload-progress").waitFor({ state: "detached", timeout: 60_000 });
     await a.getByText("report.bin").first().waitFor();
@@ -84,7 +85,7 @@ describe("attachments in the browser", () => {
     // Download: not downloaded → downloading → ready to save; the saved bytes are the sent ones.
     const file = messageList(b).locator('[data-attachment-name="report.bin"]');
     expect(await file.getAttribute("data-download-state")).toBe("none");
-    await file.getByText("5 MB").waitFor();
+    await file.getByText("17 MB").waitFor();
     await file.getByRole("button", { name: "Download" }).click();
     await file.getByRole("link", { name: "Save" }).waitFor({ timeout: 60_000 });
     expect(await file.getAttribute("data-download-state")).toBe("ready");

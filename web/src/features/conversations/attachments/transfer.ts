@@ -22,7 +22,8 @@ import { makeThumbnail } from "./thumbnail";
 
 /**
  * Moving encrypted files between the browser and the bucket (docs/protocol.md, Files in chunks),
- * for a conversation's attachments and a group's drive alike:
+ * for a conversation's attachments and a group's drive alike (the next part encrypted while the
+ * current one uploads):
  * the file is read, encrypted and uploaded one part at a time, and downloads are decrypted as
  * they stream in, so memory stays flat whatever the file size.
  */
@@ -78,7 +79,16 @@ export async function uploadFile(space: FileSpace, file: File, { onProgress, sig
   const etags: string[] = [];
   let done = 0;
   onProgress?.(0, total);
-  for await (const part of encryptedParts(file, stream, upload.part_size)) {
+  // One part ahead: the next part is read and encrypted while this one is on its way, so the
+  // upload is not held up by the encryption (two parts in memory at most).
+  const parts = encryptedParts(file, stream, upload.part_size);
+  let next = parts.next();
+  for (;;) {
+    const { value: part, done: finished } = await next;
+    if (finished) break;
+    next = parts.next();
+    // An error of the part being encrypted surfaces when it is awaited, not as an unhandled rejection meanwhile.
+    next.catch(() => undefined);
     const url = upload.parts[etags.length]?.url;
     if (!url) throw new TransferError("failed", "the server gave fewer part URLs than the file has parts");
     etags.push(await putWithRetry(url, part, (loaded) => onProgress?.(done + loaded, total), signal));
