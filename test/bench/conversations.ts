@@ -282,6 +282,9 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: reserved, recipient: other.id, sealed_keys });
     const seeded = performance.now();
     const senders = [admin, other];
+    // Appended 20 at a time, so ids do not follow the texts' numbers: the screen is waited for by
+    // id (the newest message is the one in view when it opens, the oldest the one at the top).
+    const ids: number[] = [];
     for (let start = 1; start <= OPEN_MESSAGES; start += 20) {
       await Promise.all(
         Array.from({ length: Math.min(20, OPEN_MESSAGES - start + 1) }, async (_, i) => {
@@ -290,7 +293,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
           const localid = `open-${n}`;
           const text = `message ${n}: ${"lorem ipsum dolor sit amet ".repeat(3)}`;
           const payload = await sealMessage(key, { conversationId: id, senderId: from.id, localid }, { text });
-          await api(runtime, "POST", `/api/conversations/${id}/append`, from.api_token, { localid, payload });
+          ids.push((await api<{ mote: { id: number } }>(runtime, "POST", `/api/conversations/${id}/append`, from.api_token, { localid, payload })).mote.id);
         }),
       );
     }
@@ -318,7 +321,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const started = performance.now();
     // A client-side navigation (as a click in the menu): the keys stay unlocked, no page load.
     await page.evaluate(`history.pushState({}, "", "/conversation/${id}"); dispatchEvent(new PopStateEvent("popstate"));`);
-    await log.getByText(`message ${OPEN_MESSAGES}:`).waitFor();
+    await log.locator(`[data-message="${Math.max(...ids)}"]`).waitFor();
     const openMs = performance.now() - started;
     const firstPage = await held();
     // BENCH_PROFILE=1: a CPU profile of the scroll back, its heaviest functions printed (where the time goes).
@@ -355,7 +358,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const drawn = await log.locator("[data-message-text]").count();
     const heldAtEnd = await held();
     await log.evaluate((el) => el.scrollTo(0, 0));
-    await log.getByText("message 1:").waitFor();
+    await log.locator(`[data-message="${Math.min(...ids)}"]`).waitFor();
 
     const fetched = await fetchAndDecrypt();
     return {
