@@ -1,5 +1,5 @@
 import type { Attribution } from "@sealwork/contracts";
-import { Box, Button, Group, Loader, Paper, Text } from "@mantine/core";
+import { Box, Button, Group, Loader, Text } from "@mantine/core";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useLayoutEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +7,7 @@ import { AttachmentView } from "./attachments/attachment-view";
 import { RelativeTime } from "./relative-time";
 import type { Message } from "./use-conversation";
 import { ns } from "./i18n";
+import classes from "./message-row.module.css";
 
 /** Spec 000 §9: older messages load when the view is scrolled within 100 px of the top. */
 const SCROLL_DISTANCE = 100;
@@ -178,54 +179,42 @@ const MessageItem = memo(function MessageItem({
   onRetry: (m: Message) => void;
 }) {
   const { payload } = message;
+  const verified = message.verification === undefined ? undefined : message.verification === "signed" ? "true" : message.verification === "invalid" ? "false" : message.verification;
+  // Plain elements styled by message-row.module.css, as Mantine drew them (see there why).
   return (
-    <Paper
-      withBorder
-      p="xs"
-      radius="md"
-      maw="85%"
-      bg={mine ? "var(--mantine-color-indigo-light)" : undefined}
-      // A message on its way says "Sending…" and has a dashed border; faded, its text and
-      // buttons would fall under the contrast they need (axe: color-contrast).
-      style={{ borderStyle: message.status === "pending" ? "dashed" : undefined }}
+    <div
+      className={classes.message}
+      data-mine={mine || undefined}
       aria-busy={message.status === "pending" || undefined}
       data-message={message.id ?? "pending"}
       data-status={message.status}
-      data-message-verified={message.verification === undefined ? undefined : message.verification === "signed" ? "true" : message.verification === "invalid" ? "false" : message.verification}
+      data-message-verified={verified}
     >
-      <Group gap="xs" justify="space-between" wrap="nowrap">
-        <Group gap={6} wrap="nowrap">
-          <Text size="xs" fw={600} c={message.verification === "invalid" ? "red" : undefined}>
+      <div className={classes.head}>
+        <div className={classes.sender}>
+          <p className={classes.name} data-invalid={message.verification === "invalid" || undefined}>
             {name}
-          </Text>
+          </p>
           {message.verification === "unsigned" ? (
-            <Text size="xs" c="dimmed" title={words.unsignedHint}>
+            <p className={classes.note} title={words.unsignedHint}>
               {words.unsigned}
-            </Text>
+            </p>
           ) : null}
-        </Group>
-        {message.status === "pending" ? (
-          <Text size="xs" c="dimmed">
-            {words.sending}
-          </Text>
-        ) : (
-          <RelativeTime seconds={message.timestamp} language={language} />
-        )}
-      </Group>
+        </div>
+        {message.status === "pending" ? <p className={classes.note}>{words.sending}</p> : <RelativeTime seconds={message.timestamp} language={language} />}
+      </div>
       {message.verification === "invalid" ? (
-        <Text size="sm" c="red" data-message-unverified>
+        <p className={classes.warning} data-message-unverified>
           {words.unverifiedMessage}
-        </Text>
+        </p>
       ) : payload === null ? (
-        <Text size="sm" c="red">
-          {words.invalidPayload}
-        </Text>
+        <p className={classes.warning}>{words.invalidPayload}</p>
       ) : (
         <>
           {payload.text ? (
-            <Text size="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} data-message-text>
+            <p className={classes.text} data-message-text>
               {payload.text}
-            </Text>
+            </p>
           ) : null}
           {conversationId !== null ? payload.files?.map((file) => <AttachmentView key={file.id} conversationId={conversationId} file={file} />) : null}
         </>
@@ -240,6 +229,6 @@ const MessageItem = memo(function MessageItem({
           </Button>
         </Group>
       ) : null}
-    </Paper>
+    </div>
   );
 });
