@@ -1,7 +1,7 @@
 import type { Attribution } from "@sealwork/contracts";
 import { Box, Button, Group, Loader, Text } from "@mantine/core";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AttachmentView } from "./attachments/attachment-view";
 import { RelativeTime } from "./relative-time";
@@ -18,10 +18,18 @@ const SPACING = 10;
 /** A guess for a message not measured yet (a short one); real heights replace it once drawn. */
 const ESTIMATED_HEIGHT = 64;
 /**
- * Once the user pages back, the next older page is fetched while the view is within this many
- * messages of the oldest one held (a page is 50), so scrolling on does not wait for it.
+ * Once the user pages back, older pages are taken into the list while the view is within this many
+ * messages of the oldest one held (a page is 50), so scrolling on does not wait for them.
  */
 const PREFETCH_MESSAGES = 60;
+/**
+ * Paging back, older pages are taken into the list at most this often (ms): those fetched ahead
+ * meanwhile (load-conversation.ts) come in together, one render for several, and the CPU is left
+ * to fetching and decrypting the next ones (issue 9: drawing every page on its own took about as
+ * much CPU as the server answering it). About six frames; the first page comes at once, and a page
+ * slower than this to arrive is not held back at all.
+ */
+const TAKE_INTERVAL = 100;
 
 export interface MessageListProps {
   /** Where attached files are downloaded from; null where messages carry no files (a group's conversation). */
@@ -79,21 +87,38 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
   }, []);
 
   const pagingBack = useRef(false);
+  const lastTaken = useRef(Number.NEGATIVE_INFINITY);
+  const waiting = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const loadOlder = useRef(onLoadOlder);
+  loadOlder.current = onLoadOlder;
+  useEffect(() => () => clearTimeout(waiting.current), []);
+  /** Paging back: the next older pages, at once or when TAKE_INTERVAL has passed since the last ones. */
+  const pageBack = () => {
+    pagingBack.current = true;
+    if (waiting.current !== undefined) return;
+    const take = () => {
+      waiting.current = undefined;
+      lastTaken.current = performance.now();
+      loadOlder.current();
+    };
+    const wait = lastTaken.current + TAKE_INTERVAL - performance.now();
+    if (wait > 0) waiting.current = setTimeout(take, wait);
+    else take();
+  };
   const check = () => {
     const el = viewport.current;
-    if (el && more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) {
-      pagingBack.current = true;
-      onLoadOlder();
-    }
+    if (el && more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) pageBack();
   };
-  // A page that does not fill the view cannot be scrolled: load more at once. Paging back, keep a
-  // page ahead of the view (before the browser paints, so the request goes out at once). From the
-  // virtualizer's own figures: reading the element's would lay the page out again on every render.
+  // A page that does not fill the view cannot be scrolled: load more at once. Paging back, take
+  // the next pages while the view nears the oldest message held (checked before the browser
+  // paints, not on the next scroll). From the virtualizer's own figures: reading the element's
+  // would lay the page out again on every render.
   useLayoutEffect(() => {
     if (!more || loadingOlder || !virtualizer.scrollRect) return;
     const inView = virtualizer.getVirtualItemForOffset(virtualizer.scrollOffset ?? 0)?.index ?? 0;
     const unscrollable = HEADER_HEIGHT + virtualizer.getTotalSize() <= virtualizer.scrollRect.height + SCROLL_DISTANCE;
-    if (unscrollable || (pagingBack.current && inView < PREFETCH_MESSAGES)) onLoadOlder();
+    if (unscrollable) onLoadOlder();
+    else if (pagingBack.current && inView < PREFETCH_MESSAGES) pageBack();
   });
 
   const items = virtualizer.getVirtualItems();
