@@ -138,7 +138,8 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
       data-messages={messages.length}
     >
       <Group justify="center" align="center" h={HEADER_HEIGHT}>
-        {loadingOlder ? <Loader size="xs" aria-label={t("loadingOlder")} /> : null}
+        {/* Paging back, also between two takes (TAKE_INTERVAL): older messages are on their way. */}
+        {loadingOlder || (pagingBack.current && more) ? <Loader size="xs" aria-label={t("loadingOlder")} /> : null}
         {/* At the start of the history '(no more messages)'; a conversation without any says so instead. */}
         {!more ? (
           <Text size="sm" c="dimmed" ta="center" data-empty={messages.length === 0 || undefined}>
