@@ -306,6 +306,23 @@ globalThis.bench = {
 };
 `;
 
+/**
+ * From a page's Resource Timing, the requests for older pages of conversation `id`: the time per
+ * page from the first request to the last answer, the median request (sent to answered) and the
+ * median gap between an answer and the next request (the decrypting, and whatever else the page's
+ * main thread was doing then).
+ */
+const olderPagesTiming = (id: number) => `(() => {
+  const pages = performance.getEntriesByType("resource").filter((e) => e.name.includes("/api/conversations/${id}?before=")).sort((a, b) => a.startTime - b.startTime);
+  const median = (xs) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0);
+  return {
+    pages: pages.length,
+    per_page_ms: pages.length ? Math.round(((pages.at(-1).responseEnd - pages[0].startTime) / pages.length) * 10) / 10 : 0,
+    request_median_ms: median(pages.map((e) => e.responseEnd - e.startTime)),
+    gap_median_ms: median(pages.slice(1).map((e, i) => e.startTime - pages[i].responseEnd)),
+  };
+})()`;
+
 /** The conversation key sealed for a user's registered key (they signed in in the browser). */
 async function sealedForUser(runtime: SpawnedRuntime, token: string, uid: number, key: Key, conversationId: number): Promise<string> {
   const brief = await api<{ id: number }>(runtime, "GET", `/api/keypairs?fetch_only=1&uid=${uid}`, token);
@@ -369,6 +386,8 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const fetchAndDecrypt = async () =>
       (await bare.evaluate(`bench.pages(${JSON.stringify(other)}, ${id}, "${privatePkcs8}", "${publicRaw}", ${pagesCount})`)) as { ms: number; pages: number; messages: number };
     const firstFetch = await fetchAndDecrypt();
+    // Room for every request of the screen's open and scroll back in the SPA's Resource Timing (250 by default).
+    await page.evaluate("performance.setResourceTimingBufferSize(10000)");
 
     const log = page.getByRole("log", { name: "Messages" });
     // The list is virtualised: it holds every message loaded (data-messages) and draws those in view.
@@ -418,7 +437,10 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     await log.locator(`[data-message="${Math.min(...ids)}"]`).waitFor();
 
     const bareBefore = cpuByKind();
+    const spaRequests = await page.evaluate(olderPagesTiming(id));
+    await bare.evaluate("performance.clearResourceTimings()");
     const fetched = await fetchAndDecrypt();
+    const bareRequests = await bare.evaluate(olderPagesTiming(id));
     const bareCpu = cpuSince(bareBefore);
     return {
       messages: OPEN_MESSAGES,
@@ -438,6 +460,9 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
       // CPU time of each kind of process: the SPA's open and scroll back, and the second fetch and decrypt.
       all_pages_cpu_ms: spaCpu,
       fetch_decrypt_cpu_ms: bareCpu,
+      // The older pages' requests on each side (the SPA's fetched ahead of its list).
+      all_pages_requests: spaRequests,
+      fetch_decrypt_requests: bareRequests,
     };
   } finally {
     await browser.close();
