@@ -21,7 +21,8 @@ import { browserBundle } from "./browser-bundle";
  * - open: a conversation of BENCH_OPEN_MESSAGES (default 2000) messages opened in the SPA (fetch,
  *   decrypt, render the newest page) and paged back to its start by scrolling, against the time
  *   the SPA's own query function (web/…/load-conversation.ts, bundled with esbuild) takes to fetch
- *   and decrypt the same pages in a page of the same browser without rendering anything;
+ *   and decrypt the same pages in a page of the same browser without rendering anything, with the
+ *   CPU time each side cost the browser, the runtime and DynamoDB Local;
  * - append and poll latency at BENCH_CLIENTS (default 50) concurrent clients on one conversation.
  */
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 256);
@@ -149,20 +150,74 @@ globalThis.bench = {
 };
 `;
 
-/** Resident memory of Chromium's renderer processes (the page's JS heap and its array buffers), from /proc. */
-function rendererRssBytes(): number {
-  let total = 0;
+interface OwnProcess {
+  cmdline: string;
+  /** /proc/{pid}/status */
+  status: string;
+  /** User and system CPU time so far, ms. */
+  cpuMs: number;
+}
+
+/**
+ * This bench's own processes (its descendants: Chromium's, the runtime's, DynamoDB Local's), from
+ * /proc: the machine is shared, and another job's browser or runtime must not count here.
+ */
+function ownProcesses(): OwnProcess[] {
+  const all = new Map<number, OwnProcess & { parent: number }>();
   for (const pid of readdirSync("/proc").filter((name) => /^[0-9]+$/.test(name))) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) continue;
-      const kb = /VmRSS:\s+([0-9]+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-      total += Number(kb ?? 0) * 1024;
+      // Fields after the command name: state, parent, …, utime (12th), stime (13th), in clock ticks (100 Hz).
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      all.set(Number(pid), { parent: Number(fields[1]), cmdline, status, cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 });
     } catch {
       // The process ended between listing and reading.
     }
   }
+  const own = (pid: number): boolean => {
+    for (let at = all.get(pid)?.parent; at !== undefined && at > 1; at = all.get(at)?.parent) if (at === process.pid) return true;
+    return false;
+  };
+  return [...all].filter(([pid]) => own(pid)).map(([, p]) => p);
+}
+
+/** Resident memory of this bench's Chromium renderer processes (the page's JS heap and its array buffers). */
+function rendererRssBytes(): number {
+  let total = 0;
+  for (const p of ownProcesses()) {
+    if (!p.cmdline.includes("--type=renderer")) continue;
+    total += Number(/VmRSS:\s+([0-9]+) kB/.exec(p.status)?.[1] ?? 0) * 1024;
+  }
   return total;
 }
+
+/**
+ * CPU time (ms) of this bench's processes by kind, so far: a phase's figure is the difference of
+ * two readings. What a page costs beyond its requests shows in the renderer and the rest of
+ * Chromium (GPU process: compositing); the runtime and DynamoDB Local answer the requests.
+ */
+function cpuByKind(): Record<"renderer" | "chromium_other" | "runtime" | "dynamodb", number> {
+  const cpu = { renderer: 0, chromium_other: 0, runtime: 0, dynamodb: 0 };
+  for (const p of ownProcesses()) {
+    const kind = p.cmdline.includes("--type=renderer")
+      ? "renderer"
+      : /chrom/i.test(p.cmdline)
+        ? "chromium_other"
+        : p.cmdline.includes("DynamoDBLocal")
+          ? "dynamodb"
+          : p.cmdline.includes("packages/local/src/main.ts")
+            ? "runtime"
+            : null;
+    if (kind) cpu[kind] += p.cpuMs;
+  }
+  return cpu;
+}
+
+const cpuSince = (before: ReturnType<typeof cpuByKind>) => {
+  const now = cpuByKind();
+  return Object.fromEntries(Object.entries(now).map(([kind, ms]) => [kind, ms - before[kind as keyof typeof before]]));
+};
 
 /** Peak JS heap (CDP) and peak renderer RSS while `run` runs, sampled every 100 ms. */
 async function peakMemory(page: Page, run: () => Promise<unknown>) {
@@ -251,6 +306,23 @@ globalThis.bench = {
 };
 `;
 
+/**
+ * From a page's Resource Timing, the requests for older pages of conversation `id`: the time per
+ * page from the first request to the last answer, the median request (sent to answered) and the
+ * median gap between an answer and the next request (the decrypting, and whatever else the page's
+ * main thread was doing then).
+ */
+const olderPagesTiming = (id: number) => `(() => {
+  const pages = performance.getEntriesByType("resource").filter((e) => e.name.includes("/api/conversations/${id}?before=")).sort((a, b) => a.startTime - b.startTime);
+  const median = (xs) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0);
+  return {
+    pages: pages.length,
+    per_page_ms: pages.length ? Math.round(((pages.at(-1).responseEnd - pages[0].startTime) / pages.length) * 10) / 10 : 0,
+    request_median_ms: median(pages.map((e) => e.responseEnd - e.startTime)),
+    gap_median_ms: median(pages.slice(1).map((e, i) => e.startTime - pages[i].responseEnd)),
+  };
+})()`;
+
 /** The conversation key sealed for a user's registered key (they signed in in the browser). */
 async function sealedForUser(runtime: SpawnedRuntime, token: string, uid: number, key: Key, conversationId: number): Promise<string> {
   const brief = await api<{ id: number }>(runtime, "GET", `/api/keypairs?fetch_only=1&uid=${uid}`, token);
@@ -282,6 +354,9 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const { id } = await api<{ id: number }>(runtime, "POST", "/api/conversations", admin.api_token, { id: reserved, recipient: other.id, sealed_keys });
     const seeded = performance.now();
     const senders = [admin, other];
+    // Appended 20 at a time, so ids do not follow the texts' numbers: the screen is waited for by
+    // id (the newest message is the one in view when it opens, the oldest the one at the top).
+    const ids: number[] = [];
     for (let start = 1; start <= OPEN_MESSAGES; start += 20) {
       await Promise.all(
         Array.from({ length: Math.min(20, OPEN_MESSAGES - start + 1) }, async (_, i) => {
@@ -290,7 +365,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
           const localid = `open-${n}`;
           const text = `message ${n}: ${"lorem ipsum dolor sit amet ".repeat(3)}`;
           const payload = await sealMessage(key, { conversationId: id, senderId: from.id, localid }, { text });
-          await api(runtime, "POST", `/api/conversations/${id}/append`, from.api_token, { localid, payload });
+          ids.push((await api<{ mote: { id: number } }>(runtime, "POST", `/api/conversations/${id}/append`, from.api_token, { localid, payload })).mote.id);
         }),
       );
     }
@@ -311,14 +386,17 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const fetchAndDecrypt = async () =>
       (await bare.evaluate(`bench.pages(${JSON.stringify(other)}, ${id}, "${privatePkcs8}", "${publicRaw}", ${pagesCount})`)) as { ms: number; pages: number; messages: number };
     const firstFetch = await fetchAndDecrypt();
+    // Room for every request of the screen's open and scroll back in the SPA's Resource Timing (250 by default).
+    await page.evaluate("performance.setResourceTimingBufferSize(10000)");
 
     const log = page.getByRole("log", { name: "Messages" });
     // The list is virtualised: it holds every message loaded (data-messages) and draws those in view.
     const held = async () => Number(await log.getAttribute("data-messages"));
+    const cpuBefore = cpuByKind();
     const started = performance.now();
     // A client-side navigation (as a click in the menu): the keys stay unlocked, no page load.
     await page.evaluate(`history.pushState({}, "", "/conversation/${id}"); dispatchEvent(new PopStateEvent("popstate"));`);
-    await log.getByText(`message ${OPEN_MESSAGES}:`).waitFor();
+    await log.locator(`[data-message="${Math.max(...ids)}"]`).waitFor();
     const openMs = performance.now() - started;
     const firstPage = await held();
     // BENCH_PROFILE=1: a CPU profile of the scroll back, its heaviest functions printed (where the time goes).
@@ -351,13 +429,19 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
       return times;
     })()`)) as number[];
     const allMs = performance.now() - started;
+    const spaCpu = cpuSince(cpuBefore);
     if (cdp) printProfile((await cdp.send("Profiler.stop")).profile);
     const drawn = await log.locator("[data-message-text]").count();
     const heldAtEnd = await held();
     await log.evaluate((el) => el.scrollTo(0, 0));
-    await log.getByText("message 1:").waitFor();
+    await log.locator(`[data-message="${Math.min(...ids)}"]`).waitFor();
 
+    const bareBefore = cpuByKind();
+    const spaRequests = await page.evaluate(olderPagesTiming(id));
+    await bare.evaluate("performance.clearResourceTimings()");
     const fetched = await fetchAndDecrypt();
+    const bareRequests = await bare.evaluate(olderPagesTiming(id));
+    const bareCpu = cpuSince(bareBefore);
     return {
       messages: OPEN_MESSAGES,
       seed_appends_per_s: Math.round((OPEN_MESSAGES / seedSeconds) * 10) / 10,
@@ -373,6 +457,12 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
       fetch_decrypt_first_ms: Math.round(firstFetch.ms),
       fetch_decrypt_ms: Math.round(fetched.ms),
       all_pages_to_fetch_decrypt: Math.round((allMs / fetched.ms) * 100) / 100,
+      // CPU time of each kind of process: the SPA's open and scroll back, and the second fetch and decrypt.
+      all_pages_cpu_ms: spaCpu,
+      fetch_decrypt_cpu_ms: bareCpu,
+      // The older pages' requests on each side (the SPA's fetched ahead of its list).
+      all_pages_requests: spaRequests,
+      fetch_decrypt_requests: bareRequests,
     };
   } finally {
     await browser.close();

@@ -194,11 +194,12 @@ export function logParticipants(ring: Ring): ParticipantView[] {
 export type OlderCursor = number | null;
 
 /**
- * Once the user pages back, this many older pages are fetched ahead of the list, each as soon as
- * the one before it is decrypted, so scrolling on waits neither for a request that starts only
- * when the view nears the oldest message held nor for the frame that draws the last page (issue 9).
- * Two, so that one slow frame does not stall the chain; the history itself is never fetched ahead
- * of the user, only these few pages.
+ * Once the user pages back, older pages are fetched ahead of the list, each as soon as the one
+ * before it is decrypted, so scrolling on waits neither for a request that starts only when the
+ * view nears the oldest message held nor for the frame that draws the last page (issue 9). At
+ * least this many pages; while the user keeps paging back, as many messages as the history holds
+ * already, so the chain runs on without a pause and what is fetched and not yet looked at stays
+ * below what has been (at most twice the history in memory). A glance back fetches two pages.
  */
 const PAGES_AHEAD = 2;
 
@@ -213,9 +214,13 @@ const olderPageQuery = (id: number, unlocked: KeyHolder, before: number) =>
     retry: false,
   });
 
-/** Fetches the PAGES_AHEAD pages older than `page` into the cache, one after the other (each needs the one before). */
-async function fetchAhead(client: QueryClient, id: number, unlocked: KeyHolder, page: MessagePage): Promise<void> {
-  for (let ahead = 0; ahead < PAGES_AHEAD && page.more; ahead++) {
+/**
+ * Fetches pages older than `page` into the cache, one after the other (each needs the one before):
+ * PAGES_AHEAD, or as many messages as `held` if more. Pages in already are walked through, not
+ * fetched again; a chain started earlier and still under way is joined, not doubled.
+ */
+async function fetchAhead(client: QueryClient, id: number, unlocked: KeyHolder, page: MessagePage, held: number): Promise<void> {
+  for (let ahead = 0, messages = 0; (ahead < PAGES_AHEAD || messages < held) && page.more; ahead++) {
     const before = oldestId(page.messages);
     if (before === null) return;
     const options = olderPageQuery(id, unlocked, before);
@@ -224,6 +229,7 @@ async function fetchAhead(client: QueryClient, id: number, unlocked: KeyHolder, 
     const next = client.getQueryData(options.queryKey);
     if (!next) return;
     page = next;
+    messages += next.messages.length;
   }
 }
 
@@ -248,14 +254,17 @@ async function olderPages(client: QueryClient, id: number, unlocked: KeyHolder, 
     // The older page answered later: its view of who takes part is the newer one.
     page = { ...next, messages: [...next.messages, ...page.messages], attrib: { ...page.attrib, ...next.attrib } };
   }
-  void fetchAhead(client, id, unlocked, page);
+  const history = client.getQueryData<{ pages: MessagePage[] }>(queryKeys.conversations.messages(id));
+  const held = (history?.pages ?? []).reduce((n, p) => n + p.messages.length, page.messages.length);
+  void fetchAhead(client, id, unlocked, page, held);
   return page;
 }
 
 /**
  * The conversation's history as an infinite query: the newest page first (spec 000 §9: a `before`
  * cursor with a `more` flag), each page decrypted in the query function; once the user pages back,
- * a few older pages are fetched ahead (PAGES_AHEAD) and those already in join the page asked for. Only these fetches write it; newer and pending messages live beside
+ * older pages are fetched ahead (PAGES_AHEAD, more the further back the user goes) and those already
+ * in join the page asked for. Only these fetches write it; newer and pending messages live beside
  * it (live-messages.ts). Nothing refetches it (a new visit starts afresh: gcTime 0), and a failed
  * load is not retried, as before.
  */

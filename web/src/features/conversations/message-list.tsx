@@ -1,12 +1,13 @@
 import type { Attribution } from "@sealwork/contracts";
-import { Box, Button, Group, Loader, Paper, Text } from "@mantine/core";
+import { Box, Button, Group, Loader, Text } from "@mantine/core";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AttachmentView } from "./attachments/attachment-view";
 import { RelativeTime } from "./relative-time";
 import type { Message } from "./use-conversation";
 import { ns } from "./i18n";
+import classes from "./message-row.module.css";
 
 /** Spec 000 §9: older messages load when the view is scrolled within 100 px of the top. */
 const SCROLL_DISTANCE = 100;
@@ -17,10 +18,18 @@ const SPACING = 10;
 /** A guess for a message not measured yet (a short one); real heights replace it once drawn. */
 const ESTIMATED_HEIGHT = 64;
 /**
- * Once the user pages back, the next older page is fetched while the view is within this many
- * messages of the oldest one held (a page is 50), so scrolling on does not wait for it.
+ * Once the user pages back, older pages are taken into the list while the view is within this many
+ * messages of the oldest one held (a page is 50), so scrolling on does not wait for them.
  */
 const PREFETCH_MESSAGES = 60;
+/**
+ * Paging back, older pages are taken into the list at most this often (ms): those fetched ahead
+ * meanwhile (load-conversation.ts) come in together, one render for several, and the CPU is left
+ * to fetching and decrypting the next ones (issue 9: drawing every page on its own took about as
+ * much CPU as the server answering it). About six frames; the first page comes at once, and a page
+ * slower than this to arrive is not held back at all.
+ */
+const TAKE_INTERVAL = 100;
 
 export interface MessageListProps {
   /** Where attached files are downloaded from; null where messages carry no files (a group's conversation). */
@@ -78,21 +87,38 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
   }, []);
 
   const pagingBack = useRef(false);
+  const lastTaken = useRef(Number.NEGATIVE_INFINITY);
+  const waiting = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const loadOlder = useRef(onLoadOlder);
+  loadOlder.current = onLoadOlder;
+  useEffect(() => () => clearTimeout(waiting.current), []);
+  /** Paging back: the next older pages, at once or when TAKE_INTERVAL has passed since the last ones. */
+  const pageBack = () => {
+    pagingBack.current = true;
+    if (waiting.current !== undefined) return;
+    const take = () => {
+      waiting.current = undefined;
+      lastTaken.current = performance.now();
+      loadOlder.current();
+    };
+    const wait = lastTaken.current + TAKE_INTERVAL - performance.now();
+    if (wait > 0) waiting.current = setTimeout(take, wait);
+    else take();
+  };
   const check = () => {
     const el = viewport.current;
-    if (el && more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) {
-      pagingBack.current = true;
-      onLoadOlder();
-    }
+    if (el && more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) pageBack();
   };
-  // A page that does not fill the view cannot be scrolled: load more at once. Paging back, keep a
-  // page ahead of the view (before the browser paints, so the request goes out at once). From the
-  // virtualizer's own figures: reading the element's would lay the page out again on every render.
+  // A page that does not fill the view cannot be scrolled: load more at once. Paging back, take
+  // the next pages while the view nears the oldest message held (checked before the browser
+  // paints, not on the next scroll). From the virtualizer's own figures: reading the element's
+  // would lay the page out again on every render.
   useLayoutEffect(() => {
     if (!more || loadingOlder || !virtualizer.scrollRect) return;
     const inView = virtualizer.getVirtualItemForOffset(virtualizer.scrollOffset ?? 0)?.index ?? 0;
     const unscrollable = HEADER_HEIGHT + virtualizer.getTotalSize() <= virtualizer.scrollRect.height + SCROLL_DISTANCE;
-    if (unscrollable || (pagingBack.current && inView < PREFETCH_MESSAGES)) onLoadOlder();
+    if (unscrollable) onLoadOlder();
+    else if (pagingBack.current && inView < PREFETCH_MESSAGES) pageBack();
   });
 
   const items = virtualizer.getVirtualItems();
@@ -112,7 +138,8 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
       data-messages={messages.length}
     >
       <Group justify="center" align="center" h={HEADER_HEIGHT}>
-        {loadingOlder ? <Loader size="xs" aria-label={t("loadingOlder")} /> : null}
+        {/* Paging back, also between two takes (TAKE_INTERVAL): older messages are on their way. */}
+        {loadingOlder || (pagingBack.current && more) ? <Loader size="xs" aria-label={t("loadingOlder")} /> : null}
         {/* At the start of the history '(no more messages)'; a conversation without any says so instead. */}
         {!more ? (
           <Text size="sm" c="dimmed" ta="center" data-empty={messages.length === 0 || undefined}>
@@ -178,54 +205,42 @@ const MessageItem = memo(function MessageItem({
   onRetry: (m: Message) => void;
 }) {
   const { payload } = message;
+  const verified = message.verification === undefined ? undefined : message.verification === "signed" ? "true" : message.verification === "invalid" ? "false" : message.verification;
+  // Plain elements styled by message-row.module.css, as Mantine drew them (see there why).
   return (
-    <Paper
-      withBorder
-      p="xs"
-      radius="md"
-      maw="85%"
-      bg={mine ? "var(--mantine-color-indigo-light)" : undefined}
-      // A message on its way says "Sending…" and has a dashed border; faded, its text and
-      // buttons would fall under the contrast they need (axe: color-contrast).
-      style={{ borderStyle: message.status === "pending" ? "dashed" : undefined }}
+    <div
+      className={classes.message}
+      data-mine={mine || undefined}
       aria-busy={message.status === "pending" || undefined}
       data-message={message.id ?? "pending"}
       data-status={message.status}
-      data-message-verified={message.verification === undefined ? undefined : message.verification === "signed" ? "true" : message.verification === "invalid" ? "false" : message.verification}
+      data-message-verified={verified}
     >
-      <Group gap="xs" justify="space-between" wrap="nowrap">
-        <Group gap={6} wrap="nowrap">
-          <Text size="xs" fw={600} c={message.verification === "invalid" ? "red" : undefined}>
+      <div className={classes.head}>
+        <div className={classes.sender}>
+          <p className={classes.name} data-invalid={message.verification === "invalid" || undefined}>
             {name}
-          </Text>
+          </p>
           {message.verification === "unsigned" ? (
-            <Text size="xs" c="dimmed" title={words.unsignedHint}>
+            <p className={classes.note} title={words.unsignedHint}>
               {words.unsigned}
-            </Text>
+            </p>
           ) : null}
-        </Group>
-        {message.status === "pending" ? (
-          <Text size="xs" c="dimmed">
-            {words.sending}
-          </Text>
-        ) : (
-          <RelativeTime seconds={message.timestamp} language={language} />
-        )}
-      </Group>
+        </div>
+        {message.status === "pending" ? <p className={classes.note}>{words.sending}</p> : <RelativeTime seconds={message.timestamp} language={language} />}
+      </div>
       {message.verification === "invalid" ? (
-        <Text size="sm" c="red" data-message-unverified>
+        <p className={classes.warning} data-message-unverified>
           {words.unverifiedMessage}
-        </Text>
+        </p>
       ) : payload === null ? (
-        <Text size="sm" c="red">
-          {words.invalidPayload}
-        </Text>
+        <p className={classes.warning}>{words.invalidPayload}</p>
       ) : (
         <>
           {payload.text ? (
-            <Text size="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} data-message-text>
+            <p className={classes.text} data-message-text>
               {payload.text}
-            </Text>
+            </p>
           ) : null}
           {conversationId !== null ? payload.files?.map((file) => <AttachmentView key={file.id} conversationId={conversationId} file={file} />) : null}
         </>
@@ -240,6 +255,6 @@ const MessageItem = memo(function MessageItem({
           </Button>
         </Group>
       ) : null}
-    </Paper>
+    </div>
   );
 });

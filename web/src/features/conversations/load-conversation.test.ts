@@ -1,0 +1,95 @@
+import { InfiniteQueryObserver, QueryClient } from "@tanstack/react-query";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { GuestKeys } from "../../lib/guest";
+import { queryKeys } from "../../lib/query-keys";
+import { conversationMessagesQuery } from "./load-conversation";
+
+/**
+ * The history's paging against a server of TOTAL messages (ids 1…TOTAL, pages of 50): which pages
+ * are asked for, when, and what the list gets. Keys and decryption are stand-ins; the query
+ * function, the pages fetched ahead and the joining are the screen's own.
+ */
+const TOTAL = 1000;
+const PAGE = 50;
+const asked: string[] = [];
+
+vi.mock("../../lib/api", () => ({
+  isApiError: () => false,
+  call: async (_route: string, { query }: { query: { before?: number; meta?: string } }) => {
+    asked.push(query.meta ? "newest" : String(query.before));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const below = query.before ?? TOTAL + 1;
+    const first = Math.max(1, below - PAGE);
+    const motes = Array.from({ length: below - first }, (_, i) => ({ id: first + i, source_id: 3, timestamp: first + i, payload: "", localid: null, epoch: null, signature: null, sender_key_id: null }));
+    const meta = query.meta ? { id: 9, title: null, author_id: 3, recipient_id: 4, participants: [] } : undefined;
+    return { protocol: 1, epoch: 0, needs_rekey: false, sealed: "sealed", participants: [], attrib: {}, motes, more: first > 1, meta };
+  },
+}));
+vi.mock("./conversation-crypto", () => ({ openConversationKey: async () => ({}), decryptTitle: async () => null }));
+vi.mock("./message-crypto", () => ({ openMessage: async (_key: unknown, _id: number, mote: { id: number }) => ({ text: `message ${mote.id}` }) }));
+vi.mock("./conversation-log", () => ({ hasRing: () => false, fetchLog: vi.fn(), forgetRing: vi.fn(), currentRing: vi.fn() }));
+vi.mock("./signed-changes", () => ({ migrate: vi.fn(), rekeySigned: vi.fn() }));
+
+const guest = { uid: 0, conversationId: 9, pickup: {} } as unknown as GuestKeys;
+
+/** The history as the screen holds it, paged back by the list; `settled` waits for the pages fetched ahead. */
+async function history() {
+  const client = new QueryClient();
+  const observer = new InfiniteQueryObserver(client, conversationMessagesQuery(9, guest));
+  const unsubscribe = observer.subscribe(() => undefined);
+  const settled = () => vi.waitFor(() => expect(client.isFetching()).toBe(0), { timeout: 5_000, interval: 5 });
+  await settled();
+  /** The ids the list holds, in order. */
+  const held = () => observer.getCurrentResult().data!.pages.flatMap((p) => p.messages.map((m) => m.id!)).sort((a, b) => a - b);
+  /** The list pages back once (what scrolling to the top does). */
+  const pageBack = () => observer.fetchNextPage();
+  const ahead = () => client.getQueryCache().findAll({ queryKey: queryKeys.conversations.olderPages(9) }).length;
+  return { client, held, pageBack, settled, ahead, unsubscribe };
+}
+
+describe("conversation history: pages fetched ahead of the list (issue 9)", () => {
+  beforeEach(() => {
+    asked.length = 0;
+  });
+
+  it("opens with the newest page only, and a first look back fetches two pages ahead", async () => {
+    const h = await history();
+    expect(asked).toEqual(["newest"]);
+    await h.pageBack();
+    await h.settled();
+    // The page asked for, then two ahead, each below the one before.
+    expect(asked).toEqual(["newest", "951", "901", "851"]);
+    expect(h.held()).toHaveLength(100);
+    expect(h.ahead()).toBe(2);
+    h.unsubscribe();
+  });
+
+  it("joins the pages in already to the one asked for, in id order, and looks further ahead the further back the user goes", async () => {
+    const h = await history();
+    await h.pageBack();
+    await h.settled();
+    // Two pages in already: the list takes both at once, and as many messages as it holds (200) are fetched ahead.
+    await h.pageBack();
+    expect(h.held()).toEqual(Array.from({ length: 200 }, (_, i) => 801 + i));
+    await h.settled();
+    expect(h.ahead()).toBe(4);
+    await h.pageBack();
+    await h.settled();
+    expect(h.held()).toHaveLength(400);
+    expect(h.ahead()).toBe(8);
+    h.unsubscribe();
+  });
+
+  it("fetches every page once, and none past the start", async () => {
+    const h = await history();
+    while (h.held().length < TOTAL) {
+      await h.pageBack();
+      await h.settled();
+    }
+    const pages = ["newest", ...Array.from({ length: TOTAL / PAGE - 1 }, (_, i) => String(TOTAL + 1 - (i + 1) * PAGE))];
+    expect(asked).toEqual(pages);
+    expect(h.held()).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
+    expect(h.ahead()).toBe(0);
+    h.unsubscribe();
+  });
+});
