@@ -319,6 +319,18 @@ describe("conversations in the browser", () => {
     await page.context().close();
   });
 
+  it("fetches the conversation screen's code while the conversation rows idle, before any is opened", { timeout: 60_000 }, async () => {
+    const ann = await createSession({ name: "Ann" });
+    const { context, page } = await newVisitor(browser);
+    const screens: string[] = [];
+    page.on("request", (request) => void (/\/assets\/conversation-page-[^/]*\.js$/.test(request.url()) && screens.push(request.url())));
+    await signIn(page, ann.email!, ann.password);
+    // Home shows the rows; nothing was opened, yet the screen's chunk comes in the idle time.
+    await page.getByRole("heading", { name: /^Hello/ }).waitFor();
+    await expect.poll(() => screens.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it("says how long ago in the interface's language, keeps it current while the page stays open, and dates stay Swiss", { timeout: 120_000 }, async () => {
     const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
     await shareGroup(ann, ben);

@@ -34,12 +34,27 @@ function ConversationRow({ conversation, attribution, onNavigate }: { conversati
   );
 }
 
+/**
+ * Where the rows show, opening one is the likely next step: the conversation screen's code is
+ * fetched while the browser is idle, so the open waits for the messages only (issue 9).
+ */
+function preloadConversationScreen() {
+  const load = () => void import("./conversation-page");
+  if (typeof requestIdleCallback !== "function") {
+    const timer = setTimeout(load, 500);
+    return () => clearTimeout(timer);
+  }
+  const handle = requestIdleCallback(load, { timeout: 2_000 });
+  return () => cancelIdleCallback(handle);
+}
+
 /** The user's conversations with unread dots and relative times: the list page, home and the top bar. */
 export function ConversationRows({ limit, onNavigate }: { limit?: number; onNavigate?: () => void }) {
   const { t } = useTranslation(ns);
   const { data, isPending, isError } = useConversations();
   const [dialog, setDialog] = useState(false);
   useEffect(() => setDialog(isError), [isError]);
+  useEffect(preloadConversationScreen, []);
 
   if (isPending) return <Loader size="sm" />;
   if (isError || !data) {
