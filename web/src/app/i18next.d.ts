@@ -1,5 +1,6 @@
 import type { en as about } from "../features/about/i18n/en";
 import type { en as admin } from "../features/admin/i18n/en";
+import type { en as cards } from "../features/groups/cards/i18n/en";
 import type { en as conversations } from "../features/conversations/i18n/en";
 import type { en as drive } from "../features/groups/drive/i18n/en";
 import type { en as groupKeys } from "../features/groups/keys/i18n/en";
@@ -30,6 +31,7 @@ declare module "i18next" {
       shell: typeof shell;
       about: typeof about;
       admin: typeof admin;
+      cards: typeof cards;
       conversations: typeof conversations;
       drive: typeof drive;
       groupKeys: typeof groupKeys;
