@@ -46,7 +46,6 @@ export const queryKeys = {
     /** The message poll's back-off state. */
     poll: (id: number) => ["conversations", "one", id, "poll"] as const,
     attachments: (id: number) => ["conversations", "one", id, "attachments"] as const,
-    thumbnail: (id: number, fileId: number) => ["conversations", "one", id, "thumbnail", fileId] as const,
   },
   /** The person selector's chunks, by search text (spec 000 §9). */
   people: {

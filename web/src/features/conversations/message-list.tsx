@@ -4,6 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AttachmentView } from "./attachments/attachment-view";
+import { conversationSpace } from "./attachments/transfer";
 import { RelativeTime } from "./relative-time";
 import type { Message } from "./use-conversation";
 import { ns } from "./i18n";
@@ -242,7 +243,7 @@ const MessageItem = memo(function MessageItem({
               {payload.text}
             </p>
           ) : null}
-          {conversationId !== null ? payload.files?.map((file) => <AttachmentView key={file.id} conversationId={conversationId} file={file} />) : null}
+          {conversationId !== null ? payload.files?.map((file) => <AttachmentView key={file.id} space={conversationSpace(conversationId)} file={file} />) : null}
         </>
       )}
       {message.status === "failed" ? (

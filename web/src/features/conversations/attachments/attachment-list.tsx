@@ -6,6 +6,7 @@ import { queryKeys } from "../../../lib/query-keys";
 import type { ConversationKeys } from "../load-conversation";
 import { AttachmentView } from "./attachment-view";
 import type { FileRef } from "./file-ref";
+import { conversationSpace } from "./transfer";
 import { ns } from "../i18n";
 
 export interface AttachmentListProps {
@@ -41,7 +42,7 @@ export function AttachmentList({ conversationId, conversationKeys }: AttachmentL
           {t("attachments.none")}
         </Text>
       ) : null}
-      {files.data?.map((file) => <AttachmentView key={file.id} conversationId={conversationId} file={file} />)}
+      {files.data?.map((file) => <AttachmentView key={file.id} space={conversationSpace(conversationId)} file={file} />)}
     </Stack>
   );
 }

@@ -3,14 +3,14 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../../lib/format";
-import { queryKeys } from "../../../lib/query-keys";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type FileRef, isImage, parseFileRef } from "./file-ref";
-import { conversationSpace, downloadFile, fetchThumbnail, isAbort } from "./transfer";
+import { type FileSpace, downloadFile, fetchThumbnail, isAbort } from "./transfer";
 import { ns } from "../i18n";
 
 export interface AttachmentViewProps {
-  conversationId: number;
+  /** Where the file's bytes are: a conversation's attachments, a group's cards' files. */
+  space: FileSpace;
   /** As it came out of a message payload: checked here before anything is fetched. */
   file: FileRef;
 }
@@ -18,10 +18,10 @@ export interface AttachmentViewProps {
 type Download = { state: "none" } | { state: "downloading"; done: number; total: number } | { state: "ready"; url: string };
 
 /**
- * One attached file in a message (spec 000 §4 Attachment and File download): a thumbnail for
- * images, name and size, and Download → downloading (progress) → Save.
+ * One attached file in a message or a card (spec 000 §4 Attachment and File download): a
+ * thumbnail for images, name and size, and Download → downloading (progress) → Save.
  */
-export function AttachmentView({ conversationId, file: raw }: AttachmentViewProps) {
+export function AttachmentView({ space, file: raw }: AttachmentViewProps) {
   const { t } = useTranslation(ns);
   const file = useMemo(() => parseFileRef(raw), [raw]);
   const [download, setDownload] = useState<Download>({ state: "none" });
@@ -42,7 +42,7 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
   async function start(ref: FileRef) {
     setDownload({ state: "downloading", done: 0, total: ref.size });
     try {
-      const blob = await downloadFile(conversationSpace(conversationId), ref, { onProgress: (done, total) => setDownload({ state: "downloading", done, total }) });
+      const blob = await downloadFile(space, ref, { onProgress: (done, total) => setDownload({ state: "downloading", done, total }) });
       setDownload({ state: "ready", url: URL.createObjectURL(blob) });
     } catch (failure) {
       setDownload({ state: "none" });
@@ -53,7 +53,7 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
   return (
     <Paper withBorder p="xs" data-attachment-state="ready" data-download-state={download.state} data-attachment-name={file.name}>
       <Stack gap={6}>
-        {file.thumb && isImage(file) ? <Thumbnail conversationId={conversationId} file={file} /> : null}
+        {file.thumb && isImage(file) ? <Thumbnail space={space} file={file} /> : null}
         <Group gap="xs" justify="space-between" wrap="nowrap">
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Text size="sm" fw={500} truncate>
@@ -93,11 +93,11 @@ export function AttachmentView({ conversationId, file: raw }: AttachmentViewProp
 }
 
 /** preloading → thumb, or thumb-missing when the bucket has none (spec 000 §4). */
-function Thumbnail({ conversationId, file }: { conversationId: number; file: FileRef }) {
+function Thumbnail({ space, file }: { space: FileSpace; file: FileRef }) {
   const { t } = useTranslation(ns);
   const thumb = useQuery({
-    queryKey: queryKeys.conversations.thumbnail(conversationId, file.id),
-    queryFn: async ({ signal }) => URL.createObjectURL(await fetchThumbnail(conversationSpace(conversationId), file, signal)),
+    queryKey: [...space.key, "thumbnail", file.id],
+    queryFn: async ({ signal }) => URL.createObjectURL(await fetchThumbnail(space, file, signal)),
     staleTime: Infinity,
     gcTime: 10 * 60 * 1000,
     retry: false,

@@ -18,6 +18,7 @@ import {
 import { call } from "../../../lib/api";
 import { downloadableBlob, safeImageBlob } from "../../../lib/safe-image";
 import { type FileRef, isImage } from "./file-ref";
+import { queryKeys } from "../../../lib/query-keys";
 import { makeThumbnail } from "./thumbnail";
 
 /**
@@ -51,6 +52,8 @@ export const isAbort = (error: unknown) => error instanceof DOMException && erro
  * (its own routes, the same protocol: docs/api.md, Attachments).
  */
 export interface FileSpace {
+  /** The space in caches (a decrypted thumbnail is kept under it with the file's id). */
+  key: readonly unknown[];
   start(body: { size: number; thumb_size?: number }, signal?: AbortSignal): Promise<Response<"POST /api/conversations/{id}/attachments">>;
   complete(id: number, body: { etags?: string[] }, signal?: AbortSignal): Promise<unknown>;
   link(id: number, thumb: boolean, signal?: AbortSignal): Promise<{ url: string; size: number }>;
@@ -58,6 +61,7 @@ export interface FileSpace {
 
 /** A conversation's attachments. */
 export const conversationSpace = (conversationId: number): FileSpace => ({
+  key: queryKeys.conversations.one(conversationId),
   start: (body, signal) => call("POST /api/conversations/{id}/attachments", { params: { id: conversationId }, body, signal }),
   complete: (aid, body, signal) => call("POST /api/conversations/{id}/attachments/{aid}/complete", { params: { id: conversationId, aid }, body, signal }),
   link: (aid, thumb, signal) => call("GET /api/conversations/{id}/attachments/{aid}", { params: { id: conversationId, aid }, query: thumb ? { thumb: "1" } : {}, signal }),

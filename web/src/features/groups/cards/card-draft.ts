@@ -47,14 +47,14 @@ export interface CardDraft {
   attachments: Upload[];
   /** As typed: comma separated (spec 001 §5). */
   tags: string;
-  /** datetime-local values ("2026-11-24T09:30"), local time; empty when unset. */
+  /** datetime-local values ("2026-11-24T09:30"): the event's wall-clock time, as the record keeps it; empty when unset. */
   eventStart: string;
   eventEnd: string;
   /** Schema-defined fields (blueprints): `cf_<name>` → JSON value. */
   fields: Record<string, unknown>;
 }
 
-/** The card as its record carries it (spec 001 §3 "Editor payload"): times in seconds. */
+/** The card as its record carries it (spec 001 §3 "Editor payload"; the mote payload of the crypto package). */
 export interface CardContent {
   title: string;
   content: string;
@@ -62,8 +62,8 @@ export interface CardContent {
   media?: FileRef;
   attached: FileRef[];
   tags: string[];
-  event_start?: number;
-  event_end?: number;
+  event_start?: string | null;
+  event_end?: string | null;
   [custom: `cf_${string}`]: unknown;
 }
 
@@ -72,21 +72,11 @@ export type DraftProblem =
   | { code: "requiredFieldMissing"; field: CoreField }
   | { code: "dateInvalid"; field: "event" };
 
-const two = (n: number) => String(n).padStart(2, "0");
-
-/** Seconds since the epoch as a datetime-local value in this browser's time zone. */
-export function toLocalInput(seconds: number | undefined): string {
-  if (seconds === undefined) return "";
-  const d = new Date(seconds * 1000);
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
-}
-
-/** A datetime-local value as seconds since the epoch, or undefined when empty or not a time. */
-export function fromLocalInput(value: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return undefined;
-  const ms = new Date(value).getTime();
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-}
+const DATETIME_LOCAL = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+/** A datetime-local value as the record keeps it, or undefined when empty or not one. */
+const eventTime = (value: string) => (DATETIME_LOCAL.test(value) ? value : undefined);
+/** Comparable: seconds added where the input left them out. */
+const comparable = (value: string) => (value.length === 16 ? `${value}:00` : value);
 
 const saved = (file: FileRef, n: number): Upload => ({ key: `saved-${n}`, name: file.name, size: file.size, type: file.type, state: "success", done: file.size, total: file.size, file });
 
@@ -101,8 +91,8 @@ export function draftOf(card?: CardContent): CardDraft {
     media: card?.media ? saved(card.media, 0) : null,
     attachments: (card?.attached ?? []).map((file, i) => saved(file, i + 1)),
     tags: (card?.tags ?? []).join(", "),
-    eventStart: toLocalInput(card?.event_start),
-    eventEnd: toLocalInput(card?.event_end),
+    eventStart: card?.event_start ?? "",
+    eventEnd: card?.event_end ?? "",
     fields,
   };
 }
@@ -122,13 +112,13 @@ export function problemsOf(draft: CardDraft, required: readonly CoreField[]): Dr
       field === "title" ? draft.title.trim() === "" : field === "content" ? draft.content.trim() === "" && htmlIsEmpty(draft.html) : draft.media?.state !== "success";
     if (missing) problems.push({ code: "requiredFieldMissing", field });
   }
-  const start = fromLocalInput(draft.eventStart);
-  const end = fromLocalInput(draft.eventEnd);
-  if (start !== undefined && end !== undefined && start > end) problems.push({ code: "dateInvalid", field: "event" });
+  const start = eventTime(draft.eventStart);
+  const end = eventTime(draft.eventEnd);
+  if (start !== undefined && end !== undefined && comparable(start) > comparable(end)) problems.push({ code: "dateInvalid", field: "event" });
   return problems;
 }
 
-/** The record's content: text trimmed at the ends, tags parsed, only finished uploads, times in seconds, unset fields left out. */
+/** The record's content: the title trimmed, tags parsed, only finished uploads, unset fields left out. */
 export function contentOf(draft: CardDraft): CardContent {
   const card: CardContent = {
     title: draft.title.trim(),
@@ -138,8 +128,8 @@ export function contentOf(draft: CardDraft): CardContent {
   };
   if (!htmlIsEmpty(draft.html)) card._html = draft.html;
   if (draft.media?.state === "success" && draft.media.file) card.media = draft.media.file;
-  const start = fromLocalInput(draft.eventStart);
-  const end = fromLocalInput(draft.eventEnd);
+  const start = eventTime(draft.eventStart);
+  const end = eventTime(draft.eventEnd);
   if (start !== undefined) card.event_start = start;
   if (end !== undefined) card.event_end = end;
   for (const [key, value] of Object.entries(draft.fields)) if (key.startsWith("cf_") && value !== undefined) card[key as `cf_${string}`] = value;

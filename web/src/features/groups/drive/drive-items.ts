@@ -1,6 +1,7 @@
 import { type DriveItemView, type Response, isPlainText } from "@sealwork/contracts";
 import { type DriveItemPayload, type FileRef, generateRecordId, isCryptoError, openDriveItem, sealDriveItem } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
+import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { type FileSpace, TransferError, type TransferOptions, downloadFile, isDistributionError, uploadFile } from "../../conversations";
 import { currentGroupRing } from "../conversation/group-messages";
@@ -120,6 +121,7 @@ export async function createItem(ring: GroupRing, kind: "drive" | "folder", pare
 
 /** A group's drive files: the conversations' upload protocol on the drive's routes. */
 export const driveSpace = (groupId: number): FileSpace => ({
+  key: queryKeys.groups.drive(groupId),
   start: (body, signal) => call("POST /api/drive/{id}/files", { params: { id: groupId }, body, signal }),
   complete: (fid, body, signal) => call("POST /api/drive/{id}/files/{fid}/complete", { params: { id: groupId, fid }, body, signal }),
   link: (fid, thumb, signal) => call("GET /api/drive/{id}/files/{fid}", { params: { id: groupId, fid }, query: thumb ? { thumb: "1" } : {}, signal }),
