@@ -307,7 +307,6 @@ export {
   motePayloadSchema,
   openComment,
   openMote,
-  parseTags,
   sealComment,
   sealMote,
 } from "./records/mote";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { generateSymmetricKey } from "../aead";
 import { utf8Encode } from "../bytes";
 import { expectRefusal } from "../test-support";
-import { type MotePayload, openComment, openMote, parseTags, sealComment, sealMote } from "./mote";
+import { type MotePayload, openComment, openMote, sealComment, sealMote } from "./mote";
 import { generateRecordKey, sealRecordPayload, wrapRecordKey } from "./record-key";
 
 const RID = "AAECAwQFBgcICQoLDA0ODw";
@@ -84,10 +84,5 @@ describe("motes", () => {
     for (const payload of [{ text: "" }, { text: "  \n" }, { text: "x".repeat(10_001) }, { text: "a", title: "b" }, {}]) {
       await expectRefusal(sealComment(epochKey, place, payload as never), "invalid_input");
     }
-  });
-
-  it("tags as the editor takes them: trimmed, blanks dropped, duplicates ignored case-insensitively", () => {
-    expect(parseTags(" Legal, q1 ,,legal, Q1 , ,Été")).toEqual(["Legal", "q1", "Été"]);
-    expect(parseTags("")).toEqual([]);
   });
 });

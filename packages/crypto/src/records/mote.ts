@@ -86,22 +86,6 @@ function padSeconds(value: string): string {
   return value.length === 16 ? `${value}:00` : value;
 }
 
-/**
- * Tags as the editor takes them (spec 001 §5): comma separated, trimmed, blank entries dropped,
- * duplicates (compared case-insensitively) ignored, the first spelling kept.
- */
-export function parseTags(text: string): string[] {
-  const seen = new Set<string>();
-  const tags: string[] = [];
-  for (const raw of text.split(",")) {
-    const tag = raw.trim();
-    if (!tag || seen.has(tag.toLowerCase())) continue;
-    seen.add(tag.toLowerCase());
-    tags.push(tag);
-  }
-  return tags;
-}
-
 async function sealChecked(epochKey: Key, place: DockeyPlace, data: unknown): Promise<SealedRecord> {
   const dek = await generateRecordKey();
   const record: RecordPlace = { groupId: place?.groupId, recordId: place?.recordId };
