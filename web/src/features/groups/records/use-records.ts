@@ -1,11 +1,12 @@
 import type { Relationship } from "@sealwork/contracts";
-import type { MotePayload } from "@sealwork/crypto";
+import { type MotePayload, generateRecordId } from "@sealwork/crypto";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
+import { isApiError } from "../../../lib/api";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { currentGroupRing } from "../conversation/group-messages";
-import { GroupKeyWaitingError } from "../keys/group-ring";
+import { type GroupRing, GroupKeyWaitingError, forgetGroupRing, openGroupRing } from "../keys/group-ring";
 import { patchEvent } from "./record-payload";
 import {
   type OpenedRecord,
@@ -73,33 +74,50 @@ export function useRelationRecords(groupId: number, ids: readonly number[], hold
   });
 }
 
-/** The changes of a group's records; each needs the ring of a loaded page or card (the current epoch's key). */
+/**
+ * The changes of a group's records, each sealed with the group's ring. A ring from before a rekey
+ * gets 409 epoch_stale: the ring is verified again and the change sealed once more for the new
+ * epoch (a new card keeps its record id, so nothing is stored twice).
+ */
 export function useRecordChanges(groupId: number, holder: UnlockedKeys) {
   const client = useQueryClient();
-  const ring = () => currentGroupRing(groupId, holder, { epoch: 0, needs_rekey: false });
+  const withRing = async <T>(change: (ring: GroupRing) => Promise<T>): Promise<T> => {
+    try {
+      return await change(await openGroupRing(groupId, holder));
+    } catch (error) {
+      if (!isApiError(error, 409) || error.code !== "epoch_stale") throw error;
+      forgetGroupRing(groupId);
+      return change(await openGroupRing(groupId, holder));
+    }
+  };
   const settled = (ids: number[], quick = false) => {
     globalThis.dispatchEvent?.(patchEvent(groupId, ids, quick));
     return client.invalidateQueries({ queryKey: queryKeys.groups.records(groupId) });
   };
 
   const create = useMutation({
-    mutationFn: async (input: { pageId: number; payload: MotePayload; typeId?: number; relationships?: Relationship[]; recordId?: string }) =>
-      createRecord(await ring(), input.pageId, input.payload, input),
+    mutationFn: (input: { pageId: number; payload: MotePayload; typeId?: number; relationships?: Relationship[]; recordId?: string }) => {
+      const recordId = input.recordId ?? generateRecordId();
+      return withRing((ring) => createRecord(ring, input.pageId, input.payload, { ...input, recordId }));
+    },
     onSuccess: (answer) => settled([answer.mote.id]),
   });
   const edit = useMutation({
-    mutationFn: async (input: { record: Pick<OpenedRecord, "id" | "recordId">; payload: MotePayload; relationships?: Relationship[] }) =>
-      editRecord(await ring(), input.record, input.payload, input.relationships),
+    mutationFn: (input: { record: Pick<OpenedRecord, "id" | "recordId">; payload: MotePayload; relationships?: Relationship[] }) =>
+      withRing((ring) => editRecord(ring, input.record, input.payload, input.relationships)),
     onSuccess: (answer) => settled([answer.mote.id]),
   });
   const multipatch = useMutation({
-    mutationFn: async (input: { changes: { record: Pick<OpenedRecord, "id" | "recordId" | "pageId">; payload: MotePayload }[]; quick?: boolean }) =>
-      multipatchRecords(await ring(), input.changes, input.quick),
+    mutationFn: (input: { changes: { record: Pick<OpenedRecord, "id" | "recordId" | "pageId">; payload: MotePayload }[]; quick?: boolean }) =>
+      withRing((ring) => multipatchRecords(ring, input.changes, input.quick)),
     onSuccess: (answer, input) => settled(answer.success, input.quick),
   });
   const remove = useMutation({ mutationFn: (id: number) => deleteRecord(id), onSettled: (_answer, _error, id) => settled([id]) });
   const comment = useMutation({
-    mutationFn: async (input: { moteId: number; text: string; recordId?: string }) => postComment(await ring(), input.moteId, input.text, input.recordId),
+    mutationFn: (input: { moteId: number; text: string; recordId?: string }) => {
+      const recordId = input.recordId ?? generateRecordId();
+      return withRing((ring) => postComment(ring, input.moteId, input.text, recordId));
+    },
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.groups.records(groupId) }),
   });
   const uncomment = useMutation({
