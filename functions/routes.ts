@@ -109,6 +109,19 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/drive/{id}/files": "functions/api/drive/start-file.handler",
   "POST /api/drive/{id}/files/{fid}/complete": "functions/api/drive/complete-file.handler",
   "GET /api/drive/{id}/files/{fid}": "functions/api/drive/download-file.handler",
+  // Records (motes) of pages and their comments (one area: motes; the literal paths before /{id})
+  "POST /api/motes": "functions/api/motes/create.handler",
+  "GET /api/motes": "functions/api/motes/list.handler",
+  "PATCH /api/motes/multipatch": "functions/api/motes/multipatch.handler",
+  "GET /api/motes/relationMotes": "functions/api/motes/relation-motes.handler",
+  "GET /api/pages/best": "functions/api/motes/best-pages.handler",
+  "GET /api/motes/{id}": "functions/api/motes/get.handler",
+  // PATCH and DELETE are both reached by POST with _method: one handler picks (change.ts)
+  "PATCH /api/motes/{id}": "functions/api/motes/change.handler",
+  "DELETE /api/motes/{id}": "functions/api/motes/change.handler",
+  "GET /api/motes/{id}/canI": "functions/api/motes/can-i.handler",
+  "POST /api/motes/{id}/comment": "functions/api/motes/comment.handler",
+  "POST /api/motes/{id}/comment/delete": "functions/api/motes/delete-comment.handler",
 };
 
 /**

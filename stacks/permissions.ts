@@ -89,6 +89,10 @@ export const AREA_GRANTS: Record<string, Grant> = {
       { actions: ["PutObject", "GetObject", "DeleteObject"], prefixes: [DRIVE_FILES, STAGED_UPLOADS] },
     ],
   },
+  // Records (motes) of pages and their comments: created and changed in transactions that check
+  // the group's epoch (ConditionCheckItem), read by id in batches (relationMotes, multipatch),
+  // deleted with their record ids and comments. No bucket: attachments are referenced, not held.
+  motes: { table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"] },
 };
 
 export const WORKER_GRANTS: Record<JobKind, Grant> = {

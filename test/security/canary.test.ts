@@ -10,8 +10,11 @@ import {
   encrypt,
   exportFileKey,
   exportSymmetricKey,
+  generateRecordId,
   generateSymmetricKey,
+  sealComment,
   sealFor,
+  sealMote,
   serializeEnvelope,
   utf8Encode,
   sealMessage,
@@ -42,7 +45,8 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * for a conversation's title, message text, file name, file contents and thumbnail, for a message
  * of a group's conversation page written in the browser (the group and its keys made there too), the names and
  * tags of a drive and a folder made on its drive page and a file uploaded there (name and bytes), and for a
- * group's epoch keys (wrapped, linked, committed to and logged through the group key routes), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
+ * group's epoch keys (wrapped, linked, committed to and logged through the group key routes), and for
+ * a card (mote) of a page and a comment on it (every field of the editor payload), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
 const CANARIES = 2;
@@ -113,6 +117,8 @@ describe("plaintext canary: the server stores no secure code and no private key"
   const tableNeedles: Needle[] = [];
   const publicKeys: string[] = [];
   const canaries: { email: string; password: string; code: string }[] = [];
+  /** A card's record id: stored in the clear by design, so the table scan must find it. */
+  let moteRecordId = "";
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -241,6 +247,30 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const posted = await http("POST", `/api/groups/${group.id}/conversation/append`, { token: ann.api_token, body: { localid: "canary", payload: groupMessage, epoch: 1, signature, sender_key_id: "A".repeat(22) } });
     expect(posted.status).toBe(200);
     needles.push(needle("group conversation message", Buffer.from(apiGroupText), apiGroupText));
+    // A card (mote) on a page of the group and a comment on it, sealed under epoch 1 as the SPA
+    // seals them (records.ts): every field of the editor payload, a custom field, the comment's text.
+    const board = await http<{ id: number }>("POST", "/api/pages", { token: groupCreator.api_token, body: { group: group.id, name: "Canary board", type: "pinboard" } });
+    expect(board.status).toBe(200);
+    const moteText = (field: string) => `canary-mote-${field}-${convo}`;
+    const motePayload = {
+      title: moteText("title"),
+      content: moteText("content"),
+      _html: `<p>${moteText("html")}</p>`,
+      tags: [moteText("tag")],
+      event_start: "2027-03-01T09:00",
+      event_end: "2027-03-01T10:00",
+      cf_secret: { note: moteText("custom") },
+    };
+    const moteRecord = generateRecordId();
+    moteRecordId = moteRecord;
+    const sealedMote = await sealMote(epochKeys[1]!, { groupId: group.id, recordId: moteRecord, epoch: 1 }, motePayload);
+    const card = await http<{ mote: { id: number } }>("POST", "/api/motes", { token: ann.api_token, body: { group_id: group.id, page_id: board.body.id, record_id: moteRecord, ...sealedMote } });
+    expect(card.status).toBe(200);
+    const commentRecord = generateRecordId();
+    const commentText = `canary-comment-${convo}`;
+    const sealedComment = await sealComment(epochKeys[1]!, { groupId: group.id, recordId: commentRecord, epoch: 1 }, { text: commentText });
+    expect((await http("POST", `/api/motes/${card.body.mote.id}/comment`, { token: ben.api_token, body: { record_id: commentRecord, ...sealedComment } })).status).toBe(200);
+    for (const value of [...["title", "content", "html", "tag", "custom"].map(moteText), commentText]) needles.push(needle(`mote content "${value}"`, Buffer.from(value), value));
 
     // Two-factor recovery codes are shown once and kept only as salted hashes. (The TOTP secret
     // itself must stay readable to the server, so it is no canary.)
@@ -294,6 +324,7 @@ describe("plaintext canary: the server stores no secure code and no private key"
     expect(items.flatMap((item, i) => findIn(item, `item ${i}`))).toEqual([]);
     for (const n of tableNeedles) for (const form of n.texts) expect(all.includes(form), `${n.label} in the table`).toBe(false);
     expect(all, "the scan reads the pickup items").toContain("pickup-wrap");
+    expect(all, "the scan reads the motes").toContain(moteRecordId);
   });
 
   it("finds none in the bucket or the outbox", async () => {

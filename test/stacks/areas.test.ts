@@ -32,7 +32,7 @@ describe("areas", () => {
 
   it("serve every route, the POST entry of a _method route from the same area", () => {
     const served = servedRoutes();
-    expect([...routesByArea().keys()].sort()).toEqual(["conversations", "drive", "groups", "identities", "instance", "invites", "keys", "pickups", "users"]);
+    expect([...routesByArea().keys()].sort()).toEqual(["conversations", "drive", "groups", "identities", "instance", "invites", "keys", "motes", "pickups", "users"]);
     for (const route of served) expect(route.area, route.key).toBe(areaOf(route.handler));
     const overrides = served.filter((route) => route.key !== `${route.method} ${route.path}`);
     expect(overrides.length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { attachmentErrorCodes } from "./attachments";
 import { conversationErrorCodes } from "./conversations";
 import { driveErrorCodes } from "./drive";
+import { moteErrorCodes } from "./motes";
 import { groupKeyErrorCodes } from "./group-keys";
 import { groupErrorCodes } from "./groups";
 import { identityErrorCodes } from "./identities";
@@ -43,6 +44,7 @@ export const ERROR_CODES = [
   ...roleErrorCodes,
   ...groupKeyErrorCodes,
   ...driveErrorCodes,
+  ...moteErrorCodes,
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

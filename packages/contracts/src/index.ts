@@ -3,6 +3,7 @@ import { attachmentRoutes } from "./attachments";
 import { conversationLogRoutes } from "./conversation-logs";
 import { conversationRoutes } from "./conversations";
 import { driveRoutes } from "./drive";
+import { moteRoutes } from "./motes";
 import { groupKeyRoutes } from "./group-keys";
 import { groupMessageRoutes } from "./group-messages";
 import { groupRoutes } from "./groups";
@@ -37,6 +38,7 @@ export * from "./roles";
 export * from "./group-keys";
 export * from "./group-messages";
 export * from "./drive";
+export * from "./motes";
 
 /**
  * Every route of the API, by "METHOD /path": each area's file declares its own routes, and this
@@ -59,6 +61,7 @@ export const contracts = {
   ...groupKeyRoutes,
   ...groupMessageRoutes,
   ...driveRoutes,
+  ...moteRoutes,
 } satisfies Record<string, RouteContract>;
 
 export type Contracts = typeof contracts;

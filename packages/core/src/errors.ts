@@ -2,6 +2,7 @@ import type { ErrorCode } from "@sealwork/contracts";
 import type * as z from "zod";
 import { conversationErrors } from "./conversation/errors";
 import { driveErrors } from "./drive/errors";
+import { moteErrors } from "./mote/errors";
 import { groupErrors } from "./group/errors";
 import { identityErrors } from "./identity/errors";
 import { instanceErrors } from "./instance/errors";
@@ -48,6 +49,7 @@ export const ERRORS = {
   ...pickupErrors,
   ...groupErrors,
   ...driveErrors,
+  ...moteErrors,
 } as const satisfies Record<ErrorCode, { status: number; text: string }>;
 
 export type { ErrorCode };

@@ -380,6 +380,20 @@ function driveItemVector(payload, nonce) {
   const json = JSON.stringify(payload);
   return { payload, json: text(json), nonce: hex(nonce), ...aead(recordKey1, Buffer.from(json, "utf8"), `mote:7:${recordId}`, nonce) };
 }
+const commentId = b64u(range(0xf0, 16));
+const commentKey = range(0x40, 32);
+function commentVector(payload) {
+  const json = JSON.stringify(payload);
+  return {
+    recordId: commentId,
+    dek: hex(commentKey),
+    dockey: { epoch: 1, nonce: hex(range(0xe1, 12)), ...aead(groupKey1, commentKey, `dockey:7:${commentId}:1`, range(0xe1, 12)) },
+    payload,
+    json: text(json),
+    nonce: hex(range(0xef, 12)),
+    ...aead(commentKey, Buffer.from(json, "utf8"), `mote:7:${commentId}`, range(0xef, 12)),
+  };
+}
 // A message of group 7's own conversation: the group's associated data and signed record type.
 function groupMessage(senderId, sender, localid, payload, nonce) {
   const json = JSON.stringify(payload);
@@ -407,6 +421,10 @@ const group = {
     grant: { nonce: hex(range(0xaf, 12)), sealed: grantSealed, signatureRecord: grantRecord, signature: v2sign(root, grantRecord), sealer: 1, sealerKeyId: keyIdOf(root.pub) },
     // The same record as a folder of the drive: its payload is this JSON text, keys in this order.
     driveItem: driveItemVector({ type: "folder", name: grueziNfc, tags: ["legal", "Q1"] }, range(0xcf, 12)),
+    // The same record as a card (mote): the editor payload with a custom field, keys in the schema's order.
+    mote: driveItemVector({ title: grueziNfc, content: grueziNfd, tags: ["legal", "Q1"], event_start: "2027-03-01T09:00", event_end: "2027-03-01T10:30", cf_amount: { amount: 217.5, currency: "HKD" } }, range(0xdf, 12)),
+    // A comment on it: a record of its own (its own id and key), its key under epoch 1.
+    comment: commentVector({ text: grueziNfd }),
   },
   message: groupMessage(2, jurg, "local-9", { text: grueziNfd }, range(0xbf, 12)),
 };

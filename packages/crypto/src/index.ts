@@ -291,3 +291,22 @@ export {
   openDriveItem,
   sealDriveItem,
 } from "./records/drive-item";
+export {
+  COMMENT_TEXT_MAX,
+  type CommentPayload,
+  type CustomFieldValue,
+  MOTE_ATTACHED_MAX,
+  MOTE_CUSTOM_FIELDS_MAX,
+  MOTE_TAGS_MAX,
+  MOTE_TAG_MAX,
+  MOTE_TEXT_MAX,
+  MOTE_TITLE_MAX,
+  type MotePayload,
+  type SealedRecord,
+  commentPayloadSchema,
+  motePayloadSchema,
+  openComment,
+  openMote,
+  sealComment,
+  sealMote,
+} from "./records/mote";

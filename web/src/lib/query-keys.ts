@@ -66,5 +66,10 @@ export const queryKeys = {
     poll: (id: number) => ["groups", "conversation", id, "poll"] as const,
     /** The group's drive, decrypted: not under `one(id)` either (a menu change does not decrypt it again). */
     drive: (id: number) => ["groups", "drive", id] as const,
+    /** A page's records (motes), decrypted, and one record with its comments: not under `one(id)` either. */
+    records: (groupId: number) => ["groups", "records", groupId] as const,
+    recordsOfPage: (groupId: number, pageId: number) => ["groups", "records", groupId, "page", pageId] as const,
+    record: (groupId: number, id: number) => ["groups", "records", groupId, "one", id] as const,
+    relations: (groupId: number, ids: readonly number[]) => ["groups", "records", groupId, "relations", ...ids] as const,
   },
 } as const;

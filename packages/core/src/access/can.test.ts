@@ -37,6 +37,8 @@ const ACTIONS: { [K in Kind]: Actions[K][] } = {
   page: ["read", "use", "configure"],
   role: ["manage", "unassign", "delete"],
   driveitem: ["edit", "move", "delete"],
+  mote: ["read", "create", "edit", "delete"],
+  comment: ["post", "delete"],
 };
 
 interface Row<K extends Kind> {
@@ -197,6 +199,42 @@ const matrix: Record<string, Row<Kind>> = {
   },
   "a folder of one's own in a group one has left": {
     resource: { kind: "driveitem", groupId: 3, authorId: ME, drive: false, member: null },
+    allowed: { ...none, user: [], admin: [], super: [] },
+  },
+  "one's own mote on a page one may use": {
+    resource: { kind: "mote", groupId: 3, authorId: ME, level: 2, member: MEMBER },
+    allowed: { ...none, user: ["read", "create", "edit", "delete"], admin: ["read", "create", "edit", "delete"], super: ["read", "create", "edit", "delete"] },
+  },
+  "another member's mote (instance administrators are no group administrators here)": {
+    resource: { kind: "mote", groupId: 3, authorId: 50, level: 2, member: MEMBER },
+    allowed: { ...none, user: ["read", "create"], admin: ["read", "create"], super: ["read", "create"] },
+  },
+  "another member's mote in a group one administers": {
+    resource: { kind: "mote", groupId: 3, authorId: 50, level: 3, member: GROUP_ADMIN },
+    allowed: { ...none, user: ["read", "create", "edit", "delete"], admin: ["read", "create", "edit", "delete"], super: ["read", "create", "edit", "delete"] },
+  },
+  "one's own mote on a page made read-only for one (level 1)": {
+    resource: { kind: "mote", groupId: 3, authorId: ME, level: 1, member: MEMBER },
+    allowed: { ...none, user: ["read"], admin: ["read"], super: ["read"] },
+  },
+  "one's own mote in a group one has left": {
+    resource: { kind: "mote", groupId: 3, authorId: ME, level: 2, member: null },
+    allowed: { ...none, user: [], admin: [], super: [] },
+  },
+  "another member's comment on a page one may read": {
+    resource: { kind: "comment", groupId: 3, authorId: 50, level: 1, member: MEMBER },
+    allowed: { ...none, user: ["post"], admin: ["post"], super: ["post"] },
+  },
+  "one's own comment": {
+    resource: { kind: "comment", groupId: 3, authorId: ME, level: 1, member: MEMBER },
+    allowed: { ...none, user: ["post", "delete"], admin: ["post", "delete"], super: ["post", "delete"] },
+  },
+  "another member's comment in a group one administers": {
+    resource: { kind: "comment", groupId: 3, authorId: 50, level: 3, member: GROUP_ADMIN },
+    allowed: { ...none, user: ["post", "delete"], admin: ["post", "delete"], super: ["post", "delete"] },
+  },
+  "a comment on a page one cannot see": {
+    resource: { kind: "comment", groupId: 3, authorId: ME, level: 0, member: MEMBER },
     allowed: { ...none, user: [], admin: [], super: [] },
   },
   "a pickup one neither created nor takes part in": {

@@ -29,7 +29,11 @@ export type Resource =
   /** A role: instance-wide (group 0) or a group's; `admin` for a group's administrator role. */
   | { kind: "role"; groupId: number; admin: boolean; member: GroupMember | null }
   /** An item of a group's drive (a drive or a folder), with its author; `member` as for the group. */
-  | { kind: "driveitem"; groupId: number; authorId: number; drive: boolean; member: GroupMember | null };
+  | { kind: "driveitem"; groupId: number; authorId: number; drive: boolean; member: GroupMember | null }
+  /** A mote (card) of a page, with its author and the actor's level on its page (pageLevel); `member` as for the group. */
+  | { kind: "mote"; groupId: number; authorId: number; level: number; member: GroupMember | null }
+  /** A comment on a mote, with its author and the actor's level on the mote's page. */
+  | { kind: "comment"; groupId: number; authorId: number; level: number; member: GroupMember | null };
 
 /** The actor's membership of a group: whether they administer it, and the roles they hold there (group and instance-wide). */
 export interface GroupMember {
@@ -78,6 +82,15 @@ export interface Actions {
    * instance administrators, who "may edit or move any drive item"; a drive is never moved or deleted.
    */
   driveitem: "edit" | "move" | "delete";
+  /**
+   * read: members at the page's read level (1); create: its use level (2; a read-only page is
+   * level 1 or below: 'Not allowed to edit or create items from this page!'); edit and delete: at
+   * the use level, its author or the group's administrators (spec 001 §6: other members "may
+   * edit only their own items").
+   */
+  mote: "read" | "create" | "edit" | "delete";
+  /** post: anyone who may read the mote; delete: its author or the group's administrators (spec 001 §7). */
+  comment: "post" | "delete";
 }
 
 export type Kind = Resource["kind"];
@@ -138,6 +151,18 @@ const rules: Rules = {
     if (!isMember(actor) || !item.member) return false;
     if (item.drive && action !== "edit") return false;
     return item.authorId === actor.uid || item.member.admin || isAdmin(actor);
+  },
+
+  mote: (actor, action, mote) => {
+    if (!isMember(actor) || !mote.member) return false;
+    if (action === "read") return mote.level >= PAGE_LEVEL.read;
+    if (mote.level < PAGE_LEVEL.use) return false;
+    return action === "create" || mote.authorId === actor.uid || mote.member.admin;
+  },
+
+  comment: (actor, action, comment) => {
+    if (!isMember(actor) || !comment.member || comment.level < PAGE_LEVEL.read) return false;
+    return action === "post" || comment.authorId === actor.uid || comment.member.admin;
   },
 };
 

@@ -15,6 +15,7 @@ import { type MessagePayload, openMessage, sealMessageWith } from "./message";
 import { openSignedMessage, sealSignedMessageWith } from "./signed-message";
 import { commitGroupKey, createGroupRecord, openGroupEpochLink, openGroupKey, sealGroupEpochLinkWith, sealGroupKeyWith, verifyGroupRecord } from "./group-key";
 import { driveItemPayloadSchema, openDriveItem } from "./drive-item";
+import { commentPayloadSchema, motePayloadSchema, openComment, openMote } from "./mote";
 import { grantRecordKeyWith, openRecordGrant, openRecordPayload, sealRecordPayloadWith, unwrapRecordKey, wrapRecordKeyWith } from "./record-key";
 
 // Protocol v2 against the second implementation (scripts/make-vectors.mjs on node:crypto): every
@@ -196,6 +197,21 @@ describe("protocol v2 vectors", () => {
     expect(await sealRecordPayloadWith(dek, place, utf8Encode(textOf(d.json)), hex(d.nonce))).toBe(d.envelope);
     expect(await openDriveItem(key1!, { payload: d.envelope, dockey: r.dockey.envelope }, { ...place, epoch: 1 }, "folder")).toEqual(d.payload);
     await expectRefusal(openDriveItem(key1!, { payload: d.envelope, dockey: r.dockey.envelope }, { ...place, epoch: 1 }, "drive"), "invalid_payload");
+    // The record as a card (mote): the editor payload's JSON text with a custom field, under the DEK.
+    const mv = r.mote;
+    expect(JSON.stringify(motePayloadSchema.parse(mv.payload))).toBe(textOf(mv.json));
+    expect(await sealRecordPayloadWith(dek, place, utf8Encode(textOf(mv.json)), hex(mv.nonce))).toBe(mv.envelope);
+    expect(await openMote(key1!, { payload: mv.envelope, dockey: r.dockey.envelope }, { ...place, epoch: 1 })).toEqual(mv.payload);
+    await expectRefusal(openComment(key1!, { payload: mv.envelope, dockey: r.dockey.envelope }, { ...place, epoch: 1 }), "invalid_payload");
+    // A comment on it: its own record id and key, its key under epoch 1.
+    const cv = r.comment;
+    const commentPlace = { groupId: 7, recordId: cv.recordId };
+    const commentDek = await importSymmetricKey(hex(cv.dek));
+    expect(JSON.stringify(commentPayloadSchema.parse(cv.payload))).toBe(textOf(cv.json));
+    expect(await wrapRecordKeyWith(key1!, commentDek, { ...commentPlace, epoch: 1 }, hex(cv.dockey.nonce))).toBe(cv.dockey.envelope);
+    expect(await sealRecordPayloadWith(commentDek, commentPlace, utf8Encode(textOf(cv.json)), hex(cv.nonce))).toBe(cv.envelope);
+    expect(await openComment(key1!, { payload: cv.envelope, dockey: cv.dockey.envelope }, { ...commentPlace, epoch: 1 })).toEqual(cv.payload);
+    await expectRefusal(openComment(key1!, { payload: cv.envelope, dockey: cv.dockey.envelope }, { ...place, epoch: 1 }), "decrypt_failed");
     const carol = await me(3, "carolNext");
     const carolKey = (await verifyIdentity(chainOf(3), trust)).keys[1]!;
     const grant = await grantRecordKeyWith(dek, place, log, carolKey, root, { ephemeral, nonce: hex(r.grant.nonce) });

@@ -1,0 +1,75 @@
+import { Entity, type EntityItem } from "electrodb";
+import { SERVICE, gsi1, keyed, primary } from "../db/schema";
+
+const num = { type: "number", required: true } as const;
+const str = { type: "string", required: true } as const;
+
+/**
+ * A mote (card) of a group's page (spec 001 §3, Mote): a record of the group (docs/protocol.md,
+ * "Records and dockeys", "Motes"). The server keeps its page, schema id, author, times,
+ * relationships and sizes; everything a person wrote is in `payload`, sealed under a key of its
+ * own that `dockey` holds under the group key of `epoch`. gsi1 lists a page's motes by id.
+ */
+export const PageMoteEntity = new Entity({
+  model: { entity: "pagemote", version: "1", service: SERVICE },
+  attributes: {
+    id: { ...num, padding: { length: 16, char: "0" } },
+    groupId: num,
+    pageId: num,
+    /** The creating browser's id for the record (every sealed string names it). */
+    recordId: str,
+    typeId: { type: "number", required: true, default: 0 },
+    sourceId: num,
+    created: num,
+    modified: num,
+    relationships: {
+      type: "list",
+      required: true,
+      default: () => [],
+      items: { type: "map", properties: { field: str, id: num } },
+    },
+    payload: str,
+    dockey: str,
+    epoch: num,
+    /** How many comments it holds (a comment's creation is conditional on the limit). */
+    comments: { type: "number", required: true, default: 0 },
+  },
+  indexes: {
+    byId: keyed(primary, ["id"], []),
+    byPage: keyed(gsi1, ["pageId"], ["id"]),
+  },
+});
+
+/** A comment on a mote: a record of its own (its own record id and key). */
+export const MoteCommentEntity = new Entity({
+  model: { entity: "motecomment", version: "1", service: SERVICE },
+  attributes: {
+    moteId: num,
+    id: { ...num, padding: { length: 16, char: "0" } },
+    groupId: num,
+    recordId: str,
+    sourceId: num,
+    created: num,
+    payload: str,
+    dockey: str,
+    epoch: num,
+  },
+  indexes: {
+    byMote: keyed(primary, ["moteId"], ["id"]),
+  },
+});
+
+/**
+ * Which mote or comment a record id became: create-only, so one record id is one record per
+ * group and a retried creation stores one.
+ */
+export const MoteRecordIdEntity = new Entity({
+  model: { entity: "moterecordid", version: "1", service: SERVICE },
+  attributes: { groupId: num, recordId: str, kind: { type: ["mote", "comment"] as const, required: true }, itemId: num, moteId: num, sourceId: num },
+  indexes: {
+    byRecordId: keyed(primary, ["groupId", "recordId"], []),
+  },
+});
+
+export type PageMote = EntityItem<typeof PageMoteEntity>;
+export type MoteComment = EntityItem<typeof MoteCommentEntity>;

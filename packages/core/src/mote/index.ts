@@ -1,0 +1,1 @@
+export { Mote } from "./mote";
