@@ -115,6 +115,9 @@ export const routes: Record<RouteKey, string> = {
   "PATCH /api/motes/multipatch": "functions/api/motes/multipatch.handler",
   "GET /api/motes/relationMotes": "functions/api/motes/relation-motes.handler",
   "GET /api/pages/best": "functions/api/motes/best-pages.handler",
+  "POST /api/motes/files": "functions/api/motes/start-file.handler",
+  "POST /api/motes/files/{fid}/complete": "functions/api/motes/complete-file.handler",
+  "GET /api/motes/files/{fid}": "functions/api/motes/download-file.handler",
   "GET /api/motes/{id}": "functions/api/motes/get.handler",
   // PATCH and DELETE are both reached by POST with _method: one handler picks (change.ts)
   "PATCH /api/motes/{id}": "functions/api/motes/change.handler",

@@ -1,5 +1,5 @@
 import { JOB_KINDS, type JobKind } from "../packages/core/src/config";
-import { ATTACHMENTS, DRIVE_FILES, STAGED_UPLOADS } from "../packages/core/src/storage";
+import { ATTACHMENTS, CARD_FILES, DRIVE_FILES, STAGED_UPLOADS } from "../packages/core/src/storage";
 
 /**
  * What each Lambda may do: one grant per area of the route table (functions/routes.ts) and per
@@ -91,8 +91,12 @@ export const AREA_GRANTS: Record<string, Grant> = {
   },
   // Records (motes) of pages and their comments: created and changed in transactions that check
   // the group's epoch (ConditionCheckItem), read by id in batches (relationMotes, multipatch),
-  // deleted with their record ids and comments. No bucket: attachments are referenced, not held.
-  motes: { table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"] },
+  // deleted with their record ids, comments and files. Files: the attachments' uploads in the
+  // cards' space of the bucket.
+  motes: {
+    table: [...READ, ...WRITE, "DeleteItem", "ConditionCheckItem"],
+    objects: [{ actions: ["PutObject", "GetObject", "DeleteObject"], prefixes: [CARD_FILES, STAGED_UPLOADS] }],
+  },
 };
 
 export const WORKER_GRANTS: Record<JobKind, Grant> = {

@@ -6,6 +6,9 @@ import { handler as motesList } from "../api/motes/list";
 import { handler as motesMultipatch } from "../api/motes/multipatch";
 import { handler as motesRelationMotes } from "../api/motes/relation-motes";
 import { handler as motesBestPages } from "../api/motes/best-pages";
+import { handler as motesStartFile } from "../api/motes/start-file";
+import { handler as motesCompleteFile } from "../api/motes/complete-file";
+import { handler as motesDownloadFile } from "../api/motes/download-file";
 import { handler as motesGet } from "../api/motes/get";
 import { handler as motesChange } from "../api/motes/change";
 import { handler as motesCanI } from "../api/motes/can-i";
@@ -18,6 +21,9 @@ export const handler = dispatch({
   "PATCH /api/motes/multipatch": motesMultipatch,
   "GET /api/motes/relationMotes": motesRelationMotes,
   "GET /api/pages/best": motesBestPages,
+  "POST /api/motes/files": motesStartFile,
+  "POST /api/motes/files/{fid}/complete": motesCompleteFile,
+  "GET /api/motes/files/{fid}": motesDownloadFile,
   "GET /api/motes/{id}": motesGet,
   "PATCH /api/motes/{id}": motesChange,
   "DELETE /api/motes/{id}": motesChange,

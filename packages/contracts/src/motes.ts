@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { MEMBERS } from "./access";
+import { attachmentQuery, attachmentState, attachmentUpload, attachmentUrl, completeAttachment, newAttachment } from "./attachments";
 import { aeadText, attribution } from "./conversations";
 import { DOCKEY_MAX, recordId } from "./drive";
 import * as f from "./fields";
@@ -48,6 +49,19 @@ const sealed = {
 
 export const moteParams = z.object({ id: f.idParam });
 
+/** Files one card lists (its attachments and its media): with the card and the epoch check, one transaction (at most 100 items). */
+export const MOTE_FILES_MAX = 90;
+/**
+ * The files a card's payload references, by id (POST /api/motes/files): the server links them to
+ * the card, so that only those who may read the card fetch them. It cannot check them against the
+ * sealed payload; a file the payload names but the card does not list is refused to every reader.
+ */
+const moteFiles = z.array(f.id).max(MOTE_FILES_MAX);
+
+/** POST /api/motes/files: an encrypted file's upload for a card of this page (the page's use level). */
+export const moteFileStart = newAttachment.extend({ page_id: f.id });
+export const moteFileParams = z.object({ fid: f.idParam });
+
 export const newMote = z.strictObject({
   group_id: f.id,
   /** The page (domain) it belongs to: one of the six page types of this group. */
@@ -56,6 +70,7 @@ export const newMote = z.strictObject({
   /** The blueprint (schema) it follows; 0 for none. */
   type_id: z.union([f.id, z.literal(0)]).default(0),
   relationships: z.array(relationship).max(RELATIONSHIPS_MAX).default([]),
+  files: moteFiles.default([]),
   ...sealed,
 });
 
@@ -63,6 +78,8 @@ export const newMote = z.strictObject({
 export const moteEdit = z.strictObject({
   ...sealed,
   relationships: z.array(relationship).max(RELATIONSHIPS_MAX).optional(),
+  /** The files it references now (replacing the list; those left out are deleted); unchanged when left out. */
+  files: moteFiles.optional(),
 });
 
 /**
@@ -131,6 +148,8 @@ export const recordMoteView = z.object({
   /** The sealed payload's length. */
   size: z.number(),
   comments: z.number(),
+  /** The files it lists (GET /api/motes/files/{fid}): its media and attachments. */
+  files: z.array(z.number()),
   /** Whether the caller may change and delete it (spec 001 §6). */
   editable: z.boolean(),
 });
@@ -174,6 +193,10 @@ export const moteRoutes = {
   "PATCH /api/motes/multipatch": route({ access: MEMBERS, methodOverride: true, body: multipatch, response: z.object({ success: z.array(z.number()) }) }),
   "GET /api/motes/relationMotes": route({ access: MEMBERS, query: relationMotesQuery, response: z.object({ motes: z.array(recordMoteView) }) }),
   "GET /api/pages/best": route({ access: MEMBERS, query: bestPagesQuery, response: z.object({ pages: z.array(z.number()) }) }),
+  // A card's files: the conversations' upload protocol (docs/api.md, Attachments) in the group's cards' space.
+  "POST /api/motes/files": route({ access: MEMBERS, body: moteFileStart, response: attachmentUpload }),
+  "POST /api/motes/files/{fid}/complete": route({ access: MEMBERS, params: moteFileParams, body: completeAttachment, response: attachmentState }),
+  "GET /api/motes/files/{fid}": route({ access: MEMBERS, params: moteFileParams, query: attachmentQuery, response: attachmentUrl }),
   "GET /api/motes/{id}": route({ access: MEMBERS, params: moteParams, response: moteWithComments }),
   "PATCH /api/motes/{id}": route({ access: MEMBERS, methodOverride: true, params: moteParams, body: moteEdit, response: moteAnswer }),
   "DELETE /api/motes/{id}": route({ access: MEMBERS, methodOverride: true, params: moteParams, response: z.object({ deleted: z.number() }) }),

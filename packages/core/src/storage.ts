@@ -19,6 +19,7 @@ export function s3(): S3Client {
 /** The bucket prefixes: the Storage stack's lifecycle rule and the functions' permissions name them. */
 export const ATTACHMENTS = "attachments/";
 export const DRIVE_FILES = "drive/";
+export const CARD_FILES = "cards/";
 export const STAGED_UPLOADS = "uploads/";
 
 /**
@@ -42,6 +43,9 @@ export const conversationFiles = (conversationId: number): FileSpace => space(at
 
 /** A group's drive files (staged under uploads/g<id>/, apart from conversations' numbers). */
 export const driveFiles = (groupId: number): FileSpace => space(`${DRIVE_FILES}${groupId}/`, `${STAGED_UPLOADS}g${groupId}/`);
+
+/** A group's cards' files (their media and attachments; staged under uploads/c<id>/). */
+export const cardFiles = (groupId: number): FileSpace => space(`${CARD_FILES}${groupId}/`, `${STAGED_UPLOADS}c${groupId}/`);
 
 /**
  * Where an attachment's encrypted bytes live in the bucket: all of a conversation's files under

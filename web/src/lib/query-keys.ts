@@ -65,6 +65,7 @@ export const queryKeys = {
     live: (id: number) => ["groups", "conversation", id, "live"] as const,
     poll: (id: number) => ["groups", "conversation", id, "poll"] as const,
     /** The group's drive, decrypted: not under `one(id)` either (a menu change does not decrypt it again). */
+    cardFiles: (pageId: number) => ["groups", "cardFiles", pageId] as const,
     drive: (id: number) => ["groups", "drive", id] as const,
     /** A page's records (motes), decrypted, and one record with its comments: not under `one(id)` either. */
     records: (groupId: number) => ["groups", "records", groupId] as const,

@@ -1,7 +1,7 @@
 import { Entity, Service } from "electrodb";
 import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
 import { DriveFileEntity, DriveItemEntity, DriveRecordIdEntity, DriveStateEntity } from "../drive/entities";
-import { MoteCommentEntity, MoteRecordIdEntity, PageMoteEntity } from "../mote/entities";
+import { MoteCommentEntity, MoteFileEntity, MoteRecordIdEntity, PageMoteEntity } from "../mote/entities";
 import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
 import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
 import { InviteEntity, InviteReservationEntity } from "../invite/entities";
@@ -74,6 +74,7 @@ const entities = {
   pagemote: PageMoteEntity, // motes (cards) of pages and their comments
   motecomment: MoteCommentEntity,
   moterecordid: MoteRecordIdEntity,
+  motefile: MoteFileEntity,
 };
 
 let service: Service<typeof entities> | undefined;

@@ -1,5 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
-import { SERVICE, gsi1, keyed, primary } from "../db/schema";
+import { SERVICE, gsi1, keyed, now, primary, ttl } from "../db/schema";
 
 const num = { type: "number", required: true } as const;
 const str = { type: "string", required: true } as const;
@@ -33,6 +33,8 @@ export const PageMoteEntity = new Entity({
     epoch: num,
     /** How many comments it holds (a comment's creation is conditional on the limit). */
     comments: { type: "number", required: true, default: 0 },
+    /** The files its payload references (MoteFileEntity ids): only these are served to its readers. */
+    files: { type: "list", required: true, default: () => [], items: { type: "number" } },
   },
   indexes: {
     byId: keyed(primary, ["id"], []),
@@ -71,5 +73,31 @@ export const MoteRecordIdEntity = new Entity({
   },
 });
 
+/**
+ * A card's file (its media or an attachment): encrypted bytes in the group's cards' space of the
+ * bucket (storage.ts, cardFiles), `pending` with a TTL while it uploads, `uploaded` once the
+ * bucket has every byte, `attached` (TTL removed) when a card lists it; only attached files are
+ * served, to those who may read that card.
+ */
+export const MoteFileEntity = new Entity({
+  model: { entity: "motefile", version: "1", service: SERVICE },
+  attributes: {
+    id: { ...num, padding: { length: 16, char: "0" } },
+    groupId: num,
+    sourceId: num,
+    size: num,
+    thumbSize: { type: "number", required: true, default: 0 },
+    state: { type: ["pending", "uploaded", "attached"] as const, required: true },
+    uploadId: { type: "string" },
+    moteId: { type: "number" },
+    createdAt: { type: "number", required: true, default: now, readOnly: true },
+    expiresAt: ttl,
+  },
+  indexes: {
+    byId: keyed(primary, ["id"], []),
+  },
+});
+
 export type PageMote = EntityItem<typeof PageMoteEntity>;
+export type MoteFile = EntityItem<typeof MoteFileEntity>;
 export type MoteComment = EntityItem<typeof MoteCommentEntity>;

@@ -8,12 +8,14 @@ import {
   RELATION_MOTES_MAX,
   canIQuery,
   commentDelete,
+  completeAttachment,
   id as idSchema,
   moteEdit,
   multipatch,
   multipatchMote,
   newComment,
   newMote,
+  moteFileStart,
 } from "@sealwork/contracts";
 import * as z from "zod";
 import { type Actions, type Actor, type GroupMember, type MemberActor, PAGE_LEVEL, can, pageLevel, requireMember } from "../access";
@@ -26,7 +28,9 @@ import { GroupKeys } from "../group";
 import { findGroup, groupAccess, memberOf, membership, pagesOf } from "../group/access";
 import type { GroupItem, GroupPageItem } from "../group/entities";
 import { pageResource } from "../group/views";
+import { Uploads } from "../uploads";
 import type { MoteComment, PageMote } from "./entities";
+import { CardFiles } from "./files";
 
 /** The queries as the handlers parsed them (ids as numbers), checked again by the verbs that take them. */
 const listInput = z.object({ page: idSchema, before: idSchema.optional(), limit: z.number().int().min(1).max(MOTES_PAGE_MAX).optional() });
@@ -127,6 +131,7 @@ export namespace Mote {
       epoch: mote.epoch,
       size: mote.payload.length,
       comments: mote.comments,
+      files: mote.files,
       editable: can(place.me, "edit", { kind: "mote", groupId: mote.groupId, authorId: mote.sourceId, level: place.level, member: place.membership }),
     };
   }
@@ -185,6 +190,7 @@ export namespace Mote {
     if (earlier) return answer(earlier.itemId);
     GroupKeys.requireCurrentEpoch(a.group, input.epoch);
     await checkRelationships(input.group_id, input.relationships);
+    const files = await CardFiles.toAttach(input.group_id, a.me.uid, input.files);
     const now = nowSeconds();
     const stored: PageMote = {
       id: await nextId("pagemote"),
@@ -199,11 +205,13 @@ export namespace Mote {
       ...sealed,
       epoch: input.epoch,
       comments: 0,
+      files,
     };
     const { canceled, reasons } = await writeTransaction((tx) => [
       tx.moterecordid.create({ groupId: stored.groupId, recordId: stored.recordId, kind: "mote", itemId: stored.id, moteId: stored.id, sourceId: a.me.uid }).commit(),
       tx.pagemote.create(stored).commit(),
       GroupKeys.currentEpochCheck(tx, stored.groupId, input.epoch),
+      ...CardFiles.attachItems(tx, files, stored.id, stored.groupId, a.me.uid),
     ]);
     if (!canceled) return { mote: view(stored, place) };
     if (reasons[0] === "ConditionalCheckFailed") {
@@ -212,6 +220,7 @@ export namespace Mote {
       fail("record_id_taken");
     }
     if (reasons[2] === "ConditionalCheckFailed") return GroupKeys.epochRefusal(stored.groupId);
+    if (reasons.slice(3).includes("ConditionalCheckFailed")) fail("attachment_not_found");
     return fail("internal");
   }
 
@@ -270,7 +279,16 @@ export namespace Mote {
     GroupKeys.requireCurrentEpoch(place.group, input.epoch);
     const sealed = sealedParts(input);
     if (input.relationships) await checkRelationships(mote!.groupId, input.relationships, id);
-    const changes = { ...sealed, epoch: input.epoch, modified: nowSeconds(), ...(input.relationships ? { relationships: input.relationships } : {}) };
+    // Files: those listed anew attached in the same transaction; those no longer listed deleted after it.
+    const fresh = input.files ? await CardFiles.toAttach(mote!.groupId, place.me.uid, input.files, id) : [];
+    const dropped = input.files ? mote!.files.filter((f) => !input.files!.includes(f)) : [];
+    const changes = {
+      ...sealed,
+      epoch: input.epoch,
+      modified: nowSeconds(),
+      ...(input.relationships ? { relationships: input.relationships } : {}),
+      ...(input.files ? { files: input.files } : {}),
+    };
     const { canceled, reasons } = await writeTransaction((tx) => [
       tx.pagemote
         .patch({ id })
@@ -278,8 +296,13 @@ export namespace Mote {
         .where((attr, op) => op.eq(attr.groupId, mote!.groupId))
         .commit(),
       GroupKeys.currentEpochCheck(tx, mote!.groupId, input.epoch),
+      ...CardFiles.attachItems(tx, fresh, id, mote!.groupId, place.me.uid),
     ]);
-    if (canceled) return reasons[1] === "ConditionalCheckFailed" ? GroupKeys.epochRefusal(mote!.groupId) : fail("mote_not_found");
+    if (canceled) {
+      if (reasons[1] === "ConditionalCheckFailed") return GroupKeys.epochRefusal(mote!.groupId);
+      return fail(reasons.slice(2).includes("ConditionalCheckFailed") ? "attachment_not_found" : "mote_not_found");
+    }
+    await CardFiles.remove(mote!.groupId, dropped);
     return { mote: view({ ...mote!, ...changes }, place) };
   }
 
@@ -297,6 +320,7 @@ export namespace Mote {
       tx.moterecordid.delete({ groupId: mote!.groupId, recordId: mote!.recordId }).commit(),
     ]);
     if (canceled) fail("mote_not_found");
+    await CardFiles.remove(mote!.groupId, mote!.files);
     // Then its comments (none can be added now: a comment's creation needs the mote).
     const comments = await commentsOf(id);
     for (let i = 0; i < comments.length; i += 40) {
@@ -447,5 +471,48 @@ export namespace Mote {
     ]);
     if (canceled) fail("comment_not_found");
     return { success: true as const };
+  }
+
+  /** POST /api/motes/files: reserves the upload of a card's file for a page the caller may add cards to, and presigns it. */
+  export async function startFile(actor: Actor, body: z.input<typeof moteFileStart>) {
+    const input = valid(moteFileStart, body);
+    const page = await pageById(input.page_id);
+    if (!page || page.reserved) fail("mote_page_invalid");
+    const a = await groupAccess(actor, page.groupId, "read", "group_forbidden", true);
+    const place: Place = { me: a.me, group: a.group, membership: a.membership, page, level: level(a.me, page, a.membership) };
+    if (place.level < PAGE_LEVEL.read) fail("page_forbidden");
+    if (!allowed(place, "create", { groupId: page.groupId, sourceId: a.me.uid })) refuseChange(place);
+    const id = await nextId("motefile");
+    const { uploadId, answer } = await Uploads.start(CardFiles.space(page.groupId), id, input.size, input.thumb_size);
+    await db()
+      .entities.motefile.create({ id, groupId: page.groupId, sourceId: a.me.uid, size: input.size, thumbSize: input.thumb_size ?? 0, state: "pending", uploadId, expiresAt: nowSeconds() + Uploads.PENDING_SECONDS })
+      .go();
+    return answer;
+  }
+
+  /** POST /api/motes/files/{fid}/complete: its uploader says every part is in (Uploads.complete). */
+  export async function completeFile(actor: Actor, fileId: number, body: z.input<typeof completeAttachment>) {
+    const input = valid(completeAttachment, body);
+    valid(idSchema, fileId);
+    const me = requireMember(actor);
+    const file = await CardFiles.byId(fileId);
+    if (!file || file.sourceId !== me.uid) fail("attachment_not_found");
+    if (file.state !== "pending") return { id: fileId, size: file.size, state: file.state };
+    await Uploads.complete(CardFiles.space(file.groupId), fileId, file, input.etags);
+    await db().entities.motefile.patch({ id: fileId }).set({ state: "uploaded" }).where((attr, op) => op.eq(attr.state, "pending")).go();
+    return { id: fileId, size: file.size, state: "uploaded" as const };
+  }
+
+  /** GET /api/motes/files/{fid}?thumb=: a short-lived download URL of a file a card lists, for whoever may read that card. */
+  export async function downloadFile(actor: Actor, fileId: number, thumb: boolean) {
+    valid(idSchema, fileId);
+    requireMember(actor);
+    const file = await CardFiles.byId(fileId);
+    if (!file || file.state !== "attached" || file.moteId === undefined) fail("attachment_not_found");
+    const mote = await moteById(file.moteId);
+    // Someone who may not read the card learns nothing of the file either.
+    await placeOf(actor, mote).catch(() => fail("attachment_not_found"));
+    if (!mote!.files.includes(fileId) || (thumb && !file.thumbSize)) fail("attachment_not_found");
+    return { url: await Uploads.downloadUrl(CardFiles.space(file.groupId), fileId, thumb), size: thumb ? file.thumbSize : file.size };
   }
 }

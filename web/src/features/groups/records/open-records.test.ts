@@ -21,7 +21,7 @@ async function viewOf(key: Key, payload: MotePayload, over: Partial<RecordMoteVi
   const recordId = over.record_id ?? generateRecordId();
   const epoch = over.epoch ?? 0;
   const sealed = await sealMote(key, { groupId: over.group_id ?? GROUP, recordId, epoch }, payload);
-  return { id: 1, record_id: recordId, group_id: GROUP, domain_id: 3, type_id: 0, source_id: 2, timestamp: 10, modified: 10, relationships: [], size: sealed.payload.length, comments: 0, editable: true, ...sealed, ...over };
+  return { id: 1, record_id: recordId, group_id: GROUP, domain_id: 3, type_id: 0, source_id: 2, timestamp: 10, modified: 10, relationships: [], size: sealed.payload.length, comments: 0, files: [], editable: true, ...sealed, ...over };
 }
 
 describe("opening a page's records", () => {

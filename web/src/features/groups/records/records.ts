@@ -1,6 +1,8 @@
 import type { PageType, Relationship, Response } from "@sealwork/contracts";
 import { type MotePayload, generateRecordId, sealComment, sealMote } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
+import { queryKeys } from "../../../lib/query-keys";
+import type { FileSpace } from "../../conversations";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { currentGroupRing } from "../conversation/group-messages";
 import type { GroupRing } from "../keys/group-ring";
@@ -29,6 +31,21 @@ export async function loadRecords(groupId: number, pageId: number, holder: Unloc
   return { answer, ring: await currentGroupRing(groupId, holder, answer) };
 }
 
+/**
+ * A page's cards' files (their media and attachments): uploaded for a page the user may add cards
+ * to, fetched for a card they may read. Files a payload names are listed with the card
+ * (`filesOf`), so the server serves them to the card's readers only.
+ */
+export const cardSpace = (pageId: number): FileSpace => ({
+  key: queryKeys.groups.cardFiles(pageId),
+  start: (body, signal) => call("POST /api/motes/files", { body: { page_id: pageId, ...body }, signal }),
+  complete: (fid, body, signal) => call("POST /api/motes/files/{fid}/complete", { params: { fid }, body, signal }),
+  link: (fid, thumb, signal) => call("GET /api/motes/files/{fid}", { params: { fid }, query: thumb ? { thumb: "1" } : {}, signal }),
+});
+
+/** The ids of the files a payload names (its media and attachments), as the card lists them. */
+export const filesOf = (payload: MotePayload): number[] => [...new Set([...(payload.media ? [payload.media.id] : []), ...(payload.attached ?? []).map((f) => f.id)])];
+
 function seal(ring: GroupRing, recordId: string, payload: MotePayload) {
   return sealMote(ring.key, { groupId: ring.groupId, recordId, epoch: ring.epoch }, payload);
 }
@@ -38,14 +55,14 @@ export async function createRecord(ring: GroupRing, pageId: number, payload: Mot
   const recordId = options.recordId ?? generateRecordId();
   const sealed = await seal(ring, recordId, payload);
   return call("POST /api/motes", {
-    body: { group_id: ring.groupId, page_id: pageId, record_id: recordId, type_id: options.typeId ?? 0, relationships: options.relationships ?? [], ...sealed },
+    body: { group_id: ring.groupId, page_id: pageId, record_id: recordId, type_id: options.typeId ?? 0, relationships: options.relationships ?? [], files: filesOf(payload), ...sealed },
   });
 }
 
 /** POST /api/motes/{id} (_method PATCH): a card's new payload under a new key for the current epoch. */
 export async function editRecord(ring: GroupRing, record: Pick<OpenedRecord, "id" | "recordId">, payload: MotePayload, relationships?: Relationship[]) {
   const sealed = await seal(ring, record.recordId, payload);
-  return call("PATCH /api/motes/{id}", { params: { id: record.id }, body: { ...sealed, ...(relationships ? { relationships } : {}) } });
+  return call("PATCH /api/motes/{id}", { params: { id: record.id }, body: { ...sealed, files: filesOf(payload), ...(relationships ? { relationships } : {}) } });
 }
 
 export function deleteRecord(id: number) {
