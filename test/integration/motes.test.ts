@@ -344,6 +344,36 @@ describe("motes", () => {
     expect((await post(ben, "/api/motes", { group_id: group, page_id: page, ...(await m.sealed({ title: "x" }, c.record_id)) })).status).toBe(200);
   });
 
+  it("a sealed card used where it was not sealed for does not open: another card's URL, another group, another record id", async () => {
+    const { admin, ann, group } = await groupTeam();
+    const page = await pageOf(admin, group);
+    const m = await motesOf(group);
+    const a = (await m.create(ann, page, { title: "a" })).body.mote;
+    const b = (await m.create(ann, page, { title: "b" })).body.mote;
+    // B's sealed payload and key, sent to A's URL: the server cannot tell, the browser can.
+    const moved = await post<{ mote: Mote }>(ann, `/api/motes/${a.id}`, { _method: "PATCH", payload: b.payload, dockey: b.dockey, epoch: 0 });
+    expect(moved.status).toBe(200);
+    await expect(m.open(moved.body.mote)).rejects.toMatchObject({ code: "decrypt_failed" });
+    // Sealed for another group, created here under the same record id.
+    const other = await groupTeam("Other");
+    const recordId = generateRecordId();
+    const foreign = await sealMote(m.key, { groupId: other.group, recordId, epoch: 0 }, { title: "elsewhere" });
+    const stored = await post<{ mote: Mote }>(ann, "/api/motes", { group_id: group, page_id: page, record_id: recordId, ...foreign });
+    await expect(m.open(stored.body.mote)).rejects.toMatchObject({ code: "decrypt_failed" });
+    // A comment's sealed text as a card's payload does not open as a card.
+    const c = (await m.comment(ann, b.id, "just a comment")).body.comments[0]!;
+    const asCard = await post<{ mote: Mote }>(ann, "/api/motes", { group_id: group, page_id: page, record_id: generateRecordId(), payload: c.payload, dockey: c.dockey, epoch: 0 });
+    await expect(m.open(asCard.body.mote)).rejects.toMatchObject({ code: "decrypt_failed" });
+    // A route reached with a method it was not made for.
+    for (const method of ["GET", "PUT", "POST", "delete", "PATCH "]) {
+      const reply = await post(ann, `/api/motes/${a.id}`, { _method: method, payload: b.payload, dockey: b.dockey, epoch: 0 });
+      expect(reply.status, method).toBeGreaterThanOrEqual(400);
+      expect(reply.status, method).toBeLessThan(500);
+    }
+    expect((await http("PUT", `/api/motes/${a.id}`, { token: ann.api_token, body: {} })).status).toBeLessThan(500);
+    expect((await m.open((await get<{ mote: Mote }>(ann, `/api/motes/${b.id}`)).body.mote)).title).toBe("b");
+  });
+
   it("parallel creations of one record id by two people on fresh connections: exactly one wins", async () => {
     const { admin, ann, ben, group } = await groupTeam();
     const page = await pageOf(admin, group);

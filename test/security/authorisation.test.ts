@@ -156,3 +156,87 @@ describe("authorisation harness: group routes refuse the group roles they do not
     expect((await http("GET", `/api/pages/${ids.restricted}`, { token: tokens.member })).body).toMatchObject({ code: "page_forbidden" });
   });
 });
+
+/**
+ * A group's records (motes): each route of the motes area is called as every place in the group
+ * it does not admit, and must refuse with its own answer: 403 on a page the caller may only read
+ * (mote_read_only) or for another's card or comment, 403 group_forbidden or page_forbidden where
+ * the request names the group or page, and 404 mote_not_found where it names a card of a group the
+ * caller is not in (an id tells them nothing). The harness checks that it covers every route.
+ */
+describe("authorisation harness: mote routes refuse the places they do not admit", () => {
+  type Place = "non-member" | "reader" | "author" | "group admin";
+  const PLACES: Place[] = ["non-member", "reader", "author", "group admin"];
+  const tokens = {} as Record<Place, string>;
+  const ids = { group: 0, page: 0, mote: 0, comment: 0, recordId: "" };
+  const sealed = { payload: "", dockey: "", epoch: 0 };
+
+  beforeAll(async () => {
+    const [sue, reader, author, admin, outsider] = await Promise.all([createSession({ admin: true, superAdmin: true }), createSession(), createSession(), createSession(), createSession()]);
+    const as = <T = { id: number }>(token: string, method: string, path: string, body?: unknown) => http<T>(method, path, { token, body });
+    ids.group = (await as(sue.api_token, "POST", "/api/groups", { name: "Motes matrix", members: [reader.id, author.id, admin.id] })).body.id;
+    await as(sue.api_token, "POST", `/api/groups/${ids.group}/makeAdminMember`, { member_uid: admin.id });
+    ids.page = (await as(sue.api_token, "POST", "/api/pages", { group: ids.group, name: "Board", type: "pinboard" })).body.id;
+    await as(sue.api_token, "POST", `/api/pages/${ids.page}/permit`, { read: [{ role: false, id: reader.id }], use: [{ role: false, id: author.id }] });
+    const key = await generateSymmetricKey();
+    const envelope = async () => serializeEnvelope(await encrypt(key, new Uint8Array(16)));
+    Object.assign(sealed, { payload: await envelope(), dockey: await envelope(), epoch: 0 });
+    ids.recordId = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+    const made = await as<{ mote: { id: number } }>(author.api_token, "POST", "/api/motes", { group_id: ids.group, page_id: ids.page, record_id: ids.recordId, ...sealed });
+    expect(made.status).toBe(200);
+    ids.mote = made.body.mote.id;
+    const commented = await as<{ comments: { id: number }[] }>(author.api_token, "POST", `/api/motes/${ids.mote}/comment`, { record_id: base64urlEncode(crypto.getRandomValues(new Uint8Array(16))), ...sealed });
+    ids.comment = commented.body.comments[0]!.id;
+    Object.assign(tokens, { "non-member": outsider.api_token, reader: reader.api_token, author: author.api_token, "group admin": admin.api_token });
+  });
+
+  const MEMBERS: Place[] = ["reader", "author", "group admin"];
+  const WRITERS: Place[] = ["author", "group admin"];
+  const fresh = () => ({ record_id: base64urlEncode(crypto.getRandomValues(new Uint8Array(16))), ...sealed });
+  /** Each route: its path, a valid body, the places it admits and the refusal each other place gets. */
+  const table: Record<string, { path: () => string; body?: () => unknown; admits: Place[]; refusal: Partial<Record<Place, [number, string]>> }> = {
+    "POST /api/motes": { path: () => "/api/motes", body: () => ({ group_id: ids.group, page_id: ids.page, ...fresh() }), admits: WRITERS, refusal: { "non-member": [403, "group_forbidden"], reader: [403, "mote_read_only"] } },
+    "GET /api/motes": { path: () => `/api/motes?page=${ids.page}`, admits: MEMBERS, refusal: { "non-member": [403, "page_forbidden"] } },
+    "PATCH /api/motes/multipatch": {
+      path: () => "/api/motes/multipatch",
+      body: () => ({ group_id: ids.group, motes: [{ id: ids.mote, domain_id: ids.page, ...sealed }] }),
+      admits: WRITERS,
+      refusal: { "non-member": [403, "group_forbidden"], reader: [403, "mote_read_only"] },
+    },
+    "GET /api/motes/relationMotes": { path: () => `/api/motes/relationMotes?gid=${ids.group}&ids=${ids.mote}`, admits: MEMBERS, refusal: { "non-member": [403, "group_forbidden"] } },
+    "GET /api/pages/best": { path: () => `/api/pages/best?type=pinboard&mote_id=${ids.mote}`, admits: MEMBERS, refusal: { "non-member": [404, "mote_not_found"] } },
+    "GET /api/motes/{id}": { path: () => `/api/motes/${ids.mote}`, admits: MEMBERS, refusal: { "non-member": [404, "mote_not_found"] } },
+    "PATCH /api/motes/{id}": { path: () => `/api/motes/${ids.mote}`, body: () => sealed, admits: WRITERS, refusal: { "non-member": [404, "mote_not_found"], reader: [403, "mote_read_only"] } },
+    "DELETE /api/motes/{id}": { path: () => `/api/motes/${ids.mote}`, admits: WRITERS, refusal: { "non-member": [404, "mote_not_found"], reader: [403, "mote_read_only"] } },
+    "GET /api/motes/{id}/canI": { path: () => `/api/motes/${ids.mote}/canI?permission=read`, admits: MEMBERS, refusal: { "non-member": [404, "mote_not_found"] } },
+    "POST /api/motes/{id}/comment": { path: () => `/api/motes/${ids.mote}/comment`, body: fresh, admits: MEMBERS, refusal: { "non-member": [404, "mote_not_found"] } },
+    "POST /api/motes/{id}/comment/delete": {
+      path: () => `/api/motes/${ids.mote}/comment/delete`,
+      body: () => ({ comment_id: ids.comment }),
+      admits: WRITERS,
+      refusal: { "non-member": [404, "mote_not_found"], reader: [403, "comment_delete_forbidden"] },
+    },
+  };
+
+  it("covers every route of the motes area, with a refusal for every place a route does not admit", () => {
+    const area = [...new Set(routeCases().filter((r) => r.area === "motes").map((r) => r.key as string))];
+    expect(area.filter((key) => !(key in table))).toEqual([]);
+    for (const [key, entry] of Object.entries(table)) expect(PLACES.filter((p) => !entry.admits.includes(p) && !entry.refusal[p]), key).toEqual([]);
+  });
+
+  const cases = Object.entries(table).flatMap(([key, entry]) => PLACES.filter((place) => !entry.admits.includes(place)).map((place) => ({ key, entry, place, label: `${key} as ${place}` })));
+
+  it.each(cases)("$label", async ({ key, entry, place }) => {
+    const method = key.split(" ")[0]!;
+    const reply = await http(method, entry.path(), { token: tokens[place], body: entry.body?.() });
+    const [status, code] = entry.refusal[place]!;
+    expect(reply.status, JSON.stringify(reply.body)).toBe(status);
+    expect(reply.body).toMatchObject({ code });
+  });
+
+  it("admits the places it names (the card and its comment are still there)", async () => {
+    expect((await http("GET", `/api/motes/${ids.mote}/canI?permission=write`, { token: tokens.reader })).body).toEqual({ grant: false });
+    expect((await http("GET", `/api/motes/${ids.mote}/canI?permission=write`, { token: tokens.author })).body).toEqual({ grant: true });
+    expect((await http("GET", `/api/motes/${ids.mote}`, { token: tokens.reader })).body).toMatchObject({ mote: { id: ids.mote, comments: 1 } });
+  });
+});
