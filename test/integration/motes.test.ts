@@ -1,6 +1,8 @@
 import { type MotePayload, generateRecordId, generateSymmetricKey, openComment, openMote, sealComment, sealMote } from "@sealwork/crypto";
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
+import { putBytes } from "../support/attachments";
 import { fire } from "../support/attack";
 import { getAs as get, groupTeam, postAs as post, revokeMember } from "../support/groups";
 
@@ -20,6 +22,7 @@ interface Mote {
   epoch: number;
   size: number;
   comments: number;
+  files: number[];
   editable: boolean;
 }
 interface Comment {
@@ -388,5 +391,80 @@ describe("motes", () => {
       expect(hits.filter((h) => h.status !== 200).every((h) => h.status === 409 && h.body.code === "record_id_taken")).toBe(true);
     }
     expect((await m.list(admin, page)).body.motes).toHaveLength(3);
+  });
+
+  it("keeps a card's files in the cards' space: uploaded for a page, listed by one card, served to its readers only, gone with the card or when an edit drops them", async () => {
+    const { admin, ann, ben, outsider, group } = await groupTeam();
+    const page = await pageOf(admin, group);
+    const m = await motesOf(group);
+    const bytes = randomBytes(3000);
+    type Started = { id: number; parts: { url: string }[]; multipart: boolean } & Json;
+    const start = (who: Who, body: Json = { page_id: page, size: bytes.length }) => post<Started>(who, "/api/motes/files", body);
+    const complete = (who: Who, id: number) => post<Json>(who, `/api/motes/files/${id}/complete`, {});
+    const download = (who: Who, id: number | string, query = "") => get<{ url: string; size: number } & Json>(who, `/api/motes/files/${id}${query}`);
+    async function uploaded(who: Who = ann): Promise<number> {
+      const started = await start(who);
+      expect(started.status).toBe(200);
+      await putBytes(started.body.parts[0]!.url, bytes);
+      expect((await complete(who, started.body.id)).body).toMatchObject({ state: "uploaded", size: 3000 });
+      return started.body.id;
+    }
+
+    // Only for a page of the group that takes cards, by whoever may add cards there.
+    expect((await start(outsider)).body).toMatchObject({ code: "group_forbidden" });
+    expect((await start(ann, { page_id: await reservedPage(admin, group, "drive"), size: 100 })).body).toMatchObject({ code: "mote_page_invalid" });
+    expect((await start(ann, { page_id: page, size: 2 * 1024 * 1024 * 1024 })).status).toBe(422);
+    const started = await start(ann);
+    expect((await complete(ann, started.body.id)).body).toMatchObject({ code: "attachment_incomplete" });
+    await putBytes(started.body.parts[0]!.url, bytes);
+    expect((await complete(ben, started.body.id)).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await complete(ann, started.body.id)).body).toMatchObject({ state: "uploaded" });
+    const fid = started.body.id;
+
+    // Not served before a card lists it; nobody else's card may list it.
+    expect((await download(ann, fid)).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await m.create(ben, page, { title: "Ben's" }, { files: [fid] })).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await m.create(ann, page, { title: "twice" }, { files: [fid, fid] })).status).toBe(422);
+    const made = await m.create(ann, page, { title: "With a file" }, { files: [fid] });
+    expect(made.body.mote).toMatchObject({ files: [fid] });
+    // One file, one card.
+    expect((await m.create(ann, page, { title: "Again" }, { files: [fid] })).body).toMatchObject({ code: "attachment_not_found" });
+
+    const link = await download(ben, fid);
+    expect(link.body.size).toBe(3000);
+    expect(Buffer.from(await (await fetch(link.body.url)).arrayBuffer()).equals(bytes)).toBe(true);
+    for (const odd of ["0x1", "1e3", "-1", "01", "1.0", "%20" + fid]) expect((await download(ben, odd)).status, odd).toBeGreaterThanOrEqual(400);
+    expect((await download(outsider, fid)).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await download(ben, fid, "?thumb=1")).body).toMatchObject({ code: "attachment_not_found" });
+    // Another group's member learns nothing of it either.
+    const other = await groupTeam("Other cards");
+    expect((await download(other.ann, fid)).body).toMatchObject({ code: "attachment_not_found" });
+
+    // Two cards racing for one fresh file on fresh connections: one takes it.
+    const raced = await uploaded();
+    const bodies = await Promise.all([0, 1].map(async () => ({ group_id: group, page_id: page, files: [raced], ...(await m.sealed({ title: "race" })) })));
+    const hits = await Promise.all(bodies.map((body) => fire({ method: "POST", path: "/api/motes", token: ann.api_token, body })));
+    expect(hits.map((h) => h.status).sort()).toEqual([200, 404]);
+    expect(hits.find((h) => h.status === 404)!.body).toMatchObject({ code: "attachment_not_found" });
+
+    // An edit that drops the file deletes it; one that keeps it keeps it; a new one is taken.
+    const second = await uploaded();
+    const kept = await m.edit(ann, made.body.mote, { title: "Two files" }, { files: [fid, second] });
+    expect(kept.body.mote).toMatchObject({ files: [fid, second] });
+    const dropped = await m.edit(ann, kept.body.mote, { title: "One file" }, { files: [second] });
+    expect(dropped.body.mote).toMatchObject({ files: [second] });
+    expect((await download(ben, fid)).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await fetch(link.body.url)).status).toBe(404);
+    // An edit that leaves the list out leaves it as it is.
+    expect((await m.edit(ann, dropped.body.mote, { title: "Same file" })).body.mote).toMatchObject({ files: [second] });
+    // Ben may not change Ann's card at all, files included.
+    expect((await m.edit(ben, dropped.body.mote, { title: "mine" }, { files: [] })).status).toBe(403);
+
+    // Deleted with its card: the record and the bytes.
+    const secondLink = await download(ben, second);
+    expect(secondLink.status).toBe(200);
+    expect((await m.destroy(ann, made.body.mote.id)).status).toBe(200);
+    expect((await download(ann, second)).body).toMatchObject({ code: "attachment_not_found" });
+    expect((await fetch(secondLink.body.url)).status).toBe(404);
   });
 });

@@ -3,6 +3,7 @@ import { base64urlEncode, encrypt, generateSymmetricKey, serializeEnvelope } fro
 import { issueToken } from "@sealwork/core/tokens";
 import { beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
+import { putBytes } from "../support/attachments";
 import { createSession } from "../support/users";
 import { fillPath, overrideBody, routeCases } from "../support/routes";
 
@@ -168,7 +169,7 @@ describe("authorisation harness: mote routes refuse the places they do not admit
   type Place = "non-member" | "reader" | "author" | "group admin";
   const PLACES: Place[] = ["non-member", "reader", "author", "group admin"];
   const tokens = {} as Record<Place, string>;
-  const ids = { group: 0, page: 0, mote: 0, comment: 0, recordId: "" };
+  const ids = { group: 0, page: 0, mote: 0, comment: 0, file: 0, recordId: "" };
   const sealed = { payload: "", dockey: "", epoch: 0 };
 
   beforeAll(async () => {
@@ -182,7 +183,12 @@ describe("authorisation harness: mote routes refuse the places they do not admit
     const envelope = async () => serializeEnvelope(await encrypt(key, new Uint8Array(16)));
     Object.assign(sealed, { payload: await envelope(), dockey: await envelope(), epoch: 0 });
     ids.recordId = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
-    const made = await as<{ mote: { id: number } }>(author.api_token, "POST", "/api/motes", { group_id: ids.group, page_id: ids.page, record_id: ids.recordId, ...sealed });
+    // A card's file, uploaded by its author and listed by the card.
+    const started = await as<{ id: number; parts: { url: string }[] }>(author.api_token, "POST", "/api/motes/files", { page_id: ids.page, size: 64 });
+    await putBytes(started.body.parts[0]!.url, new Uint8Array(64));
+    expect((await as(author.api_token, "POST", `/api/motes/files/${started.body.id}/complete`, {})).status).toBe(200);
+    ids.file = started.body.id;
+    const made = await as<{ mote: { id: number } }>(author.api_token, "POST", "/api/motes", { group_id: ids.group, page_id: ids.page, record_id: ids.recordId, files: [ids.file], ...sealed });
     expect(made.status).toBe(200);
     ids.mote = made.body.mote.id;
     const commented = await as<{ comments: { id: number }[] }>(author.api_token, "POST", `/api/motes/${ids.mote}/comment`, { record_id: base64urlEncode(crypto.getRandomValues(new Uint8Array(16))), ...sealed });
@@ -205,6 +211,10 @@ describe("authorisation harness: mote routes refuse the places they do not admit
     },
     "GET /api/motes/relationMotes": { path: () => `/api/motes/relationMotes?gid=${ids.group}&ids=${ids.mote}`, admits: MEMBERS, refusal: { "non-member": [403, "group_forbidden"] } },
     "GET /api/pages/best": { path: () => `/api/pages/best?type=pinboard&mote_id=${ids.mote}`, admits: MEMBERS, refusal: { "non-member": [404, "mote_not_found"] } },
+    "POST /api/motes/files": { path: () => "/api/motes/files", body: () => ({ page_id: ids.page, size: 100 }), admits: WRITERS, refusal: { "non-member": [403, "group_forbidden"], reader: [403, "mote_read_only"] } },
+    // Only its uploader completes an upload: to anyone else it is not there.
+    "POST /api/motes/files/{fid}/complete": { path: () => `/api/motes/files/${ids.file}/complete`, body: () => ({}), admits: ["author"], refusal: { "non-member": [404, "attachment_not_found"], reader: [404, "attachment_not_found"], "group admin": [404, "attachment_not_found"] } },
+    "GET /api/motes/files/{fid}": { path: () => `/api/motes/files/${ids.file}`, admits: MEMBERS, refusal: { "non-member": [404, "attachment_not_found"] } },
     "GET /api/motes/{id}": { path: () => `/api/motes/${ids.mote}`, admits: MEMBERS, refusal: { "non-member": [404, "mote_not_found"] } },
     "PATCH /api/motes/{id}": { path: () => `/api/motes/${ids.mote}`, body: () => sealed, admits: WRITERS, refusal: { "non-member": [404, "mote_not_found"], reader: [403, "mote_read_only"] } },
     "DELETE /api/motes/{id}": { path: () => `/api/motes/${ids.mote}`, admits: WRITERS, refusal: { "non-member": [404, "mote_not_found"], reader: [403, "mote_read_only"] } },

@@ -506,13 +506,13 @@ describe("Api", () => {
     }
   });
 
-  it("lets no function scan the table or reach the bucket outside the files' prefixes (attachments, drive files, staged uploads)", () => {
+  it("lets no function scan the table or reach the bucket outside the files' prefixes (attachments, drive files, cards' files, staged uploads)", () => {
     const statements = resources(prod.api, "AWS::IAM::Policy").flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>);
     const actions = statements.flatMap((st) => ([] as string[]).concat(st.Action));
     expect(actions).not.toContain("dynamodb:Scan");
     expect(actions.filter((a) => a === "dynamodb:*" || a === "s3:*" || a === "*")).toEqual([]);
     for (const st of statements.filter((st) => ([] as string[]).concat(st.Action).some((a) => a.startsWith("s3:") && a !== "s3:ListBucket"))) {
-      for (const on of ([] as unknown[]).concat(st.Resource).map(resolveJoin)) expect(on).toMatch(/\/(attachments|drive|uploads)\/\*$/);
+      for (const on of ([] as unknown[]).concat(st.Resource).map(resolveJoin)) expect(on).toMatch(/\/(attachments|drive|cards|uploads)\/\*$/);
     }
     // Only the areas that own the routes: the users and keys areas never touch the bucket.
     for (const area of ["users", "keys"]) expect(grantedBy(prod.api, prod.areas.get(area)!.logicalId).objects).toEqual([]);
