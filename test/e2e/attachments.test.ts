@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { crc32, deflateSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
+import { png } from "../support/png";
 import { shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 import { messageBox, messageList, signedIn } from "./conversation-helpers";
@@ -15,27 +15,6 @@ import { gotoApp } from "./helpers";
  */
 const POLL_WAIT = 25_000;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-/** A real PNG (RGB gradient), so the browser can draw a thumbnail of it. */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, "latin1");
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, "latin1"), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc(height * (1 + width * 3));
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) rows.set([x & 255, y & 255, (x + y) & 255], y * (1 + width * 3) + 1 + x * 3);
-  }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
-}
 
 describe("attachments in the browser", () => {
   let browser: Browser;

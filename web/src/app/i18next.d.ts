@@ -10,6 +10,7 @@ import type { en as home } from "../features/home/i18n/en";
 import type { en as invite } from "../features/invite/i18n/en";
 import type { en as keys } from "../features/keys/i18n/en";
 import type { en as login } from "../features/login/i18n/en";
+import type { en as pinboard } from "../features/groups/pinboard/i18n/en";
 import type { en as people } from "../features/people/i18n/en";
 import type { en as settings } from "../features/settings/i18n/en";
 import type { en as setup } from "../features/setup/i18n/en";
@@ -42,6 +43,7 @@ declare module "i18next" {
       keys: typeof keys;
       login: typeof login;
       people: typeof people;
+      pinboard: typeof pinboard;
       settings: typeof settings;
       setup: typeof setup;
       totp: typeof totp;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markupFreeHtml } from "./trusted-types";
+import { markupFreeHtml, parsedRichText } from "./trusted-types";
 
 describe("the Trusted Types default policy (issue 11, item 8)", () => {
   it("lets through text that cannot make markup: Mantine's CSS variables", () => {
@@ -12,5 +12,12 @@ describe("the Trusted Types default policy (issue 11, item 8)", () => {
   it("refuses anything with a tag in it", () => {
     for (const evil of ['<img src=x onerror="alert(1)">', "</style><script>alert(1)</script>", "a<b", "<!-- -->"]) expect(markupFreeHtml(evil)).toBeNull();
     expect(markupFreeHtml(42 as unknown as string)).toBeNull();
+  });
+
+  it("lets HTML through only as the rich body's parse into an inert document: DOMParser, a whole <body>", () => {
+    const body = "<body><p>Hi <strong>there</strong></p></body>";
+    expect(parsedRichText(body, "DOMParser parseFromString")).toBe(body);
+    for (const sink of ["Element innerHTML", "Element outerHTML", "Document write", "Range createContextualFragment", "Element insertAdjacentHTML", undefined]) expect(parsedRichText(body, sink)).toBeNull();
+    for (const other of ["<p>Hi</p>", "<body><p>x</p>", "<p></p></body>", "<svg onload=alert(1)>"]) expect(parsedRichText(other, "DOMParser parseFromString")).toBeNull();
   });
 });

@@ -12,6 +12,14 @@
  * reported as a violation, and the assignment throws. Scripts and script URLs get no policy at
  * all, so those sinks always refuse strings.
  *
+ * One more library parses HTML: the cards' rich body (tiptap, features/groups/cards/rich-body.tsx)
+ * turns the body's HTML into its document by DOMParser.parseFromString on `<body>…</body>`. That
+ * call, and only that shape at that sink, is let through (`parsedRichText`): DOMParser builds an
+ * inert document (no script runs, nothing loads, no handler fires) that ProseMirror only reads,
+ * keeping the elements and attributes its schema knows and building its own nodes; nothing of
+ * the parsed document is put into the page. Pasting HTML into the editor is turned into pasting
+ * text there, so ProseMirror's clipboard parser (innerHTML on a detached element) is never asked.
+ *
  * Imported first by main.tsx, before any module that could touch a sink.
  */
 import * as z from "zod";
@@ -20,14 +28,19 @@ export function markupFreeHtml(input: string): string | null {
   return typeof input === "string" && !input.includes("<") ? input : null;
 }
 
+/** The one HTML parse let through: the rich body's, into an inert document (see above). */
+export function parsedRichText(input: string, sink: string | undefined): string | null {
+  return typeof input === "string" && sink === "DOMParser parseFromString" && input.startsWith("<body>") && input.endsWith("</body>") ? input : null;
+}
+
 // zod would probe whether it may compile validators with `new Function` (a TrustedScript sink,
 // and eval under the CSP): refused either way, it only leaves violation reports. Told not to try.
 z.config({ jitless: true });
 
 interface TrustedTypePolicyFactory {
-  createPolicy(name: string, rules: { createHTML?: (input: string) => string | null }): unknown;
+  createPolicy(name: string, rules: { createHTML?: (input: string, type?: string, sink?: string) => string | null }): unknown;
 }
 
 const factory = (globalThis as { trustedTypes?: TrustedTypePolicyFactory }).trustedTypes;
 // Browsers without Trusted Types (Firefox before 142, older Safari) ignore the CSP directive too.
-factory?.createPolicy("default", { createHTML: markupFreeHtml });
+factory?.createPolicy("default", { createHTML: (input, _type, sink) => markupFreeHtml(input) ?? parsedRichText(input, sink) });

@@ -18,6 +18,6 @@ export { newLocalid } from "./append-message";
 export { actionErrorText, loadErrorText } from "./conversation-errors";
 
 /** Encrypted files in chunks through presigned URLs, for any container (a group's drive). */
-export { type FileSpace, TransferError, type TransferOptions, downloadFile, isAbort, uploadFile } from "./attachments/transfer";
+export { type FileSpace, TransferError, type TransferOptions, downloadFile, fetchThumbnail, isAbort, uploadFile } from "./attachments/transfer";
 /** One attached file with its thumbnail and Download, from any file space (a card's attachments). */
 export { AttachmentView } from "./attachments/attachment-view";

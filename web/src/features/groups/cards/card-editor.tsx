@@ -3,7 +3,8 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
-import { type CardContent, type CardDraft, type CoreField, type DraftProblem, contentOf, draftOf, isBusy, problemsOf } from "./card-draft";
+import type { MotePayload } from "@sealwork/crypto";
+import { type CardDraft, type CoreField, type DraftProblem, checkDraft, draftOf, isBusy } from "./card-draft";
 import { CardUploads } from "./card-uploads";
 import { ns } from "./i18n";
 import { RichBody } from "./rich-body";
@@ -17,23 +18,23 @@ export interface CardParts {
 }
 
 export interface CardEditorProps {
-  /** Create a card, or edit `card` as saved. */
+  /** Create a card, or edit `card` as saved (its opened payload). */
   mode: "create" | "edit";
-  card?: CardContent;
+  card?: MotePayload;
   /** A page the user may only read (level ≤ 1): the spec's notice instead of the form. */
   readOnly?: boolean;
   /** What the page type needs before a save (spec 002 §5). */
   required?: readonly CoreField[];
   parts?: CardParts;
   upload: UploadFn;
-  onSave: (card: CardContent) => Promise<void>;
+  onSave: (payload: MotePayload) => Promise<void>;
   onDelete?: () => Promise<void>;
   onClose: () => void;
   /**
-   * Schema-defined fields (the blueprints issue): drawn after the content with the draft's
-   * `cf_<name>` values; a page type that has none leaves this out.
+   * Schema-defined fields (the blueprints issue): drawn after the content with the draft's custom
+   * values by field name (sealed as `cf_<name>`); a page type that has none leaves this out.
    */
-  fields?: (values: CardDraft["fields"], set: (key: `cf_${string}`, value: unknown) => void) => ReactNode;
+  fields?: (values: CardDraft["custom"], set: (name: string, value: unknown) => void) => ReactNode;
 }
 
 /**
@@ -66,6 +67,7 @@ export function CardEditor(props: CardEditorProps) {
 function problemText(t: TFunction<typeof ns>, problem: DraftProblem): string {
   if (problem.code === "waitForAttachment") return t("editor.waitForAttachment");
   if (problem.code === "dateInvalid") return t("editor.dateInvalid", { field: t("editor.event") });
+  if (problem.code === "invalid") return t("editor.invalid");
   return t("editor.requiredFieldMissing", { field: t(`editor.fieldName.${problem.field}`) });
 }
 
@@ -81,12 +83,12 @@ function CardForm({ mode, card, required = [], parts = {}, upload, onSave, onDel
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const found = problemsOf(draft, required);
-    setProblems(found.map((p) => problemText(t, p)));
-    if (found.length > 0) return;
+    const checked = checkDraft(draft, required);
+    if ("problems" in checked) return setProblems(checked.problems.map((p) => problemText(t, p)));
+    setProblems([]);
     setBusy("save");
     try {
-      await onSave(contentOf(draft));
+      await onSave(checked.payload);
     } catch (failure) {
       setProblems([errorText(failure, t("editor.saveFailed"))]);
       setBusy(null);
@@ -123,7 +125,7 @@ function CardForm({ mode, card, required = [], parts = {}, upload, onSave, onDel
           </Group>
         ) : null}
         <Textarea label={t("editor.content")} value={draft.content} onChange={(e) => set("content", e.currentTarget.value)} autosize minRows={3} maxRows={12} required={required.includes("content")} />
-        {fields?.(draft.fields, (key, value) => setDraft((d) => ({ ...d, fields: { ...d.fields, [key]: value } })))}
+        {fields?.(draft.custom, (name, value) => setDraft((d) => ({ ...d, custom: { ...d.custom, [name]: value } })))}
         <CardUploads slot="attachment" uploads={draft.attachments} disabled={busy !== null} onAdd={(file) => void uploads.add("attachment", file)} onRemove={(key) => uploads.remove("attachment", key)} />
         <TextInput label={t("editor.tags")} description={t("editor.tagsHint")} value={draft.tags} onChange={(e) => set("tags", e.currentTarget.value)} />
         {problems.length > 0 ? (

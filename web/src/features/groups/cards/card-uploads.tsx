@@ -2,7 +2,7 @@ import { Button, CloseButton, Group, Progress, Stack, Text } from "@mantine/core
 import { type ChangeEvent, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDriveSize } from "../../../lib/format";
-import { ATTACHMENT_MAX_MB, type Upload, isBusy } from "./card-draft";
+import { ATTACHMENT_MAX_MB, ATTACHMENTS_MAX, type Upload, isBusy } from "./card-draft";
 import { ns } from "./i18n";
 import type { Slot } from "./use-card-uploads";
 
@@ -67,7 +67,7 @@ export function CardUploads({
         <Text size="sm" fw={500}>
           {slot === "media" ? t("media.label") : t("attachments.label")}
         </Text>
-        <Button size="compact-xs" variant="light" disabled={disabled || shown.some(isBusy)} onClick={() => input.current?.click()}>
+        <Button size="compact-xs" variant="light" disabled={disabled || shown.some(isBusy) || (slot === "attachment" && shown.length >= ATTACHMENTS_MAX)} onClick={() => input.current?.click()}>
           {slot === "media" ? (shown.length > 0 ? t("media.replace") : t("media.add")) : t("attachments.add")}
         </Button>
         <input ref={input} type="file" hidden accept={slot === "media" ? "image/*,video/*" : undefined} aria-label={slot === "media" ? t("media.input") : t("attachments.input")} onChange={picked} />

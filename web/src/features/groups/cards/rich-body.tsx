@@ -2,7 +2,7 @@ import "@mantine/tiptap/styles.css";
 import { NativeSelect } from "@mantine/core";
 import { RichTextEditor } from "@mantine/tiptap";
 import { FontFamily, FontSize, TextStyle } from "@tiptap/extension-text-style";
-import { useEditor, useEditorState } from "@tiptap/react";
+import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { useTranslation } from "react-i18next";
 import { FONT_SIZES_PT, FONTS } from "./card-draft";
@@ -20,7 +20,9 @@ export function RichBody({ html, onChange, label }: { html: string; onChange: (h
     extensions: [StarterKit.configure({ link: { openOnClick: false, autolink: true } }), TextStyle, FontFamily, FontSize],
     content: html,
     immediatelyRender: true,
-    editorProps: { attributes: { "aria-label": label, "aria-multiline": "true", role: "textbox" } },
+    // Mantine's editor brings the styles; pasted HTML is pasted as text (lib/trusted-types.ts).
+    injectCSS: false,
+    editorProps: { attributes: { "aria-label": label, "aria-multiline": "true", role: "textbox" }, transformPastedHTML: () => "" },
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? "" : e.getHTML()),
   });
   const style = useEditorState({
@@ -89,4 +91,22 @@ export function RichBody({ html, onChange, label }: { html: string; onChange: (h
       <RichTextEditor.Content />
     </RichTextEditor>
   );
+}
+
+/**
+ * A card's rich body for reading: the same schema as the editor parses the HTML (what it does not
+ * know is dropped), shown without editing, so another client's markup cannot bring scripts or
+ * foreign elements.
+ */
+export function RichView({ html, label }: { html: string; label: string }) {
+  const editor = useEditor({
+    extensions: [StarterKit.configure({ link: { openOnClick: true } }), TextStyle, FontFamily, FontSize],
+    content: html,
+    editable: false,
+    immediatelyRender: true,
+    injectCSS: false,
+    // Read, not edited: an article, not a textbox.
+    editorProps: { attributes: { role: "article", "aria-label": label } },
+  });
+  return <EditorContent editor={editor} data-rich-body />;
 }

@@ -12,6 +12,7 @@ import { PageSettings } from "../settings/page-settings";
 import { PermissionEditor } from "../settings/permission-editor";
 import { ShieldIcon } from "../../../lib/ui/icons";
 import { ReservedSlot } from "./reserved-slot";
+import { TypeSlot, hasContent } from "./type-slot";
 import { PagePlaceholder } from "./page-placeholder";
 import { ns } from "../i18n";
 
@@ -78,11 +79,19 @@ function PageContent({ page }: { page: PageView }) {
           )}
         </Group>
       </Group>
-      {page.reserved ? <ReservedSlot groupId={group.id} reserved={page.reserved} readOnly={page.read_only} /> : <PagePlaceholder page={page} />}
+      {page.reserved ? (
+        <ReservedSlot groupId={group.id} reserved={page.reserved} readOnly={page.read_only} />
+      ) : hasContent(page.type) ? (
+        <TypeSlot groupId={group.id} page={page} creating={adding} onCreatingDone={add.close} />
+      ) : (
+        <>
+          <PagePlaceholder page={page} />
+          <Modal opened={adding} onClose={add.close} title={t("page.add")} centered>
+            <Text>{t("page.addSoon")}</Text>
+          </Modal>
+        </>
+      )}
       {viewing ? <PermissionEditor groupId={group.id} page={page} onClose={permissions.close} /> : null}
-      <Modal opened={adding} onClose={add.close} title={t("page.add")} centered>
-        <Text>{t("page.addSoon")}</Text>
-      </Modal>
     </>
   );
 }

@@ -25,6 +25,7 @@ export const de: Texts<typeof en> = {
     waitForAttachment: "Warten Sie, bis die Dateien hochgeladen sind, und speichern Sie dann.",
     requiredFieldMissing: "{{field}} braucht einen Wert.",
     dateInvalid: "{{field}}: Der Beginn darf nicht nach dem Ende liegen.",
+    invalid: "Ein Teil des Inhalts kann nicht gespeichert werden: Ein Text ist zu lang, oder es sind zu viele Schlagwörter oder Dateien.",
     fieldName: {
       title: "Titel",
       content: "Inhalt",

@@ -22,6 +22,7 @@ export const en = {
     waitForAttachment: "Wait until the files have finished uploading, then save.",
     requiredFieldMissing: "{{field}} needs a value.",
     dateInvalid: "{{field}}: the start must not be after the end.",
+    invalid: "Some of the content cannot be saved: a text is too long, or there are too many tags or files.",
     fieldName: {
       title: "Title",
       content: "Content",
