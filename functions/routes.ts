@@ -109,6 +109,10 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/drive/{id}/files": "functions/api/drive/start-file.handler",
   "POST /api/drive/{id}/files/{fid}/complete": "functions/api/drive/complete-file.handler",
   "GET /api/drive/{id}/files/{fid}": "functions/api/drive/download-file.handler",
+  // Its items' permissions (spec 001 §7: the item by its numeric id)
+  "GET /api/motes/{id}/permissions": "functions/api/drive/permissions.handler",
+  "POST /api/motes/{id}/permit": "functions/api/drive/permit.handler",
+  "GET /api/motes/{id}/canI": "functions/api/drive/can-i.handler",
 };
 
 /**

@@ -126,4 +126,8 @@ export const de: Record<ErrorCode, string> = {
   drive_delete_forbidden: "Du kannst dieses Element nicht löschen - bitte wende dich an die Person, die es erstellt hat.",
   drive_full: "Dieses Laufwerk enthält so viele Elemente, wie es kann.",
   record_id_taken: "Dieses Element gibt es bereits.",
+  drive_use_forbidden: "Du darfst diesem Ordner keine Elemente hinzufügen.",
+  drive_use_on_file: "Eine Datei hat nur Lese- und Änderungsrechte; Nutzen gibt es für Laufwerke und Ordner.",
+  drive_seal_invalid: "Fehler beim Bearbeiten dieses Objekts - bitte lade die Seite neu und versuche es nochmals.",
+  drive_item_changed: "Fehler beim Bearbeiten dieses Objekts - bitte lade die Seite neu und versuche es nochmals.",
 };

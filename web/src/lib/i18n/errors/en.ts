@@ -131,4 +131,8 @@ export const en: Record<ErrorCode, string> = {
   drive_delete_forbidden: "You cannot delete this item - please contact its author.",
   drive_full: "This drive holds as many items as it can.",
   record_id_taken: "This item exists already.",
+  drive_use_forbidden: "You are not allowed to add items to this folder.",
+  drive_use_on_file: "A file has read and change permissions only; use is for drives and folders.",
+  drive_seal_invalid: "Error editing this object - please refresh the page and try again.",
+  drive_item_changed: "Error editing this object - please refresh the page and try again.",
 };
