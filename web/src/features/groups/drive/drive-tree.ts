@@ -17,6 +17,10 @@ export interface DriveNode {
   created: number;
   modified: number;
   editable: boolean;
+  /** Whether a permission list names someone (the padlock). */
+  hasGrants: boolean;
+  /** Whether its read list does: its key is granted to its readers, not under the group key. */
+  restricted: boolean;
   name: string | null;
   tags: string[];
   /** A file's reference (its key, header, plain size, type), from the sealed payload; null for drives and folders. */

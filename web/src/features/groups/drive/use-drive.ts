@@ -4,6 +4,7 @@ import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { GroupKeyWaitingError } from "../keys/group-ring";
 import { type DriveSource, type OpenedCache, createItem, deleteItem, loadDriveSource, moveItem, openDriveNodes, renameItem } from "./drive-items";
+import { currentReaders } from "./item-permissions";
 import type { DriveNode } from "./drive-tree";
 
 /** What the page shows: the items open so far (the top of the tree first), and whether all are. */
@@ -39,7 +40,7 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
     if (!from) return;
     let cancelled = false;
     const show = (nodes: DriveNode[], done: boolean) => !cancelled && setOpened({ source: from, nodes, done });
-    openDriveNodes(from.ring, from.answer.items, cache.current, (nodes) => show(nodes, nodes.length === from.answer.items.length), () => cancelled)
+    openDriveNodes({ ...from.ring, me: from.me }, from.answer.items, cache.current, (nodes) => show(nodes, nodes.length === from.answer.items.length), () => cancelled)
       .then((nodes) => show(nodes, true))
       .catch((error: unknown) => !cancelled && setFailure(error));
     return () => {
@@ -55,7 +56,8 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
     onSettled: refresh,
   });
   const rename = useMutation({
-    mutationFn: (input: { node: DriveNode; name: string; tags: string[] }) => renameItem(ring(), input.node, input.name, input.tags),
+    mutationFn: async (input: { node: DriveNode; name: string; tags: string[] }) =>
+      renameItem(ring(), source.data!.me, input.node, input.name, input.tags, await currentReaders(source.data!, holder, input.node)),
     onSettled: refresh,
   });
   const move = useMutation({
