@@ -1,6 +1,7 @@
 import { db } from "@sealwork/core/db/service";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { http } from "../support/api";
 import { createSession } from "../support/users";
 import { browserForSuite } from "./conversation-helpers";
 import { gotoApp } from "./helpers";
@@ -30,7 +31,7 @@ describe("drive item permissions", () => {
     await dialog(page).waitFor({ state: "detached" });
   }
 
-  it("the author restricts a folder to a user: a padlock; the named user opens it, another member does not see it, a non-author sees the lock notice", { timeout: 300_000 }, async () => {
+  it("the author restricts a folder to a user: a padlock; the named user opens it, another member does not see it, a non-author sees the lock notice; a new holder of a named role gets the key from the author's next visit", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [sue, ann, ben, cid] = await Promise.all([
       createSession({ admin: true, superAdmin: true, name: `Sue ${tag}` }),
@@ -50,7 +51,11 @@ describe("drive item permissions", () => {
     const group = Number(/\/group\/(\d+)\//.exec(s!.url())![1]);
     await s!.locator('[data-group-key="ready"][data-group-key-epoch="0"]').waitFor({ timeout: 30_000 });
 
-    // Ann: a drive with a folder, restricted to Ben.
+    // A role of the group, held by Ben for now.
+    const role = await http<{ id: number }>("POST", "/api/roles", { token: sue!.api_token, body: { name: `Editors ${tag}`, group_id: group } });
+    expect((await http("POST", `/api/roles/${role.body.id}/assign`, { token: sue!.api_token, body: { user_id: ben!.id } })).status).toBe(200);
+
+    // Ann: a drive with a folder, restricted to Ben and the role.
     await openDrive(a!, group);
     await a!.getByRole("button", { name: "Click to start storing files..." }).click();
     await fillForm(a!, `Team ${tag}`);
@@ -66,6 +71,9 @@ describe("drive item permissions", () => {
     await editor.getByLabel("Add to Read").click();
     await a!.getByRole("option", { name: `Ben ${tag}` }).click();
     await editor.getByRole("region", { name: "Read" }).getByText(`Ben ${tag}`).waitFor();
+    await editor.getByLabel("Add to Read").click();
+    await a!.getByRole("option", { name: `Editors ${tag}` }).click();
+    await editor.getByRole("region", { name: "Read" }).getByText(`Role: Editors ${tag}`).waitFor();
     await editor.getByRole("button", { name: "Save" }).click();
     await editor.waitFor({ state: "detached", timeout: 30_000 });
     await item(a!, `Geheim ${tag}`).locator("[data-padlock]").waitFor({ timeout: 30_000 });
@@ -94,6 +102,18 @@ describe("drive item permissions", () => {
     await c!.getByText("Invalid item").waitFor({ state: "detached" });
     expect(await item(c!, `Geheim ${tag}`).count()).toBe(0);
     expect(await c!.locator("[data-drive-item]").count()).toBe(1);
+
+    // Cid gets the role: the server shows him the folder, but he holds no key of it yet; the next
+    // time Ann's browser opens the drive it grants the key to him, and his browser opens it.
+    expect((await http("POST", `/api/roles/${role.body.id}/assign`, { token: sue!.api_token, body: { user_id: cid!.id } })).status).toBe(200);
+    await openDrive(c!, group);
+    await item(c!, `Team ${tag}`).click();
+    await c!.getByRole("tree", { name: "Files and folders" }).getByText("Invalid item").waitFor();
+    await openDrive(a!, group);
+    await expect.poll(async () => (await db().entities.driveitem.query.byGroup({ groupId: group }).go()).data.find((i) => i.kind === "folder")!.grantees.includes(cid!.id), { timeout: 30_000 }).toBe(true);
+    await openDrive(c!, group);
+    await item(c!, `Team ${tag}`).click();
+    await item(c!, `Geheim ${tag}`).waitFor();
     for (const p of [s!, a!, b!, c!]) await p.context().close();
   });
 });

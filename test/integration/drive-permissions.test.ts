@@ -26,6 +26,7 @@ interface Item {
   has_grants: boolean;
   restricted: boolean;
   grant: Json | null;
+  regrant: { missing: number[]; former: number[] } | null;
   file_id: number | null;
 }
 interface Permissions {
@@ -202,8 +203,12 @@ describe("drive item permissions", () => {
     const done = await permit(ann, folder.id, { read: [{ role: true, id: role }], seal: { ...reseal, grants: [grantFor(ann, ann.id), grantFor(ann, ben.id)] } });
     expect(done.body).toMatchObject({ read: [{ role: true, id: role }], _attrib: { [`r${role}`]: "Editors" } });
     expect((await load(ben)).items.find((i) => i.id === folder.id)?.grant).toMatchObject({ sealed: `sealed-for-${ben.id}` });
+    // Its author is told who reads it without a grant (the administrator) and, once Ben loses the role, who holds one but reads it no more.
+    expect((await load(ann)).items.find((i) => i.id === folder.id)?.regrant).toEqual({ missing: [admin.id], former: [] });
+    expect((await load(ben)).items.find((i) => i.id === folder.id)?.regrant).toBeNull();
     await post(admin, `/api/roles/${role}/unassign`, { user_id: ben.id });
     expect((await load(ben)).items.map((i) => i.id)).toEqual([drive.id]);
+    expect((await load(ann)).items.find((i) => i.id === folder.id)?.regrant).toEqual({ missing: [admin.id], former: [ben.id] });
     await revokeMember(admin, group, { member_uid: ben.id });
     expect((await load(ben))).toMatchObject({ code: "group_forbidden" });
   });

@@ -66,6 +66,11 @@ export const driveItemView = z.object({
    */
   restricted: z.boolean(),
   grant: z.record(z.string(), z.unknown()).nullable(),
+  /**
+   * For a restricted item whose lists the caller may set: its readers without a grant (`missing`,
+   * e.g. new holders of a named role) and holders of a grant who read it no more (`former`); else null.
+   */
+  regrant: z.object({ missing: z.array(z.number()), former: z.array(z.number()) }).nullable(),
 });
 export type DriveItemView = z.infer<typeof driveItemView>;
 

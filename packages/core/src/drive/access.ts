@@ -5,6 +5,7 @@ import { fail } from "../errors";
 import { type GroupAccess, membersOf, reservedPageAccess } from "../group/access";
 import type { GroupItem } from "../group/entities";
 import type { Actor } from "../access";
+import type { UserItem } from "../user/entities";
 import { getUsers } from "../user/read";
 import type { DriveItem } from "./entities";
 
@@ -57,26 +58,49 @@ export async function moteAccess(actor: Actor, id: number, level: "read" | "use"
   return { ...access, it };
 }
 
+/** What telling readers apart needs of the group, loaded once for any number of items. */
+export interface ReaderContext {
+  group: GroupItem;
+  members: { userId: number; admin: boolean; user: UserItem }[];
+  holders: Map<number, number[]>;
+}
+
+/** The group's members with their accounts, and the holders of each of these roles. */
+export async function readerContext(group: GroupItem, roleIds: Iterable<number>): Promise<ReaderContext> {
+  const all = await membersOf(group.id);
+  const roles = [...new Set(roleIds)];
+  const [users, held] = await Promise.all([
+    getUsers(all.map((m) => m.userId)),
+    Promise.all(roles.map(async (roleId) => [roleId, (await db().entities.roleassignment.query.byRole({ roleId }).go({ pages: "all" })).data.map((a) => a.userId)] as const)),
+  ]);
+  const members = all.flatMap((m) => {
+    const user = users.get(m.userId);
+    return user ? [{ userId: m.userId, admin: m.admin, user }] : [];
+  });
+  return { group, members, holders: new Map(held) };
+}
+
+/** The role ids any of these items' lists name. */
+export const namedRoles = (items: GrantLists[]) => items.flatMap((it) => [...it.read, ...it.write, ...it.use].filter((g) => g.role).map((g) => g.id));
+
 /**
  * Who may read an item with these lists (access/can.ts, asked for each member of the group): the
  * members its lists name or whose roles they name, its author, the group's administrators and the
  * instance administrators among its members. A restricted item's key is granted to these only.
  */
-export async function readersOf(group: GroupItem, it: Pick<DriveItem, "groupId" | "sourceId" | "kind"> & GrantLists): Promise<Set<number>> {
-  const members = await membersOf(group.id);
-  const roles = [...new Set([...it.read, ...it.write, ...it.use].filter((g) => g.role).map((g) => g.id))];
-  const holders = await Promise.all(roles.map(async (roleId) => ({ roleId, users: (await db().entities.roleassignment.query.byRole({ roleId }).go({ pages: "all" })).data.map((a) => a.userId) })));
-  const users = await getUsers(members.map((m) => m.userId));
+export function readersIn(context: ReaderContext, it: Pick<DriveItem, "groupId" | "sourceId" | "kind"> & GrantLists): Set<number> {
   const readers = new Set<number>();
-  for (const m of members) {
-    const user = users.get(m.userId);
-    if (!user) continue;
-    const held = holders.filter((h) => h.users.includes(m.userId)).map((h) => h.roleId);
-    const membership: GroupMember = { admin: m.admin, roles: m.admin ? [...held, group.adminRoleId] : held };
-    const actor: MemberActor = { kind: kindOf(user), ip: "", uid: m.userId, user };
+  for (const m of context.members) {
+    const held = [...context.holders].filter(([, users]) => users.includes(m.userId)).map(([roleId]) => roleId);
+    const membership: GroupMember = { admin: m.admin, roles: m.admin ? [...held, context.group.adminRoleId] : held };
+    const actor: MemberActor = { kind: kindOf(m.user), ip: "", uid: m.userId, user: m.user };
     if (can(actor, "read", driveResource(it, membership))) readers.add(m.userId);
   }
   return readers;
+}
+
+export async function readersOf(group: GroupItem, it: Pick<DriveItem, "groupId" | "sourceId" | "kind"> & GrantLists): Promise<Set<number>> {
+  return readersIn(await readerContext(group, namedRoles([it])), it);
 }
 
 /** The same list, each grant once, in the order first named. */

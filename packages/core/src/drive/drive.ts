@@ -9,7 +9,7 @@ import { fail, valid } from "../errors";
 import { GroupKeys, reservedPageAccess } from "../group";
 import { driveFiles } from "../storage";
 import { Uploads } from "../uploads";
-import { allowed, findItem as item, hasGrants, isRestricted, readableChain } from "./access";
+import { type ReaderContext, allowed, findItem as item, hasGrants, isRestricted, namedRoles, readableChain, readerContext, readersIn } from "./access";
 import type { DriveFile, DriveGrant, DriveItem } from "./entities";
 import { DrivePermissions } from "./permissions";
 
@@ -48,7 +48,7 @@ export namespace Drive {
     return data ?? undefined;
   }
 
-  function view(it: DriveItem, me: MemberActor, member: GroupMember | null, grant?: DriveGrant): DriveItemView {
+  function view(it: DriveItem, me: MemberActor, member: GroupMember | null, grant?: DriveGrant, readers?: ReaderContext): DriveItemView {
     return {
       id: it.id,
       record_id: it.recordId,
@@ -66,7 +66,14 @@ export namespace Drive {
       has_grants: hasGrants(it),
       restricted: isRestricted(it),
       grant: isRestricted(it) && grant ? (JSON.parse(grant.grant) as Record<string, unknown>) : null,
+      regrant: readers && isRestricted(it) && allowed(me, "permit", it, member) ? regrant(readers, it) : null,
     };
+  }
+
+  /** A restricted item's readers who hold no grant of its key (`missing`), and holders of one who are no readers now (`former`). */
+  function regrant(readers: ReaderContext, it: DriveItem) {
+    const now = readersIn(readers, it);
+    return { missing: [...now].filter((u) => !it.grantees.includes(u)), former: it.grantees.filter((u) => !now.has(u)) };
   }
 
   /**
@@ -114,8 +121,11 @@ export namespace Drive {
     const { me, group, membership, page } = await reservedPageAccess(actor, groupId, "drive", "read");
     const [all, grants] = await Promise.all([allItems(groupId), grantsOf(groupId, me.uid)]);
     const { kept } = reachable(all.filter((it) => allowed(me, "read", it, membership)));
+    // For those who may set them, whether restricted items' grants lag behind their readers (a role's holders changed).
+    const settable = kept.filter((it) => isRestricted(it) && allowed(me, "permit", it, membership));
+    const readers = settable.length ? await readerContext(group, namedRoles(settable)) : undefined;
     return {
-      items: kept.map((it) => view(it, me, membership, grants.get(it.id))),
+      items: kept.map((it) => view(it, me, membership, grants.get(it.id), readers)),
       attrib: await attribution(kept.map((it) => it.sourceId)),
       epoch: group.epoch,
       needs_rekey: group.needsRekey,

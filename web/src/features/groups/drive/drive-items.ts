@@ -104,6 +104,7 @@ async function openCached(ring: OpeningRing, item: DriveItemView, cache: OpenedC
     editable: item.editable,
     hasGrants: item.has_grants,
     restricted: item.restricted,
+    regrant: item.regrant,
     ...opened,
   };
 }

@@ -65,14 +65,35 @@ export async function currentReaders(source: DriveSource, holder: UnlockedKeys, 
 export function usePermitItem(groupId: number, source: DriveSource | undefined, holder: UnlockedKeys) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ node, lists, was }: { node: DriveNode; lists: Lists; was: Lists }) => {
-      const body: { read: Grant[]; write: Grant[]; use: Grant[] } = { read: lists.read, write: lists.write, use: node.kind === "file" ? [] : lists.use };
-      if (lists.read.length === 0 && was.read.length === 0) return call("POST /api/motes/{id}/permit", { params: { id: node.id }, body });
-      if (!source || node.name === null) throw new Error("the item is not open");
-      const readers = lists.read.length ? await readerKeys(source.ring, holder, node, lists) : null;
-      const seal = await sealAnew(source.ring, source.me, node.recordId, payloadOf(node, node.name, node.tags), readers);
-      return call("POST /api/motes/{id}/permit", { params: { id: node.id }, body: { ...body, seal } });
-    },
+    mutationFn: ({ node, lists, was }: { node: DriveNode; lists: Lists; was: Lists }) => permitItem(source, holder, node, lists, was),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.groups.drive(groupId) }),
   });
+}
+
+export async function permitItem(source: DriveSource | undefined, holder: UnlockedKeys, node: DriveNode, lists: Lists, was: Lists) {
+  const body: { read: Grant[]; write: Grant[]; use: Grant[] } = { read: lists.read, write: lists.write, use: node.kind === "file" ? [] : lists.use };
+  if (lists.read.length === 0 && was.read.length === 0) return call("POST /api/motes/{id}/permit", { params: { id: node.id }, body });
+  if (!source || node.name === null) throw new Error("the item is not open");
+  const readers = lists.read.length ? await readerKeys(source.ring, holder, node, lists) : null;
+  const seal = await sealAnew(source.ring, source.me, node.recordId, payloadOf(node, node.name, node.tags), readers);
+  return call("POST /api/motes/{id}/permit", { params: { id: node.id }, body: { ...body, seal } });
+}
+
+/**
+ * Whether this browser should grant a restricted item's key again (docs/protocol.md, "Restricted
+ * drive items"): the server says, for one who may set its lists, that a reader holds no grant (a
+ * new holder of a named role) whose key the group's log names, or that someone who reads it no
+ * more holds one (a fresh key leaves them out).
+ */
+export function needsRegrant(ring: Pick<GroupRing, "log">, node: DriveNode): boolean {
+  if (!node.restricted || node.name === null || !node.regrant) return false;
+  return node.regrant.former.length > 0 || node.regrant.missing.some((uid) => ring.log.members.some((m) => m.userId === uid));
+}
+
+/** Grants the items' keys again, each with its lists as they are (the lists themselves unchanged). */
+export async function regrantItems(source: DriveSource, holder: UnlockedKeys, nodes: DriveNode[]): Promise<void> {
+  for (const node of nodes) {
+    const lists = await call("GET /api/motes/{id}/permissions", { params: { id: node.id } });
+    await permitItem(source, holder, node, lists, lists);
+  }
 }

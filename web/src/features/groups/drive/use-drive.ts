@@ -4,7 +4,7 @@ import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { GroupKeyWaitingError } from "../keys/group-ring";
 import { type DriveSource, type OpenedCache, createItem, deleteItem, loadDriveSource, moveItem, openDriveNodes, renameItem } from "./drive-items";
-import { currentReaders } from "./item-permissions";
+import { currentReaders, needsRegrant, regrantItems } from "./item-permissions";
 import type { DriveNode } from "./drive-tree";
 
 /** What the page shows: the items open so far (the top of the tree first), and whether all are. */
@@ -49,6 +49,21 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
   }, [source.data]);
 
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.groups.drive(groupId) });
+
+  // Restricted items whose readers changed (a named role's holders) get their key granted again by
+  // the first browser of someone who may set their lists; each at most once per page (a reader
+  // whose key cannot be found stays without a grant: trying again would only seal it anew).
+  const regranted = useRef(new Set<number>());
+  useEffect(() => {
+    if (!opened?.done || !opened.source.ring.writable) return;
+    const due = opened.nodes.filter((n) => needsRegrant(opened.source.ring, n) && !regranted.current.has(n.id));
+    if (!due.length) return;
+    for (const n of due) regranted.current.add(n.id);
+    regrantItems(opened.source, holder, due)
+      // Refused (a permit came first, the epoch moved on): the grants stay as they were, and the next visit tries again.
+      .catch(() => undefined)
+      .finally(() => void client.invalidateQueries({ queryKey: queryKeys.groups.drive(groupId) }));
+  }, [opened, holder, client, groupId]);
   const ring = () => source.data!.ring;
 
   const create = useMutation({
