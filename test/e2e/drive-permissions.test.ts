@@ -114,6 +114,16 @@ describe("drive item permissions", () => {
     await openDrive(c!, group);
     await item(c!, `Team ${tag}`).click();
     await item(c!, `Geheim ${tag}`).waitFor();
+
+    // Renamed by Ann: the new name under a new key, granted to the readers again.
+    await item(a!, `Team ${tag}`).click();
+    await item(a!, `Geheim ${tag}`).click();
+    await details(a!).getByRole("button", { name: "Rename" }).click();
+    await fillForm(a!, `Geheim 2 ${tag}`);
+    await item(a!, `Geheim 2 ${tag}`).waitFor({ timeout: 30_000 });
+    await openDrive(b!, group);
+    await item(b!, `Team ${tag}`).click();
+    await item(b!, `Geheim 2 ${tag}`).waitFor();
     for (const p of [s!, a!, b!, c!]) await p.context().close();
   });
 });
