@@ -209,6 +209,9 @@ describe("drive item permissions", () => {
     await post(admin, `/api/roles/${role}/unassign`, { user_id: ben.id });
     expect((await load(ben)).items.map((i) => i.id)).toEqual([drive.id]);
     expect((await load(ann)).items.find((i) => i.id === folder.id)?.regrant).toEqual({ missing: [admin.id], former: [ben.id] });
+    // A restricted item deleted: its grants go with it.
+    expect((await http("DELETE", `/api/drive/${group}/destroy/${folder.id}`, { token: ann.api_token })).status).toBe(200);
+    expect(await grantees(group, folder.id)).toEqual([]);
     await revokeMember(admin, group, { member_uid: ben.id });
     expect((await load(ben))).toMatchObject({ code: "group_forbidden" });
   });
@@ -241,6 +244,11 @@ describe("drive item permissions", () => {
       expect(it!.dockey).toBe((winner.seal as { dockey: string }).dockey);
       expect(stored).toEqual([]);
     }
+    // Deleted, the item takes its grants and its id's record with it.
+    expect((await http("DELETE", `/api/drive/${group}/destroy/${folder.id}`, { token: ann.api_token })).status).toBe(200);
+    expect(await grantees(group, folder.id)).toEqual([]);
+    expect((await db().entities.drivemote.get({ id: folder.id }).go()).data).toBeNull();
+    expect((await permissions(ann, folder.id)).body).toMatchObject({ code: "drive_item_not_found" });
   });
 });
 

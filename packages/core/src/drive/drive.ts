@@ -284,6 +284,8 @@ export namespace Drive {
       changes.parentId = target.id;
     }
     if (Object.keys(changes).length === 0) return { item: view(it, me, membership, await grantOf(it, me.uid)) };
+    // One transaction holds the item, its target's ancestors and its grants (at most 100 writes and checks).
+    if (grants.length + checked.length + 3 > 100) fail("drive_seal_invalid", { message: "Rename this item and move it one after the other." });
     const updated: DriveItem = { ...it, ...changes, modified: nowSeconds() };
     const { canceled, reasons } = await writeTransaction((tx) => [
       tx.driveitem
@@ -359,7 +361,7 @@ export namespace Drive {
     if (files.length) await Uploads.remove(driveFiles(groupId), files);
     // And the grants of their keys, which no one reaches once the items are gone.
     const grants = [it, ...rest].flatMap((i) => i.grantees.map((userId) => ({ groupId, userId, itemId: i.id })));
-    if (grants.length) await db().entities.drivegrant.delete(grants).go();
+    for (let i = 0; i < grants.length; i += 100) await writeTransaction((tx) => grants.slice(i, i + 100).map((key) => tx.drivegrant.delete(key).commit()));
     return { deleted: [it, ...below].map((i) => i.id) };
   }
 
