@@ -1,10 +1,9 @@
 import type { Grant } from "@sealwork/contracts";
-import { type Actions, type GroupMember, type MemberActor, type ResourceOf, can, kindOf } from "../access";
+import { type Actions, type Actor, type GroupMember, type MemberActor, type ResourceOf, can, kindOf } from "../access";
 import { db } from "../db/service";
 import { fail } from "../errors";
 import { type GroupAccess, membersOf, reservedPageAccess } from "../group/access";
 import type { GroupItem } from "../group/entities";
-import type { Actor } from "../access";
 import type { UserItem } from "../user/entities";
 import { getUsers } from "../user/read";
 import type { DriveItem } from "./entities";
