@@ -109,6 +109,10 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/drive/{id}/files": "functions/api/drive/start-file.handler",
   "POST /api/drive/{id}/files/{fid}/complete": "functions/api/drive/complete-file.handler",
   "GET /api/drive/{id}/files/{fid}": "functions/api/drive/download-file.handler",
+  // Its items' permissions (spec 001 §7 names them api/motes/{id}/…: the item by its numeric id)
+  "GET /api/drive/items/{rid}/permissions": "functions/api/drive/permissions.handler",
+  "POST /api/drive/items/{rid}/permit": "functions/api/drive/permit.handler",
+  "GET /api/drive/items/{rid}/canI": "functions/api/drive/can-i.handler",
   // Records (motes) of pages and their comments (one area: motes; the literal paths before /{id})
   "POST /api/motes": "functions/api/motes/create.handler",
   "GET /api/motes": "functions/api/motes/list.handler",

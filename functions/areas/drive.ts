@@ -8,6 +8,9 @@ import { handler as driveDestroy } from "../api/drive/destroy";
 import { handler as driveStartFile } from "../api/drive/start-file";
 import { handler as driveCompleteFile } from "../api/drive/complete-file";
 import { handler as driveDownloadFile } from "../api/drive/download-file";
+import { handler as drivePermissions } from "../api/drive/permissions";
+import { handler as drivePermit } from "../api/drive/permit";
+import { handler as driveCanI } from "../api/drive/can-i";
 
 export const handler = dispatch({
   "GET /api/drive/{id}": driveLoad,
@@ -17,6 +20,9 @@ export const handler = dispatch({
   "POST /api/drive/{id}/files": driveStartFile,
   "POST /api/drive/{id}/files/{fid}/complete": driveCompleteFile,
   "GET /api/drive/{id}/files/{fid}": driveDownloadFile,
+  "GET /api/drive/items/{rid}/permissions": drivePermissions,
+  "POST /api/drive/items/{rid}/permit": drivePermit,
+  "GET /api/drive/items/{rid}/canI": driveCanI,
   "POST /api/drive/{id}/update/{rid}": driveUpdate,
   "POST /api/drive/{id}/destroy/{rid}": driveDestroy,
 });

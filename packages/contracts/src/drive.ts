@@ -3,6 +3,8 @@ import { MEMBERS } from "./access";
 import { attachmentQuery, attachmentState, attachmentUpload, attachmentUrl, completeAttachment, newAttachment } from "./attachments";
 import { aeadText, attribution } from "./conversations";
 import * as f from "./fields";
+import { signedRecordUpTo } from "./identities";
+import { permitBody, permissionsView } from "./pages";
 import { route, type RouteContract } from "./route";
 
 /**
@@ -56,6 +58,19 @@ export const driveItemView = z.object({
   size: z.number(),
   /** Whether the caller may rename it, move it and delete it (spec 001 §6). */
   editable: z.boolean(),
+  /** Whether any of its read, write and use lists names someone (the padlock). */
+  has_grants: z.boolean(),
+  /**
+   * Whether its read list names someone: then `dockey` is "" and its key reaches its readers as
+   * signed grants, `grant` the caller's own (null: none for the caller).
+   */
+  restricted: z.boolean(),
+  grant: z.record(z.string(), z.unknown()).nullable(),
+  /**
+   * For a restricted item whose lists the caller may set: its readers without a grant (`missing`,
+   * e.g. new holders of a named role) and holders of a grant who read it no more (`former`); else null.
+   */
+  regrant: z.object({ missing: z.array(z.number()), former: z.array(z.number()) }).nullable(),
 });
 export type DriveItemView = z.infer<typeof driveItemView>;
 
@@ -91,18 +106,57 @@ export const newDriveItem = z
   })
   .refine((b) => (b.kind === "file") === (b.file !== undefined), { message: "A file item names its upload; a drive or folder none.", path: ["file"] });
 
+/** A grant of an item's key (the crypto package's `SignedSealedKey`, JSON) is a few hundred characters. */
+export const DRIVE_GRANT_MAX_CHARS = 4 * 1024;
+/**
+ * Readers a restricted item's key is granted to: every grant of it is replaced in the permit's
+ * one transaction (at most 100 writes), with the item.
+ */
+export const DRIVE_READERS_MAX = 90;
+
+/** One reader's grant of an item's key: sealed for their verified key and signed by the caller. */
+export const driveGrant = z.object({ user_id: f.id, grant: signedRecordUpTo(DRIVE_GRANT_MAX_CHARS) });
+const driveGrants = z.array(driveGrant).min(1).max(DRIVE_READERS_MAX);
+
+/**
+ * A new sealing of an item's payload under a fresh key, for the epoch current now: with `dockey`
+ * (that key under the group key: the item is readable by the group) or with `grants` (that key for
+ * each reader: the item has a read list), never both.
+ */
+export const driveSeal = z
+  .object({ payload: sealed.payload, dockey: sealed.dockey.optional(), grants: driveGrants.optional(), epoch })
+  .refine((b) => (b.dockey === undefined) !== (b.grants === undefined), { message: "A new sealing has a dockey or grants, not both.", path: ["dockey"] });
+
+/**
+ * POST /api/drive/items/{rid}/permit: the item's read, write and use lists (use: drives and folders), and
+ * when its read list changes (or to grant its key to new holders of a role) a new sealing.
+ */
+export const drivePermitBody = permitBody.extend({ seal: driveSeal.optional() });
+
+/** A drive item by its number alone (the spec names these routes api/motes/{id}/…; cards are motes here, with numbers of their own). */
+export const driveItemIdParams = z.object({ rid: f.idParam });
+export const driveCanIQuery = z.object({ permission: z.enum(["read", "write", "use"]) });
+
 /** A rename or a tag edit (a new payload under a new key), a move (a new parent), or both. */
 export const driveItemUpdate = z
   .object({
     payload: sealed.payload.optional(),
     dockey: sealed.dockey.optional(),
+    /** Instead of a dockey, for an item with a read list: its new key granted to each reader. */
+    grants: driveGrants.optional(),
     epoch: epoch.optional(),
     parent: f.id.optional(),
   })
-  .refine((b) => [b.payload, b.dockey, b.epoch].every((v) => v === undefined) || [b.payload, b.dockey, b.epoch].every((v) => v !== undefined), {
-    message: "A new payload comes with its key and epoch.",
-    path: ["payload"],
-  })
+  .refine(
+    (b) =>
+      [b.payload, b.epoch].every((v) => v === undefined) === (b.dockey === undefined && b.grants === undefined) &&
+      [b.payload, b.epoch].every((v) => v === undefined) !== [b.payload, b.epoch].every((v) => v !== undefined) &&
+      (b.dockey === undefined || b.grants === undefined),
+    {
+      message: "A new payload comes with its key and epoch.",
+      path: ["payload"],
+    },
+  )
   .refine((b) => b.payload !== undefined || b.parent !== undefined, { message: "Nothing to change.", path: ["payload"] });
 
 export const driveItemAnswer = z.object({ item: driveItemView });
@@ -122,6 +176,10 @@ export const driveRoutes = {
   "POST /api/drive/{id}/files": route({ access: MEMBERS, params: driveParams, body: newAttachment, response: attachmentUpload }),
   "POST /api/drive/{id}/files/{fid}/complete": route({ access: MEMBERS, params: driveFileParams, body: completeAttachment, response: attachmentState }),
   "GET /api/drive/{id}/files/{fid}": route({ access: MEMBERS, params: driveFileParams, query: attachmentQuery, response: attachmentUrl }),
+  // An item's permissions (spec 001 §6, §7), by its numeric id as the item routes above.
+  "GET /api/drive/items/{rid}/permissions": route({ access: MEMBERS, params: driveItemIdParams, response: permissionsView }),
+  "POST /api/drive/items/{rid}/permit": route({ access: MEMBERS, params: driveItemIdParams, body: drivePermitBody, response: permissionsView }),
+  "GET /api/drive/items/{rid}/canI": route({ access: MEMBERS, params: driveItemIdParams, query: driveCanIQuery, response: z.object({ grant: z.boolean() }) }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core/src/drive/errors.ts). */
@@ -133,4 +191,8 @@ export const driveErrorCodes = [
   "drive_delete_forbidden",
   "drive_full",
   "record_id_taken",
+  "drive_use_forbidden",
+  "drive_use_on_file",
+  "drive_seal_invalid",
+  "drive_item_changed",
 ] as const;

@@ -284,12 +284,15 @@ export {
   DRIVE_NAME_MAX,
   DRIVE_TAGS_MAX,
   DRIVE_TAG_MAX,
+  type DriveItemGrant,
   type DriveItemPayload,
   type DriveItemType,
   type SealedDriveItem,
   driveItemPayloadSchema,
   openDriveItem,
+  openDriveItemGrant,
   sealDriveItem,
+  sealDriveItemForReaders,
 } from "./records/drive-item";
 export {
   COMMENT_TEXT_MAX,

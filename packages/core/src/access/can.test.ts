@@ -36,7 +36,7 @@ const ACTIONS: { [K in Kind]: Actions[K][] } = {
   group: ["read", "leave", "manage", "analyse"],
   page: ["read", "use", "configure"],
   role: ["manage", "unassign", "delete"],
-  driveitem: ["edit", "move", "delete"],
+  driveitem: ["read", "edit", "move", "delete", "use", "permit"],
   mote: ["read", "create", "edit", "delete"],
   comment: ["post", "delete"],
 };
@@ -53,6 +53,7 @@ const conversation = (over: Partial<ResourceOf<"conversation">>): ResourceOf<"co
 const MEMBER = { admin: false, roles: [] };
 const GROUP_ADMIN = { admin: true, roles: [] };
 const ROLE_HOLDER = { admin: false, roles: [5] };
+const item = (over: Partial<ResourceOf<"driveitem">>): ResourceOf<"driveitem"> => ({ kind: "driveitem", groupId: 3, authorId: ME, drive: false, member: MEMBER, read: [], write: [], use: [], ...over });
 const page = (over: Partial<ResourceOf<"page">>): ResourceOf<"page"> => ({ kind: "page", groupId: 3, member: MEMBER, internal: false, read: [], use: [], ...over });
 const allPage = ["read", "use", "configure"] as const;
 
@@ -182,24 +183,44 @@ const matrix: Record<string, Row<Kind>> = {
     allowed: { ...none, user: [], admin: ["manage", "unassign", "delete"], super: ["manage", "unassign", "delete"] },
   },
   "a folder of one's own in a group one is a member of": {
-    resource: { kind: "driveitem", groupId: 3, authorId: ME, drive: false, member: MEMBER },
-    allowed: { ...none, user: ["edit", "move", "delete"], admin: ["edit", "move", "delete"], super: ["edit", "move", "delete"] },
+    resource: item({}),
+    allowed: { ...none, user: ["read", "edit", "move", "delete", "use", "permit"], admin: ["read", "edit", "move", "delete", "use", "permit"], super: ["read", "edit", "move", "delete", "use", "permit"] },
   },
-  "another member's folder (instance administrators may change any drive item)": {
-    resource: { kind: "driveitem", groupId: 3, authorId: 50, drive: false, member: MEMBER },
-    allowed: { ...none, user: [], admin: ["edit", "move", "delete"], super: ["edit", "move", "delete"] },
+  "another member's folder without grants (instance administrators may change any drive item)": {
+    resource: item({ authorId: 50 }),
+    allowed: { ...none, user: ["read", "use"], admin: ["read", "edit", "move", "delete", "use", "permit"], super: ["read", "edit", "move", "delete", "use", "permit"] },
   },
   "another member's folder in a group one administers": {
-    resource: { kind: "driveitem", groupId: 3, authorId: 50, drive: false, member: GROUP_ADMIN },
-    allowed: { ...none, user: ["edit", "move", "delete"], admin: ["edit", "move", "delete"], super: ["edit", "move", "delete"] },
+    resource: item({ authorId: 50, member: GROUP_ADMIN }),
+    allowed: { ...none, user: ["read", "edit", "move", "delete", "use", "permit"], admin: ["read", "edit", "move", "delete", "use", "permit"], super: ["read", "edit", "move", "delete", "use", "permit"] },
   },
   "a drive of one's own (renamed, never moved or deleted)": {
-    resource: { kind: "driveitem", groupId: 3, authorId: ME, drive: true, member: MEMBER },
-    allowed: { ...none, user: ["edit"], admin: ["edit"], super: ["edit"] },
+    resource: item({ drive: true }),
+    allowed: { ...none, user: ["read", "edit", "use", "permit"], admin: ["read", "edit", "use", "permit"], super: ["read", "edit", "use", "permit"] },
   },
   "a folder of one's own in a group one has left": {
-    resource: { kind: "driveitem", groupId: 3, authorId: ME, drive: false, member: null },
+    resource: item({ member: null }),
     allowed: { ...none, user: [], admin: [], super: [] },
+  },
+  "another's folder whose read list names someone else": {
+    resource: item({ authorId: 50, read: [{ role: false, id: 51 }] }),
+    allowed: { ...none, user: [], admin: ["read", "edit", "move", "delete", "use", "permit"], super: ["read", "edit", "move", "delete", "use", "permit"] },
+  },
+  "another's folder whose read list names one's role": {
+    resource: item({ authorId: 50, member: ROLE_HOLDER, read: [{ role: true, id: 5 }] }),
+    allowed: { ...none, user: ["read"], admin: ["read", "edit", "move", "delete", "use", "permit"], super: ["read", "edit", "move", "delete", "use", "permit"] },
+  },
+  "another's folder whose write list names one (and read list someone else)": {
+    resource: item({ authorId: 50, read: [{ role: false, id: 51 }], write: [{ role: false, id: ME }] }),
+    allowed: { ...none, user: ["read", "edit", "move", "delete"], admin: ["read", "edit", "move", "delete", "use", "permit"], super: ["read", "edit", "move", "delete", "use", "permit"] },
+  },
+  "another's folder whose use list names one's role": {
+    resource: item({ authorId: 50, member: ROLE_HOLDER, use: [{ role: true, id: 5 }] }),
+    allowed: { ...none, user: ["read", "use"], admin: ["read", "edit", "move", "delete", "use", "permit"], super: ["read", "edit", "move", "delete", "use", "permit"] },
+  },
+  "another's folder with a write list only (readable by all, no one else puts into it)": {
+    resource: item({ authorId: 50, write: [{ role: false, id: 51 }] }),
+    allowed: { ...none, user: ["read"], admin: ["read", "edit", "move", "delete", "use", "permit"], super: ["read", "edit", "move", "delete", "use", "permit"] },
   },
   "one's own mote on a page one may use": {
     resource: { kind: "mote", groupId: 3, authorId: ME, level: 2, member: MEMBER },

@@ -28,8 +28,20 @@ export type Resource =
   | { kind: "page"; groupId: number; member: GroupMember | null; internal: boolean; read: readonly Grant[]; use: readonly Grant[] }
   /** A role: instance-wide (group 0) or a group's; `admin` for a group's administrator role. */
   | { kind: "role"; groupId: number; admin: boolean; member: GroupMember | null }
-  /** An item of a group's drive (a drive or a folder), with its author; `member` as for the group. */
-  | { kind: "driveitem"; groupId: number; authorId: number; drive: boolean; member: GroupMember | null }
+  /**
+   * An item of a group's drive, with its author and its permission lists (empty: none); `member`
+   * as for the group, with the role ids the actor holds where the lists name roles.
+   */
+  | {
+      kind: "driveitem";
+      groupId: number;
+      authorId: number;
+      drive: boolean;
+      member: GroupMember | null;
+      read: readonly Grant[];
+      write: readonly Grant[];
+      use: readonly Grant[];
+    }
   /** A mote (card) of a page, with its author and the actor's level on its page (pageLevel); `member` as for the group. */
   | { kind: "mote"; groupId: number; authorId: number; level: number; member: GroupMember | null }
   /** A comment on a mote, with its author and the actor's level on the mote's page. */
@@ -78,10 +90,15 @@ export interface Actions {
   /** manage (create, delete, assign, unassign): a group's administrators for its roles, instance administrators for instance-wide ones; never deleting or taking away an admin role. */
   role: "manage" | "unassign" | "delete";
   /**
-   * edit (rename, tags), move and delete (spec 001 §6): its author, the group's administrators and
-   * instance administrators, who "may edit or move any drive item"; a drive is never moved or deleted.
+   * Spec 001 §6. read (list it, open it, fetch its file): any member while its read list is
+   * empty; with one, those it names, those the write or use list names, its author and the
+   * administrators. edit (rename, tags), move and delete: its author, the group's administrators
+   * and instance administrators, who "may edit or move any drive item", and those its write list
+   * names; a drive is never moved or deleted. use (put an item into a drive or folder): the same
+   * but through the use list, and anyone while the target has no grants at all. permit (change its
+   * lists): its author and the administrators.
    */
-  driveitem: "edit" | "move" | "delete";
+  driveitem: "read" | "edit" | "move" | "delete" | "use" | "permit";
   /**
    * read: members at the page's read level (1); create: its use level (2; a read-only page is
    * level 1 or below: 'Not allowed to edit or create items from this page!'); edit and delete: at
@@ -149,8 +166,20 @@ const rules: Rules = {
 
   driveitem: (actor, action, item) => {
     if (!isMember(actor) || !item.member) return false;
-    if (item.drive && action !== "edit") return false;
-    return item.authorId === actor.uid || item.member.admin || isAdmin(actor);
+    if (item.drive && (action === "move" || action === "delete")) return false;
+    const roles = item.member.roles;
+    const names = (list: readonly Grant[]) => list.some((g) => (g.role ? roles.includes(g.id) : g.id === actor.uid));
+    if (item.authorId === actor.uid || item.member.admin || isAdmin(actor)) return true;
+    switch (action) {
+      case "read":
+        return item.read.length === 0 || names(item.read) || names(item.write) || names(item.use);
+      case "use":
+        return (item.read.length === 0 && item.write.length === 0 && item.use.length === 0) || names(item.use);
+      case "permit":
+        return false;
+      default:
+        return names(item.write);
+    }
   },
 
   mote: (actor, action, mote) => {

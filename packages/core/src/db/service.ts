@@ -1,6 +1,6 @@
 import { Entity, Service } from "electrodb";
 import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
-import { DriveFileEntity, DriveItemEntity, DriveRecordIdEntity, DriveStateEntity } from "../drive/entities";
+import { DriveFileEntity, DriveGrantEntity, DriveMoteEntity, DriveItemEntity, DriveRecordIdEntity, DriveStateEntity } from "../drive/entities";
 import { MoteCommentEntity, MoteFileEntity, MoteRecordIdEntity, PageMoteEntity } from "../mote/entities";
 import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
 import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
@@ -71,6 +71,8 @@ const entities = {
   driverecordid: DriveRecordIdEntity,
   drivestate: DriveStateEntity,
   drivefile: DriveFileEntity,
+  drivemote: DriveMoteEntity,
+  drivegrant: DriveGrantEntity,
   pagemote: PageMoteEntity, // motes (cards) of pages and their comments
   motecomment: MoteCommentEntity,
   moterecordid: MoteRecordIdEntity,

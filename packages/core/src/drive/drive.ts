@@ -1,6 +1,6 @@
 import { DRIVE_ITEMS_MAX, type DriveItemView, completeAttachment, driveItemUpdate, id as idSchema, newAttachment, newDriveItem } from "@sealwork/contracts";
 import type * as z from "zod";
-import { type Actions, type Actor, type GroupMember, type MemberActor, can } from "../access";
+import { type Actor, type GroupMember, type MemberActor, can } from "../access";
 import { attribution } from "../conversation/views";
 import { nextId } from "../db/counter";
 import { type TransactionEntities, type TransactionItem, db, writeTransaction } from "../db/service";
@@ -9,7 +9,9 @@ import { fail, valid } from "../errors";
 import { GroupKeys, reservedPageAccess } from "../group";
 import { driveFiles } from "../storage";
 import { Uploads } from "../uploads";
-import type { DriveFile, DriveItem } from "./entities";
+import { type ReaderContext, allowed, findItem as item, hasGrants, isRestricted, namedRoles, readableChain, readerContext, readersIn } from "./access";
+import type { DriveFile, DriveGrant, DriveItem } from "./entities";
+import { DrivePermissions } from "./permissions";
 
 /**
  * A group's drive (spec 001 §2, §4, §6; docs/api.md, Drive): drives at the top, folders in them.
@@ -26,28 +28,27 @@ export namespace Drive {
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   /** How deep the tree may go: a move checks every ancestor of its target in one transaction (at most 100 items). */
   export const DEPTH_MAX = 64;
-  /** Items deleted per transaction: each with its record id and file, and the drive's counter (at most 100 in all). */
-  const DELETE_CHUNK = 30;
+  /** Items deleted per transaction: each with its record id, its id's group, its file, and the drive's counter (at most 100 in all). */
+  const DELETE_CHUNK = 24;
 
   async function allItems(groupId: number): Promise<DriveItem[]> {
     const { data } = await db().entities.driveitem.query.byGroup({ groupId }).go({ pages: "all" });
     return data;
   }
 
-  async function item(groupId: number, id: number): Promise<DriveItem | undefined> {
-    const { data } = await db().entities.driveitem.get({ groupId, id }).go();
+  /** The caller's own grants of restricted items' keys, by item id. */
+  async function grantsOf(groupId: number, userId: number): Promise<Map<number, DriveGrant>> {
+    const { data } = await db().entities.drivegrant.query.byReader({ groupId, userId }).go({ pages: "all" });
+    return new Map(data.map((g) => [g.itemId, g]));
+  }
+
+  async function grantOf(it: DriveItem, userId: number): Promise<DriveGrant | undefined> {
+    if (!isRestricted(it)) return undefined;
+    const { data } = await db().entities.drivegrant.get({ groupId: it.groupId, userId, itemId: it.id }).go();
     return data ?? undefined;
   }
 
-  function resource(it: DriveItem, member: GroupMember | null) {
-    return { kind: "driveitem" as const, groupId: it.groupId, authorId: it.sourceId, drive: it.kind === "drive", member };
-  }
-
-  function allowed(me: MemberActor, action: Actions["driveitem"], it: DriveItem, member: GroupMember | null): boolean {
-    return can(me, action, resource(it, member));
-  }
-
-  function view(it: DriveItem, me: MemberActor, member: GroupMember | null): DriveItemView {
+  function view(it: DriveItem, me: MemberActor, member: GroupMember | null, grant?: DriveGrant, readers?: ReaderContext): DriveItemView {
     return {
       id: it.id,
       record_id: it.recordId,
@@ -57,12 +58,22 @@ export namespace Drive {
       created: it.created,
       modified: it.modified,
       payload: it.payload,
-      dockey: it.dockey,
+      dockey: it.dockey ?? "",
       epoch: it.epoch,
       file_id: it.fileId ?? null,
       size: it.size,
       editable: allowed(me, "edit", it, member),
+      has_grants: hasGrants(it),
+      restricted: isRestricted(it),
+      grant: isRestricted(it) && grant ? (JSON.parse(grant.grant) as Record<string, unknown>) : null,
+      regrant: readers && isRestricted(it) && allowed(me, "permit", it, member) ? regrant(readers, it) : null,
     };
+  }
+
+  /** A restricted item's readers who hold no grant of its key (`missing`), and holders of one who are no readers now (`former`). */
+  function regrant(readers: ReaderContext, it: DriveItem) {
+    const now = readersIn(readers, it);
+    return { missing: [...now].filter((u) => !it.grantees.includes(u)), former: it.grantees.filter((u) => !now.has(u)) };
   }
 
   /**
@@ -100,12 +111,21 @@ export namespace Drive {
     return { kept, orphans };
   }
 
-  /** GET /api/drive/{id}: every item of the group's drives, for members who may read the drive page. */
+  /**
+   * GET /api/drive/{id}: the items of the group's drives the caller may read (an item with a read
+   * list: those it names, its author, administrators; what is in an item they may not read is out
+   * of their reach too), for members who may read the drive page; with each restricted item the
+   * caller's own grant of its key.
+   */
   export async function load(actor: Actor, groupId: number) {
     const { me, group, membership, page } = await reservedPageAccess(actor, groupId, "drive", "read");
-    const { kept } = reachable(await allItems(groupId));
+    const [all, grants] = await Promise.all([allItems(groupId), grantsOf(groupId, me.uid)]);
+    const { kept } = reachable(all.filter((it) => allowed(me, "read", it, membership)));
+    // For those who may set them, whether restricted items' grants lag behind their readers (a role's holders changed).
+    const settable = kept.filter((it) => isRestricted(it) && allowed(me, "permit", it, membership));
+    const readers = settable.length ? await readerContext(group, namedRoles(settable)) : undefined;
     return {
-      items: kept.map((it) => view(it, me, membership)),
+      items: kept.map((it) => view(it, me, membership, grants.get(it.id), readers)),
       attrib: await attribution(kept.map((it) => it.sourceId)),
       epoch: group.epoch,
       needs_rekey: group.needsRekey,
@@ -134,7 +154,10 @@ export namespace Drive {
     if (input.parent !== 0) {
       const parent = await item(groupId, input.parent);
       if (!parent || parent.kind === "file") fail("drive_parent_invalid");
-      if (depth(await ancestors(parent)) >= DEPTH_MAX) fail("drive_parent_invalid");
+      const above = await ancestors(parent);
+      if (![parent, ...above].every((a) => allowed(me, "read", a, membership))) fail("drive_parent_invalid");
+      if (!allowed(me, "use", parent, membership)) fail("drive_use_forbidden");
+      if (depth(above) >= DEPTH_MAX) fail("drive_parent_invalid");
     }
     const now = nowSeconds();
     const stored: DriveItem = {
@@ -151,6 +174,10 @@ export namespace Drive {
       epoch: input.epoch,
       fileId: file?.id,
       size: file?.size ?? 0,
+      read: [],
+      write: [],
+      use: [],
+      grantees: [],
     };
     const { canceled, reasons } = await writeTransaction((tx) => [
       tx.drivestate
@@ -174,6 +201,8 @@ export namespace Drive {
               .commit(),
           ]
         : []),
+      // Last, so the indexes of the checks above stay as they are.
+      tx.drivemote.create({ id: stored.id, groupId }).commit(),
     ]);
     if (!canceled) return answer(stored);
     const failed = (i: number) => reasons[i] === "ConditionalCheckFailed";
@@ -225,13 +254,19 @@ export namespace Drive {
     const input = valid(driveItemUpdate, body);
     valid(idSchema, itemId);
     const { me, group, membership } = await reservedPageAccess(actor, groupId, "drive", "use");
-    const it = (await item(groupId, itemId)) ?? fail("drive_item_not_found");
-    const changes: Partial<Pick<DriveItem, "payload" | "dockey" | "epoch" | "parentId">> = {};
+    const found = await item(groupId, itemId);
+    const it = found && (await readableChain(me, membership, found, DEPTH_MAX)) ? found : fail("drive_item_not_found");
+    const changes: Partial<Pick<DriveItem, "payload" | "dockey" | "epoch" | "parentId" | "grantees">> = {};
+    const grants = input.grants ?? [];
     if (input.payload !== undefined) {
       if (!allowed(me, "edit", it, membership)) fail("drive_edit_forbidden");
       GroupKeys.requireCurrentEpoch(group, input.epoch!);
+      // A restricted item's new key goes to its readers as grants; any other's under the group key.
+      if (isRestricted(it) !== (input.grants !== undefined)) fail("drive_seal_invalid");
+      await DrivePermissions.checkGrants(group, it, grants, me.uid);
       changes.payload = envelopeText(input.payload, "aead", "mote_payload_invalid");
-      changes.dockey = envelopeText(input.dockey!, "aead", "mote_payload_invalid");
+      if (input.dockey !== undefined) changes.dockey = envelopeText(input.dockey, "aead", "mote_payload_invalid");
+      else changes.grantees = grants.map((g) => g.user_id);
       changes.epoch = input.epoch!;
     }
     let checked: DriveItem[] = [];
@@ -241,23 +276,30 @@ export namespace Drive {
       if (target.kind === "file") fail("drive_parent_invalid");
       const above = await ancestors(target);
       checked = [target, ...above];
+      if (!checked.every((a) => allowed(me, "read", a, membership))) fail("drive_parent_invalid");
+      // Spec 001 §6: into an item with grants only its author, administrators and its use list.
+      if (!allowed(me, "use", target, membership)) fail("drive_move_forbidden");
       if (checked.some((a) => a.id === it.id)) fail("drive_move_forbidden");
       if (depth(checked) + subtreeDepth(it, await allItemsIfFolder(it)) > DEPTH_MAX) fail("drive_parent_invalid");
       changes.parentId = target.id;
     }
-    if (Object.keys(changes).length === 0) return { item: view(it, me, membership) };
+    if (Object.keys(changes).length === 0) return { item: view(it, me, membership, await grantOf(it, me.uid)) };
+    // One transaction holds the item, its target's ancestors and its grants (at most 100 writes and checks).
+    if (grants.length + checked.length + 3 > 100) fail("drive_seal_invalid", { message: "Rename this item and move it one after the other." });
     const updated: DriveItem = { ...it, ...changes, modified: nowSeconds() };
     const { canceled, reasons } = await writeTransaction((tx) => [
       tx.driveitem
         .patch({ groupId, id: it.id })
         .set({ ...changes, modified: updated.modified })
-        .where((attr, op) => op.eq(attr.parentId, it.parentId))
+        // The payload read is still the one replaced (a permit in between replaced its grants).
+        .where((attr, op) => `${op.eq(attr.parentId, it.parentId)} AND ${op.eq(attr.payload, it.payload)}`)
         .commit(),
-      ...(changes.epoch === undefined ? [] : [GroupKeys.currentEpochCheck(tx, groupId, changes.epoch)]),
+      ...(changes.dockey === undefined ? [] : [GroupKeys.currentEpochCheck(tx, groupId, changes.epoch!)]),
       ...checked.map((a) => unchanged(tx, a)),
+      ...(changes.grantees === undefined ? [] : DrivePermissions.replaceGrants(tx, it, grants)),
     ]);
-    if (!canceled) return { item: view(updated, me, membership) };
-    if (changes.epoch !== undefined && reasons[1] === "ConditionalCheckFailed") return GroupKeys.epochRefusal(groupId);
+    if (!canceled) return { item: view(updated, me, membership, await grantOf(updated, me.uid)) };
+    if (changes.dockey !== undefined && reasons[1] === "ConditionalCheckFailed") return GroupKeys.epochRefusal(groupId);
     // The item, its target or one of the target's ancestors moved or went meanwhile.
     return fail(reasons[0] === "ConditionalCheckFailed" ? "drive_item_not_found" : "drive_move_forbidden");
   }
@@ -297,7 +339,8 @@ export namespace Drive {
     valid(idSchema, itemId);
     const { me, membership } = await reservedPageAccess(actor, groupId, "drive", "use");
     const items = await allItems(groupId);
-    const it = items.find((i) => i.id === itemId) ?? fail("drive_item_not_found");
+    const found = items.find((i) => i.id === itemId);
+    const it = found && reachable(items.filter((i) => allowed(me, "read", i, membership))).kept.includes(found) ? found : fail("drive_item_not_found");
     const children = childrenOf(items);
     const below: DriveItem[] = [];
     const collect = (id: number) => {
@@ -316,6 +359,9 @@ export namespace Drive {
     // The files' bytes last: an item never points at a file that is gone.
     const files = [it, ...rest].flatMap((i) => (i.fileId === undefined ? [] : [i.fileId]));
     if (files.length) await Uploads.remove(driveFiles(groupId), files);
+    // And the grants of their keys, which no one reaches once the items are gone.
+    const grants = [it, ...rest].flatMap((i) => i.grantees.map((userId) => ({ groupId, userId, itemId: i.id })));
+    for (let i = 0; i < grants.length; i += 100) await writeTransaction((tx) => grants.slice(i, i + 100).map((key) => tx.drivegrant.delete(key).commit()));
     return { deleted: [it, ...below].map((i) => i.id) };
   }
 
@@ -325,11 +371,18 @@ export namespace Drive {
       ...items.flatMap((i) => [
         strict ? tx.driveitem.delete({ groupId, id: i.id }).where((attr, op) => op.exists(attr.kind)).commit() : tx.driveitem.delete({ groupId, id: i.id }).commit(),
         tx.driverecordid.delete({ groupId, recordId: i.recordId }).commit(),
+        tx.drivemote.delete({ id: i.id }).commit(),
         ...(i.fileId === undefined ? [] : [tx.drivefile.delete({ groupId, id: i.fileId }).commit()]),
       ]),
       tx.drivestate.update({ groupId }).add({ items: -items.length }).commit(),
     ]);
     return !canceled;
+  }
+
+  /** A file is served to those who may read its item and everything above it (else as absent: 404 attachment_not_found). */
+  async function requireReadable(me: MemberActor, membership: GroupMember | null, file: DriveFile): Promise<void> {
+    const holder = file.itemId === undefined ? undefined : await item(file.groupId, file.itemId);
+    if (!holder || !(await readableChain(me, membership, holder, DEPTH_MAX))) fail("attachment_not_found");
   }
 
   async function fileOf(groupId: number, id: number): Promise<DriveFile | undefined> {
@@ -365,9 +418,10 @@ export namespace Drive {
   /** GET /api/drive/{id}/files/{fid}?thumb=: a short-lived download URL of a file a drive item holds (read on the drive page). */
   export async function downloadFile(actor: Actor, groupId: number, fileId: number, thumb: boolean) {
     valid(idSchema, fileId);
-    await reservedPageAccess(actor, groupId, "drive", "read");
+    const { me, membership } = await reservedPageAccess(actor, groupId, "drive", "read");
     const file = await fileOf(groupId, fileId);
     if (!file || file.state !== "attached" || (thumb && !file.thumbSize)) fail("attachment_not_found");
+    await requireReadable(me, membership, file);
     return { url: await Uploads.downloadUrl(driveFiles(groupId), fileId, thumb), size: thumb ? file.thumbSize : file.size };
   }
 
@@ -377,9 +431,10 @@ export namespace Drive {
    */
   export async function fileToShare(actor: Actor, groupId: number, fileId: number) {
     valid(idSchema, fileId);
-    await reservedPageAccess(actor, groupId, "drive", "read");
+    const { me, membership } = await reservedPageAccess(actor, groupId, "drive", "read");
     const file = await fileOf(groupId, fileId);
     if (!file || file.state !== "attached") fail("attachment_not_found");
+    await requireReadable(me, membership, file);
     return { space: driveFiles(groupId), id: file.id, size: file.size, thumbSize: file.thumbSize };
   }
 }

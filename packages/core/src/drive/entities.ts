@@ -3,6 +3,7 @@ import { SERVICE, keyed, now, primary, ttl } from "../db/schema";
 
 const num = { type: "number", required: true } as const;
 const str = { type: "string", required: true } as const;
+const grantList = { type: "list", required: true, default: () => [], items: { type: "map", properties: { role: { type: "boolean", required: true }, id: num } } } as const;
 
 /**
  * An item of a group's drive (a drive or a folder; spec 001 §3, Drive mote): a record of the
@@ -24,11 +25,18 @@ export const DriveItemEntity = new Entity({
     created: num,
     modified: num,
     payload: str,
-    dockey: str,
+    /** Its key under the group key of `epoch`; absent while its read list names someone (its key is granted instead: DriveGrantEntity). */
+    dockey: { type: "string" },
     epoch: num,
     /** A file's upload (DriveFileEntity) and its encrypted size. */
     fileId: { type: "number" },
     size: { type: "number", required: true, default: 0 },
+    /** Its permission lists (spec 001 §6; access/can.ts): empty, none. */
+    read: grantList,
+    write: grantList,
+    use: grantList,
+    /** Who holds a DriveGrantEntity of its key (the permit that replaces them deletes these). */
+    grantees: { type: "list", required: true, default: () => [], items: { type: "number" } },
   },
   indexes: {
     byGroup: keyed(primary, ["groupId"], ["id"]),
@@ -59,6 +67,31 @@ export const DriveFileEntity = new Entity({
   },
 });
 
+/**
+ * Which group a drive item is in, by its numeric id: the item routes of spec 001 §7
+ * (/api/motes/{id}/…) name the item alone. Written with the item, deleted with it.
+ */
+export const DriveMoteEntity = new Entity({
+  model: { entity: "drivemote", version: "1", service: SERVICE },
+  attributes: { id: num, groupId: num },
+  indexes: {
+    byId: keyed(primary, ["id"], []),
+  },
+});
+
+/**
+ * One reader's grant of a restricted item's key (the crypto package's SignedSealedKey, JSON text):
+ * sealed for their verified key and signed by whoever set the item's read list. Keyed by the
+ * reader, so the listing reads the caller's own grants with one query.
+ */
+export const DriveGrantEntity = new Entity({
+  model: { entity: "drivegrant", version: "1", service: SERVICE },
+  attributes: { groupId: num, userId: num, itemId: { ...num, padding: { length: 16, char: "0" } }, grant: str },
+  indexes: {
+    byReader: keyed(primary, ["groupId", "userId"], ["itemId"]),
+  },
+});
+
 /** Which item a record id became: create-only, so one record id is one item per group and a retried creation stores one. */
 export const DriveRecordIdEntity = new Entity({
   model: { entity: "driverecordid", version: "1", service: SERVICE },
@@ -79,3 +112,4 @@ export const DriveStateEntity = new Entity({
 
 export type DriveItem = EntityItem<typeof DriveItemEntity>;
 export type DriveFile = EntityItem<typeof DriveFileEntity>;
+export type DriveGrant = EntityItem<typeof DriveGrantEntity>;

@@ -1,1 +1,2 @@
 export { Drive } from "./drive";
+export { DrivePermissions } from "./permissions";

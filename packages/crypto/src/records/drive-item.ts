@@ -3,7 +3,20 @@ import { utf8Decode, utf8Encode } from "../bytes";
 import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
 import { fileRefSchema } from "./file-ref";
-import { type DockeyPlace, type RecordPlace, generateRecordKey, openRecordPayload, sealRecordPayload, unwrapRecordKey, wrapRecordKey } from "./record-key";
+import type { SignedSealedKey } from "./distribution";
+import type { IdentityKeys, KeysOf, VerifiedKey } from "./identity-keys";
+import type { VerifiedLog } from "./membership-log";
+import {
+  type DockeyPlace,
+  type RecordPlace,
+  generateRecordKey,
+  grantRecordKey,
+  openRecordGrant,
+  openRecordPayload,
+  sealRecordPayload,
+  unwrapRecordKey,
+  wrapRecordKey,
+} from "./record-key";
 
 /**
  * An item of a group's drive (docs/protocol.md, "Drive items"): a record (record-key.ts) whose
@@ -61,7 +74,58 @@ export async function sealDriveItem(epochKey: Key, place: DockeyPlace, payload: 
  */
 export async function openDriveItem(epochKey: Key, sealed: { payload: string; dockey: string }, place: DockeyPlace, kind: DriveItemType): Promise<DriveItemPayload> {
   const dek = await unwrapRecordKey(epochKey, sealed.dockey, place);
-  const bytes = await openRecordPayload(dek, sealed.payload, { groupId: place.groupId, recordId: place.recordId });
+  return openPayloadWith(dek, sealed.payload, place, kind);
+}
+
+/** One reader's grant of a restricted item's key. */
+export interface DriveItemGrant {
+  userId: number;
+  grant: SignedSealedKey;
+}
+
+/**
+ * Seals a drive item's payload under a fresh key and grants that key to each reader's verified
+ * key, signed by the granter (docs/protocol.md, "Restricted drive items"): no dockey, so the group
+ * key opens nothing of it. The granter must be a member per the group's verified log
+ * (not_permitted); a payload that is not a drive item's: invalid_input.
+ */
+export async function sealDriveItemForReaders(
+  place: RecordPlace,
+  payload: DriveItemPayload,
+  log: VerifiedLog,
+  readers: readonly VerifiedKey[],
+  granter: IdentityKeys,
+): Promise<{ payload: string; grants: DriveItemGrant[] }> {
+  const checked = driveItemPayloadSchema.safeParse(payload);
+  if (!checked.success) throw new CryptoError("invalid_input", "not a drive item's payload");
+  const record: RecordPlace = { groupId: place?.groupId, recordId: place?.recordId };
+  const dek = await generateRecordKey();
+  const sealed = await sealRecordPayload(dek, record, utf8Encode(JSON.stringify(checked.data)));
+  const grants = await Promise.all(readers.map(async (reader) => ({ userId: reader.userId, grant: await grantRecordKey(dek, record, log, reader, granter) })));
+  return { payload: sealed, grants };
+}
+
+/**
+ * Opens a restricted drive item with one's own grant of its key: the grant checked as
+ * openRecordGrant checks it (signed by someone who was a member, for this record and this key),
+ * the payload as openDriveItem checks it.
+ */
+export async function openDriveItemGrant(
+  grant: SignedSealedKey,
+  payload: string,
+  place: RecordPlace,
+  kind: DriveItemType,
+  log: VerifiedLog,
+  me: IdentityKeys,
+  keysOf: KeysOf,
+): Promise<DriveItemPayload> {
+  const record: RecordPlace = { groupId: place?.groupId, recordId: place?.recordId };
+  const dek = await openRecordGrant(grant, record, log, me, keysOf);
+  return openPayloadWith(dek, payload, record, kind);
+}
+
+async function openPayloadWith(dek: Key, payload: string, place: RecordPlace, kind: DriveItemType): Promise<DriveItemPayload> {
+  const bytes = await openRecordPayload(dek, payload, { groupId: place.groupId, recordId: place.recordId });
   let parsed: unknown;
   try {
     parsed = JSON.parse(utf8Decode(bytes));

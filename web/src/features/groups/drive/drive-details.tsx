@@ -7,6 +7,7 @@ import { downloadBlob } from "../../../lib/download";
 import { formatDateTime, formatDriveSize } from "../../../lib/format";
 import { isAbort } from "../../conversations";
 import type { GroupRing } from "../keys/group-ring";
+import { LockIcon } from "../menu/page-icons";
 import { downloadItem } from "./drive-items";
 import { ItemIcon } from "./drive-row";
 import { type DriveNode, countBelow, driveOf } from "./drive-tree";
@@ -16,7 +17,8 @@ import { UploadFile } from "./upload-file";
 /**
  * The drive page's details panel (spec 001 §2): title, drive, author, size, modified, created and
  * tags of the selected item, and its actions: open (a folder opens in the tree, a file downloads),
- * upload into, rename, delete, and jump to location after a search.
+ * upload into, rename, permissions, delete, and jump to location after a search; a padlock on an
+ * item that has grants.
  */
 export function Details({
   groupId,
@@ -31,6 +33,7 @@ export function Details({
   canWrite,
   onOpen,
   onRename,
+  onPermissions,
   onDelete,
   onJump,
 }: {
@@ -46,6 +49,7 @@ export function Details({
   onUploaded: (itemId: number) => void;
   onError: (text: string) => void;
   onRename: (node: DriveNode) => void;
+  onPermissions: (node: DriveNode) => void;
   onDelete: (node: DriveNode) => void;
   onJump: (node: DriveNode) => void;
 }) {
@@ -79,6 +83,7 @@ export function Details({
             {node.name ?? t("invalid")}
           </Text>
           <Badge variant="light">{t(`kind.${node.kind}`)}</Badge>
+          {node.hasGrants ? <LockIcon size={16} aria-label={t("details.hasGrants")} role="img" data-padlock /> : null}
         </Group>
         {row(t("details.title"), node.name ?? t("invalid"))}
         {row(t("details.drive"), drive?.name ?? t("invalid"))}
@@ -118,6 +123,11 @@ export function Details({
           {canWrite && node.editable && node.name !== null ? (
             <Button size="xs" variant="default" onClick={() => onRename(node)}>
               {t("details.rename")}
+            </Button>
+          ) : null}
+          {node.name !== null ? (
+            <Button size="xs" variant="default" onClick={() => onPermissions(node)} data-permissions>
+              {t("details.permissions")}
             </Button>
           ) : null}
           {canWrite && node.editable && node.kind !== "drive" ? (

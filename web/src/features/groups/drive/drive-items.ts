@@ -1,9 +1,21 @@
 import { type DriveItemView, type Response, isPlainText } from "@sealwork/contracts";
-import { type DriveItemPayload, type FileRef, generateRecordId, isCryptoError, openDriveItem, sealDriveItem } from "@sealwork/crypto";
+import {
+  type DriveItemPayload,
+  type FileRef,
+  type IdentityKeys,
+  type SignedSealedKey,
+  type VerifiedKey,
+  generateRecordId,
+  isCryptoError,
+  openDriveItem,
+  openDriveItemGrant,
+  sealDriveItem,
+  sealDriveItemForReaders,
+} from "@sealwork/crypto";
 import { call } from "../../../lib/api";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { type FileSpace, TransferError, type TransferOptions, downloadFile, isDistributionError, uploadFile } from "../../conversations";
+import { type FileSpace, TransferError, type TransferOptions, downloadFile, isDistributionError, myIdentity, uploadFile } from "../../conversations";
 import { currentGroupRing } from "../conversation/group-messages";
 import type { GroupRing } from "../keys/group-ring";
 import type { DriveNode } from "./drive-tree";
@@ -16,14 +28,18 @@ import type { DriveNode } from "./drive-tree";
 
 export type DriveAnswer = Response<"GET /api/drive/{id}">;
 
-/** The drive as the server lists it, with the ring its items open with. */
+/** The drive as the server lists it, with the ring its items open with and one's own identity (restricted items' grants). */
 export interface DriveSource {
   answer: DriveAnswer;
   ring: GroupRing;
+  me: IdentityKeys;
 }
 
-/** What opening needs of a ring: its group, its verified epoch and a key per epoch. */
-export type OpeningRing = Pick<GroupRing, "groupId" | "epoch" | "keyFor">;
+/**
+ * What opening needs of a ring: its group, its verified epoch and a key per epoch; for restricted
+ * items its verified log, the signers' keys and one's own identity (`me`).
+ */
+export type OpeningRing = Pick<GroupRing, "groupId" | "epoch" | "keyFor"> & Partial<Pick<GroupRing, "log" | "keysOf">> & { me?: IdentityKeys };
 
 /** A name and tags as opened, kept by the page per item and payload so a reload opens only what changed. */
 export type Opened = Pick<DriveNode, "name" | "tags" | "file">;
@@ -39,7 +55,8 @@ export function fetchDrive(groupId: number, signal?: AbortSignal): Promise<Drive
 /** GET the drive, and the group's ring as new as the server's answer says it must be. */
 export async function loadDriveSource(groupId: number, holder: UnlockedKeys, signal?: AbortSignal): Promise<DriveSource> {
   const answer = await fetchDrive(groupId, signal);
-  return { answer, ring: await currentGroupRing(groupId, holder, answer) };
+  const [ring, me] = await Promise.all([currentGroupRing(groupId, holder, answer), myIdentity(holder)]);
+  return { answer, ring, me };
 }
 
 /**
@@ -74,7 +91,7 @@ function topFirst(items: DriveItemView[]): DriveItemView[] {
 }
 
 async function openCached(ring: OpeningRing, item: DriveItemView, cache: OpenedCache): Promise<DriveNode> {
-  const key = `${item.id}:${item.epoch}:${item.dockey}:${item.payload}`;
+  const key = `${item.id}:${item.epoch}:${item.dockey}:${item.payload}:${item.grant ? JSON.stringify(item.grant) : ""}`;
   const opened = cache.get(key) ?? (await openPayload(ring, item));
   cache.set(key, opened);
   return {
@@ -86,6 +103,9 @@ async function openCached(ring: OpeningRing, item: DriveItemView, cache: OpenedC
     created: item.created,
     modified: item.modified,
     editable: item.editable,
+    hasGrants: item.has_grants,
+    restricted: item.restricted,
+    regrant: item.regrant,
     ...opened,
   };
 }
@@ -95,7 +115,8 @@ async function openPayload(ring: OpeningRing, item: DriveItemView): Promise<Open
   // An epoch beyond the verified one is the server's word alone.
   if (item.epoch > ring.epoch) return invalid;
   try {
-    const payload = await openDriveItem(await ring.keyFor(item.epoch), item, { groupId: ring.groupId, recordId: item.record_id, epoch: item.epoch }, item.kind);
+    const payload = item.restricted ? await openGranted(ring, item) : await openDriveItem(await ring.keyFor(item.epoch), item, { groupId: ring.groupId, recordId: item.record_id, epoch: item.epoch }, item.kind);
+    if (!payload) return invalid;
     // Another member's client may have sealed text this one would never have: not shown as a name.
     if (!isPlainText(payload.name) || !payload.tags.every(isPlainText)) return invalid;
     if (payload.type !== "file") return { name: payload.name, tags: payload.tags, file: null };
@@ -106,6 +127,22 @@ async function openPayload(ring: OpeningRing, item: DriveItemView): Promise<Open
     if (isCryptoError(error) || isDistributionError(error)) return invalid;
     throw error;
   }
+}
+
+/** A restricted item opens with one's own grant of its key only (null: none for this browser). */
+async function openGranted(ring: OpeningRing, item: DriveItemView): Promise<DriveItemPayload | null> {
+  if (!item.grant || !ring.log || !ring.keysOf || !ring.me) return null;
+  return openDriveItemGrant(item.grant as unknown as SignedSealedKey, item.payload, { groupId: ring.groupId, recordId: item.record_id }, item.kind, ring.log, ring.me, ring.keysOf);
+}
+
+/**
+ * A payload sealed anew for the current epoch: under the group key (a dockey) when `readers` is
+ * null, else with its key granted to each reader's verified key and signed by this browser.
+ */
+export async function sealAnew(ring: GroupRing, me: IdentityKeys, recordId: string, payload: DriveItemPayload, readers: VerifiedKey[] | null) {
+  if (readers === null) return { ...(await seal(ring, recordId, payload)) };
+  const sealed = await sealDriveItemForReaders({ groupId: ring.groupId, recordId }, payload, ring.log, readers, me);
+  return { payload: sealed.payload, epoch: ring.epoch, grants: sealed.grants.map((g) => ({ user_id: g.userId, grant: g.grant as unknown as Record<string, unknown> })) };
 }
 
 function seal(ring: GroupRing, recordId: string, payload: DriveItemPayload) {
@@ -128,7 +165,7 @@ export const driveSpace = (groupId: number): FileSpace => ({
 });
 
 /** The payload a node is sealed with: its type, name and tags, and a file's reference. */
-function payloadOf(node: Pick<DriveNode, "kind" | "file">, name: string, tags: string[]): DriveItemPayload {
+export function payloadOf(node: Pick<DriveNode, "kind" | "file">, name: string, tags: string[]): DriveItemPayload {
   if (node.kind !== "file") return { type: node.kind, name, tags };
   if (!node.file) throw new TransferError("failed", "a file item without its file");
   return { type: "file", name, tags, file: node.file };
@@ -151,9 +188,12 @@ export function downloadItem(groupId: number, file: FileRef, options: TransferOp
   return downloadFile(driveSpace(groupId), file, options);
 }
 
-/** PATCH …/update/{rid} with a new name and tags: a new payload under a new key, for the current epoch. */
-export async function renameItem(ring: GroupRing, node: DriveNode, name: string, tags: string[]) {
-  const sealed = await seal(ring, node.recordId, payloadOf(node, name, tags));
+/**
+ * PATCH …/update/{rid} with a new name and tags: a new payload under a new key, for the current
+ * epoch; a restricted item's new key granted to its readers again (`readers`).
+ */
+export async function renameItem(ring: GroupRing, me: IdentityKeys, node: DriveNode, name: string, tags: string[], readers: VerifiedKey[] | null) {
+  const sealed = await sealAnew(ring, me, node.recordId, payloadOf(node, name, tags), readers);
   return call("PATCH /api/drive/{id}/update/{rid}", { params: { id: ring.groupId, rid: node.id }, body: sealed });
 }
 

@@ -16,6 +16,7 @@ import { DriveRow } from "./drive-row";
 import { Details } from "./drive-details";
 import { UploadFile } from "./upload-file";
 import { ItemForm } from "./item-form";
+import { ItemPermissionEditor } from "./item-permission-editor";
 import { useDrive } from "./use-drive";
 
 /**
@@ -32,7 +33,12 @@ export function DrivePage({ groupId, readOnly }: { groupId: number; readOnly: bo
 }
 
 type Search = { state: "none" } | { state: "open"; text: string } | { state: "done"; text: string };
-type Dialog = { kind: "createDrive" } | { kind: "createFolder"; parent: DriveNode } | { kind: "rename"; node: DriveNode } | { kind: "delete"; node: DriveNode };
+type Dialog =
+  | { kind: "createDrive" }
+  | { kind: "createFolder"; parent: DriveNode }
+  | { kind: "rename"; node: DriveNode }
+  | { kind: "permissions"; node: DriveNode }
+  | { kind: "delete"; node: DriveNode };
 
 function Drive({ groupId, holder, readOnly }: { groupId: number; holder: UnlockedKeys; readOnly: boolean }) {
   const { t, i18n } = useTranslation([ns, keysNs, "errors"]);
@@ -222,7 +228,8 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
                       label={item.name ?? t("invalid")}
                       selected={selected === item.id}
                       hit={found?.matches.has(item.id) === true}
-                      draggable={canCreate && writable}
+                      draggable={canCreate && writable && item.editable}
+                      padlock={t("details.hasGrants")}
                       onSelect={() => setSelected(item.id)}
                     />
                   );
@@ -244,6 +251,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
           canWrite={canCreate && writable}
           onOpen={(node) => setExpanded((open) => ({ ...open, [String(node.id)]: true }))}
           onRename={(node) => setDialog({ kind: "rename", node })}
+          onPermissions={(node) => setDialog({ kind: "permissions", node })}
           onDelete={(node) => setDialog({ kind: "delete", node })}
           onJump={jump}
         />
@@ -280,6 +288,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
           onSave={(name, tags) => rename.mutate({ node: dialog.node, name, tags }, { onSuccess: close, onError: fail(t("errors.edit")) })}
         />
       ) : null}
+      {dialog?.kind === "permissions" ? <ItemPermissionEditor groupId={groupId} node={dialog.node} source={source.data} holder={holder} onClose={close} /> : null}
       {dialog?.kind === "delete" ? (
         <Modal opened onClose={close} title={t("confirmDelete.title", { name: dialog.node.name ?? t("invalid") })} centered>
           <Stack>

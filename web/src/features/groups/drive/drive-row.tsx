@@ -2,6 +2,7 @@ import { Group, Text } from "@mantine/core";
 import { useDraggable, useDroppable } from "@dnd-kit/core";
 import type { RenderTreeNodePayload } from "@mantine/core";
 import { Icon } from "../../../lib/ui/icons";
+import { LockIcon } from "../menu/page-icons";
 import type { DriveNode } from "./drive-tree";
 
 const ICONS = {
@@ -28,6 +29,7 @@ export function DriveRow({
   selected,
   hit,
   draggable,
+  padlock,
   onSelect,
 }: {
   payload: RenderTreeNodePayload;
@@ -36,6 +38,8 @@ export function DriveRow({
   selected: boolean;
   hit: boolean;
   draggable: boolean;
+  /** The label of the padlock shown on an item that has grants. */
+  padlock: string;
   onSelect: () => void;
 }) {
   const id = String(item.id);
@@ -69,6 +73,7 @@ export function DriveRow({
       <Text span fw={hit ? 700 : undefined} c={item.name === null ? "red" : undefined} style={{ overflowWrap: "anywhere" }}>
         {label}
       </Text>
+      {item.hasGrants ? <LockIcon size={14} aria-label={padlock} role="img" data-padlock /> : null}
     </Group>
   );
 }

@@ -17,6 +17,12 @@ export interface DriveNode {
   created: number;
   modified: number;
   editable: boolean;
+  /** Whether a permission list names someone (the padlock). */
+  hasGrants: boolean;
+  /** Whether its read list does: its key is granted to its readers, not under the group key. */
+  restricted: boolean;
+  /** For one who may set its lists: readers without a grant of its key and former holders of one (the server's word). */
+  regrant: { missing: number[]; former: number[] } | null;
   name: string | null;
   tags: string[];
   /** A file's reference (its key, header, plain size, type), from the sealed payload; null for drives and folders. */

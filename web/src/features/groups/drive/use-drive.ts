@@ -4,6 +4,7 @@ import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { GroupKeyWaitingError } from "../keys/group-ring";
 import { type DriveSource, type OpenedCache, createItem, deleteItem, loadDriveSource, moveItem, openDriveNodes, renameItem } from "./drive-items";
+import { currentReaders, needsRegrant, regrantItems } from "./item-permissions";
 import type { DriveNode } from "./drive-tree";
 
 /** What the page shows: the items open so far (the top of the tree first), and whether all are. */
@@ -39,7 +40,7 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
     if (!from) return;
     let cancelled = false;
     const show = (nodes: DriveNode[], done: boolean) => !cancelled && setOpened({ source: from, nodes, done });
-    openDriveNodes(from.ring, from.answer.items, cache.current, (nodes) => show(nodes, nodes.length === from.answer.items.length), () => cancelled)
+    openDriveNodes({ ...from.ring, me: from.me }, from.answer.items, cache.current, (nodes) => show(nodes, nodes.length === from.answer.items.length), () => cancelled)
       .then((nodes) => show(nodes, true))
       .catch((error: unknown) => !cancelled && setFailure(error));
     return () => {
@@ -48,6 +49,21 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
   }, [source.data]);
 
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.groups.drive(groupId) });
+
+  // Restricted items whose readers changed (a named role's holders) get their key granted again by
+  // the first browser of someone who may set their lists; each at most once per page (a reader
+  // whose key cannot be found stays without a grant: trying again would only seal it anew).
+  const regranted = useRef(new Set<number>());
+  useEffect(() => {
+    if (!opened?.done || !opened.source.ring.writable) return;
+    const due = opened.nodes.filter((n) => needsRegrant(opened.source.ring, n) && !regranted.current.has(n.id));
+    if (!due.length) return;
+    for (const n of due) regranted.current.add(n.id);
+    regrantItems(opened.source, holder, due)
+      // Refused (a permit came first, the epoch moved on): the grants stay as they were, and the next visit tries again.
+      .catch(() => undefined)
+      .finally(() => void client.invalidateQueries({ queryKey: queryKeys.groups.drive(groupId) }));
+  }, [opened, holder, client, groupId]);
   const ring = () => source.data!.ring;
 
   const create = useMutation({
@@ -55,7 +71,8 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
     onSettled: refresh,
   });
   const rename = useMutation({
-    mutationFn: (input: { node: DriveNode; name: string; tags: string[] }) => renameItem(ring(), input.node, input.name, input.tags),
+    mutationFn: async (input: { node: DriveNode; name: string; tags: string[] }) =>
+      renameItem(ring(), source.data!.me, input.node, input.name, input.tags, await currentReaders(source.data!, holder, input.node)),
     onSettled: refresh,
   });
   const move = useMutation({

@@ -124,6 +124,8 @@ export const de: Texts<typeof en> = {
     title: "Berechtigungen: {{name}}",
     read: "Lesen",
     use: "Nutzen",
+    write: "Ändern",
+    writeHint: "Darf es ändern.",
     readHint: "Darf diese Seite sehen.",
     useHint: "Darf diese Seite sehen und Einträge hinzufügen.",
     nobody: "Niemand genannt.",

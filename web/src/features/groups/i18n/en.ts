@@ -124,6 +124,8 @@ export const en = {
     title: "Permissions: {{name}}",
     read: "Read",
     use: "Use",
+    write: "Change",
+    writeHint: "May change it.",
     readHint: "May see this page.",
     useHint: "May see this page and add items to it.",
     nobody: "Nobody named.",

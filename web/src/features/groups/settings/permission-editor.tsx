@@ -6,12 +6,13 @@ import { useGroupMembers } from "../get-members";
 import type { PageView } from "../get-page";
 import { LockIcon } from "../menu/page-icons";
 import { type Grant, type PagePermissions, usePagePermissions, usePermitPage } from "../page-permissions";
+import type { ReactNode } from "react";
 import { TalkingToServer } from "../frame/load-state";
 import { TextError } from "./form-footer";
 import { grantKey, type Lists, permissionHint, type PermissionList, withGrant, withoutGrant } from "./permission-hints";
 import { ns } from "../i18n";
 
-/** Pages have read and use lists (spec 001 §6); `write` is kept as it is for the items of later issues. */
+/** Pages have read and use lists (spec 001 §6); `write` is kept as it is (drive items have it). */
 const LISTS: PermissionList[] = ["read", "use"];
 
 /**
@@ -29,17 +30,49 @@ export function PermissionEditor({ groupId, page, onClose }: { groupId: number; 
       ) : permissions.isError ? (
         <TextError text={errorText(permissions.error, t("permissions.fetchFailed"))} />
       ) : (
-        <Lists groupId={groupId} page={page} permissions={permissions.data} onClose={onClose} />
+        <PagePermissionLists groupId={groupId} pageId={page.id} permissions={permissions.data} onClose={onClose} />
       )}
     </Modal>
   );
 }
 
-function Lists({ groupId, page, permissions, onClose }: { groupId: number; page: PageView; permissions: PagePermissions; onClose: () => void }) {
+function PagePermissionLists({ groupId, pageId, permissions, onClose }: { groupId: number; pageId: number; permissions: PagePermissions; onClose: () => void }) {
+  const permit = usePermitPage(groupId, pageId);
+  return <PermissionLists groupId={groupId} permissions={permissions} lists={LISTS} saving={permit.isPending} onSave={(lists) => permit.mutateAsync(lists)} onClose={onClose} />;
+}
+
+/** What the cards say of a list, and the hint's text (a page's wording unless given). */
+export interface PermissionTexts {
+  listHint?: (list: PermissionList) => string;
+  hint?: (hint: "readEmpty" | "useEmpty") => ReactNode;
+}
+
+/**
+ * The cards of the permission editor (spec 001 §2) for any object's lists: a card per list with
+ * its role and user chips, the lock notice when not `is_editable`, the hints, Save and Cancel.
+ * `onSave` errors show as the spec's texts: 403 'You do not have access to edit this object.',
+ * anything else 'Error editing this object - please refresh the page and try again.'
+ */
+export function PermissionLists({
+  groupId,
+  permissions,
+  lists: shown,
+  saving,
+  onSave,
+  onClose,
+  texts = {},
+}: {
+  groupId: number;
+  permissions: PagePermissions;
+  lists: PermissionList[];
+  saving: boolean;
+  onSave: (lists: Lists) => Promise<unknown>;
+  onClose: () => void;
+  texts?: PermissionTexts;
+}) {
   const { t } = useTranslation([ns, "errors"]);
   const editable = permissions.is_editable;
   const members = useGroupMembers(groupId, editable);
-  const permit = usePermitPage(groupId, page.id);
   const [lists, setLists] = useState<Lists>({ read: permissions.read, write: permissions.write, use: permissions.use });
   const [error, setError] = useState<string | null>(null);
   useEffect(() => setLists({ read: permissions.read, write: permissions.write, use: permissions.use }), [permissions]);
@@ -58,7 +91,7 @@ function Lists({ groupId, page, permissions, onClose }: { groupId: number; page:
 
   const save = () => {
     setError(null);
-    permit.mutate(lists, { onSuccess: onClose, onError: (cause) => setError(errorText(cause, t("errors:permit_invalid"))) });
+    onSave(lists).then(onClose, (cause: unknown) => setError(errorText(cause, t("errors:permit_invalid"))));
   };
 
   return (
@@ -68,14 +101,14 @@ function Lists({ groupId, page, permissions, onClose }: { groupId: number; page:
           {t("permissions.contactAuthor")}
         </Alert>
       )}
-      {LISTS.map((list) => (
+      {shown.map((list) => (
         <Card key={list} withBorder component="section" aria-label={t(`permissions.${list}`)}>
           <Stack gap="xs">
             <Title order={3} size="h5">
               {t(`permissions.${list}`)}
             </Title>
             <Text size="xs" c="dimmed">
-              {t(`permissions.${list}Hint`)}
+              {texts.listHint ? texts.listHint(list) : t(`permissions.${list}Hint`)}
             </Text>
             <Group gap={6}>
               {lists[list].length === 0 ? (
@@ -114,7 +147,7 @@ function Lists({ groupId, page, permissions, onClose }: { groupId: number; page:
       ))}
       {hint ? (
         <Alert color="yellow" data-permission-hint={hint}>
-          {t(`permissions.hints.${hint}`)}
+          {texts.hint ? texts.hint(hint) : t(`permissions.hints.${hint}`)}
         </Alert>
       ) : null}
       {error ? <TextError text={error} /> : null}
@@ -123,7 +156,7 @@ function Lists({ groupId, page, permissions, onClose }: { groupId: number; page:
           {editable ? t("settings.cancel") : t("permissions.close")}
         </Button>
         {editable ? (
-          <Button onClick={save} loading={permit.isPending}>
+          <Button onClick={save} loading={saving}>
             {t("settings.save")}
           </Button>
         ) : null}

@@ -1,6 +1,6 @@
 import type { Grant } from "@sealwork/contracts";
 
-export type PermissionList = "read" | "use";
+export type PermissionList = "read" | "write" | "use";
 export type Lists = Record<"read" | "write" | "use", Grant[]>;
 
 /**

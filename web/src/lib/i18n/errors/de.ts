@@ -136,4 +136,8 @@ export const de: Record<ErrorCode, string> = {
   mote_comments_full: "Dieses Element enthält so viele Kommentare, wie es kann.",
   comment_not_found: "Diesen Kommentar gibt es nicht mehr – bitte laden Sie die Seite neu.",
   comment_delete_forbidden: "Sie dürfen nur Ihre eigenen Kommentare löschen.",
+  drive_use_forbidden: "Du darfst diesem Ordner keine Elemente hinzufügen.",
+  drive_use_on_file: "Eine Datei hat nur Lese- und Änderungsrechte; Nutzen gibt es für Laufwerke und Ordner.",
+  drive_seal_invalid: "Fehler beim Bearbeiten dieses Objekts - bitte lade die Seite neu und versuche es nochmals.",
+  drive_item_changed: "Fehler beim Bearbeiten dieses Objekts - bitte lade die Seite neu und versuche es nochmals.",
 };

@@ -141,4 +141,8 @@ export const en: Record<ErrorCode, string> = {
   mote_comments_full: "This item holds as many comments as it can.",
   comment_not_found: "This comment does not exist any more - please refresh the page.",
   comment_delete_forbidden: "You may delete only your own comments.",
+  drive_use_forbidden: "You are not allowed to add items to this folder.",
+  drive_use_on_file: "A file has read and change permissions only; use is for drives and folders.",
+  drive_seal_invalid: "Error editing this object - please refresh the page and try again.",
+  drive_item_changed: "Error editing this object - please refresh the page and try again.",
 };

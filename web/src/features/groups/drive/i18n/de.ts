@@ -30,6 +30,17 @@ export const de: Texts<typeof en> = {
   results_one: "{{count}} Element passt zu deiner Suche.",
   results_other: "{{count}} Elemente passen zu deiner Suche.",
   invalid: "Ungültiges Element",
+  permissions: {
+    title: "Berechtigungen: {{name}}",
+    readHint: "Darf es sehen und was darin ist; niemand genannt: alle Mitglieder. Name und Schlagwörter sind dann nur für diese Lesenden verschlüsselt.",
+    writeHint: "Darf es umbenennen, verschieben und löschen (neben dem Autor und den Administratoren).",
+    useHint: "Darf Dateien und Ordner hineinlegen; niemand genannt und keine andere Liste gesetzt: alle Mitglieder.",
+    fetchFailed: "Fehler beim Laden der Berechtigungen für dieses Element - bitte versuche es später nochmals.",
+    hints: {
+      readEmpty: "Unter Lesen ist niemand genannt: alle Mitglieder sehen es, aber nur die unter Nutzen (sowie Autor und Administratoren) legen etwas hinein.",
+      useEmpty: "Unter Nutzen ist niemand genannt: die unter Lesen sehen es, aber nur Autor und Administratoren legen etwas hinein.",
+    },
+  },
   kind: {
     drive: "Laufwerk",
     folder: "Ordner",
@@ -56,6 +67,8 @@ export const de: Texts<typeof en> = {
     download: "Öffnen",
     downloading: "{{done}} von {{total}} entschlüsselt…",
     unknownAuthor: "Unbekannt",
+    permissions: "Berechtigungen",
+    hasGrants: "Hat Berechtigungen",
   },
   form: {
     createDrive: "Laufwerk erstellen",

@@ -27,6 +27,17 @@ export const en = {
   results_one: "{{count}} item matches your search.",
   results_other: "{{count}} items match your search.",
   invalid: "Invalid item",
+  permissions: {
+    title: "Permissions: {{name}}",
+    readHint: "May see it and what is in it; nobody named: every member. Its name and tags are then sealed for these readers only.",
+    writeHint: "May rename, move and delete it (besides its author and the administrators).",
+    useHint: "May put files and folders into it; nobody named and no other list set: every member.",
+    fetchFailed: "Error fetching permissions for this item - please try again later.",
+    hints: {
+      readEmpty: "Nobody is named under Read: every member sees it, but only those under Use (and its author and the administrators) put things into it.",
+      useEmpty: "Nobody is named under Use: those under Read see it, but only its author and the administrators put things into it.",
+    },
+  },
   kind: {
     drive: "Drive",
     folder: "Folder",
@@ -53,6 +64,8 @@ export const en = {
     download: "Open",
     downloading: "Decrypting {{done}} of {{total}}…",
     unknownAuthor: "Unknown",
+    permissions: "Permissions",
+    hasGrants: "Has permissions",
   },
   form: {
     createDrive: "Create drive",

@@ -1,0 +1,5 @@
+import { driveRoutes } from "@sealwork/contracts/drive";
+import { DrivePermissions } from "@sealwork/core/drive";
+import { api } from "@sealwork/core/http/api";
+
+export const handler = api(driveRoutes, "POST /api/drive/items/{rid}/permit", ({ actor, params, body }) => DrivePermissions.permit(actor, params.rid, body), { invalid: "permit_invalid" });
