@@ -19,16 +19,20 @@ export { type OpenedComment, type OpenedRecord, type OpeningRing, openComments, 
 
 export type RecordsAnswer = Response<"GET /api/motes">;
 
-/** A page of cards as the server lists it, with the ring they open with. */
+/** A page of cards as the server lists it, with the ring they open with (none needed for a page without cards). */
 export interface RecordsSource {
   answer: RecordsAnswer;
-  ring: GroupRing;
+  ring: GroupRing | null;
 }
 
-/** GET a page of a page's cards (newest first; `before` the previous page's `next`), and the group's ring as new as the answer says it must be. */
+/**
+ * GET a page of a page's cards (newest first; `before` the previous page's `next`), and the
+ * group's ring as new as the answer says it must be. An empty page shows without the group key
+ * (a member whose copy is on its way sees the empty state; adding a card waits for the key).
+ */
 export async function loadRecords(groupId: number, pageId: number, holder: UnlockedKeys, before?: number, signal?: AbortSignal): Promise<RecordsSource> {
   const answer = await call("GET /api/motes", { query: { page: pageId, ...(before ? { before } : {}) }, signal });
-  return { answer, ring: await currentGroupRing(groupId, holder, answer) };
+  return { answer, ring: answer.motes.length === 0 ? null : await currentGroupRing(groupId, holder, answer) };
 }
 
 /**

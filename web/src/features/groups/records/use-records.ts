@@ -36,7 +36,7 @@ export function usePageRecords(groupId: number, pageId: number, holder: Unlocked
     initialPageParam: undefined as number | undefined,
     queryFn: async ({ pageParam, signal }) => {
       const { answer, ring } = await loadRecords(groupId, pageId, holder, pageParam, signal);
-      return { answer, ring, records: await openRecords(ring, answer.motes, cache.current) };
+      return { answer, ring, records: ring ? await openRecords(ring, answer.motes, cache.current) : [] };
     },
     getNextPageParam: (last) => last.answer.next ?? undefined,
     staleTime: 30_000,
