@@ -6,7 +6,7 @@ import { db } from "../db/service";
 import { type AttachmentItem } from "./entities";
 import { fail, valid } from "../errors";
 import { conversationFiles } from "../storage";
-import { Drive } from "../drive";
+import { driveFileToShare } from "../drive/share";
 import { Uploads } from "../uploads";
 import { access } from "./access";
 import { motesById } from "./messages";
@@ -68,7 +68,7 @@ export namespace Attachment {
   export async function fromDrive(actor: Actor, conversationId: number, body: z.input<typeof attachmentFromDrive>) {
     const input = valid(attachmentFromDrive, body);
     const { me } = await access(actor, conversationId, "write");
-    const file = await Drive.fileToShare(actor, input.group, input.file);
+    const file = await driveFileToShare(actor, input.group, input.file);
     const id = await nextId("attachment");
     await Uploads.copyBetween(file.space, file.id, conversationFiles(conversationId), id, file.thumbSize > 0);
     await db()

@@ -424,17 +424,4 @@ export namespace Drive {
     await requireReadable(me, membership, file);
     return { url: await Uploads.downloadUrl(driveFiles(groupId), fileId, thumb), size: thumb ? file.thumbSize : file.size };
   }
-
-  /**
-   * A file a drive item holds, for someone who may read the drive page, to copy elsewhere
-   * ('Select from drive...' in a conversation): its space, id and sizes; else 404 attachment_not_found.
-   */
-  export async function fileToShare(actor: Actor, groupId: number, fileId: number) {
-    valid(idSchema, fileId);
-    const { me, membership } = await reservedPageAccess(actor, groupId, "drive", "read");
-    const file = await fileOf(groupId, fileId);
-    if (!file || file.state !== "attached") fail("attachment_not_found");
-    await requireReadable(me, membership, file);
-    return { space: driveFiles(groupId), id: file.id, size: file.size, thumbSize: file.thumbSize };
-  }
 }
