@@ -44,7 +44,8 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * codes), for an invitation's code and temporary private keys, for two-factor recovery codes,
  * for a conversation's title, message text, file name, file contents and thumbnail, for a message
  * of a group's conversation page written in the browser (the group and its keys made there too), the names and
- * tags of a drive and a folder made on its drive page and a file uploaded there (name and bytes), and for a
+ * tags of a drive and a folder made on its drive page and a file uploaded there (name and bytes), a
+ * card made in the card editor on a pinboard with a file attached (title, content, file name and bytes), and for a
  * group's epoch keys (wrapped, linked, committed to and logged through the group key routes), and for
  * a card (mote) of a page and a comment on it (every field of the editor payload), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
@@ -156,6 +157,10 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const folderTag = `canary-spa-tag-${randomBytes(6).toString("hex")}`;
     const driveFileName = `canary-spa-file-${randomBytes(6).toString("hex")}.txt`;
     const driveFileBytes = Buffer.from(`canary-spa-file-bytes-${randomBytes(12).toString("hex")} `.repeat(40));
+    const cardTitle = `canary-spa-card-${randomBytes(6).toString("hex")}`;
+    const cardContent = `canary-spa-card-content-${randomBytes(6).toString("hex")}`;
+    const cardFileName = `canary-spa-card-file-${randomBytes(6).toString("hex")}.txt`;
+    const cardFileBytes = Buffer.from(`canary-spa-card-bytes-${randomBytes(12).toString("hex")} `.repeat(40));
     {
       const { page, context } = await newVisitor(browser);
       await signIn(page, canaries[0]!.email, canaries[0]!.password, canaries[0]!.code);
@@ -185,6 +190,20 @@ describe("plaintext canary: the server stores no secure code and no private key"
       await page.locator(`[data-drive-item="${folderName}"]`).click();
       await page.locator("[data-upload-input]").first().setInputFiles({ name: driveFileName, mimeType: "text/plain", buffer: driveFileBytes });
       await page.locator(`[data-drive-item="${driveFileName}"]`).waitFor({ timeout: 30_000 });
+      // A pinboard page and a card on it, with a file attached, made in the card editor.
+      await page.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: "Pages of Canary browser group" }).getByRole("link", { name: "(new)" }).click();
+      await page.getByLabel("Page name").fill("Canary board");
+      await page.getByRole("radio", { name: "Pinboard" }).check();
+      await page.getByLabel("Page name").press("Enter");
+      await page.getByText("Nothing is pinned here yet.").waitFor({ timeout: 30_000 });
+      await page.getByRole("button", { name: "Add", exact: true }).click();
+      const cardEditor = page.getByRole("dialog");
+      await cardEditor.getByLabel("Choose a file to attach").setInputFiles({ name: cardFileName, mimeType: "text/plain", buffer: cardFileBytes });
+      await cardEditor.locator('[data-upload-state="success"]').waitFor({ timeout: 30_000 });
+      await cardEditor.getByLabel("Title").fill(cardTitle);
+      await cardEditor.getByLabel("Content").fill(cardContent);
+      await cardEditor.getByRole("button", { name: "Save" }).click();
+      await page.getByRole("listitem").filter({ hasText: cardTitle }).waitFor({ timeout: 30_000 });
       await context.close();
     }
     needles.push(needle("group conversation message written in the browser", Buffer.from(groupText), groupText));
@@ -193,6 +212,10 @@ describe("plaintext canary: the server stores no secure code and no private key"
     needles.push(needle("folder tag written in the browser", Buffer.from(folderTag), folderTag));
     needles.push(needle("drive file name chosen in the browser", Buffer.from(driveFileName), driveFileName));
     needles.push(needle("drive file bytes uploaded from the browser", driveFileBytes.subarray(0, 64)));
+    needles.push(needle("card title written in the card editor", Buffer.from(cardTitle), cardTitle));
+    needles.push(needle("card content written in the card editor", Buffer.from(cardContent), cardContent));
+    needles.push(needle("card file name chosen in the card editor", Buffer.from(cardFileName), cardFileName));
+    needles.push(needle("card file bytes uploaded from the card editor", cardFileBytes.subarray(0, 64)));
 
     // An invitation: its code goes from the administrator to the invitee by another channel,
     // and the invitee's temporary private keys travel only inside the code-wrapped transit.
@@ -347,6 +370,7 @@ describe("plaintext canary: the server stores no secure code and no private key"
     expect(found).toEqual([]);
     expect(keys.some((key) => key.startsWith("attachments/")), "the scan reads conversation attachments").toBe(true);
     expect(keys.some((key) => key.startsWith("drive/")), "the scan reads drive files").toBe(true);
+    expect(keys.some((key) => key.startsWith("cards/")), "the scan reads cards' files").toBe(true);
   });
 
   it("finds none in any file of the runtime's data folder (DynamoDB Local's database, s3rver, the queue, the outbox)", async () => {
