@@ -23,7 +23,7 @@ export function TypeSlot(props: PageTypeProps) {
   const Page = TYPES[props.page.type as PageType]!;
   return (
     <Suspense fallback={<TalkingToServer />}>
-      <Page {...props} />
+      <Page key={props.page.id} {...props} />
     </Suspense>
   );
 }
