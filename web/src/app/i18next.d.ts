@@ -3,6 +3,7 @@ import type { en as admin } from "../features/admin/i18n/en";
 import type { en as cards } from "../features/groups/cards/i18n/en";
 import type { en as conversations } from "../features/conversations/i18n/en";
 import type { en as drive } from "../features/groups/drive/i18n/en";
+import type { en as gallery } from "../features/groups/gallery/i18n/en";
 import type { en as groupKeys } from "../features/groups/keys/i18n/en";
 import type { en as groupMembers } from "../features/groups/members/i18n/en";
 import type { en as groups } from "../features/groups/i18n/en";
@@ -35,6 +36,7 @@ declare module "i18next" {
       cards: typeof cards;
       conversations: typeof conversations;
       drive: typeof drive;
+      gallery: typeof gallery;
       groupKeys: typeof groupKeys;
       groupMembers: typeof groupMembers;
       groups: typeof groups;
