@@ -1,8 +1,10 @@
 import type { en as about } from "../features/about/i18n/en";
 import type { en as admin } from "../features/admin/i18n/en";
+import type { en as blog } from "../features/groups/blog/i18n/en";
 import type { en as cards } from "../features/groups/cards/i18n/en";
 import type { en as conversations } from "../features/conversations/i18n/en";
 import type { en as drive } from "../features/groups/drive/i18n/en";
+import type { en as gallery } from "../features/groups/gallery/i18n/en";
 import type { en as groupKeys } from "../features/groups/keys/i18n/en";
 import type { en as groupMembers } from "../features/groups/members/i18n/en";
 import type { en as groups } from "../features/groups/i18n/en";
@@ -32,9 +34,11 @@ declare module "i18next" {
       shell: typeof shell;
       about: typeof about;
       admin: typeof admin;
+      blog: typeof blog;
       cards: typeof cards;
       conversations: typeof conversations;
       drive: typeof drive;
+      gallery: typeof gallery;
       groupKeys: typeof groupKeys;
       groupMembers: typeof groupMembers;
       groups: typeof groups;

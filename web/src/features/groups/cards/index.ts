@@ -2,3 +2,9 @@
 export { type CardEditorProps, type CardParts, CardEditor } from "./card-editor";
 export { type CoreField } from "./card-draft";
 export { RichView } from "./rich-body";
+export { CardMedia, CardThumb, isMedia } from "./card-media";
+export { Comments } from "./comments";
+export { PhotoBrowser, type Photo } from "./photo-browser";
+export { firstCharacters, isCut, nearIndexes, wrapIndex } from "./card-text";
+export { EditButton } from "./edit-button";
+export { type CardPageView, CardPage } from "./card-page";

@@ -15,6 +15,8 @@ export interface PageTypeProps {
 /** The page types with content of their own, each its own chunk loaded when opened; the others keep the placeholder until their feature comes. */
 const TYPES: Partial<Record<PageType, React.ComponentType<PageTypeProps>>> = {
   pinboard: lazy(() => import("../pinboard/pinboard-page").then(({ PinboardPage }) => ({ default: PinboardPage }))),
+  blog: lazy(() => import("../blog/blog-page").then(({ BlogPage }) => ({ default: BlogPage }))),
+  gallery: lazy(() => import("../gallery/gallery-page").then(({ GalleryPage }) => ({ default: GalleryPage }))),
 };
 
 export const hasContent = (type: string): type is PageType => type in TYPES;
@@ -23,7 +25,7 @@ export function TypeSlot(props: PageTypeProps) {
   const Page = TYPES[props.page.type as PageType]!;
   return (
     <Suspense fallback={<TalkingToServer />}>
-      <Page {...props} />
+      <Page key={props.page.id} {...props} />
     </Suspense>
   );
 }

@@ -1,32 +1,15 @@
 /** The "pinboard" namespace in English: the pinboard page (spec 002 §2, §9). */
 export const en = {
   loading: "Decrypting cards…",
+  loadFailed: "Error loading page data from server!",
   board: "Cards",
   untitled: "(untitled)",
   invalid: "Invalid item",
   view: "View",
   viewCard: "View {{title}}",
-  edit: "Edit",
-  editCard: "Edit {{title}}",
-  more: "Load more",
-  loadFailed: "Error loading page data from server!",
-  media: {
-    loading: "Decrypting media…",
-    failed: "Error decrypting this file!",
-    video: "Video",
-  },
   viewer: {
     body: "Text",
     close: "Close",
     attachments: "Attachments",
-    comments: "Comments",
-    noComments: "No comments yet.",
-    newComment: "New comment",
-    post: "Post",
-    delete: "Delete comment",
-    postFailed: "An error occurred posting your comment. Please try again later!",
-    deleteFailed: "An error occurred deleting your comment. Please try again later!",
-    invalidComment: "This comment cannot be shown.",
-    unknownAuthor: "Unknown",
   },
 };

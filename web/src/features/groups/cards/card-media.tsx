@@ -11,8 +11,8 @@ const isVideo = (file: FileRef) => file.type.startsWith("video/");
 /** Only images and videos are drawn as media (another client may have sealed any type). */
 export const isMedia = (file: FileRef) => /^(image|video)\//.test(file.type);
 
-/** A pin's thumbnail (200 px, decrypted here); a video or an image without one shows its kind. */
-export function PinThumb({ pageId, media, title }: { pageId: number; media: FileRef; title: string }) {
+/** A card's media thumbnail (200 px, decrypted here); a video or an image without one shows its kind. */
+export function CardThumb({ pageId, media, title }: { pageId: number; media: FileRef; title: string }) {
   const { t } = useTranslation(ns);
   const space = cardSpace(pageId);
   const thumb = useQuery({
@@ -36,10 +36,10 @@ export function PinThumb({ pageId, media, title }: { pageId: number; media: File
 }
 
 /**
- * A pin's full media, fetched and decrypted only when the pin is viewed (spec 002 §4: loading,
- * then loaded or error); the blob URL goes with the popup.
+ * A card's full media, fetched and decrypted only when it is shown (spec 002 §4: loading, then
+ * loaded or error); the blob URL goes with the component. `maxHeight` fits it to its frame.
  */
-export function PinMedia({ pageId, media, title }: { pageId: number; media: FileRef; title: string }) {
+export function CardMedia({ pageId, media, title, maxHeight = 400 }: { pageId: number; media: FileRef; title: string; maxHeight?: number | string }) {
   const { t } = useTranslation(ns);
   const space = cardSpace(pageId);
   const full = useQuery({
@@ -68,8 +68,8 @@ export function PinMedia({ pageId, media, title }: { pageId: number; media: File
     );
   }
   return isVideo(media) ? (
-    <video src={full.data} controls style={{ width: "100%", maxHeight: 400 }} data-media-state="loaded" aria-label={title} />
+    <video src={full.data} controls style={{ width: "100%", maxHeight }} data-media-state="loaded" aria-label={title} />
   ) : (
-    <img src={full.data} alt={title} style={{ width: "100%", maxHeight: 400, objectFit: "contain" }} data-media-state="loaded" />
+    <img src={full.data} alt={title} style={{ width: "100%", maxHeight, objectFit: "contain" }} data-media-state="loaded" />
   );
 }

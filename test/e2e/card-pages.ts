@@ -1,0 +1,44 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { http } from "../support/api";
+import { createSession } from "../support/users";
+import { gotoApp } from "./helpers";
+
+type Person = Awaited<ReturnType<typeof createSession>>;
+
+/**
+ * The cast of the card page types' browser tests (pinboard, blog, gallery): Sue (super
+ * administrator) makes a group in her browser, so its keys exist, with Ann, Ben and Cat; a page
+ * of `type` that Ann may add to, Ben may only read, and Cat may not see.
+ */
+export async function groupWithCardPage(signedIn: (person: Person) => Promise<Page>, type: string, pageName: string, tag: string) {
+  const people = await Promise.all(["Sue", "Ann", "Ben", "Cat"].map((name, i) => createSession({ admin: i === 0, superAdmin: i === 0, name: `${name} ${tag}` })));
+  const [sue, ann, ben] = people as [Person, Person, Person, Person];
+  const [s, a, b, c] = (await Promise.all(people.map(signedIn))) as [Page, Page, Page, Page];
+  await gotoApp(s, "/group/new");
+  await s.getByLabel("Name").fill(`Group ${tag}`);
+  for (const who of ["Ann", "Ben", "Cat"].map((name) => `${name} ${tag}`)) {
+    await s.getByRole("textbox", { name: "Search people" }).fill(who);
+    await s.getByRole("listitem").filter({ hasText: who }).first().click();
+  }
+  await s.getByRole("button", { name: "Create group" }).click();
+  await s.waitForURL(/\/group\/\d+\/page\/members$/, { timeout: 60_000 });
+  const group = Number(/\/group\/(\d+)\//.exec(s.url())![1]);
+  await s.locator('[data-group-key="ready"][data-group-key-epoch="0"]').waitFor({ timeout: 30_000 });
+  const page = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: pageName, type } })).body.id;
+  expect((await http("POST", `/api/pages/${page}/permit`, { token: sue.api_token, body: { read: [{ role: false, id: ben.id }], use: [{ role: false, id: ann.id }] } })).status).toBe(200);
+  return { group, page, browsers: { sue: s, ann: a, ben: b, cat: c } };
+}
+
+/** Opens a card page and waits until its cards are decrypted. */
+export async function openCardPage(page: Page, group: number, id: number) {
+  await gotoApp(page, `/group/${group}/page/${id}`);
+  await page.getByText(/Decrypting cards…/).waitFor({ state: "detached", timeout: 60_000 });
+}
+
+/** A member without read rights: the page is not in their menu, and its address is refused. */
+export async function expectRefused(page: Page, group: number, id: number, pageName: string) {
+  await gotoApp(page, `/group/${group}/page/${id}`);
+  await page.getByText("You are not allowed to access this page!").waitFor({ timeout: 30_000 });
+  expect(await page.getByRole("link", { name: pageName }).count()).toBe(0);
+}

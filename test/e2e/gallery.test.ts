@@ -1,0 +1,116 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { png } from "../support/png";
+import { expectAccessible } from "./accessibility";
+import { browserForSuite } from "./conversation-helpers";
+import { expectRefused, groupWithCardPage, openCardPage } from "./card-pages";
+
+/**
+ * The gallery page in the browser (issue 14; spec 002 §2 Gallery, §5): pictures added through the
+ * card editor (media required), thumbnails decrypted in the grid, the dark photo browser with the
+ * titles as captions moved by keys, buttons and a drag, the full pictures fetched only when opened;
+ * editing, deleting, the empty state, a read-only member and a member refused.
+ */
+
+const unique = () => Math.random().toString(36).slice(2, 7);
+
+describe("the gallery page", () => {
+  const { signedIn } = browserForSuite();
+  const editor = (page: Page) => page.getByRole("dialog");
+  const item = (page: Page, title: string) => page.getByRole("listitem").filter({ hasText: title });
+  const browser = (page: Page) => page.getByRole("dialog", { name: "Photo browser" });
+  const caption = (page: Page) => browser(page).locator("[data-photo-caption]");
+
+  async function addPicture(page: Page, title: string, name: string) {
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await editor(page).getByLabel("Choose an image or video").setInputFiles({ name, mimeType: "image/png", buffer: png(320, 240) });
+    await editor(page).locator('[data-upload-state="success"]').filter({ hasText: name }).waitFor({ timeout: 60_000 });
+    await editor(page).getByLabel("Title").fill(title);
+    await editor(page).getByRole("button", { name: "Save" }).click();
+    await editor(page).waitFor({ state: "detached", timeout: 60_000 });
+    await item(page, title).locator('img[data-thumb-state="thumb"]').waitFor({ timeout: 30_000 });
+  }
+
+  it("adds pictures in the editor, browses them by keys, buttons and drag, edits and deletes them; a reader only looks, a stranger is refused", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const { group, page: gallery, browsers } = await groupWithCardPage(signedIn, "gallery", `Album ${tag}`, tag);
+    const { ann: a, ben: b, cat: c } = browsers;
+    // The empty state; a gallery's card needs media.
+    await openCardPage(a, group, gallery);
+    await a.getByText("No pictures yet.").waitFor();
+    await a.getByRole("button", { name: "Add", exact: true }).click();
+    await editor(a).getByLabel("Title").fill("Without a picture");
+    await editor(a).getByRole("button", { name: "Save" }).click();
+    await editor(a).getByText("Media needs a value.").waitFor();
+    await editor(a).getByRole("button", { name: "Cancel" }).click();
+    await editor(a).waitFor({ state: "detached" });
+
+    await addPicture(a, `Berg ${tag}`, "berg.png");
+    await addPicture(a, `See ${tag}`, "see.png");
+    // The grid shows thumbnails only: no full picture is fetched before one is opened.
+    expect(await a.locator("[data-media-state]").count()).toBe(0);
+    await expectAccessible(a, "a gallery");
+
+    // The photo browser: the title as caption, arrows, buttons and a drag go round; Escape closes.
+    await item(a, `Berg ${tag}`).getByRole("button", { name: `Open Berg ${tag}` }).click();
+    await browser(a).locator('[data-photo="shown"] img[data-media-state="loaded"]').waitFor({ timeout: 30_000 });
+    expect(await caption(a).innerText()).toBe(`Berg ${tag}`);
+    await expectAccessible(a, "the photo browser");
+    await a.keyboard.press("ArrowRight");
+    expect(await caption(a).innerText()).toBe(`See ${tag}`);
+    await browser(a).getByText(/^[12] of 2$/).waitFor();
+    await browser(a).locator('[data-photo="shown"] img[data-media-state="loaded"]').waitFor({ timeout: 30_000 });
+    await a.keyboard.press("ArrowRight");
+    expect(await caption(a).innerText()).toBe(`Berg ${tag}`);
+    await a.keyboard.press("ArrowLeft");
+    expect(await caption(a).innerText()).toBe(`See ${tag}`);
+    await browser(a).getByRole("button", { name: "Next" }).click();
+    expect(await caption(a).innerText()).toBe(`Berg ${tag}`);
+    // A drag to the left shows the next picture, a short one stays.
+    const stage = (await browser(a).locator("[data-photo-stage]").boundingBox())!;
+    const y = stage.y + stage.height / 2;
+    await a.mouse.move(stage.x + stage.width / 2, y);
+    await a.mouse.down();
+    await a.mouse.move(stage.x + stage.width / 2 - 200, y, { steps: 5 });
+    await a.mouse.up();
+    expect(await caption(a).innerText()).toBe(`See ${tag}`);
+    await a.mouse.move(stage.x + stage.width / 2, y);
+    await a.mouse.down();
+    await a.mouse.move(stage.x + stage.width / 2 + 10, y);
+    await a.mouse.up();
+    expect(await caption(a).innerText()).toBe(`See ${tag}`);
+    await a.keyboard.press("Escape");
+    await browser(a).waitFor({ state: "detached" });
+
+    // Ann renames a picture.
+    await item(a, `Berg ${tag}`).getByRole("button", { name: `Edit Berg ${tag}` }).click();
+    await editor(a).getByLabel("Title").fill(`Berge ${tag}`);
+    await editor(a).getByRole("button", { name: "Save" }).click();
+    await editor(a).waitFor({ state: "detached", timeout: 60_000 });
+    await item(a, `Berge ${tag}`).waitFor();
+
+    // Ben looks: thumbnails, the browser with the new caption, no Add, no Edit.
+    await openCardPage(b, group, gallery);
+    await item(b, `Berge ${tag}`).locator('img[data-thumb-state="thumb"]').waitFor({ timeout: 30_000 });
+    expect(await b.getByRole("button", { name: "Add", exact: true }).count()).toBe(0);
+    expect(await b.getByRole("button", { name: /^Edit / }).count()).toBe(0);
+    await item(b, `Berge ${tag}`).getByRole("button", { name: `Open Berge ${tag}` }).click();
+    expect(await caption(b).innerText()).toBe(`Berge ${tag}`);
+    await b.keyboard.press("Escape");
+    await browser(b).waitFor({ state: "detached" });
+
+    // Cat may not see the page: it is not in her menu, and its address is refused.
+    await expectRefused(c, group, gallery, `Album ${tag}`);
+
+    // Ann deletes both: the empty state, for Ben the read-only text.
+    for (const title of [`Berge ${tag}`, `See ${tag}`]) {
+      await item(a, title).getByRole("button", { name: `Edit ${title}` }).click();
+      await editor(a).getByRole("button", { name: "Delete" }).click();
+      await editor(a).getByRole("button", { name: "Delete" }).click();
+      await editor(a).waitFor({ state: "detached", timeout: 60_000 });
+    }
+    await a.getByText("No pictures yet.").waitFor();
+    await openCardPage(b, group, gallery);
+    await b.getByText("Not allowed to edit or create items from this page!").waitFor();
+  });
+});
