@@ -13,6 +13,7 @@ import { ItemIcon } from "./drive-row";
 import { type DriveNode, countBelow, driveOf } from "./drive-tree";
 import { ns } from "./i18n";
 import { UploadFile } from "./upload-file";
+import { DriveThumb, hasThumbnail } from "./drive-thumb";
 
 /**
  * The drive page's details panel (spec 001 §2): title, drive, author, size, modified, created and
@@ -85,6 +86,7 @@ export function Details({
           <Badge variant="light">{t(`kind.${node.kind}`)}</Badge>
           {node.hasGrants ? <LockIcon size={16} aria-label={t("details.hasGrants")} role="img" data-padlock /> : null}
         </Group>
+        {hasThumbnail(node.file) ? <DriveThumb key={node.file.id} groupId={groupId} file={node.file} size={200} /> : null}
         {row(t("details.title"), node.name ?? t("invalid"))}
         {row(t("details.drive"), drive?.name ?? t("invalid"))}
         {row(t("details.author"), attrib[String(node.authorId)]?.name ?? t("details.unknownAuthor"))}

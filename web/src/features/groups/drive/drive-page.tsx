@@ -223,6 +223,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
                   const item = byId.get(Number(payload.node.value))!;
                   return (
                     <DriveRow
+                      groupId={groupId}
                       payload={payload}
                       item={item}
                       label={item.name ?? t("invalid")}
