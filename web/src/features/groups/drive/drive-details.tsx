@@ -35,6 +35,7 @@ export function Details({
   onOpen,
   onRename,
   onPermissions,
+  onMove,
   onDelete,
   onJump,
 }: {
@@ -51,6 +52,8 @@ export function Details({
   onError: (text: string) => void;
   onRename: (node: DriveNode) => void;
   onPermissions: (node: DriveNode) => void;
+  /** 'Move to…': the keyboard's way to move (a drop is the mouse's). */
+  onMove: (node: DriveNode) => void;
   onDelete: (node: DriveNode) => void;
   onJump: (node: DriveNode) => void;
 }) {
@@ -125,6 +128,11 @@ export function Details({
           {canWrite && node.editable && node.name !== null ? (
             <Button size="xs" variant="default" onClick={() => onRename(node)}>
               {t("details.rename")}
+            </Button>
+          ) : null}
+          {canWrite && node.editable && node.kind !== "drive" && node.name !== null ? (
+            <Button size="xs" variant="default" onClick={() => onMove(node)} data-move>
+              {t("details.move")}
             </Button>
           ) : null}
           {node.name !== null ? (

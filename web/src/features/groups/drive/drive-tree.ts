@@ -88,3 +88,30 @@ export function treeData(children: Map<number, DriveNode[]>, parent: number, sho
       return { value: String(node.id), label: node.name ?? invalid, ...(below.length ? { children: below } : {}) };
     });
 }
+
+/**
+ * What a move of `node` into `target` is (spec 001 §4), alike for a drop and for 'Move to…':
+ * "ignore" into its own parent, onto itself, for a drive or onto a file; "forbidden" into
+ * something below itself or by someone who may not change it (the refusal's text); else "move".
+ */
+export function moveVerdict(node: DriveNode, target: DriveNode, byId: Map<number, DriveNode>): "ignore" | "forbidden" | "move" {
+  if (node.kind === "drive" || target.kind === "file" || target.id === node.parent || target.id === node.id) return "ignore";
+  for (let at: DriveNode | undefined = target, steps = 0; at && steps < 100; at = byId.get(at.parent), steps++) if (at.id === node.id) return "forbidden";
+  return node.editable ? "move" : "forbidden";
+}
+
+/** The drives and folders `node` may move into, each with its path from its drive ("Drive / Folder"), in the tree's order. */
+export function moveTargets(node: DriveNode, children: Map<number, DriveNode[]>, byId: Map<number, DriveNode>, invalid: string): { node: DriveNode; path: string }[] {
+  const found: { node: DriveNode; path: string }[] = [];
+  const walk = (parent: number, above: string) => {
+    for (const child of children.get(parent) ?? []) {
+      // Nothing below the item itself can take it.
+      if (child.kind === "file" || child.id === node.id) continue;
+      const path = above ? `${above} / ${child.name ?? invalid}` : (child.name ?? invalid);
+      if (child.name !== null && moveVerdict(node, child, byId) === "move") found.push({ node: child, path });
+      walk(child.id, path);
+    }
+  };
+  walk(0, "");
+  return found;
+}

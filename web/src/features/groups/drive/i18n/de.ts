@@ -67,6 +67,7 @@ export const de: Texts<typeof en> = {
     download: "Öffnen",
     downloading: "{{done}} von {{total}} entschlüsselt…",
     unknownAuthor: "Unbekannt",
+    move: "Verschieben nach…",
     permissions: "Berechtigungen",
     hasGrants: "Hat Berechtigungen",
   },
@@ -94,6 +95,13 @@ export const de: Texts<typeof en> = {
   upload: {
     progress: "{{name}} wird verschlüsselt und hochgeladen: {{percent}} %",
     cancel: "Hochladen abbrechen",
+  },
+  move: {
+    title: "{{name}} verschieben",
+    target: "Nach",
+    targetPlaceholder: "Laufwerk oder Ordner wählen",
+    none: "Es gibt kein anderes Laufwerk und keinen anderen Ordner, in das es verschoben werden kann.",
+    confirm: "Verschieben",
   },
   picker: {
     title: "Aus dem Laufwerk wählen",

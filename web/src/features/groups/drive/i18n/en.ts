@@ -64,6 +64,7 @@ export const en = {
     download: "Open",
     downloading: "Decrypting {{done}} of {{total}}…",
     unknownAuthor: "Unknown",
+    move: "Move to…",
     permissions: "Permissions",
     hasGrants: "Has permissions",
   },
@@ -91,6 +92,13 @@ export const en = {
   upload: {
     progress: "Encrypting and uploading {{name}}: {{percent}} %",
     cancel: "Cancel upload",
+  },
+  move: {
+    title: "Move {{name}}",
+    target: "Into",
+    targetPlaceholder: "Choose a drive or folder",
+    none: "There is no other drive or folder to move it into.",
+    confirm: "Move",
   },
   picker: {
     title: "Select from drive",
