@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { startConversation } from "../support/conversations";
 import { png } from "../support/png";
 import { createSession } from "../support/users";
 import { browserForSuite } from "./conversation-helpers";
@@ -8,7 +9,8 @@ import { gotoApp } from "./helpers";
 
 /**
  * The drive's remaining parts in the browser (issue 13; spec 001 §2, §4): image thumbnails
- * decrypted in the page (details and row), 'Move to…' (the keyboard's move) that persists.
+ * decrypted in the page (details and row), 'Move to…' (the keyboard's move) that persists, the
+ * compact view in 'Select from drive...' (select mode, popover).
  */
 
 const unique = () => Math.random().toString(36).slice(2, 7);
@@ -71,5 +73,40 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
     await item(a, `Urlaub ${tag}`).click();
     await under(a, `Urlaub ${tag}`, `see ${tag}.png`).waitFor();
     await a.context().close();
+  });
+
+  it("'Select from drive...' opens the compact view in select mode: a folder is refused, a file is picked; its popover offers what one may do", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const [ann, ben] = await Promise.all([createSession({ admin: true, superAdmin: true, name: `Ann ${tag}` }), createSession({ name: `Ben ${tag}` })]);
+    // Ben's browser makes his keys (a conversation with real keys needs them).
+    const [pa, pb] = await Promise.all([ann, ben].map(signedIn));
+    const [a, b] = [pa!, pb!];
+    await groupWithDrive(a, tag);
+    await item(a, `Urlaub ${tag}`).click();
+    await a.locator("[data-upload-input]").first().setInputFiles({ name: `note ${tag}.txt`, mimeType: "text/plain", buffer: Buffer.from("Hallo") });
+    await item(a, `note ${tag}.txt`).waitFor({ timeout: 30_000 });
+
+    const { id: talk } = await startConversation(ann, [ben], { realKeys: true });
+    await gotoApp(a, `/conversation/${talk}`);
+    await a.getByRole("button", { name: "Select from drive..." }).click();
+    await dialog(a).getByRole("combobox", { name: "Group" }).click();
+    await a.getByRole("option", { name: `Mini ${tag}` }).click();
+    const pick = (name: string) => dialog(a).locator(`[data-pick-item="${name}"]`);
+    await pick(`Fotos ${tag}`).click();
+    // A folder's Select is refused with a clear text; its name opens it.
+    await dialog(a).getByRole("button", { name: `Select Urlaub ${tag}` }).click();
+    await dialog(a).getByRole("alert").getByText(`Urlaub ${tag} is a folder: only a file can be selected.`).waitFor();
+    await pick(`Urlaub ${tag}`).click();
+    await dialog(a).locator("[data-compact-place]").getByText(`Urlaub ${tag}`).waitFor();
+    // The context popover: what the author may do with her file.
+    await dialog(a).getByRole("button", { name: `Actions for note ${tag}.txt` }).click();
+    expect(await a.getByRole("menu").getByRole("menuitem").allInnerTexts()).toEqual(["Open", "Rename", "Permissions", "Delete"]);
+    await a.keyboard.press("Escape");
+    await a.getByRole("menu").waitFor({ state: "detached" });
+
+    await dialog(a).getByRole("button", { name: `Select note ${tag}.txt` }).click();
+    await dialog(a).waitFor({ state: "detached" });
+    await a.getByText(`note ${tag}.txt`).first().waitFor();
+    for (const p of [a, b]) await p.context().close();
   });
 });

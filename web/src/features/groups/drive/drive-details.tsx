@@ -157,14 +157,14 @@ export function Details({
 }
 
 /**
- * Opens a file: its bytes fetched and decrypted as they stream in (progress shown), then offered
+ * Opens a file: its bytes fetched and decrypted as they stream in (progress kept), then offered
  * as a download under its name (never shown in this origin). 403: 'Error accessing this file - you
  * do not have access to it!'; bytes that do not open: 'Error decrypting this file!'.
  */
-function OpenFile({ groupId, file, onError }: { groupId: number; file: FileRef; onError: (text: string) => void }) {
+export function useFileOpener(groupId: number, onError: (text: string) => void) {
   const { t } = useTranslation(ns);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const open = async () => {
+  const open = async (file: FileRef) => {
     setProgress({ done: 0, total: file.size });
     try {
       downloadBlob(file.name, await downloadItem(groupId, file, { onProgress: (done, total) => setProgress({ done, total }) }));
@@ -175,8 +175,14 @@ function OpenFile({ groupId, file, onError }: { groupId: number; file: FileRef; 
       setProgress(null);
     }
   };
+  return { progress, open };
+}
+
+function OpenFile({ groupId, file, onError }: { groupId: number; file: FileRef; onError: (text: string) => void }) {
+  const { t } = useTranslation(ns);
+  const { progress, open } = useFileOpener(groupId, onError);
   return (
-    <Button size="xs" variant="default" onClick={() => void open()} loading={progress !== null} data-open-file>
+    <Button size="xs" variant="default" onClick={() => void open(file)} loading={progress !== null} data-open-file>
       {progress ? t("details.downloading", { done: formatDriveSize(progress.done), total: formatDriveSize(progress.total) }) : t("details.download")}
     </Button>
   );

@@ -1,5 +1,5 @@
 import { DndContext, type DragEndEvent, PointerSensor, useSensor, useSensors } from "@dnd-kit/core";
-import { ActionIcon, Alert, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
+import { ActionIcon, Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
@@ -15,9 +15,10 @@ import { ns } from "./i18n";
 import { DriveRow } from "./drive-row";
 import { Details } from "./drive-details";
 import { UploadFile } from "./upload-file";
-import { ItemForm } from "./item-form";
+import { ItemForm, RenameForm } from "./item-form";
 import { ItemPermissionEditor } from "./item-permission-editor";
 import { MoveDialog } from "./move-dialog";
+import { ConfirmDelete } from "./confirm-delete";
 import { useDrive } from "./use-drive";
 
 /**
@@ -286,14 +287,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
         />
       ) : null}
       {dialog?.kind === "rename" ? (
-        <ItemForm
-          title={t("form.rename", { name: dialog.node.name ?? t("invalid") })}
-          submit={t("form.save")}
-          initial={{ name: dialog.node.name ?? "", tags: dialog.node.tags }}
-          busy={rename.isPending}
-          onClose={close}
-          onSave={(name, tags) => rename.mutate({ node: dialog.node, name, tags }, { onSuccess: close, onError: fail(t("errors.edit")) })}
-        />
+        <RenameForm node={dialog.node} busy={rename.isPending} onClose={close} onSave={(name, tags) => rename.mutate({ node: dialog.node, name, tags }, { onSuccess: close, onError: fail(t("errors.edit")) })} />
       ) : null}
       {dialog?.kind === "move" ? (
         <MoveDialog
@@ -311,29 +305,18 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
       ) : null}
       {dialog?.kind === "permissions" ? <ItemPermissionEditor groupId={groupId} node={dialog.node} source={source.data} holder={holder} onClose={close} /> : null}
       {dialog?.kind === "delete" ? (
-        <Modal opened onClose={close} title={t("confirmDelete.title", { name: dialog.node.name ?? t("invalid") })} centered>
-          <Stack>
-            <Text size="sm">{dialog.node.kind === "file" ? t("confirmDelete.file") : t("confirmDelete.folder")}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t("confirmDelete.cancel")}
-              </Button>
-              <Button
-                color="red"
-                loading={remove.isPending}
-                onClick={() =>
-                  remove.mutate(dialog.node, {
-                    onSuccess: () => setSelected(null),
-                    onError: fail(t("errors.delete")),
-                    onSettled: close,
-                  })
-                }
-              >
-                {t("confirmDelete.confirm")}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+        <ConfirmDelete
+          node={dialog.node}
+          busy={remove.isPending}
+          onClose={close}
+          onConfirm={() =>
+            remove.mutate(dialog.node, {
+              onSuccess: () => setSelected(null),
+              onError: fail(t("errors.delete")),
+              onSettled: close,
+            })
+          }
+        />
       ) : null}
       <ErrorDialog message={error} onClose={() => setError(null)} />
     </Stack>

@@ -115,3 +115,24 @@ export function moveTargets(node: DriveNode, children: Map<number, DriveNode[]>,
   walk(0, "");
   return found;
 }
+
+/**
+ * What a compact drive's column shows (spec 001 §2, compact mode): with no root the drives; with a
+ * folder name the first drive or folder of that name (drives first, then the oldest), or "missing"
+ * ('Click to start storing files...' makes it); with "@@prefix" every readable item whose name
+ * starts with the prefix (case as typed), wherever it is.
+ */
+export type ColumnRoot = { kind: "all" } | { kind: "folder"; folder: DriveNode } | { kind: "missing"; name: string } | { kind: "prefix"; prefix: string; items: DriveNode[] };
+
+export const PREFIX_MARK = "@@";
+
+export function resolveColumnRoot(root: string | null, nodes: DriveNode[]): ColumnRoot {
+  const text = root?.trim() ?? "";
+  if (!text) return { kind: "all" };
+  if (text.startsWith(PREFIX_MARK)) {
+    const prefix = text.slice(PREFIX_MARK.length);
+    return { kind: "prefix", prefix, items: nodes.filter((n) => n.name !== null && n.name.startsWith(prefix)) };
+  }
+  const named = nodes.filter((n) => n.kind !== "file" && n.name === text).sort((a, b) => Number(b.kind === "drive") - Number(a.kind === "drive") || a.created - b.created || a.id - b.id);
+  return named[0] ? { kind: "folder", folder: named[0] } : { kind: "missing", name: text };
+}
