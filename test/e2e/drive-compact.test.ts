@@ -10,7 +10,7 @@ import { gotoApp } from "./helpers";
 /**
  * The drive's remaining parts in the browser (issue 13; spec 001 §2, §4): image thumbnails
  * decrypted in the page (details and row), 'Move to…' (the keyboard's move) that persists, the
- * compact view in 'Select from drive...' (select mode, popover).
+ * compact view in 'Select from drive...' (select mode, popover) and the copy's busy state.
  */
 
 const unique = () => Math.random().toString(36).slice(2, 7);
@@ -75,7 +75,7 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
     await a.context().close();
   });
 
-  it("'Select from drive...' opens the compact view in select mode: a folder is refused, a file is picked; its popover offers what one may do", { timeout: 300_000 }, async () => {
+  it("'Select from drive...' opens the compact view in select mode: a folder is refused, a file is picked; its popover offers what one may do; the copy shows it is busy and cannot start twice", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [ann, ben] = await Promise.all([createSession({ admin: true, superAdmin: true, name: `Ann ${tag}` }), createSession({ name: `Ben ${tag}` })]);
     // Ben's browser makes his keys (a conversation with real keys needs them).
@@ -104,9 +104,21 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
     await a.keyboard.press("Escape");
     await a.getByRole("menu").waitFor({ state: "detached" });
 
+    // The copy is held at the server's door: busy, and 'Select from drive...' cannot start another.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await a.route("**/attachments/from-drive", async (route) => {
+      await held;
+      await route.continue();
+    });
     await dialog(a).getByRole("button", { name: `Select note ${tag}.txt` }).click();
     await dialog(a).waitFor({ state: "detached" });
+    await a.getByTestId("drive-copy").getByText(`Copying note ${tag}.txt from the drive…`).waitFor();
+    expect(await a.getByRole("button", { name: "Select from drive..." }).isDisabled()).toBe(true);
+    release();
+    await a.getByTestId("drive-copy").waitFor({ state: "detached", timeout: 30_000 });
     await a.getByText(`note ${tag}.txt`).first().waitFor();
+    expect(await a.getByRole("button", { name: "Select from drive..." }).isDisabled()).toBe(false);
     for (const p of [a, b]) await p.context().close();
   });
 });
