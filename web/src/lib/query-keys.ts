@@ -67,6 +67,8 @@ export const queryKeys = {
     /** The group's drive, decrypted: not under `one(id)` either (a menu change does not decrypt it again). */
     cardFiles: (pageId: number) => ["groups", "cardFiles", pageId] as const,
     drive: (id: number) => ["groups", "drive", id] as const,
+    /** A drive file's decrypted thumbnail: beside `drive(id)`, so a refresh of the drive does not fetch it again. */
+    driveThumb: (id: number, fileId: number) => ["groups", "driveThumb", id, fileId] as const,
     /** A page's records (motes), decrypted, and one record with its comments: not under `one(id)` either. */
     records: (groupId: number) => ["groups", "records", groupId] as const,
     recordsOfPage: (groupId: number, pageId: number) => ["groups", "records", groupId, "page", pageId] as const,

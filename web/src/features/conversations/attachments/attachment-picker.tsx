@@ -1,4 +1,4 @@
-import { Button, Group, Progress, Stack, Text } from "@mantine/core";
+import { Button, Group, Loader, Progress, Stack, Text } from "@mantine/core";
 import { useRef, useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { call } from "../../../lib/api";
@@ -35,15 +35,24 @@ export function AttachmentPicker({ conversationId, onAttached, disabled }: Attac
   const [error, setError] = useState<string | null>(null);
   const DrivePicker = useDrivePicker();
   const [picking, setPicking] = useState(false);
+  // One copy from the drive at a time: a pick while one is on its way is ignored.
+  const copying = useRef(false);
+  const [copyingName, setCopyingName] = useState<string | null>(null);
 
   /** 'Select from drive...': the file is copied, still encrypted, into this conversation; its reference (key included) goes with the message. */
   async function fromDrive({ group, file }: PickedDriveFile) {
     setPicking(false);
+    if (copying.current) return;
+    copying.current = true;
+    setCopyingName(file.name);
     try {
       const copied = await call("POST /api/conversations/{id}/attachments/from-drive", { params: { id: conversationId }, body: { group, file: file.id } });
       onAttached({ ...file, id: copied.id });
     } catch (failure) {
       setError(errorText(failure, t("attachments.fromDriveFailed")));
+    } finally {
+      copying.current = false;
+      setCopyingName(null);
     }
   }
 
@@ -90,9 +99,17 @@ export function AttachmentPicker({ conversationId, onAttached, disabled }: Attac
             {t("attachments.file")}
           </Button>
           {DrivePicker ? (
-            <Button size="compact-sm" variant="subtle" disabled={disabled} onClick={() => setPicking(true)}>
+            <Button size="compact-sm" variant="subtle" disabled={disabled || copyingName !== null} onClick={() => setPicking(true)}>
               {t("attachments.fromDrive")}
             </Button>
+          ) : null}
+          {copyingName !== null ? (
+            <Group gap={4} wrap="nowrap" aria-live="polite" data-testid="drive-copy" aria-busy>
+              <Loader size="xs" />
+              <Text size="xs" truncate>
+                {t("attachments.fromDriveCopying", { name: copyingName })}
+              </Text>
+            </Group>
           ) : null}
         </Group>
       )}

@@ -5,6 +5,7 @@ import type { en } from "./en";
 export const de: Texts<typeof en> = {
   attachments: {
     fromDrive: "Aus dem Laufwerk wählen...",
+    fromDriveCopying: "{{name}} wird aus dem Laufwerk kopiert…",
     fromDriveFailed: "Fehler beim Anhängen der Datei aus dem Laufwerk!",
     image: "Bild",
     file: "Datei",

@@ -2,6 +2,7 @@
 export const en = {
   attachments: {
     fromDrive: "Select from drive...",
+    fromDriveCopying: "Copying {{name}} from the drive…",
     fromDriveFailed: "Error attaching the file from the drive!",
     image: "Image",
     file: "File",

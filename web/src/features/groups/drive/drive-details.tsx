@@ -13,6 +13,7 @@ import { ItemIcon } from "./drive-row";
 import { type DriveNode, countBelow, driveOf } from "./drive-tree";
 import { ns } from "./i18n";
 import { UploadFile } from "./upload-file";
+import { DriveThumb, hasThumbnail } from "./drive-thumb";
 
 /**
  * The drive page's details panel (spec 001 §2): title, drive, author, size, modified, created and
@@ -34,6 +35,7 @@ export function Details({
   onOpen,
   onRename,
   onPermissions,
+  onMove,
   onDelete,
   onJump,
 }: {
@@ -50,6 +52,8 @@ export function Details({
   onError: (text: string) => void;
   onRename: (node: DriveNode) => void;
   onPermissions: (node: DriveNode) => void;
+  /** 'Move to…': the keyboard's way to move (a drop is the mouse's). */
+  onMove: (node: DriveNode) => void;
   onDelete: (node: DriveNode) => void;
   onJump: (node: DriveNode) => void;
 }) {
@@ -85,6 +89,7 @@ export function Details({
           <Badge variant="light">{t(`kind.${node.kind}`)}</Badge>
           {node.hasGrants ? <LockIcon size={16} aria-label={t("details.hasGrants")} role="img" data-padlock /> : null}
         </Group>
+        {hasThumbnail(node.file) ? <DriveThumb key={node.file.id} groupId={groupId} file={node.file} size={200} /> : null}
         {row(t("details.title"), node.name ?? t("invalid"))}
         {row(t("details.drive"), drive?.name ?? t("invalid"))}
         {row(t("details.author"), attrib[String(node.authorId)]?.name ?? t("details.unknownAuthor"))}
@@ -125,6 +130,11 @@ export function Details({
               {t("details.rename")}
             </Button>
           ) : null}
+          {canWrite && node.editable && node.kind !== "drive" && node.name !== null ? (
+            <Button size="xs" variant="default" onClick={() => onMove(node)} data-move>
+              {t("details.move")}
+            </Button>
+          ) : null}
           {node.name !== null ? (
             <Button size="xs" variant="default" onClick={() => onPermissions(node)} data-permissions>
               {t("details.permissions")}
@@ -147,14 +157,14 @@ export function Details({
 }
 
 /**
- * Opens a file: its bytes fetched and decrypted as they stream in (progress shown), then offered
+ * Opens a file: its bytes fetched and decrypted as they stream in (progress kept), then offered
  * as a download under its name (never shown in this origin). 403: 'Error accessing this file - you
  * do not have access to it!'; bytes that do not open: 'Error decrypting this file!'.
  */
-function OpenFile({ groupId, file, onError }: { groupId: number; file: FileRef; onError: (text: string) => void }) {
+export function useFileOpener(groupId: number, onError: (text: string) => void) {
   const { t } = useTranslation(ns);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const open = async () => {
+  const open = async (file: FileRef) => {
     setProgress({ done: 0, total: file.size });
     try {
       downloadBlob(file.name, await downloadItem(groupId, file, { onProgress: (done, total) => setProgress({ done, total }) }));
@@ -165,8 +175,14 @@ function OpenFile({ groupId, file, onError }: { groupId: number; file: FileRef; 
       setProgress(null);
     }
   };
+  return { progress, open };
+}
+
+function OpenFile({ groupId, file, onError }: { groupId: number; file: FileRef; onError: (text: string) => void }) {
+  const { t } = useTranslation(ns);
+  const { progress, open } = useFileOpener(groupId, onError);
   return (
-    <Button size="xs" variant="default" onClick={() => void open()} loading={progress !== null} data-open-file>
+    <Button size="xs" variant="default" onClick={() => void open(file)} loading={progress !== null} data-open-file>
       {progress ? t("details.downloading", { done: formatDriveSize(progress.done), total: formatDriveSize(progress.total) }) : t("details.download")}
     </Button>
   );

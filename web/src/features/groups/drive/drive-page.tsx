@@ -1,5 +1,5 @@
 import { DndContext, type DragEndEvent, PointerSensor, useSensor, useSensors } from "@dnd-kit/core";
-import { ActionIcon, Alert, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
+import { ActionIcon, Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
@@ -10,13 +10,15 @@ import { isDistributionError } from "../../conversations";
 import { GroupKeyWaitingError } from "../keys/group-ring";
 import { ns as keysNs } from "../keys/i18n";
 import { PlusIcon } from "../menu/page-icons";
-import { type DriveNode, SORT_MODES, type SortMode, childrenByParent, compareNodes, searchDrive, treeData } from "./drive-tree";
+import { type DriveNode, SORT_MODES, type SortMode, childrenByParent, compareNodes, moveVerdict, searchDrive, treeData } from "./drive-tree";
 import { ns } from "./i18n";
 import { DriveRow } from "./drive-row";
 import { Details } from "./drive-details";
 import { UploadFile } from "./upload-file";
-import { ItemForm } from "./item-form";
+import { ItemForm, RenameForm } from "./item-form";
 import { ItemPermissionEditor } from "./item-permission-editor";
+import { MoveDialog } from "./move-dialog";
+import { ConfirmDelete } from "./confirm-delete";
 import { useDrive } from "./use-drive";
 
 /**
@@ -38,6 +40,7 @@ type Dialog =
   | { kind: "createFolder"; parent: DriveNode }
   | { kind: "rename"; node: DriveNode }
   | { kind: "permissions"; node: DriveNode }
+  | { kind: "move"; node: DriveNode }
   | { kind: "delete"; node: DriveNode };
 
 function Drive({ groupId, holder, readOnly }: { groupId: number; holder: UnlockedKeys; readOnly: boolean }) {
@@ -72,19 +75,22 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }));
 
   /**
-   * A folder dropped on a drive or folder (spec 001 §4): into its own parent nothing happens; into
-   * itself or below itself, or by someone who may not move it, the refusal's text; else the move,
-   * shown at once and taken back if the server refuses.
+   * An item moved into a drive or folder, dropped there or chosen under 'Move to…' (spec 001 §4,
+   * moveVerdict): into its own parent nothing happens; into itself or below itself, or by someone
+   * who may not move it, the refusal's text; else the move, shown at once and taken back if the
+   * server refuses.
    */
+  const moveInto = (node: DriveNode, target: DriveNode, done?: () => void) => {
+    const verdict = moveVerdict(node, target, byId);
+    if (verdict === "ignore") return done?.();
+    if (verdict === "forbidden") return setError(t("errors:drive_move_forbidden"));
+    setExpanded((open) => ({ ...open, [String(target.id)]: true }));
+    move.mutate({ node, parent: target.id }, { onSuccess: done, onError: fail(t("errors.move")) });
+  };
   const dropped = ({ active, over }: DragEndEvent) => {
     const node = byId.get(Number(active.id));
     const target = over ? byId.get(Number(over.id)) : undefined;
-    if (!node || !target || target.id === node.parent || target.id === node.id) return;
-    let below = false;
-    for (let at: DriveNode | undefined = target; at; at = byId.get(at.parent)) below ||= at.id === node.id;
-    if (below || !node.editable) return setError(t("errors:drive_move_forbidden"));
-    setExpanded((open) => ({ ...open, [String(target.id)]: true }));
-    move.mutate({ node, parent: target.id }, { onError: fail(t("errors.move")) });
+    if (node && target) moveInto(node, target);
   };
   const close = () => setDialog(null);
 
@@ -223,6 +229,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
                   const item = byId.get(Number(payload.node.value))!;
                   return (
                     <DriveRow
+                      groupId={groupId}
                       payload={payload}
                       item={item}
                       label={item.name ?? t("invalid")}
@@ -252,6 +259,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
           onOpen={(node) => setExpanded((open) => ({ ...open, [String(node.id)]: true }))}
           onRename={(node) => setDialog({ kind: "rename", node })}
           onPermissions={(node) => setDialog({ kind: "permissions", node })}
+          onMove={(node) => setDialog({ kind: "move", node })}
           onDelete={(node) => setDialog({ kind: "delete", node })}
           onJump={jump}
         />
@@ -279,40 +287,36 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
         />
       ) : null}
       {dialog?.kind === "rename" ? (
-        <ItemForm
-          title={t("form.rename", { name: dialog.node.name ?? t("invalid") })}
-          submit={t("form.save")}
-          initial={{ name: dialog.node.name ?? "", tags: dialog.node.tags }}
-          busy={rename.isPending}
+        <RenameForm node={dialog.node} busy={rename.isPending} onClose={close} onSave={(name, tags) => rename.mutate({ node: dialog.node, name, tags }, { onSuccess: close, onError: fail(t("errors.edit")) })} />
+      ) : null}
+      {dialog?.kind === "move" ? (
+        <MoveDialog
+          node={dialog.node}
+          children={children}
+          byId={byId}
+          busy={move.isPending}
           onClose={close}
-          onSave={(name, tags) => rename.mutate({ node: dialog.node, name, tags }, { onSuccess: close, onError: fail(t("errors.edit")) })}
+          onMove={(target) => {
+            const node = dialog.node;
+            close();
+            moveInto(node, target, () => setSelected(node.id));
+          }}
         />
       ) : null}
       {dialog?.kind === "permissions" ? <ItemPermissionEditor groupId={groupId} node={dialog.node} source={source.data} holder={holder} onClose={close} /> : null}
       {dialog?.kind === "delete" ? (
-        <Modal opened onClose={close} title={t("confirmDelete.title", { name: dialog.node.name ?? t("invalid") })} centered>
-          <Stack>
-            <Text size="sm">{dialog.node.kind === "file" ? t("confirmDelete.file") : t("confirmDelete.folder")}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t("confirmDelete.cancel")}
-              </Button>
-              <Button
-                color="red"
-                loading={remove.isPending}
-                onClick={() =>
-                  remove.mutate(dialog.node, {
-                    onSuccess: () => setSelected(null),
-                    onError: fail(t("errors.delete")),
-                    onSettled: close,
-                  })
-                }
-              >
-                {t("confirmDelete.confirm")}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+        <ConfirmDelete
+          node={dialog.node}
+          busy={remove.isPending}
+          onClose={close}
+          onConfirm={() =>
+            remove.mutate(dialog.node, {
+              onSuccess: () => setSelected(null),
+              onError: fail(t("errors.delete")),
+              onSettled: close,
+            })
+          }
+        />
       ) : null}
       <ErrorDialog message={error} onClose={() => setError(null)} />
     </Stack>

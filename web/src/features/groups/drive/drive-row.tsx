@@ -4,6 +4,7 @@ import type { RenderTreeNodePayload } from "@mantine/core";
 import { Icon } from "../../../lib/ui/icons";
 import { LockIcon } from "../menu/page-icons";
 import type { DriveNode } from "./drive-tree";
+import { DriveThumb, hasThumbnail } from "./drive-thumb";
 
 const ICONS = {
   drive: <path d="M3 7h18v10H3zM7 12h.01M11 12h6" />,
@@ -23,6 +24,7 @@ export const ItemIcon = ({ kind }: { kind: DriveNode["kind"] }) => (
  * made (a read-only page, a rekey pending).
  */
 export function DriveRow({
+  groupId,
   payload: { expanded, hasChildren, elementProps },
   item,
   label,
@@ -32,6 +34,7 @@ export function DriveRow({
   padlock,
   onSelect,
 }: {
+  groupId: number;
   payload: RenderTreeNodePayload;
   item: DriveNode;
   label: string;
@@ -69,7 +72,7 @@ export function DriveRow({
       <Text span c="dimmed" w={12} aria-hidden>
         {hasChildren ? (expanded ? "▾" : "▸") : ""}
       </Text>
-      <ItemIcon kind={item.kind} />
+      {hasThumbnail(item.file) ? <DriveThumb groupId={groupId} file={item.file} size={20} decorative fallback={<ItemIcon kind={item.kind} />} /> : <ItemIcon kind={item.kind} />}
       <Text span fw={hit ? 700 : undefined} c={item.name === null ? "red" : undefined} style={{ overflowWrap: "anywhere" }}>
         {label}
       </Text>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type DriveNode, childrenByParent, compareNodes, countBelow, driveOf, searchDrive } from "./drive-tree";
+import { type DriveNode, childrenByParent, compareNodes, countBelow, driveOf, moveTargets, moveVerdict, resolveColumnRoot, searchDrive } from "./drive-tree";
 
 const node = (id: number, parent: number, name: string | null, modified: number, tags: string[] = []): DriveNode => ({
   id,
@@ -48,5 +48,44 @@ describe("the drive's tree", () => {
     expect(countBelow(1, children)).toBe(5);
     expect(countBelow(12, children)).toBe(1);
     expect(countBelow(2, children)).toBe(0);
+  });
+});
+
+describe("moves in the drive", () => {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const children = childrenByParent(nodes, compareNodes("titleAsc", collator));
+  const at = (id: number) => byId.get(id)!;
+
+  it("ignores a move into the own parent, onto itself, of a drive and onto a file; refuses one below itself or of an item one may not change", () => {
+    expect(moveVerdict(at(12), at(1), byId)).toBe("ignore");
+    expect(moveVerdict(at(12), at(12), byId)).toBe("ignore");
+    expect(moveVerdict(at(2), at(1), byId)).toBe("ignore");
+    expect(moveVerdict(at(10), { ...at(11), kind: "file" }, byId)).toBe("ignore");
+    expect(moveVerdict(at(12), at(13), byId)).toBe("forbidden");
+    expect(moveVerdict({ ...at(12), editable: false }, at(2), byId)).toBe("forbidden");
+    expect(moveVerdict(at(12), at(2), byId)).toBe("move");
+    expect(moveVerdict(at(13), at(1), byId)).toBe("move");
+  });
+
+  it("offers as targets the drives and folders a move goes into, with their paths: not the own parent, the item itself or what is below it, nor unreadable ones", () => {
+    expect(moveTargets(at(12), children, byId, "Invalid item").map((t) => t.path)).toEqual(["Archiv", "Projekte / a", "Projekte / b"]);
+    expect(moveTargets(at(13), children, byId, "Invalid item").map((t) => t.path)).toEqual(["Archiv", "Projekte", "Projekte / a", "Projekte / b"]);
+    expect(moveTargets({ ...at(13), editable: false }, children, byId, "Invalid item")).toEqual([]);
+  });
+});
+
+describe("a compact drive's column root", () => {
+  it("is every drive without a root, the first drive or folder of a name (drives first), missing when there is none, or the items a @@prefix starts", () => {
+    expect(resolveColumnRoot(null, nodes)).toEqual({ kind: "all" });
+    expect(resolveColumnRoot("  ", nodes)).toEqual({ kind: "all" });
+    expect(resolveColumnRoot("Ä", nodes)).toMatchObject({ kind: "folder", folder: { id: 12 } });
+    const twice = [...nodes, node(20, 1, "Archiv", 1)];
+    expect(resolveColumnRoot("Archiv", twice)).toMatchObject({ kind: "folder", folder: { id: 2 } });
+    expect(resolveColumnRoot("Belege", nodes)).toEqual({ kind: "missing", name: "Belege" });
+    // A file is no root.
+    expect(resolveColumnRoot("x", [node(1, 0, "D", 1), { ...node(2, 1, "x", 1), kind: "file" }])).toEqual({ kind: "missing", name: "x" });
+    const prefixed = resolveColumnRoot("@@Pro", [...nodes, node(21, 12, "Protokoll", 2), node(22, 12, "protokoll", 2)]);
+    expect(prefixed.kind === "prefix" && prefixed.items.map((n) => n.id)).toEqual([1, 21]);
+    expect(resolveColumnRoot("@@", nodes)).toMatchObject({ kind: "prefix", prefix: "" });
   });
 });

@@ -88,3 +88,51 @@ export function treeData(children: Map<number, DriveNode[]>, parent: number, sho
       return { value: String(node.id), label: node.name ?? invalid, ...(below.length ? { children: below } : {}) };
     });
 }
+
+/**
+ * What a move of `node` into `target` is (spec 001 §4), alike for a drop and for 'Move to…':
+ * "ignore" into its own parent, onto itself, for a drive or onto a file; "forbidden" into
+ * something below itself or by someone who may not change it (the refusal's text); else "move".
+ */
+export function moveVerdict(node: DriveNode, target: DriveNode, byId: Map<number, DriveNode>): "ignore" | "forbidden" | "move" {
+  if (node.kind === "drive" || target.kind === "file" || target.id === node.parent || target.id === node.id) return "ignore";
+  for (let at: DriveNode | undefined = target, steps = 0; at && steps < 100; at = byId.get(at.parent), steps++) if (at.id === node.id) return "forbidden";
+  return node.editable ? "move" : "forbidden";
+}
+
+/** The drives and folders `node` may move into, each with its path from its drive ("Drive / Folder"), in the tree's order. */
+export function moveTargets(node: DriveNode, children: Map<number, DriveNode[]>, byId: Map<number, DriveNode>, invalid: string): { node: DriveNode; path: string }[] {
+  const found: { node: DriveNode; path: string }[] = [];
+  const walk = (parent: number, above: string) => {
+    for (const child of children.get(parent) ?? []) {
+      // Nothing below the item itself can take it.
+      if (child.kind === "file" || child.id === node.id) continue;
+      const path = above ? `${above} / ${child.name ?? invalid}` : (child.name ?? invalid);
+      if (child.name !== null && moveVerdict(node, child, byId) === "move") found.push({ node: child, path });
+      walk(child.id, path);
+    }
+  };
+  walk(0, "");
+  return found;
+}
+
+/**
+ * What a compact drive's column shows (spec 001 §2, compact mode): with no root the drives; with a
+ * folder name the first drive or folder of that name (drives first, then the oldest), or "missing"
+ * ('Click to start storing files...' makes it); with "@@prefix" every readable item whose name
+ * starts with the prefix (case as typed), wherever it is.
+ */
+export type ColumnRoot = { kind: "all" } | { kind: "folder"; folder: DriveNode } | { kind: "missing"; name: string } | { kind: "prefix"; prefix: string; items: DriveNode[] };
+
+export const PREFIX_MARK = "@@";
+
+export function resolveColumnRoot(root: string | null, nodes: DriveNode[]): ColumnRoot {
+  const text = root?.trim() ?? "";
+  if (!text) return { kind: "all" };
+  if (text.startsWith(PREFIX_MARK)) {
+    const prefix = text.slice(PREFIX_MARK.length);
+    return { kind: "prefix", prefix, items: nodes.filter((n) => n.name !== null && n.name.startsWith(prefix)) };
+  }
+  const named = nodes.filter((n) => n.kind !== "file" && n.name === text).sort((a, b) => Number(b.kind === "drive") - Number(a.kind === "drive") || a.created - b.created || a.id - b.id);
+  return named[0] ? { kind: "folder", folder: named[0] } : { kind: "missing", name: text };
+}

@@ -4,6 +4,7 @@ import { DRIVE_NAME_MAX, DRIVE_TAGS_MAX } from "@sealwork/crypto";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { parseTags } from "../../../lib/tags";
+import type { DriveNode } from "./drive-tree";
 import { ns } from "./i18n";
 
 /**
@@ -59,5 +60,20 @@ export function ItemForm({
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** 'Rename {{name}}': an item's name and tags as they are, to change. */
+export function RenameForm({ node, busy, onSave, onClose }: { node: DriveNode; busy: boolean; onSave: (name: string, tags: string[]) => void; onClose: () => void }) {
+  const { t } = useTranslation(ns);
+  return (
+    <ItemForm
+      title={t("form.rename", { name: node.name ?? t("invalid") })}
+      submit={t("form.save")}
+      initial={{ name: node.name ?? "", tags: node.tags }}
+      busy={busy}
+      onClose={onClose}
+      onSave={onSave}
+    />
   );
 }

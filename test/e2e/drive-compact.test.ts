@@ -1,0 +1,124 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { startConversation } from "../support/conversations";
+import { png } from "../support/png";
+import { createSession } from "../support/users";
+import { browserForSuite } from "./conversation-helpers";
+import { driveDetails, driveItem, driveItemUnder, fillItemForm, openDrive } from "./drive-helpers";
+import { gotoApp } from "./helpers";
+
+/**
+ * The drive's remaining parts in the browser (issue 13; spec 001 §2, §4): image thumbnails
+ * decrypted in the page (details and row), 'Move to…' (the keyboard's move) that persists, the
+ * compact view in 'Select from drive...' (select mode, popover) and the copy's busy state.
+ */
+
+const unique = () => Math.random().toString(36).slice(2, 7);
+
+describe("the drive's thumbnails, keyboard moves and compact mode", () => {
+  const { signedIn } = browserForSuite();
+  const dialog = (page: Page) => page.getByRole("dialog");
+  const [item, details, under, fillForm] = [driveItem, driveDetails, driveItemUnder, fillItemForm];
+
+  /** A group made in Ann's browser (its keys too), with one drive holding one folder. */
+  async function groupWithDrive(a: Page, tag: string) {
+    await gotoApp(a, "/group/new");
+    await a.getByLabel("Name").fill(`Mini ${tag}`);
+    await a.getByRole("button", { name: "Create group" }).click();
+    await a.waitForURL(/\/group\/\d+\/page\/members$/, { timeout: 60_000 });
+    const group = Number(/\/group\/(\d+)\//.exec(a.url())![1]);
+    await a.locator('[data-group-key="ready"][data-group-key-epoch="0"]').waitFor({ timeout: 30_000 });
+    await openDrive(a, group);
+    await a.getByRole("button", { name: "Click to start storing files..." }).click();
+    await fillForm(a, `Fotos ${tag}`);
+    await item(a, `Fotos ${tag}`).click();
+    await a.getByRole("button", { name: "Create folder" }).click();
+    await fillForm(a, `Urlaub ${tag}`);
+    await item(a, `Urlaub ${tag}`).waitFor();
+    return group;
+  }
+
+  it("shows an image's decrypted thumbnail in its row and details; 'Move to…' moves a file with the keyboard alone, and the move stays after a reload", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const ann = await createSession({ admin: true, superAdmin: true, name: `Ann ${tag}` });
+    const a = (await signedIn(ann))!;
+    const group = await groupWithDrive(a, tag);
+
+    // An image uploaded into the drive: its 200 px thumbnail, decrypted here, in the details; a small one in its row.
+    await item(a, `Fotos ${tag}`).click();
+    await a.locator("[data-upload-input]").first().setInputFiles({ name: `see ${tag}.png`, mimeType: "image/png", buffer: png(640, 480) });
+    await item(a, `see ${tag}.png`).waitFor({ timeout: 30_000 });
+    const big = details(a).locator('[data-thumb-state="thumb"] img');
+    await big.waitFor({ timeout: 30_000 });
+    expect(await big.getAttribute("alt")).toBe(`see ${tag}.png`);
+    expect(await big.evaluate((img) => [(img as unknown as { naturalWidth: number }).naturalWidth, (img as unknown as { naturalHeight: number }).naturalHeight])).toEqual([200, 150]);
+    await item(a, `see ${tag}.png`).locator('[data-thumb-state="thumb"][data-thumb-size="20"] img').waitFor({ timeout: 30_000 });
+
+    // 'Move to…' with the keyboard: the button, the chooser (its own parent is not offered), Enter.
+    const move = details(a).getByRole("button", { name: "Move to…" });
+    await move.focus();
+    await a.keyboard.press("Enter");
+    const into = dialog(a).getByRole("combobox", { name: "Into" });
+    await into.waitFor();
+    await into.focus();
+    await a.keyboard.press("ArrowDown");
+    expect(await a.getByRole("listbox").getByRole("option").allInnerTexts()).toEqual([`Fotos ${tag} / Urlaub ${tag}`]);
+    await a.keyboard.press("Enter");
+    await dialog(a).getByRole("button", { name: "Move" }).focus();
+    await a.keyboard.press("Enter");
+    await dialog(a).waitFor({ state: "detached" });
+    await under(a, `Urlaub ${tag}`, `see ${tag}.png`).waitFor();
+    await openDrive(a, group);
+    await item(a, `Fotos ${tag}`).click();
+    await item(a, `Urlaub ${tag}`).click();
+    await under(a, `Urlaub ${tag}`, `see ${tag}.png`).waitFor();
+    await a.context().close();
+  });
+
+  it("'Select from drive...' opens the compact view in select mode: a folder is refused, a file is picked; its popover offers what one may do; the copy shows it is busy and cannot start twice", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const [ann, ben] = await Promise.all([createSession({ admin: true, superAdmin: true, name: `Ann ${tag}` }), createSession({ name: `Ben ${tag}` })]);
+    // Ben's browser makes his keys (a conversation with real keys needs them).
+    const [pa, pb] = await Promise.all([ann, ben].map(signedIn));
+    const [a, b] = [pa!, pb!];
+    await groupWithDrive(a, tag);
+    await item(a, `Urlaub ${tag}`).click();
+    await a.locator("[data-upload-input]").first().setInputFiles({ name: `note ${tag}.txt`, mimeType: "text/plain", buffer: Buffer.from("Hallo") });
+    await item(a, `note ${tag}.txt`).waitFor({ timeout: 30_000 });
+
+    const { id: talk } = await startConversation(ann, [ben], { realKeys: true });
+    await gotoApp(a, `/conversation/${talk}`);
+    await a.getByRole("button", { name: "Select from drive..." }).click();
+    await dialog(a).getByRole("combobox", { name: "Group" }).click();
+    await a.getByRole("option", { name: `Mini ${tag}` }).click();
+    const pick = (name: string) => dialog(a).locator(`[data-pick-item="${name}"]`);
+    await pick(`Fotos ${tag}`).click();
+    // A folder's Select is refused with a clear text; its name opens it.
+    await dialog(a).getByRole("button", { name: `Select Urlaub ${tag}` }).click();
+    await dialog(a).getByRole("alert").getByText(`Urlaub ${tag} is a folder: only a file can be selected.`).waitFor();
+    await pick(`Urlaub ${tag}`).click();
+    await dialog(a).locator("[data-compact-place]").getByText(`Urlaub ${tag}`).waitFor();
+    // The context popover: what the author may do with her file.
+    await dialog(a).getByRole("button", { name: `Actions for note ${tag}.txt` }).click();
+    expect(await a.getByRole("menu").getByRole("menuitem").allInnerTexts()).toEqual(["Open", "Rename", "Permissions", "Delete"]);
+    await a.keyboard.press("Escape");
+    await a.getByRole("menu").waitFor({ state: "detached" });
+
+    // The copy is held at the server's door: busy, and 'Select from drive...' cannot start another.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await a.route("**/attachments/from-drive", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await dialog(a).getByRole("button", { name: `Select note ${tag}.txt` }).click();
+    await dialog(a).waitFor({ state: "detached" });
+    await a.getByTestId("drive-copy").getByText(`Copying note ${tag}.txt from the drive…`).waitFor();
+    expect(await a.getByRole("button", { name: "Select from drive..." }).isDisabled()).toBe(true);
+    release();
+    await a.getByTestId("drive-copy").waitFor({ state: "detached", timeout: 30_000 });
+    await a.getByText(`note ${tag}.txt`).first().waitFor();
+    expect(await a.getByRole("button", { name: "Select from drive..." }).isDisabled()).toBe(false);
+    for (const p of [a, b]) await p.context().close();
+  });
+});
