@@ -199,7 +199,7 @@ describe("the drive page", () => {
     await pick(`Offerte ${tag}.pdf`).click();
     await dialog(a!).waitFor({ state: "detached" });
     // Its chip in the message bar once the copy is made; Enter sends it.
-    await a!.getByText(`Offerte ${tag}.pdf`).first().waitFor();
+    await a!.getByRole("list", { name: "Files to send" }).getByText(`Offerte ${tag}.pdf`).waitFor({ timeout: 30_000 });
     await messageBox(a!).fill("Die Offerte");
     await messageBox(a!).press("Enter");
     await messageList(a!).locator(`[data-attachment-name="Offerte ${tag}.pdf"]`).waitFor({ timeout: 30_000 });
