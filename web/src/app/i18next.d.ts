@@ -1,5 +1,6 @@
 import type { en as about } from "../features/about/i18n/en";
 import type { en as admin } from "../features/admin/i18n/en";
+import type { en as calendar } from "../features/groups/calendar/i18n/en";
 import type { en as cards } from "../features/groups/cards/i18n/en";
 import type { en as conversations } from "../features/conversations/i18n/en";
 import type { en as drive } from "../features/groups/drive/i18n/en";
@@ -32,6 +33,7 @@ declare module "i18next" {
       shell: typeof shell;
       about: typeof about;
       admin: typeof admin;
+      calendar: typeof calendar;
       cards: typeof cards;
       conversations: typeof conversations;
       drive: typeof drive;
