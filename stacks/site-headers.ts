@@ -9,7 +9,8 @@
  * style attributes and a style tag); images may be blob: (decrypted thumbnails) and data: (the
  * TOTP QR code). Nobody may frame the app. Trusted Types are required for every script sink
  * (`require-trusted-types-for 'script'`), and the only policy the page may create is `default`
- * (web/src/lib/trusted-types.ts: markup-free text only, for Mantine's <style> elements).
+ * (web/src/lib/trusted-types.ts: markup-free text for Mantine's <style> elements, the rich body's
+ * inert parse and FullCalendar's two fixed layout probes).
  */
 export interface SiteOrigins {
   /** The API's origin when it is not the site's own (on AWS: the HTTP API's URL). */

@@ -1,6 +1,7 @@
 import type { en as about } from "../features/about/i18n/en";
 import type { en as admin } from "../features/admin/i18n/en";
 import type { en as blog } from "../features/groups/blog/i18n/en";
+import type { en as calendar } from "../features/groups/calendar/i18n/en";
 import type { en as cards } from "../features/groups/cards/i18n/en";
 import type { en as conversations } from "../features/conversations/i18n/en";
 import type { en as drive } from "../features/groups/drive/i18n/en";
@@ -35,6 +36,7 @@ declare module "i18next" {
       about: typeof about;
       admin: typeof admin;
       blog: typeof blog;
+      calendar: typeof calendar;
       cards: typeof cards;
       conversations: typeof conversations;
       drive: typeof drive;

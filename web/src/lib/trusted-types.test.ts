@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markupFreeHtml, parsedRichText } from "./trusted-types";
+import { layoutProbe, markupFreeHtml, parsedRichText } from "./trusted-types";
 
 describe("the Trusted Types default policy (issue 11, item 8)", () => {
   it("lets through text that cannot make markup: Mantine's CSS variables", () => {
@@ -19,5 +19,16 @@ describe("the Trusted Types default policy (issue 11, item 8)", () => {
     expect(parsedRichText(body, "DOMParser parseFromString")).toBe(body);
     for (const sink of ["Element innerHTML", "Element outerHTML", "Document write", "Range createContextualFragment", "Element insertAdjacentHTML", undefined]) expect(parsedRichText(body, sink)).toBeNull();
     for (const other of ["<p>Hi</p>", "<body><p>x</p>", "<p></p></body>", "<svg onload=alert(1)>"]) expect(parsedRichText(other, "DOMParser parseFromString")).toBeNull();
+  });
+
+  it("lets through only FullCalendar's two fixed layout probes, whole, at innerHTML", () => {
+    for (const probe of ["<table><tr><td><div></div></td></tr></table>", "<div></div>"]) {
+      expect(layoutProbe(probe, "Element innerHTML")).toBe(probe);
+      expect(layoutProbe(probe, "Element outerHTML")).toBeNull();
+      expect(layoutProbe(probe, "DOMParser parseFromString")).toBeNull();
+    }
+    for (const other of ["<div></div><img src=x onerror=alert(1)>", "<div onclick=x></div>", "<div>text</div>", " <div></div>", "<table><tr><td><div></div></td></tr></table><script></script>"]) {
+      expect(layoutProbe(other, "Element innerHTML")).toBeNull();
+    }
   });
 });

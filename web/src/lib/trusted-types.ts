@@ -20,6 +20,12 @@
  * the parsed document is put into the page. Pasting HTML into the editor is turned into pasting
  * text there, so ProseMirror's clipboard parser (innerHTML on a detached element) is never asked.
  *
+ * The calendar's library (FullCalendar 6, features/groups/calendar) measures the browser once by
+ * writing two fixed, empty skeletons into a detached <div> by innerHTML: a table cell holding a
+ * <div> (can a cell's child be 100 % high?) and a <div> (does a scrollbar sit on the left?).
+ * Exactly those two strings at that sink are let through (`layoutProbe`): no attributes, no text,
+ * nothing a caller could vary.
+ *
  * Imported first by main.tsx, before any module that could touch a sink.
  */
 import * as z from "zod";
@@ -33,6 +39,13 @@ export function parsedRichText(input: string, sink: string | undefined): string 
   return typeof input === "string" && sink === "DOMParser parseFromString" && input.startsWith("<body>") && input.endsWith("</body>") ? input : null;
 }
 
+/** FullCalendar's two fixed layout probes (see above), compared whole. */
+const LAYOUT_PROBES: readonly string[] = ["<table><tr><td><div></div></td></tr></table>", "<div></div>"];
+
+export function layoutProbe(input: string, sink: string | undefined): string | null {
+  return typeof input === "string" && sink === "Element innerHTML" && LAYOUT_PROBES.includes(input) ? input : null;
+}
+
 // zod would probe whether it may compile validators with `new Function` (a TrustedScript sink,
 // and eval under the CSP): refused either way, it only leaves violation reports. Told not to try.
 z.config({ jitless: true });
@@ -43,4 +56,4 @@ interface TrustedTypePolicyFactory {
 
 const factory = (globalThis as { trustedTypes?: TrustedTypePolicyFactory }).trustedTypes;
 // Browsers without Trusted Types (Firefox before 142, older Safari) ignore the CSP directive too.
-factory?.createPolicy("default", { createHTML: (input, _type, sink) => markupFreeHtml(input) ?? parsedRichText(input, sink) });
+factory?.createPolicy("default", { createHTML: (input, _type, sink) => markupFreeHtml(input) ?? parsedRichText(input, sink) ?? layoutProbe(input, sink) });

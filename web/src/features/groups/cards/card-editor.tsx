@@ -21,6 +21,8 @@ export interface CardEditorProps {
   /** Create a card, or edit `card` as saved (its opened payload). */
   mode: "create" | "edit";
   card?: MotePayload;
+  /** What a new card starts with (e.g. the times selected on a calendar); ignored when editing. */
+  initial?: MotePayload;
   /** A page the user may only read (level ≤ 1): the spec's notice instead of the form. */
   readOnly?: boolean;
   /** What the page type needs before a save (spec 002 §5). */
@@ -71,9 +73,9 @@ function problemText(t: TFunction<typeof ns>, problem: DraftProblem): string {
   return t("editor.requiredFieldMissing", { field: t(`editor.fieldName.${problem.field}`) });
 }
 
-function CardForm({ mode, card, required = [], parts = {}, upload, onSave, onDelete, onClose, fields }: CardEditorProps) {
+function CardForm({ mode, card, initial, required = [], parts = {}, upload, onSave, onDelete, onClose, fields }: CardEditorProps) {
   const { t } = useTranslation(ns);
-  const [draft, setDraft] = useState(() => draftOf(card));
+  const [draft, setDraft] = useState(() => draftOf(mode === "edit" ? card : (initial ?? card)));
   const [problems, setProblems] = useState<string[]>([]);
   const [busy, setBusy] = useState<"save" | "delete" | null>(null);
   const [confirming, setConfirming] = useState(false);

@@ -14,6 +14,7 @@ export interface PageTypeProps {
 
 /** The page types with content of their own, each its own chunk loaded when opened; the others keep the placeholder until their feature comes. */
 const TYPES: Partial<Record<PageType, React.ComponentType<PageTypeProps>>> = {
+  calendar: lazy(() => import("../calendar/calendar-page").then(({ CalendarPage }) => ({ default: CalendarPage }))),
   pinboard: lazy(() => import("../pinboard/pinboard-page").then(({ PinboardPage }) => ({ default: PinboardPage }))),
   blog: lazy(() => import("../blog/blog-page").then(({ BlogPage }) => ({ default: BlogPage }))),
   gallery: lazy(() => import("../gallery/gallery-page").then(({ GalleryPage }) => ({ default: GalleryPage }))),
