@@ -156,7 +156,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
 
   const viewed = viewing !== null ? byId.get(String(viewing)) : undefined;
   return (
-    <>
+    <Box data-page-type="calendar">
       <Group justify="space-between" mb="sm" wrap="wrap">
         <Group gap="sm" role="group" aria-label={t("legend")}>
           {Object.entries(SOURCE_COLORS).map(([source, color]) => (
@@ -269,7 +269,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
           onClose={() => setViewing(null)}
         />
       ) : null}
-    </>
+    </Box>
   );
 }
 
