@@ -1,5 +1,5 @@
 import { driveRoutes } from "@sealwork/contracts/drive";
-import { Drive } from "@sealwork/core/drive";
+import { DriveFiles } from "@sealwork/core/drive";
 import { api } from "@sealwork/core/http/api";
 
-export const handler = api(driveRoutes, "POST /api/drive/{id}/files/{fid}/complete", ({ actor, params, body }) => Drive.completeFile(actor, params.id, params.fid, body));
+export const handler = api(driveRoutes, "POST /api/drive/{id}/files/{fid}/complete", ({ actor, params, body }) => DriveFiles.completeFile(actor, params.id, params.fid, body));

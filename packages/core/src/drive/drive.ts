@@ -1,4 +1,4 @@
-import { DRIVE_ITEMS_MAX, type DriveItemView, completeAttachment, driveItemUpdate, id as idSchema, newAttachment, newDriveItem } from "@sealwork/contracts";
+import { DRIVE_ITEMS_MAX, type DriveItemView, driveItemUpdate, id as idSchema, newDriveItem } from "@sealwork/contracts";
 import type * as z from "zod";
 import { type Actor, type GroupMember, type MemberActor, can } from "../access";
 import { attribution } from "../conversation/views";
@@ -10,7 +10,8 @@ import { GroupKeys, reservedPageAccess } from "../group";
 import { driveFiles } from "../storage";
 import { Uploads } from "../uploads";
 import { type ReaderContext, allowed, findItem as item, hasGrants, isRestricted, namedRoles, readableChain, readerContext, readersIn } from "./access";
-import type { DriveFile, DriveGrant, DriveItem } from "./entities";
+import type { DriveGrant, DriveItem } from "./entities";
+import { DriveFiles } from "./files";
 import { DrivePermissions } from "./permissions";
 
 /**
@@ -149,7 +150,7 @@ export namespace Drive {
     if (earlier) return answer(earlier);
     GroupKeys.requireCurrentEpoch(group, input.epoch);
     if ((input.kind === "drive") !== (input.parent === 0)) fail("drive_parent_invalid");
-    const file = input.file === undefined ? undefined : await fileOf(groupId, input.file);
+    const file = input.file === undefined ? undefined : await DriveFiles.fileOf(groupId, input.file);
     if (file && (file.sourceId !== me.uid || file.state !== "uploaded")) fail("attachment_not_found");
     if (input.parent !== 0) {
       const parent = await item(groupId, input.parent);
@@ -377,51 +378,5 @@ export namespace Drive {
       tx.drivestate.update({ groupId }).add({ items: -items.length }).commit(),
     ]);
     return !canceled;
-  }
-
-  /** A file is served to those who may read its item and everything above it (else as absent: 404 attachment_not_found). */
-  async function requireReadable(me: MemberActor, membership: GroupMember | null, file: DriveFile): Promise<void> {
-    const holder = file.itemId === undefined ? undefined : await item(file.groupId, file.itemId);
-    if (!holder || !(await readableChain(me, membership, holder, DEPTH_MAX))) fail("attachment_not_found");
-  }
-
-  async function fileOf(groupId: number, id: number): Promise<DriveFile | undefined> {
-    const { data } = await db().entities.drivefile.get({ groupId, id }).go();
-    return data ?? undefined;
-  }
-
-  /** POST /api/drive/{id}/files: reserves a file's upload in the drive's space and presigns it (use on the drive page). */
-  export async function startFile(actor: Actor, groupId: number, body: z.input<typeof newAttachment>) {
-    const input = valid(newAttachment, body);
-    const { me } = await reservedPageAccess(actor, groupId, "drive", "use");
-    const id = await nextId("drivefile");
-    const { uploadId, answer } = await Uploads.start(driveFiles(groupId), id, input.size, input.thumb_size);
-    await db()
-      .entities.drivefile.create({ groupId, id, sourceId: me.uid, size: input.size, thumbSize: input.thumb_size ?? 0, state: "pending", uploadId, expiresAt: nowSeconds() + Uploads.PENDING_SECONDS })
-      .go();
-    return answer;
-  }
-
-  /** POST /api/drive/{id}/files/{fid}/complete: its uploader says every part is in (Uploads.complete). */
-  export async function completeFile(actor: Actor, groupId: number, fileId: number, body: z.input<typeof completeAttachment>) {
-    const input = valid(completeAttachment, body);
-    valid(idSchema, fileId);
-    const { me } = await reservedPageAccess(actor, groupId, "drive", "use");
-    const file = await fileOf(groupId, fileId);
-    if (!file || file.sourceId !== me.uid) fail("attachment_not_found");
-    if (file.state !== "pending") return { id: fileId, size: file.size, state: file.state };
-    await Uploads.complete(driveFiles(groupId), fileId, file, input.etags);
-    await db().entities.drivefile.patch({ groupId, id: fileId }).set({ state: "uploaded" }).go();
-    return { id: fileId, size: file.size, state: "uploaded" as const };
-  }
-
-  /** GET /api/drive/{id}/files/{fid}?thumb=: a short-lived download URL of a file a drive item holds (read on the drive page). */
-  export async function downloadFile(actor: Actor, groupId: number, fileId: number, thumb: boolean) {
-    valid(idSchema, fileId);
-    const { me, membership } = await reservedPageAccess(actor, groupId, "drive", "read");
-    const file = await fileOf(groupId, fileId);
-    if (!file || file.state !== "attached" || (thumb && !file.thumbSize)) fail("attachment_not_found");
-    await requireReadable(me, membership, file);
-    return { url: await Uploads.downloadUrl(driveFiles(groupId), fileId, thumb), size: thumb ? file.thumbSize : file.size };
   }
 }

@@ -1,2 +1,3 @@
 export { Drive } from "./drive";
 export { DrivePermissions } from "./permissions";
+export { DriveFiles } from "./files";
