@@ -46,8 +46,11 @@ export async function passKeyPopup(page: Page, code: string = TEST_SECURE_CODE):
   const dialog = page.getByRole("dialog", { name: "Secure key" });
   if (state === "fresh") {
     await dialog.getByLabel("Secure code", { exact: true }).fill(code);
+    // Enter, not a click on "Create my key": the strength meter appears a moment after the code
+    // (its chunk loads), the centred modal grows and moves the button, and a click aimed before
+    // that lands beside it (a CI run waited 90 s on a popup that never saw the click).
     await dialog.getByLabel("Repeat secure code").fill(code);
-    await dialog.getByRole("button", { name: "Create my key" }).click();
+    await dialog.getByLabel("Repeat secure code").press("Enter");
   } else if (state === "unlock") {
     await dialog.getByLabel("Secure code", { exact: true }).fill(code);
     await dialog.getByRole("button", { name: "Unlock" }).click();
