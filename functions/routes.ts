@@ -173,6 +173,8 @@ export const workers = {
   "purge-attachments": { handler: "functions/workers/purge-attachments.handler", timeoutSeconds: 120, batchSize: 5 },
   // Every pickup past its validity end (Pickup.sweep), sent by a schedule.
   "pickup-sweep": { handler: "functions/workers/pickup-sweep.handler", timeoutSeconds: 300, batchSize: 1 },
+  // Uploads that no message, drive item or card took within their day: items and bytes (UploadSweep.run).
+  "upload-sweep": { handler: "functions/workers/upload-sweep.handler", timeoutSeconds: 300, batchSize: 1 },
 } as const satisfies Record<JobKind, JobWorker>;
 
 /**
@@ -182,6 +184,8 @@ export const workers = {
 export const schedules = [
   // Expired pickups: their conversation, messages and files (Pickup.sweep).
   { name: "PickupSweep", everyMinutes: 60, job: { type: "pickup-sweep" } },
+  // Unused uploads: their items and encrypted bytes (UploadSweep.run).
+  { name: "UploadSweep", everyMinutes: 60, job: { type: "upload-sweep" } },
 ] as const satisfies ReadonlyArray<{ name: string; everyMinutes: number; job: { type: JobKind } }>;
 
 export interface ServedRoute {

@@ -110,6 +110,11 @@ export const WORKER_GRANTS: Record<JobKind, Grant> = {
   // Expired pickups (the expiry index) with their conversation's items (a tombstone first, so the
   // id answers "deleted"), then the purge job.
   "pickup-sweep": { table: ["GetItem", "Query", "PutItem", "DeleteItem", "BatchWriteItem"], send: ["purge-attachments"] },
+  // The due notes (Query), each file's item (GetItem, a conditional DeleteItem), its bytes.
+  "upload-sweep": {
+    table: ["GetItem", "Query", "DeleteItem"],
+    objects: [{ actions: ["DeleteObject"], prefixes: [ATTACHMENTS, DRIVE_FILES, CARD_FILES] }],
+  },
 };
 
 /** An area's grant; an area without one is a mistake that must not deploy. */

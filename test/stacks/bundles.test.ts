@@ -63,6 +63,7 @@ describe("the bundles run", () => {
       MAIL_QUEUE_URL: "http://localhost:1/mail",
       PURGE_ATTACHMENTS_QUEUE_URL: "http://localhost:1/purge",
       PICKUP_SWEEP_QUEUE_URL: "http://localhost:1/sweep",
+      UPLOAD_SWEEP_QUEUE_URL: "http://localhost:1/upload-sweep",
       JWT_PRIVATE_JWK: "{}",
       APP_URL: "http://localhost:5173",
     };

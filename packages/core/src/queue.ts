@@ -19,6 +19,8 @@ export const JobMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("purge-attachments"), conversationId: z.number().int().min(1) }),
   // Removes every pickup past its validity end (Pickup.sweep); sent by a schedule.
   z.object({ type: z.literal("pickup-sweep") }),
+  // Deletes the uploads that nothing took within their day (UploadSweep.run); sent by a schedule.
+  z.object({ type: z.literal("upload-sweep") }),
 ]);
 export type JobMessage = z.infer<typeof JobMessage>;
 export type Job<K extends JobKind> = Extract<JobMessage, { type: K }>;

@@ -31,21 +31,30 @@ export interface FileSpace {
   object(fileId: number, part?: "file" | "thumb"): string;
   staged(fileId: number, part?: "file" | "thumb"): string;
   prefixes: string[];
+  /** Whose files these are: the domain the upload sweep asks whether a file was taken. */
+  owner: FileOwner;
 }
 
-function space(files: string, staged: string): FileSpace {
+export interface FileOwner {
+  kind: "conversation" | "drive" | "cards";
+  /** The conversation's or the group's id. */
+  id: number;
+}
+
+function space(owner: FileOwner, files: string, staged: string): FileSpace {
   const name = (prefix: string) => (fileId: number, part: "file" | "thumb" = "file") => `${prefix}${fileId}${part === "thumb" ? ".th" : ""}`;
-  return { object: name(files), staged: name(staged), prefixes: [files, staged] };
+  return { object: name(files), staged: name(staged), prefixes: [files, staged], owner };
 }
 
 /** A conversation's attachments. */
-export const conversationFiles = (conversationId: number): FileSpace => space(attachmentPrefix(conversationId), stagedUploadPrefix(conversationId));
+export const conversationFiles = (conversationId: number): FileSpace =>
+  space({ kind: "conversation", id: conversationId }, attachmentPrefix(conversationId), stagedUploadPrefix(conversationId));
 
 /** A group's drive files (staged under uploads/g<id>/, apart from conversations' numbers). */
-export const driveFiles = (groupId: number): FileSpace => space(`${DRIVE_FILES}${groupId}/`, `${STAGED_UPLOADS}g${groupId}/`);
+export const driveFiles = (groupId: number): FileSpace => space({ kind: "drive", id: groupId }, `${DRIVE_FILES}${groupId}/`, `${STAGED_UPLOADS}g${groupId}/`);
 
 /** A group's cards' files (their media and attachments; staged under uploads/c<id>/). */
-export const cardFiles = (groupId: number): FileSpace => space(`${CARD_FILES}${groupId}/`, `${STAGED_UPLOADS}c${groupId}/`);
+export const cardFiles = (groupId: number): FileSpace => space({ kind: "cards", id: groupId }, `${CARD_FILES}${groupId}/`, `${STAGED_UPLOADS}c${groupId}/`);
 
 /**
  * Where an attachment's encrypted bytes live in the bucket: all of a conversation's files under

@@ -13,6 +13,8 @@ import {
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { ATTACHMENT_PART_SIZE } from "@sealwork/contracts";
 import { config } from "./config";
+import { isConditionFailure } from "./db/conditions";
+import { db } from "./db/service";
 import { fail } from "./errors";
 import { logger } from "./http/logger";
 import { type FileSpace, s3 } from "./storage";
@@ -33,8 +35,13 @@ export namespace Uploads {
   const PUT_URL_SECONDS = 15 * 60;
   const PART_URL_SECONDS = 60 * 60;
   const DOWNLOAD_URL_SECONDS = 5 * 60;
-  /** An upload not used within a day is forgotten (the entities' TTL). */
+  /**
+   * An upload not used within a day is forgotten: the upload sweep deletes its item and bytes
+   * (watch below); the entities' TTL, at the same time, is the backstop for the item.
+   */
   export const PENDING_SECONDS = 24 * 60 * 60;
+  /** How long a sweep's look-again note outlives its due time (the TTL's backstop, should the sweep stall). */
+  const WATCH_GRACE_SECONDS = 30 * 24 * 60 * 60;
 
   const bucket = () => config().BUCKET_NAME;
 
@@ -51,6 +58,7 @@ export namespace Uploads {
    * staging key that `complete` copies.
    */
   export async function start(space: FileSpace, fileId: number, size: number, thumbSize: number | undefined) {
+    await watch(space, fileId);
     const key = space.object(fileId);
     const partCount = Math.ceil(size / ATTACHMENT_PART_SIZE);
     const multipart = partCount > 1;
@@ -154,8 +162,44 @@ export namespace Uploads {
 
   /** Copies a completed file (and its thumbnail) from one container's space to another's, as it is: still encrypted under its own key. */
   export async function copyBetween(from: FileSpace, fromId: number, to: FileSpace, toId: number, thumb: boolean): Promise<void> {
+    await watch(to, toId);
     await copy(from.object(fromId), to.object(toId));
     if (thumb) await copy(from.object(fromId, "thumb"), to.object(toId, "thumb"));
+  }
+
+  /**
+   * Notes a new file for the upload sweep, before any byte or item of it exists: after
+   * PENDING_SECONDS the sweep asks the file's owner whether something took it, and deletes it if
+   * nothing did (UploadSweep.run). Without the note a file uploaded and never sent (a cancelled
+   * message, card edit or drive upload) would keep its bytes in the bucket for good, since the TTL
+   * deletes only its item.
+   */
+  async function watch(space: FileSpace, fileId: number): Promise<void> {
+    const dueAt = Math.floor(Date.now() / 1000) + PENDING_SECONDS;
+    await db()
+      .entities.filewatch.put({ dueAt, owner: space.owner.kind, ownerId: space.owner.id, fileId, expiresAt: dueAt + WATCH_GRACE_SECONDS })
+      .go();
+  }
+
+  /**
+   * The sweep's verdict on one file of `space` past its day (UploadSweep.run): kept if something
+   * took it (`file` attached); otherwise its item goes (`drop`: a delete on the condition that it is
+   * still not attached, so a message, card or drive item that takes it meanwhile wins) and then its
+   * bytes. A file whose item is already gone (the TTL, a deleted container) loses its bytes too:
+   * nothing can reach them. Answers whether it was deleted.
+   */
+  export async function forgetUnless(space: FileSpace, fileId: number, file: { state: string } | undefined, drop: () => Promise<unknown>): Promise<boolean> {
+    if (file?.state === "attached") return false;
+    if (file) {
+      try {
+        await drop();
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    }
+    await remove(space, [fileId]);
+    return true;
   }
 
   /** Deletes the files (and thumbnails) named; what is not there is fine. */

@@ -94,6 +94,17 @@ export namespace Attachment {
     return { motes: await motesById(conversationId, moteIds) };
   }
 
+  /** The upload sweep: an attachment no message took within its day loses its item and bytes (Uploads.forgetUnless). */
+  export async function forgetUnused(conversationId: number, id: number): Promise<boolean> {
+    const item = await get(conversationId, id);
+    return Uploads.forgetUnless(conversationFiles(conversationId), id, item, () =>
+      db()
+        .entities.attachment.delete({ conversationId, id })
+        .where((attr, op) => op.ne(attr.state, "attached"))
+        .go(),
+    );
+  }
+
   /** The purge-attachments job: deletes every bucket object of the conversation (its files and staged uploads). */
   export function purgeObjects(conversationId: number): Promise<void> {
     return Uploads.purge(conversationFiles(conversationId));

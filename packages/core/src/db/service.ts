@@ -8,6 +8,7 @@ import { InviteEntity, InviteReservationEntity } from "../invite/entities";
 import { BackupEntity, KeyHeadEntity, KeypairEntity, TransitEntity } from "../keys/entities";
 import { PickupEntity, PickupLookupEntity } from "../pickup/entities";
 import { AttemptEntity } from "../rate-limit/entities";
+import { FileWatchEntity } from "../sweep/entities";
 import { ContactEntity, UserEntity } from "../user/entities";
 import { VerificationEntity } from "../verification/entities";
 import { config } from "../config";
@@ -77,6 +78,7 @@ const entities = {
   motecomment: MoteCommentEntity,
   moterecordid: MoteRecordIdEntity,
   motefile: MoteFileEntity,
+  filewatch: FileWatchEntity, // uploads the sweep looks at after a day
 };
 
 let service: Service<typeof entities> | undefined;

@@ -29,6 +29,16 @@ export namespace DriveFiles {
     return data ?? undefined;
   }
 
+  /** The upload sweep: a file no drive item took within its day loses its item and bytes (Uploads.forgetUnless). */
+  export async function forgetUnused(groupId: number, id: number): Promise<boolean> {
+    return Uploads.forgetUnless(driveFiles(groupId), id, await fileOf(groupId, id), () =>
+      db()
+        .entities.drivefile.delete({ groupId, id })
+        .where((attr, op) => op.ne(attr.state, "attached"))
+        .go(),
+    );
+  }
+
   /** POST /api/drive/{id}/files: reserves a file's upload in the drive's space and presigns it (use on the drive page). */
   export async function startFile(actor: Actor, groupId: number, body: z.input<typeof newAttachment>) {
     const input = valid(newAttachment, body);

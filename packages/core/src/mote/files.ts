@@ -48,6 +48,19 @@ export namespace CardFiles {
     );
   }
 
+  /** The upload sweep: a file no card took within its day loses its item and bytes (Uploads.forgetUnless). */
+  export async function forgetUnused(groupId: number, id: number): Promise<boolean> {
+    const file = await byId(id);
+    // A file of another group under this id cannot be: ids are the instance's. Kept, to be sure.
+    if (file && file.groupId !== groupId) return false;
+    return Uploads.forgetUnless(cardFiles(groupId), id, file, () =>
+      db()
+        .entities.motefile.delete({ id })
+        .where((attr, op) => op.ne(attr.state, "attached"))
+        .go(),
+    );
+  }
+
   /** Deletes files a card no longer lists (or a deleted card's): their items, then their bytes. */
   export async function remove(groupId: number, ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;

@@ -1,1 +1,2 @@
 export { Mote } from "./mote";
+export { CardFiles } from "./files";

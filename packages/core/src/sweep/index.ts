@@ -1,0 +1,1 @@
+export { UploadSweep } from "./sweep";
