@@ -35,4 +35,12 @@ describe("i18n namespaces", () => {
       expect(placeholders(de[key]!), key).toEqual(placeholders(text));
     }
   });
+
+  // The German texts address the user with "du" throughout (most of them did; a mix reads as two
+  // products): no formal "Ihr…" inside a sentence, no "Sie" after a verb ("versuchen Sie") or as
+  // the one who may, can or must. A sentence's own "Sie" or "Ihre" (they, it, her) stays allowed.
+  const formal = /(?<!^|[.!?:] )\b(Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b|\b\w+en Sie\b|\bSie (sind|dürfen|können|müssen)\b|\bNur Sie\b/;
+  it.each(namespaces)("$path: German says du, not Sie", ({ de }) => {
+    for (const [key, text] of Object.entries(de)) expect(formal.exec(text)?.[0], key).toBeUndefined();
+  });
 });

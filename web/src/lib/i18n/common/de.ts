@@ -34,13 +34,13 @@ export const de: Texts<typeof en> = {
     over: "Zu lang: höchstens {{max}} Zeichen, dieser Text hat {{count}}.",
   },
   trust: {
-    untrusted_key: "Warnung: Der Schlüssel dieser Person hat sich geändert, ohne dass ihr bisheriger Schlüssel die Änderung signiert oder eine Administratorin sie beglaubigt hat. Jemand versucht womöglich, Ihre Nachrichten mitzulesen. Bis das geklärt ist, wird nichts für diese Person verschlüsselt: Vergleichen Sie die Sicherheitsnummern persönlich.",
-    stale_key: "Warnung: Der Server hat für diese Person einen älteren Schlüssel geliefert als den, den Sie schon gesehen haben. Bis das geklärt ist, wird nichts für diese Person verschlüsselt.",
+    untrusted_key: "Warnung: Der Schlüssel dieser Person hat sich geändert, ohne dass ihr bisheriger Schlüssel die Änderung signiert oder eine Administratorin sie beglaubigt hat. Jemand versucht womöglich, deine Nachrichten mitzulesen. Bis das geklärt ist, wird nichts für diese Person verschlüsselt: Vergleiche die Sicherheitsnummern persönlich.",
+    stale_key: "Warnung: Der Server hat für diese Person einen älteren Schlüssel geliefert als den, den du schon gesehen hast. Bis das geklärt ist, wird nichts für diese Person verschlüsselt.",
     no_key: "Ungültiges Schlüsselpaar für diese Person hinterlegt",
     lookup: "Fehler beim Nachschlagen der Person",
   },
   pickupWeak:
-    "Diese Abholung verlangt einen schwächeren Schutz, als diese App zulässt ({{memory}} MiB und {{passes}} Durchläufe; nötig sind mindestens {{minMemory}} MiB und {{minPasses}} Durchläufe). Es wurde nichts berechnet oder gesendet. Der Server wurde möglicherweise manipuliert: Bitte benachrichtigen Sie die Person, die Ihnen den Link geschickt hat.",
+    "Diese Abholung verlangt einen schwächeren Schutz, als diese App zulässt ({{memory}} MiB und {{passes}} Durchläufe; nötig sind mindestens {{minMemory}} MiB und {{minPasses}} Durchläufe). Es wurde nichts berechnet oder gesendet. Der Server wurde möglicherweise manipuliert: Bitte benachrichtige die Person, die dir den Link geschickt hat.",
   keyLookup: {
     clock: "Die Uhrzeiten von Server und Gerät weichen zu stark voneinander ab!",
     invalid: "Ungültiges Schlüsselpaar für diese Person hinterlegt",

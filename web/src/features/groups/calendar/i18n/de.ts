@@ -16,7 +16,7 @@ export const de: Texts<typeof en> = {
   showAll: "Alle anzeigen",
   createNew: "Neu: {{singular}}",
   singular: "Karte",
-  notAllowed: "Sie dürfen diese Seite nicht ändern!",
+  notAllowed: "Du darfst diese Seite nicht ändern!",
   moveFailed: "Beim Verschieben dieser Einträge ist ein Fehler aufgetreten. Details stehen in der Konsole.",
   dismiss: "Schliessen",
   buttons: { today: "Heute", month: "Monat", week: "Woche", day: "Tag", previous: "Zurück", next: "Weiter" },
