@@ -20,15 +20,26 @@ export namespace UploadSweep {
     cards: CardFiles.forgetUnused,
   };
 
-  /** Sweeps every note due by `now`; answers how many files were deleted and how many kept. */
+  /** Notes taken per query: each batch is done (and its notes deleted) before the next is read. */
+  const BATCH = 100;
+  /** The worker's timeout is 300 s; what is left after this much waits for the next hour. */
+  const BUDGET_MS = 240_000;
+
+  /** Sweeps the notes due by `now`, oldest first; answers how many files were deleted and how many kept. */
   export async function run(now = nowSeconds()): Promise<{ deleted: number; kept: number }> {
-    const { data } = await db().entities.filewatch.query.byDue({}).lt({ dueAt: now }).go({ pages: "all" });
+    const started = Date.now();
     let deleted = 0;
-    for (const note of data) {
-      if (await forget[note.owner](note.ownerId, note.fileId)) deleted++;
-      await db().entities.filewatch.delete({ dueAt: note.dueAt, owner: note.owner, fileId: note.fileId }).go();
+    let seen = 0;
+    while (Date.now() - started < BUDGET_MS) {
+      const { data } = await db().entities.filewatch.query.byDue({}).lt({ dueAt: now }).go({ limit: BATCH });
+      for (const note of data) {
+        if (await forget[note.owner](note.ownerId, note.fileId)) deleted++;
+        await db().entities.filewatch.delete({ dueAt: note.dueAt, owner: note.owner, fileId: note.fileId }).go();
+      }
+      seen += data.length;
+      if (data.length < BATCH) break;
     }
-    if (data.length) logger.info("upload sweep", { due: data.length, deleted });
-    return { deleted, kept: data.length - deleted };
+    if (seen) logger.info("upload sweep", { due: seen, deleted });
+    return { deleted, kept: seen - deleted };
   }
 }
