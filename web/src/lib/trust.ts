@@ -210,8 +210,8 @@ async function legacyContact(holder: UnlockedKeys, uid: number, legacy: NonNulla
   } catch (cause) {
     throw new TrustError("untrusted_key", uid, { cause });
   }
-  // Once the instance's rule is pinned, a version 1 key without a certificate is refused (test build only: "legacy-rule" off pins it on first use).
-  const ruled = (book: PinBook) => !certified && book.legacyRule === true && !(TEST_CHECKS && checkOff("legacy-rule"));
+  // Once the instance's rule is pinned, a version 1 key without a certificate is refused (test build only: "legacy-uncertified" off pins it on first use).
+  const ruled = (book: PinBook) => !certified && book.legacyRule === true && !(TEST_CHECKS && checkOff("legacy-uncertified"));
   // A contact pinned with a certified identity (or a certified v1 key) is never taken back to an uncertified key, nor a first sight to another key.
   const pinFor = (book: PinBook): Pin => {
     const pin = book.pins[uid];
