@@ -332,6 +332,7 @@ describe("the migration of protocol v1 accounts", () => {
     const a = await newVisitor(browser);
     await signIn(a.page, OLD_ADMIN.email, OLD_ADMIN.password);
     await a.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Administration" }).click();
+    await a.page.getByRole("button", { name: "Look for keys from version 1" }).click();
     const veraRow = a.page.locator(`[data-legacy-account="${veraId}"]`);
     await veraRow.waitFor({ timeout: 30_000 });
     expect(await veraRow.locator("[data-fingerprint]").textContent()).toBe(await accountFingerprint({ encryptPublic: veraKey.encrypt_public, signPublic: veraKey.sign_public }));
@@ -363,8 +364,9 @@ describe("the migration of protocol v1 accounts", () => {
 
     // Certify all (Walt's, the last one): the root publishes the rule.
     await a.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Administration" }).click();
+    await a.page.getByRole("button", { name: "Look for keys from version 1" }).click();
     await a.page.getByRole("button", { name: "Certify all (1 key)" }).click();
-    await a.page.locator("[data-legacy-keys]").waitFor({ state: "detached", timeout: 30_000 });
+    await a.page.locator('[data-legacy-state="done"]').getByText("this instance requires certificates for them").waitFor({ timeout: 30_000 });
     const anchors = await http<{ legacy_rule: { record: Json } | null }>("GET", "/api/identities/anchors", { token: admin.api_token });
     expect(anchors.body.legacy_rule?.record).toMatchObject({ type: "legacy-rule", rule: "certified-only", userId: 1 });
 

@@ -31,6 +31,9 @@ export interface LegacyState {
   rulePublished: boolean;
 }
 
+/** How many key look-ups run at once: an instance has many accounts, the server's other users come first. */
+const LOOKUPS_AT_ONCE = 6;
+
 const NONE: LegacyState = { canCertify: false, isRoot: false, anchor: "", accounts: [], rulePublished: false };
 
 /** The version 1 accounts without a certificate, as the server shows them (each key's own v1 signature checked), when this administrator can certify. */
@@ -39,10 +42,28 @@ export async function legacyState(me: UnlockedKeys, users: PublicUser[]): Promis
   if (!mine?.admin) return NONE;
   const [{ legacy_rule }, found] = await Promise.all([
     call("GET /api/identities/anchors"),
-    Promise.all(users.filter((user) => user.id !== me.uid).map(async (user) => legacyAccount(user))),
+    inTurns(
+      users.filter((user) => user.id !== me.uid),
+      LOOKUPS_AT_ONCE,
+      legacyAccount,
+    ),
   ]);
   const accounts = found.filter((account): account is LegacyAccount => account !== null);
   return { canCertify: true, isRoot: mine.keyId === mine.anchor, anchor: mine.anchor, accounts, rulePublished: legacy_rule !== null };
+}
+
+/** `run` over `items`, at most `width` at a time; the answers in the items' order. */
+async function inTurns<T, R>(items: readonly T[], width: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      answers[index] = await run(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return answers;
 }
 
 async function legacyAccount(user: PublicUser): Promise<LegacyAccount | null> {
@@ -84,11 +105,12 @@ export async function publishLegacyRule(me: UnlockedKeys): Promise<void> {
   }
 }
 
-export function useLegacyState(me: UnlockedKeys | null, users: PublicUser[]) {
+/** Asked for only when the administrator opens the section (`wanted`): it looks up every account's key. */
+export function useLegacyState(me: UnlockedKeys | null, users: PublicUser[], wanted: boolean) {
   return useQuery({
     queryKey: [...queryKeys.admin.legacyKeys(), users.map((user) => user.id)],
     queryFn: () => legacyState(me!, users),
-    enabled: me !== null,
+    enabled: me !== null && wanted,
   });
 }
 

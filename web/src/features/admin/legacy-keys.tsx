@@ -1,5 +1,6 @@
-import { Alert, Button, Code, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Button, Code, Group, Loader, Stack, Table, Text, Title } from "@mantine/core";
 import type { PublicUser } from "@sealwork/contracts";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../lib/error-text";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
@@ -10,27 +11,52 @@ import { ns } from "./i18n";
  * Administration → version 1 keys (docs/protocol.md §14.14): the accounts whose key is from
  * version 1 and not certified, each with its account fingerprint to compare with the person, and
  * Certify / Certify all; for the root, the rule that version 1 keys need a certificate, published
- * when the last one is certified (or with its button once none is left). Offered to an
- * administrator whose own identity verifies as one.
+ * when the last one is certified (or with its button once none is left). It looks up every
+ * account's key, so only when the administrator asks; certifying needs an administrator whose own
+ * identity verifies as one.
  */
 export function LegacyKeys({ users }: { users: PublicUser[] }) {
   const { t } = useTranslation(ns);
   const unlocked = useUnlockedKeys();
-  const state = useLegacyState(unlocked, users);
+  const [wanted, setWanted] = useState(false);
+  const state = useLegacyState(unlocked, users, wanted);
   const certify = useCertifyLegacy(unlocked);
   const publish = usePublishLegacyRule(unlocked);
   const data = state.data;
-  if (!data?.canCertify) return null;
+  const heading = (
+    <Title order={2} size="h3">
+      {t("legacy.heading")}
+    </Title>
+  );
+  if (!wanted || !unlocked) {
+    return (
+      <Stack gap="xs" data-legacy-keys>
+        {heading}
+        <Group>
+          <Button variant="light" disabled={!unlocked} onClick={() => setWanted(true)}>
+            {t("legacy.look")}
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  if (!data) {
+    return (
+      <Stack gap="xs" data-legacy-keys>
+        {heading}
+        {state.isError ? <Alert color="red">{errorText(state.error, state.error.message)}</Alert> : <Loader size="sm" aria-label={t("legacy.looking")} />}
+      </Stack>
+    );
+  }
   const offerRule = data.isRoot && !data.rulePublished && data.accounts.length === 0;
-  if (data.accounts.length === 0 && !offerRule) return null;
   const busy = certify.isPending || publish.isPending;
   const failure = certify.error ?? publish.error;
   return (
-    <Stack gap="xs" data-legacy-keys>
-      <Title order={2} size="h3">
-        {t("legacy.heading")}
-      </Title>
+    <Stack gap="xs" data-legacy-keys data-legacy-state={data.canCertify ? (data.accounts.length > 0 ? "to-certify" : "done") : "not-admin"}>
+      {heading}
       {failure ? <Alert color="red">{errorText(failure, failure.message)}</Alert> : null}
+      {!data.canCertify ? <Text size="sm">{t("legacy.notAdmin")}</Text> : null}
+      {data.canCertify && data.accounts.length === 0 && !offerRule ? <Text size="sm">{t(data.rulePublished ? "legacy.noneRequired" : "legacy.none")}</Text> : null}
       {data.accounts.length > 0 ? (
         <>
           <Text size="sm">{t("legacy.intro")}</Text>

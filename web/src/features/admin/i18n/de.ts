@@ -37,6 +37,11 @@ export const de: Texts<typeof en> = {
   },
   legacy: {
     heading: "Zu beglaubigende Schlüssel aus Version 1",
+    look: "Nach Schlüsseln aus Version 1 suchen",
+    looking: "Schlüssel aus Version 1 werden gesucht",
+    notAdmin: "Ihre Identität ist nicht als die einer Administratorin beglaubigt, deshalb können Sie keine Schlüssel beglaubigen.",
+    none: "Alle Schlüssel aus Version 1 sind beglaubigt.",
+    noneRequired: "Alle Schlüssel aus Version 1 sind beglaubigt, und diese Instanz verlangt Beglaubigungen für sie.",
     intro:
       "Die Schlüssel dieser Personen stammen aus Version 1 und wurden noch von keiner Administratorin beglaubigt; andere können deshalb nicht erkennen, ob ein Schlüssel wirklich der ihre ist. Vergleichen Sie jeden Fingerabdruck mit der Person (sie sieht ihren unter Einstellungen als Fingerabdruck des Kontos), telefonisch oder persönlich, und beglaubigen Sie ihn dann.",
     name: "Name",

@@ -34,6 +34,11 @@ export const en = {
   },
   legacy: {
     heading: "Keys from version 1 to certify",
+    look: "Look for keys from version 1",
+    looking: "Looking for keys from version 1",
+    notAdmin: "Your identity is not certified as an administrator's, so you cannot certify keys.",
+    none: "Every key from version 1 is certified.",
+    noneRequired: "Every key from version 1 is certified, and this instance requires certificates for them.",
     intro:
       "These people's keys are from version 1 and no administrator has certified them yet, so others cannot tell whether a key is really theirs. Compare each fingerprint with the person (they see theirs under Settings as the account fingerprint), by phone or in person, then certify it.",
     name: "Name",
