@@ -46,6 +46,8 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/identities/{id}": "functions/api/identities/get.handler",
   "POST /api/identities": "functions/api/identities/publish.handler",
   "POST /api/identities/{id}/admin": "functions/api/identities/certify-admin.handler",
+  "POST /api/identities/{id}/legacy": "functions/api/identities/certify-legacy.handler",
+  "POST /api/identities/legacy-rule": "functions/api/identities/legacy-rule.handler",
   // Conversations
   "GET /api/users/{id}/conversations": "functions/api/conversations/list.handler",
   "GET /api/notify/check": "functions/api/conversations/notify-check.handler",

@@ -58,6 +58,8 @@ export const TEST_CHECK_NAMES = [
   "identity-anchors",
   /** lib/trust.ts: a record older than the pinned one is stale_key. Off: the older record is pinned again. */
   "pin-seq",
+  /** lib/trust.ts: once the instance's legacy rule is pinned, a version 1 key without an administrator's certificate is untrusted_key. Off: pinned on first use, as before the rule. */
+  "legacy-uncertified",
   /**
    * conversations/conversation-log.ts: a signed conversation's answer (log, records, copy) is
    * verified as the conversation asked for, whose container every log entry names. Off: as

@@ -8,6 +8,8 @@ import { handler as identitiesSavePins } from "../api/identities/save-pins";
 import { handler as identitiesGet } from "../api/identities/get";
 import { handler as identitiesPublish } from "../api/identities/publish";
 import { handler as identitiesCertifyAdmin } from "../api/identities/certify-admin";
+import { handler as identitiesCertifyLegacy } from "../api/identities/certify-legacy";
+import { handler as identitiesLegacyRule } from "../api/identities/legacy-rule";
 
 export const handler = dispatch({
   "GET /api/identities/anchors": identitiesAnchors,
@@ -17,4 +19,6 @@ export const handler = dispatch({
   "GET /api/identities/{id}": identitiesGet,
   "POST /api/identities": identitiesPublish,
   "POST /api/identities/{id}/admin": identitiesCertifyAdmin,
+  "POST /api/identities/{id}/legacy": identitiesCertifyLegacy,
+  "POST /api/identities/legacy-rule": identitiesLegacyRule,
 });

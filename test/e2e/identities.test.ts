@@ -1,17 +1,17 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { IdentityEntity } from "@sealwork/core/identity/entities";
-import { createRootIdentity, generateAccountKeys } from "@sealwork/crypto";
+import { accountFingerprint, createRootIdentity, generateAccountKeys } from "@sealwork/crypto";
 import { Service } from "electrodb";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http, login, mailedCodes, outboxFor, useRuntime } from "../support/api";
-import { registerInvitee } from "../support/identities";
+import { legacyMember, registerInvitee } from "../support/identities";
 import { newInviteBody } from "../support/invites";
 import { BROWSER_SECURE_CODE, newKeyBody, registerKey } from "../support/keys";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { spawnRuntime, type SpawnedRuntime } from "../support/runtime";
 import { conversationIdOf, conversationPanel, messageBox, messageList } from "./conversation-helpers";
-import { gotoApp, keyPopupState, passKeyPopup, signIn, storedSession, untilKeyPopupCloses } from "./helpers";
+import { errorDialogText, gotoApp, keyPopupState, passKeyPopup, signIn, storedSession, untilKeyPopupCloses } from "./helpers";
 
 /**
  * Protocol v2's identities in the browser (issue 11, items 1 and 4), on an instance of their own:
@@ -258,6 +258,10 @@ describe("the migration of protocol v1 accounts", () => {
   const OLD_ADMIN = { name: "Old Admin", email: "old.admin@example.ch", password: "old-admin-pw-1" };
   let browser: Browser;
   let runtime: SpawnedRuntime;
+  // The v1 member of the first test, and the administrator's conversation with her.
+  let veraId: number;
+  let veraEmail: string;
+  let veraConversation: number;
   beforeAll(async () => {
     [browser, runtime] = await Promise.all([
       launchBrowser(),
@@ -300,6 +304,7 @@ describe("the migration of protocol v1 accounts", () => {
     await a.page.getByRole("button", { name: "Start conversation" }).click();
     await a.page.waitForURL(/\/conversation\/\d+$/);
     const id = conversationIdOf(a.page);
+    [veraId, veraEmail, veraConversation] = [vera.id, legacyInvite.body.email, id];
     await messageBox(a.page).fill("Still readable after the update");
     await messageBox(a.page).press("Enter");
     await messageList(a.page).locator('[data-status="sent"]').getByText("Still readable after the update").waitFor();
@@ -314,5 +319,68 @@ describe("the migration of protocol v1 accounts", () => {
     expect(await conversationPanel(v.page).locator('[data-participant="1"] [data-trust]').count()).toBe(0);
     await a.context.close();
     await v.context.close();
+  });
+
+  it("Administration certifies version 1 keys; another member then sees them certified; the root's rule then refuses an uncertified one", { timeout: 300_000 }, async () => {
+    const admin = await login(1, OLD_ADMIN.password);
+    const walt = await legacyMember({ session: admin }, "walt.v1@example.ch", "walt-password-1", BROWSER_SECURE_CODE);
+    const group = (...members: number[]) => http("POST", "/api/groups", { token: admin.api_token, body: { name: "Version 1 people", members } });
+    expect((await group(walt.session.id, veraId)).status).toBe(200);
+    const veraKey = (await http<{ legacy: { encrypt_public: string; sign_public: string } }>("GET", `/api/identities/${veraId}`, { token: admin.api_token })).body.legacy;
+
+    // The administrator sees both keys from version 1 with their fingerprints, and certifies Vera's.
+    const a = await newVisitor(browser);
+    await signIn(a.page, OLD_ADMIN.email, OLD_ADMIN.password);
+    await a.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Administration" }).click();
+    await a.page.getByRole("button", { name: "Look for keys from version 1" }).click();
+    const veraRow = a.page.locator(`[data-legacy-account="${veraId}"]`);
+    await veraRow.waitFor({ timeout: 30_000 });
+    expect(await veraRow.locator("[data-fingerprint]").textContent()).toBe(await accountFingerprint({ encryptPublic: veraKey.encrypt_public, signPublic: veraKey.sign_public }));
+    await a.page.locator(`[data-legacy-account="${walt.session.id}"]`).waitFor();
+    await a.page.getByText("Certify all trusts the keys the server shows now", { exact: false }).waitFor();
+    await veraRow.getByRole("button", { name: "Certify the key of Invited Person" }).click();
+    await veraRow.waitFor({ state: "detached", timeout: 30_000 });
+    const certified = await http<{ legacy: { certificate: { record: Json } | null } }>("GET", `/api/identities/${veraId}`, { token: admin.api_token });
+    expect(certified.body.legacy.certificate?.record).toMatchObject({ type: "legacy-key", userId: veraId, issuerUserId: 1 });
+    // One left: the rule waits for it.
+    expect((await http<{ legacy_rule: unknown }>("GET", "/api/identities/anchors", { token: admin.api_token })).body.legacy_rule).toBeNull();
+
+    // Walt, who has never met Vera, sees her key as certified: no "not certified" mark.
+    const w = await newVisitor(browser);
+    await signIn(w.page, walt.email, "walt-password-1");
+    await w.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+    await w.page.getByLabel("Email or phone").fill(veraEmail);
+    await w.page.getByRole("button", { name: "Add", exact: true }).click();
+    await w.page.getByRole("button", { name: "Start conversation" }).click();
+    await w.page.waitForURL(/\/conversation\/\d+$/, { timeout: 30_000 });
+    const veraInPanel = conversationPanel(w.page).locator(`[data-participant="${veraId}"]`);
+    await veraInPanel.getByRole("button", { name: "Safety number of Invited Person" }).waitFor({ timeout: 30_000 });
+    expect(await veraInPanel.locator("[data-trust]").count()).toBe(0);
+    // The administrator, who had pinned her on first use, sees her certified too (the same key).
+    await gotoApp(a.page, `/conversation/${veraConversation}`);
+    const veraForAdmin = conversationPanel(a.page).locator(`[data-participant="${veraId}"]`);
+    await veraForAdmin.getByRole("button", { name: "Safety number of Invited Person" }).waitFor({ timeout: 30_000 });
+    expect(await veraForAdmin.locator("[data-trust]").count()).toBe(0);
+
+    // Certify all (Walt's, the last one): the root publishes the rule.
+    await a.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Administration" }).click();
+    await a.page.getByRole("button", { name: "Look for keys from version 1" }).click();
+    await a.page.getByRole("button", { name: "Certify all (1 key)" }).click();
+    await a.page.locator('[data-legacy-state="done"]').getByText("this instance requires certificates for them").waitFor({ timeout: 30_000 });
+    const anchors = await http<{ legacy_rule: { record: Json } | null }>("GET", "/api/identities/anchors", { token: admin.api_token });
+    expect(anchors.body.legacy_rule?.record).toMatchObject({ type: "legacy-rule", rule: "certified-only", userId: 1 });
+
+    // A key from version 1 nobody certified, met for the first time after the rule: refused, nothing created.
+    const xena = await legacyMember({ session: admin }, "xena.v1@example.ch", "xena-password-1", BROWSER_SECURE_CODE);
+    expect((await group(walt.session.id, xena.session.id)).status).toBe(200);
+    const again = await newVisitor(browser);
+    await signIn(again.page, walt.email, "walt-password-1");
+    await again.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+    await again.page.getByLabel("Email or phone").fill(xena.email);
+    await again.page.getByRole("button", { name: "Add", exact: true }).click();
+    await again.page.getByRole("button", { name: "Start conversation" }).click();
+    expect(await errorDialogText(again.page)).toContain("this person's key is from version 1 and no administrator has certified it");
+    expect(again.page.url()).not.toMatch(/\/conversation\/\d+$/);
+    await Promise.all([a.context.close(), w.context.close(), again.context.close()]);
   });
 });

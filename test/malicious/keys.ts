@@ -1,4 +1,5 @@
-import { createRootIdentity, generateAccountKeys, openConversationKey, openConversationTitle } from "@sealwork/crypto";
+import { keypairRecord } from "@sealwork/contracts";
+import { accountPublicKeys, createLegacyRule, createRootIdentity, generateAccountKeys, openConversationKey, openConversationTitle, signRecord } from "@sealwork/crypto";
 import { expect } from "vitest";
 import { conversationPanel } from "../e2e/conversation-helpers";
 import { errorDialogText } from "../e2e/helpers";
@@ -13,6 +14,30 @@ async function substituteKey(run: Run, member: Member) {
   const forged = await createRootIdentity({ userId: member.session.id, email: member.email, created: Date.now() }, serverKeys);
   const lie = run.proxy.lie("GET", `/api/identities/${member.session.id}`, () => ({ chain: { userId: member.session.id, records: [forged], issuers: [], admins: [] }, legacy: null }));
   return { lie, serverKeys };
+}
+
+/**
+ * The server answers keys of its own for `member` as a protocol v1 account's key: no identity,
+ * the v1 record self-signed by the server's key, no administrator's certificate.
+ */
+async function substituteLegacyKey(run: Run, member: Member) {
+  const serverKeys = await generateAccountKeys();
+  const pub = await accountPublicKeys(serverKeys);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = await signRecord(serverKeys.sign.privateKey, keypairRecord({ uid: member.session.id, ...pub, timestamp }));
+  const legacy = { id: 900_000 + member.session.id, encrypt_public: pub.encryptPublic, sign_public: pub.signPublic, timestamp, signature: { ...signature }, certificate: null, issuer: null };
+  const lie = run.proxy.lie("GET", `/api/identities/${member.session.id}`, () => ({ chain: null, legacy }));
+  return { lie, serverKeys };
+}
+
+/**
+ * The instance's legacy rule, signed by its root, in the anchors' answer: what the server serves
+ * once the root published it. The shared runtime does not publish it (its other tests seal for
+ * version 1 members), so the proxy adds the root's genuine rule for this run's browser alone.
+ */
+async function withLegacyRule(run: Run) {
+  const rule = await createLegacyRule({ made: Date.now() }, (await rootAdmin()).me);
+  return run.proxy.lie("GET", "/api/identities/anchors", (answer: Record<string, unknown>) => ({ ...answer, legacy_rule: rule }));
 }
 
 const UNTRUSTED = "Warning: this person's key has changed, and the change is not signed by their previous key or certified by an administrator.";
@@ -81,6 +106,42 @@ export function keyAttacks(suite: MaliciousSuite): void {
       expect(lie.hits).toBeGreaterThan(0);
       // Carol's copy of the existing conversation's key is the server's to open: all of its history with it.
       expect((await openedBy(sentCopies(run.proxy.sent), serverKeys)).map((copy) => [copy.conversationId, copy.userId])).toEqual([[id, carol.session.id]]);
+    },
+  });
+
+  suite.attack("a substituted key presented as a protocol v1 key on first contact: the server's own v1 key for Bob, on an instance whose root requires certificates", {
+    check: "legacy-uncertified",
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      const rule = await withLegacyRule(run);
+      const { lie, serverKeys } = await substituteLegacyKey(run, bob);
+      // Alice has never met Bob: no pin; the rule she pinned at unlock is all that stands against the lie.
+      const page = await run.visitor();
+      await signInAs(page, alice);
+      await startConversationWith(page, bob.email, "Legacy plans");
+      return { page, lie, rule, serverKeys, bob };
+    },
+    async refused({ page, lie, rule, serverKeys }, run) {
+      const text = await errorDialogText(page);
+      expect(text).toContain("Warning: this person's key is from version 1 and no administrator has certified it, which this instance requires.");
+      expect(text).toContain("Nothing is encrypted for them until an administrator certifies their key.");
+      expect(rule.hits).toBeGreaterThan(0);
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(page.url()).not.toMatch(/\/conversation\/\d+$/);
+      expect(run.proxy.sentTo("POST", "/api/conversations")).toEqual([]);
+      expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
+    },
+    async works({ page, lie, rule, serverKeys, bob }, run) {
+      await page.waitForURL(/\/conversation\/\d+$/, { timeout: 30_000 });
+      expect(rule.hits).toBeGreaterThan(0);
+      expect(lie.hits).toBeGreaterThan(0);
+      // Pinned on first use as "not certified", sealed for: the server opens Bob's copy and reads the title.
+      const opened = await openedBy(sentCopies(run.proxy.sent), serverKeys);
+      expect(opened.map((copy) => copy.userId)).toEqual([bob.session.id]);
+      const copy = opened[0]!;
+      const { key } = await openConversationKey(copy.sealed, serverKeys.encrypt, { conversationId: copy.conversationId, epoch: copy.epoch });
+      const created = run.proxy.sentTo("POST", "/api/conversations")[0]!.body as { title: string };
+      expect((await openConversationTitle(key, created.title, { conversationId: copy.conversationId })).title).toBe("Legacy plans");
     },
   });
 

@@ -145,3 +145,18 @@ export async function invitedMember(issuer: Member, options: { admin?: boolean }
   if (taken.status !== 200) throw new Error(`takeover failed: ${taken.status} ${JSON.stringify(taken.body)}`);
   return { session, keys, me: await identityKeys(session.id, keys), email: invite.body.email, keyId: taken.body.id, created, invitation: invite.invitation };
 }
+
+/**
+ * A version 1 member, as protocol v1 left them: invited by `admin` without a signed invitation,
+ * their key registered without an identity (a legacy contact, docs/protocol.md §14.14).
+ */
+export async function legacyMember(admin: Pick<Member, "session">, email: string, password = "invitee-password-1", code?: string) {
+  const made = await newInviteBody({ email });
+  const invited = await http<CreatedInvite>("POST", "/api/instance/invite", { token: admin.session.api_token, body: made.body });
+  if (invited.status !== 200) throw new Error(`invite: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const session = await registerInvitee(invited.body.account.id, email, password);
+  const key = await newKeyBody(session.id, invited.body.keypair.id, { code });
+  const reply = await http<{ id: number }>("POST", "/api/keypairs", { token: session.api_token, body: key.body });
+  if (reply.status !== 200) throw new Error(`key: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return { session, email, keys: await accountPublicKeys(key.keys), keypairId: reply.body.id };
+}

@@ -44,13 +44,27 @@ export const identityBundle = z.object({
    * that is "not certified" (docs/protocol.md §14.13).
    */
   legacy: z
-    .object({ id: z.number(), encrypt_public: z.string(), sign_public: z.string(), timestamp: z.number(), signature: z.record(z.string(), z.unknown()) })
+    .object({
+      id: z.number(),
+      encrypt_public: z.string(),
+      sign_public: z.string(),
+      timestamp: z.number(),
+      signature: z.record(z.string(), z.unknown()),
+      /**
+       * An administrator's certificate for this key (`SignedLegacyKey`, docs/protocol.md §14.14)
+       * and the certifying administrator's chain (`IdentityChain`) to verify it with; null while
+       * it has none.
+       */
+      certificate: signedRecordObject.nullable(),
+      issuer: identityRecords.extend({ issuers: z.array(identityRecords), admins: z.array(signedRecordObject) }).nullable(),
+    })
     .nullable(),
 });
 export type IdentityBundle = z.infer<typeof identityBundle>;
 
 export const identityPublish = z.object({ identity: signedRecordObject });
 export const adminCertificateBody = z.object({ certificate: signedRecordObject });
+export const legacyRuleBody = z.object({ rule: signedRecordObject });
 
 export const identityPublished = z.object({ user_id: z.number(), seq: z.number(), key_id: z.string() });
 
@@ -68,8 +82,15 @@ export const identityRoutes = {
   /** The instance's anchors: the root identity of the setup administrator (none before they publish it). */
   "GET /api/identities/anchors": route({
     access: MEMBERS,
-    response: z.object({ roots: z.array(signedRecordObject), setup_user_id: z.number() }),
+    response: z.object({
+      roots: z.array(signedRecordObject),
+      setup_user_id: z.number(),
+      /** The root's rule that version 1 keys count only when certified (`SignedLegacyRule`), once published. */
+      legacy_rule: signedRecordObject.nullable(),
+    }),
   }),
+  /** The setup administrator publishes the instance's legacy rule, signed by the root (once). */
+  "POST /api/identities/legacy-rule": route({ access: MEMBERS, body: legacyRuleBody, response: z.object({ anchor: z.string() }) }),
   /** The caller's own signed invitation while they have not taken it over (null otherwise, or for an unsigned one). */
   "GET /api/identities/invitation": route({
     access: MEMBERS,
@@ -82,6 +103,13 @@ export const identityRoutes = {
   "POST /api/identities": route({ access: MEMBERS, body: identityPublish, response: identityPublished }),
   /** An administrator certifies another administrator's identity key (one certificate per user). */
   "POST /api/identities/{id}/admin": route({
+    access: ADMINS,
+    params: z.object({ id: f.idParam }),
+    body: adminCertificateBody,
+    response: z.object({ user_id: z.number(), key_id: z.string() }),
+  }),
+  /** An administrator certifies a version 1 account's current key (one certificate per key). */
+  "POST /api/identities/{id}/legacy": route({
     access: ADMINS,
     params: z.object({ id: f.idParam }),
     body: adminCertificateBody,
@@ -102,6 +130,9 @@ export const identityErrorCodes = [
   "invitation_required",
   "takeover_fresh_keys",
   "admin_certificate_exists",
+  "legacy_certificate_exists",
+  "legacy_has_identity",
+  "legacy_rule_exists",
   "pins_invalid",
   "pins_conflict",
 ] as const;

@@ -261,8 +261,9 @@ const people = {
   carol: person("carol"),
   carolTemp: person("carol-temp"),
   carolNext: person("carol-next"),
+  vera: person("vera-v1"),
 };
-const { root, jurg, jurgTemp, carol, carolTemp, carolNext } = people;
+const { root, jurg, jurgTemp, carol, carolTemp, carolNext, vera } = people;
 
 function invitation(inviteId, email, temp, issuerUserId, issuer, expires) {
   const record = {
@@ -294,6 +295,9 @@ const jurgIdentity = identity(2, inviteJurg.record.email, 0, jurg, T0 + DAY, { k
 const jurgAdmin = admin(2, jurg, 1, root, T0 + 2 * DAY);
 const inviteCarol = invitation(103, "carol@example.org", carolTemp, 2, jurg, T0 + 31 * DAY);
 const carolBirth = identity(3, "carol@example.org", 0, carol, T0 + 3 * DAY, { kind: "invitation", invitation: inviteCarol }, carolTemp);
+// Vera (user 7) kept her protocol v1 key: Jürg certifies it in the instance of the root; the root's rule says v1 keys need this.
+const veraCertificateRecord = { type: "legacy-key", v: 2, userId: 7, ...vera.pub, anchor: keyIdOf(root.pub), issuerUserId: 2, issuerKeyId: keyIdOf(jurg.pub), certified: T0 + 5 * DAY };
+const legacyRuleRecord = { type: "legacy-rule", v: 2, rule: "certified-only", anchor: keyIdOf(root.pub), userId: 1, made: T0 + 6 * DAY };
 const carolRotated = identity(3, "carol@example.org", 1, carolNext, T0 + 4 * DAY, { kind: "previous", keyId: keyIdOf(carol.pub) }, carol);
 
 // The membership log of conversation 42: Jürg and Carol added, Jürg promoted, Carol removed by Jürg, rekey.
@@ -449,6 +453,8 @@ const v2 = {
     inviteCarol,
     carol: [carolBirth, carolRotated],
     // What verifyIdentity answers for Carol with the root's key id pinned.
+    veraCertificate: { record: veraCertificateRecord, signature: v2sign(jurg, veraCertificateRecord) },
+    legacyRule: { record: legacyRuleRecord, signature: v2sign(root, legacyRuleRecord) },
     carolVerified: { userId: 3, seq: 1, keyId: keyIdOf(carolNext.pub), anchor: keyIdOf(root.pub), admin: false, keys: [keyIdOf(carol.pub), keyIdOf(carolNext.pub)] },
   },
   membershipLog: {

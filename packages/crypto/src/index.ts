@@ -189,9 +189,23 @@ export {
   type InstanceTrust,
   MAX_CHAIN_DEPTH,
   rootAnchor,
+  verifyAdminKey,
   verifyIdentity,
   verifyInvitation,
 } from "./records/identity-chain";
+export {
+  type LegacyKeyRecord,
+  type LegacyRuleRecord,
+  type SignedLegacyKey,
+  type SignedLegacyRule,
+  type VerifiedLegacyKey,
+  certifyLegacyKey,
+  createLegacyRule,
+  parseSignedLegacyKey,
+  parseSignedLegacyRule,
+  verifyLegacyKey,
+  verifyLegacyRule,
+} from "./records/legacy-key";
 export { type IdentityPin, type PinCheck, type PinStatus, checkPin } from "./records/identity-pin";
 export {
   ACCOUNT_DATA_KINDS,

@@ -10,9 +10,10 @@ import { call, isApiError } from "./api";
  * browser of the same user has them and the server reads nothing; cached in this page's memory.
  */
 
-/** checkPin's pin, or a protocol v1 contact's key pinned on first use (`legacy`: not certified). */
+/** checkPin's pin, or a protocol v1 contact's key (`legacy`): pinned on first use, or `certified` by an administrator (never taken back to uncertified). */
 export interface Pin extends IdentityPin {
   legacy?: true;
+  certified?: true;
 }
 
 export interface PinBook {
@@ -22,6 +23,8 @@ export interface PinBook {
   pins: Record<string, Pin>;
   /** By conversation id: the membership log's head last verified (protocol v2). */
   heads: Record<string, LogHead>;
+  /** The instance's root said that version 1 keys count only when certified (docs/protocol.md §14.14); once pinned, for good. */
+  legacyRule?: true;
 }
 
 const keyIdText = z.string().min(1).max(64);
@@ -36,11 +39,13 @@ const bookSchema = z.object({
       seq: z.number().int().min(0),
       verified: z.boolean(),
       legacy: z.literal(true).optional(),
+      certified: z.literal(true).optional(),
     }),
   ),
   heads: z
     .record(z.string().regex(/^g?[1-9][0-9]*$/), z.object({ seq: z.number().int().min(0), hash: z.string().min(1).max(64) }))
     .optional(),
+  legacyRule: z.literal(true).optional(),
 });
 
 interface Holder {
@@ -84,7 +89,8 @@ async function load({ uid, keys }: Holder): Promise<Loaded> {
   if (reply.data === null) return { uid, keys, rev: reply.rev, book: EMPTY };
   try {
     const parsed = bookSchema.parse(await openAccountData(keys, { userId: uid, kind: "pins" }, reply.data));
-    return { uid, keys, rev: reply.rev, book: { anchors: parsed.anchors, pins: parsed.pins, heads: parsed.heads ?? {} } };
+    const book: PinBook = { anchors: parsed.anchors, pins: parsed.pins, heads: parsed.heads ?? {} };
+    return { uid, keys, rev: reply.rev, book: parsed.legacyRule ? { ...book, legacyRule: true } : book };
   } catch (error) {
     // Sealed under another account key (a key made anew) or damaged: start over, saving over it.
     if (!isCryptoError(error) && !(error instanceof z.ZodError)) throw error;
@@ -103,7 +109,7 @@ export async function updatePins(holder: Holder, change: (book: PinBook) => PinB
     const state = await current(holder);
     const next = change(state.book);
     if (!next) return state.book;
-    const data = await sealAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, { v: 1, anchors: next.anchors, pins: next.pins, heads: next.heads });
+    const data = await sealAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, { v: 1, anchors: next.anchors, pins: next.pins, heads: next.heads, ...(next.legacyRule ? { legacyRule: true } : {}) });
     try {
       const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
       state.rev = rev;

@@ -16,6 +16,8 @@ export const queryKeys = {
     invites: () => ["instance-invites"] as const,
     /** The administrators whose identity waits for an admin certificate. */
     certificates: () => ["instance-admin-certificates"] as const,
+    /** The version 1 accounts whose key waits for a certificate, and the legacy rule. */
+    legacyKeys: () => ["instance-legacy-keys"] as const,
   },
   keypairs: {
     own: () => ["keypairs", "own"] as const,

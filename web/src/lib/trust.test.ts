@@ -3,11 +3,14 @@ import {
   type AccountKeys,
   type SignedIdentity,
   accountPublicKeys,
+  certifyLegacyKey,
   createInvitation,
+  createLegacyRule,
   createInvitedIdentity,
   createRootIdentity,
   generateAccountKeys,
   identityKeys,
+  keyId,
   openAccountData,
   rotateIdentity,
   signRecord,
@@ -19,6 +22,7 @@ import type { UnlockedKeys } from "./unlocked-keys";
 const server = vi.hoisted(() => ({
   bundles: new Map<number, unknown>(),
   roots: [] as unknown[],
+  legacyRule: null as unknown,
   pins: { data: null as string | null, rev: 0 },
   conflicts: 0,
   saves: 0,
@@ -26,7 +30,7 @@ const server = vi.hoisted(() => ({
 vi.mock("./api", () => ({
   isApiError: (error: unknown, status?: number) => (error as { status?: number })?.status === status,
   call: vi.fn(async (key: string, options: { params?: { id: number }; body?: { data: string; rev: number } } = {}) => {
-    if (key === "GET /api/identities/anchors") return { roots: server.roots, setup_user_id: 1 };
+    if (key === "GET /api/identities/anchors") return { roots: server.roots, setup_user_id: 1, legacy_rule: server.legacyRule };
     if (key === "GET /api/identities/{id}") return server.bundles.get(options.params!.id) ?? { chain: null, legacy: null };
     if (key === "GET /api/identities/pins") return { ...server.pins };
     if (key === "PUT /api/identities/pins") {
@@ -44,7 +48,7 @@ vi.mock("./api", () => ({
 vi.mock("./i18n", () => ({ i18next: { t: (key: string) => key } }));
 vi.mock("./unlocked-keys", () => ({ getUnlockedKeys: () => null }));
 
-const { contactKey, handOverBundles, setVerified, TrustError } = await import("./trust");
+const { contactKey, handOverBundles, pinLegacyRule, setVerified, TrustError } = await import("./trust");
 const { call } = await import("./api");
 const { forgetPins } = await import("./pins");
 
@@ -86,6 +90,19 @@ async function legacy(uid: number) {
   return keys;
 }
 
+/** The administrator `issuer` (the root unless said) certifies the v1 key served for `uid`, served with it from now on. */
+async function certify(world: Awaited<ReturnType<typeof instance>>, uid: number, issuer: { userId: number; person: Person } = { userId: 1, person: world.root }) {
+  const bundle = server.bundles.get(uid) as { legacy: IdentityBundle["legacy"] & object };
+  const keys = { encryptPublic: bundle.legacy.encrypt_public, signPublic: bundle.legacy.sign_public };
+  const me = await identityKeys(issuer.userId, issuer.person.keys.at(-1)!);
+  const certificate = await certifyLegacyKey({ userId: uid, keys, anchor: await keyId(await accountPublicKeys(world.root.keys[0]!)), certified: Date.now() }, me);
+  const issuerChain = { userId: issuer.userId, records: issuer.person.records, issuers: issuer.userId === 1 ? [] : [{ userId: 1, records: world.root.records }], admins: [] };
+  server.bundles.set(uid, { ...bundle, legacy: { ...bundle.legacy, certificate, issuer: issuerChain } });
+}
+
+/** The anchors answer as the key popup passes it to pinLegacyRule after an unlock. */
+const anchorsAnswer = () => ({ roots: server.roots, legacy_rule: server.legacyRule });
+
 async function refusal(promise: Promise<unknown>) {
   const error = await promise.then(
     () => null,
@@ -98,6 +115,7 @@ async function refusal(promise: Promise<unknown>) {
 beforeEach(() => {
   server.bundles.clear();
   server.roots = [];
+  server.legacyRule = null;
   server.pins = { data: null, rev: 0 };
   server.conflicts = 0;
   server.saves = 0;
@@ -190,6 +208,67 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
     await setVerified(me, 2, old.keyId, true);
     world.serve(2, await world.invite(2));
     expect(await contactKey(me, 2)).toMatchObject({ certified: true, verified: false });
+  });
+
+  it("takes a v1 key an administrator certified as certified; refuses a certificate that does not verify, and going back to uncertified", async () => {
+    const world = await instance();
+    const me = await holder(4);
+    await legacy(3);
+    // Pinned on first use, compared, then certified: the same key, so the mark stays.
+    const first = await contactKey(me, 3);
+    await setVerified(me, 3, first.keyId, true);
+    await certify(world, 3);
+    expect(await contactKey(me, 3)).toMatchObject({ keyId: first.keyId, certified: true, verified: true });
+    // The server drops the certificate again: refused, not shown as "not certified".
+    const certified = server.bundles.get(3) as { legacy: object };
+    server.bundles.set(3, { ...certified, legacy: { ...certified.legacy, certificate: null, issuer: null } });
+    expect(await refusal(contactKey(me, 3))).toBe("untrusted_key");
+
+    // A certificate by a member who is no administrator, or for another user's key.
+    const bob = await world.invite(2);
+    await legacy(5);
+    await certify(world, 5, { userId: 2, person: bob });
+    expect(await refusal(contactKey(me, 5))).toBe("untrusted_key");
+    await legacy(6);
+    await certify(world, 6);
+    const other = server.bundles.get(6) as { legacy: { certificate: unknown; issuer: unknown } };
+    const five = server.bundles.get(5) as { legacy: object };
+    server.bundles.set(5, { ...five, legacy: { ...five.legacy, certificate: other.legacy.certificate, issuer: other.legacy.issuer } });
+    expect(await refusal(contactKey(me, 5))).toBe("untrusted_key");
+    expect(await contactKey(me, 6)).toMatchObject({ certified: true, verified: false });
+  });
+
+  it("once the root's legacy rule is pinned, an uncertified v1 key is refused, on first contact too; a certified one is taken", async () => {
+    const world = await instance();
+    const me = await holder(4);
+    // The anchors are pinned at the first unlock, before any rule is looked at.
+    await contactKey(me, 1);
+    await legacy(3);
+    await contactKey(me, 3);
+    // A rule not signed by the pinned root is not pinned.
+    const stranger = await instance();
+    server.roots = stranger.root.records;
+    server.legacyRule = await createLegacyRule({ made: Date.now() }, await identityKeys(1, stranger.root.keys[0]!));
+    await pinLegacyRule(me, anchorsAnswer());
+    expect(await contactKey(me, 3)).toMatchObject({ certified: false });
+    server.roots = world.root.records;
+    server.legacyRule = await createLegacyRule({ made: Date.now() }, await identityKeys(1, world.root.keys[0]!));
+    await pinLegacyRule(me, anchorsAnswer());
+    const book = (await openAccountData(me.keys, { userId: 4, kind: "pins" }, server.pins.data!)) as { legacyRule?: boolean };
+    expect(book.legacyRule).toBe(true);
+
+    // The contact pinned before, and someone never met: both refused with the rule's text.
+    expect(await refusal(contactKey(me, 3))).toBe("untrusted_key");
+    await legacy(7);
+    const error = await contactKey(me, 7).catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ reason: "untrusted_key", message: "common:trust.uncertified_key" });
+    // Certified, they are contacts again; the server withholding the rule later changes nothing.
+    await certify(world, 7);
+    expect(await contactKey(me, 7)).toMatchObject({ certified: true });
+    server.legacyRule = null;
+    forgetPins();
+    await legacy(8);
+    expect(await refusal(contactKey(me, 8))).toBe("untrusted_key");
   });
 
   it("takes a bundle a batch handed over once, verified like any answer, and asks the server after that", async () => {

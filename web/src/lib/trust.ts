@@ -1,6 +1,8 @@
 import type { IdentityBundle } from "@sealwork/contracts";
 import {
   type IdentityChain,
+  type SignedLegacyKey,
+  type SignedLegacyRule,
   type VerifiedIdentity,
   type VerifiedKey,
   checkPin,
@@ -8,6 +10,8 @@ import {
   keyId,
   rootAnchor,
   verifyIdentity,
+  verifyLegacyKey,
+  verifyLegacyRule,
   type SignedIdentity,
 } from "@sealwork/crypto";
 import { call } from "./api";
@@ -21,19 +25,20 @@ import { type UnlockedKeys, getUnlockedKeys } from "./unlocked-keys";
  * Whose key is whose, without taking the server's word for it (docs/protocol.md §14, issue 11
  * item 1). Every key this client seals for goes through here: the user's identity chain must
  * verify to the instance anchors this client pinned (verifyIdentity) and agree with the pin it
- * keeps for them (checkPin); a protocol v1 account's key (no identity yet) is pinned on first use
- * and shown as not certified. A key that changed without a valid chain (untrusted_key) or is
+ * keeps for them (checkPin); a protocol v1 account's key (no identity yet) counts as certified
+ * with an administrator's certificate, and is otherwise pinned on first use and shown as not
+ * certified, or refused once the instance's root said that v1 keys need a certificate. A key that changed without a valid chain (untrusted_key) or is
  * older than the pinned one (stale_key) is refused with a clear warning.
  */
 
 export type TrustProblem = "untrusted_key" | "stale_key" | "no_key" | "lookup";
 
-/** A contact whose key may not be used, with the text to show (common:trust.*). */
+/** A contact whose key may not be used, with the text to show (common:trust.*; `text` for a more precise one than the reason's). */
 export class TrustError extends Error {
   readonly reason: TrustProblem;
   readonly userId: number;
-  constructor(reason: TrustProblem, userId: number, options: { cause?: unknown } = {}) {
-    super(i18next.t(`common:trust.${reason}`), options);
+  constructor(reason: TrustProblem, userId: number, options: { cause?: unknown; text?: "uncertified_key" } = {}) {
+    super(i18next.t(`common:trust.${options.text ?? reason}`), { cause: options.cause });
     this.name = "TrustError";
     this.reason = reason;
     this.userId = userId;
@@ -51,7 +56,7 @@ export interface Contact {
   seq: number;
   encryptPublic: string;
   signPublic: string;
-  /** Their identity chains to the instance's root (false: a v1 account pinned on first use). */
+  /** Their identity (or their v1 key's certificate) chains to the instance's root (false: a v1 account pinned on first use). */
   certified: boolean;
   /** The user compared safety numbers with them and marked them verified. */
   verified: boolean;
@@ -100,6 +105,24 @@ export async function instanceAnchors(holder: UnlockedKeys, firstSeen?: string[]
 export async function fetchAnchors(): Promise<string[]> {
   const { roots } = await call("GET /api/identities/anchors");
   return Promise.all(roots.map((root) => rootAnchor(root as unknown as SignedIdentity)));
+}
+
+/**
+ * The instance's legacy rule (docs/protocol.md §14.14), pinned once the server shows one signed
+ * by a pinned root: from then on this client refuses version 1 keys without a certificate. A rule
+ * that does not verify is not pinned (a server can always withhold it; it cannot take it back).
+ */
+export async function pinLegacyRule(holder: UnlockedKeys, answer: { roots: unknown[]; legacy_rule: unknown }): Promise<void> {
+  if (!answer.legacy_rule || (await pinBook(holder)).legacyRule) return;
+  try {
+    const anchors = await instanceAnchors(holder);
+    await verifyLegacyRule(answer.legacy_rule as SignedLegacyRule, answer.roots as SignedIdentity[], { anchors });
+  } catch (error) {
+    if (!isCryptoError(error)) throw error;
+    console.warn("The instance's legacy rule does not verify", error);
+    return;
+  }
+  await updatePins(holder, (book) => (book.legacyRule ? null : { ...book, legacyRule: true }));
 }
 
 /** The signed-in user's own identity as the server serves it, verified to their pinned anchors; null when they have none (yet). */
@@ -172,26 +195,38 @@ async function certifiedContact(holder: UnlockedKeys, uid: number, chain: Identi
 }
 
 async function legacyContact(holder: UnlockedKeys, uid: number, legacy: NonNullable<IdentityBundle["legacy"]>): Promise<Contact> {
+  const keys = { encryptPublic: legacy.encrypt_public, signPublic: legacy.sign_public };
   let id: string;
+  let certified = false;
   try {
     await verifyKeypair({ uid, encrypt_public: legacy.encrypt_public, sign_public: legacy.sign_public, timestamp: legacy.timestamp, signature: legacy.signature });
-    id = await keyId({ encryptPublic: legacy.encrypt_public, signPublic: legacy.sign_public });
+    id = await keyId(keys);
+    // An administrator's certificate chains the key to the anchors; one that does not verify is refused, not ignored.
+    if (legacy.certificate) {
+      if (!legacy.issuer) throw new Error("a certificate without its issuer's chain");
+      await verifyLegacyKey(legacy.certificate as unknown as SignedLegacyKey, { userId: uid, ...keys }, legacy.issuer as unknown as IdentityChain, { anchors: await instanceAnchors(holder) });
+      certified = true;
+    }
   } catch (cause) {
     throw new TrustError("untrusted_key", uid, { cause });
   }
-  // A contact pinned with a certified identity is never taken back to an uncertified key, nor a first sight to another key.
+  // Once the instance's rule is pinned, a version 1 key without a certificate is refused (test build only: "legacy-uncertified" off pins it on first use).
+  const ruled = (book: PinBook) => !certified && book.legacyRule === true && !(TEST_CHECKS && checkOff("legacy-uncertified"));
+  // A contact pinned with a certified identity (or a certified v1 key) is never taken back to an uncertified key, nor a first sight to another key.
   const pinFor = (book: PinBook): Pin => {
     const pin = book.pins[uid];
-    if (pin && (!pin.legacy || pin.keyId !== id)) throw new TrustError("untrusted_key", uid);
-    return pin ?? { userId: uid, keyId: id, seq: 0, verified: false, legacy: true };
+    if (ruled(book)) throw new TrustError("untrusted_key", uid, { text: "uncertified_key" });
+    if (pin && (!pin.legacy || pin.keyId !== id || (pin.certified && !certified))) throw new TrustError("untrusted_key", uid);
+    const next = pin ?? { userId: uid, keyId: id, seq: 0, verified: false, legacy: true as const };
+    return certified ? { ...next, certified: true } : next;
   };
   const pin = pinFor(await pinBook(holder));
   await updatePins(holder, (book) => {
     const next = pinFor(book);
-    return book.pins[uid] ? null : { ...book, pins: { ...book.pins, [uid]: next } };
+    return samePin(book.pins[uid], next) ? null : { ...book, pins: { ...book.pins, [uid]: next } };
   });
-  const key = { userId: uid, keyId: id, seq: 0, encryptPublic: legacy.encrypt_public, signPublic: legacy.sign_public, created: legacy.timestamp * 1000 };
-  return { ...key, certified: false, verified: pin.verified, keys: [key] };
+  const key = { userId: uid, keyId: id, seq: 0, ...keys, created: legacy.timestamp * 1000 };
+  return { ...key, certified, verified: pin.verified, keys: [key] };
 }
 
 /**
@@ -224,7 +259,14 @@ async function chainRoots(chain: IdentityChain): Promise<string[]> {
 }
 
 function samePin(a: Pin | undefined, b: Pin): boolean {
-  return a !== undefined && a.keyId === b.keyId && a.seq === b.seq && a.verified === b.verified && Boolean(a.legacy) === Boolean(b.legacy);
+  return (
+    a !== undefined &&
+    a.keyId === b.keyId &&
+    a.seq === b.seq &&
+    a.verified === b.verified &&
+    Boolean(a.legacy) === Boolean(b.legacy) &&
+    Boolean(a.certified) === Boolean(b.certified)
+  );
 }
 
 function trustFailure(error: unknown, uid: number): Error {

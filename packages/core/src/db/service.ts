@@ -3,7 +3,7 @@ import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEnti
 import { DriveFileEntity, DriveGrantEntity, DriveMoteEntity, DriveItemEntity, DriveRecordIdEntity, DriveStateEntity } from "../drive/entities";
 import { MoteCommentEntity, MoteFileEntity, MoteRecordIdEntity, PageMoteEntity } from "../mote/entities";
 import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
-import { AccountDataEntity, AdminCertificateEntity, IdentityEntity } from "../identity/entities";
+import { AccountDataEntity, AdminCertificateEntity, IdentityEntity, LegacyCertificateEntity, LegacyRuleEntity } from "../identity/entities";
 import { InviteEntity, InviteReservationEntity } from "../invite/entities";
 import { BackupEntity, KeyHeadEntity, KeypairEntity, TransitEntity } from "../keys/entities";
 import { PickupEntity, PickupLookupEntity } from "../pickup/entities";
@@ -45,6 +45,8 @@ const entities = {
   invitereservation: InviteReservationEntity,
   identity: IdentityEntity, // protocol v2 identities
   admincert: AdminCertificateEntity,
+  legacycert: LegacyCertificateEntity,
+  legacyrule: LegacyRuleEntity,
   accountdata: AccountDataEntity,
   verification: VerificationEntity, // verification codes (registration, forgotten password)
   conversation: ConversationEntity, // conversations

@@ -35,6 +35,34 @@ export const AdminCertificateEntity = new Entity({
 });
 
 /**
+ * A certificate for a user's version 1 key (`SignedLegacyKey`, docs/protocol.md §14.14): one per
+ * user and v1 key (the keypair's id; a key made anew needs a certificate of its own), create-only.
+ */
+export const LegacyCertificateEntity = new Entity({
+  model: { entity: "legacycert", version: "1", service: SERVICE },
+  attributes: {
+    userId: { type: "number", required: true },
+    keypairId: { type: "number", required: true },
+    record: { type: "string", required: true },
+  },
+  indexes: {
+    byUser: keyed(primary, ["userId"], ["keypairId"]),
+  },
+});
+
+/** The instance's legacy rule (`SignedLegacyRule`, signed by the root): one, create-only. */
+export const LegacyRuleEntity = new Entity({
+  model: { entity: "legacyrule", version: "1", service: SERVICE },
+  attributes: {
+    rule: { type: ["certified-only"] as const, required: true },
+    record: { type: "string", required: true },
+  },
+  indexes: {
+    byRule: keyed(primary, ["rule"], []),
+  },
+});
+
+/**
  * A user's encrypted account data of one kind (the pins): an `aead` envelope the server cannot
  * open, and a revision that each save raises, so two windows do not lose each other's changes.
  */
@@ -53,3 +81,4 @@ export const AccountDataEntity = new Entity({
 
 export type IdentityItem = EntityItem<typeof IdentityEntity>;
 export type AdminCertificateItem = EntityItem<typeof AdminCertificateEntity>;
+export type LegacyCertificateItem = EntityItem<typeof LegacyCertificateEntity>;

@@ -16,6 +16,9 @@ export const identityErrors = {
   invitation_required: { status: 422, text: "A signed invitation needs a certified identity." },
   takeover_fresh_keys: { status: 422, text: "A takeover makes new keys." },
   admin_certificate_exists: { status: 409, text: "Certified already." },
+  legacy_certificate_exists: { status: 409, text: "This key is certified already." },
+  legacy_has_identity: { status: 409, text: "This account has a certified identity." },
+  legacy_rule_exists: { status: 409, text: "The rule is published already." },
   pins_invalid: { status: 422, text: "Pins must be encrypted." },
   pins_conflict: { status: 409, text: "Changed in another window - please try again." },
 } as const satisfies ErrorTexts;

@@ -1,5 +1,5 @@
-import { accountDataSave, adminCertificateBody, id as idSchema, identityPublish, type IdentityBundle } from "@sealwork/contracts";
-import { isCryptoError, parseEnvelope } from "@sealwork/crypto";
+import { accountDataSave, adminCertificateBody, id as idSchema, identityPublish, legacyRuleBody, type IdentityBundle } from "@sealwork/contracts";
+import { isCryptoError, keyId, parseEnvelope } from "@sealwork/crypto";
 import type * as z from "zod";
 import { requireAdmin, requireMember, type Actor } from "../access";
 import { isConditionFailure } from "../db/conditions";
@@ -27,25 +27,42 @@ export namespace Identity {
     valid(idSchema, id);
     if (!(await getUser(id))) fail("user_not_found");
     const bundle = await IdentityRecords.bundle(id);
-    if (bundle) {
-      const issuers = (bundle.issuers ?? []).map((issuer) => ({ userId: issuer.userId, records: issuer.records.map(json) }));
-      return { chain: { userId: id, records: bundle.records.map(json), issuers, admins: (bundle.admins ?? []).map(json) }, legacy: null };
-    }
-    const head = await Keypair.currentKey(id);
-    // Nobody seals for a temporary key or an invalidated one: no legacy key either.
-    const key = head?.valid && head.item.type === "public" ? head.item : undefined;
+    if (bundle) return { chain: toChain(bundle), legacy: null };
+    const key = await legacyKey(id);
+    if (!key) return { chain: null, legacy: null };
+    const stored = await IdentityRecords.legacyCertificate(id, key.id);
+    const certificate = stored ? (JSON.parse(stored.record) as { record: { issuerUserId: number } }) : null;
+    const issuer = certificate ? await IdentityRecords.bundle(certificate.record.issuerUserId) : null;
     return {
       chain: null,
-      legacy: key
-        ? { id: key.id, encrypt_public: key.encryptPublic, sign_public: key.signPublic, timestamp: key.timestamp, signature: JSON.parse(key.signature) as Record<string, unknown> }
-        : null,
+      legacy: {
+        id: key.id,
+        encrypt_public: key.encryptPublic,
+        sign_public: key.signPublic,
+        timestamp: key.timestamp,
+        signature: JSON.parse(key.signature) as Record<string, unknown>,
+        certificate: certificate && issuer ? json(certificate) : null,
+        issuer: certificate && issuer ? toChain(issuer) : null,
+      },
     };
+  }
+
+  /** A user's version 1 key: their current key when it is a valid public one (nobody seals for a temporary key or an invalidated one). */
+  async function legacyKey(id: number) {
+    const head = await Keypair.currentKey(id);
+    return head?.valid && head.item.type === "public" ? head.item : undefined;
+  }
+
+  function toChain(bundle: NonNullable<Awaited<ReturnType<typeof IdentityRecords.bundle>>>) {
+    const issuers = (bundle.issuers ?? []).map((issuer) => ({ userId: issuer.userId, records: issuer.records.map(json) }));
+    return { userId: bundle.userId, records: bundle.records.map(json), issuers, admins: (bundle.admins ?? []).map(json) };
   }
 
   /** GET /api/identities/anchors */
   export async function anchors(actor: Actor) {
     requireMember(actor);
-    return { roots: (await IdentityRecords.roots()).map(json), setup_user_id: SETUP_USER_ID };
+    const [roots, rule] = await Promise.all([IdentityRecords.roots(), IdentityRecords.legacyRule()]);
+    return { roots: roots.map(json), setup_user_id: SETUP_USER_ID, legacy_rule: rule ? (JSON.parse(rule) as Record<string, unknown>) : null };
   }
 
   /** GET /api/identities/invitation: the actor's signed invitation, while their current key is the temporary one. */
@@ -97,6 +114,45 @@ export namespace Identity {
       throw error;
     }
     return { user_id: id, key_id: (JSON.parse(item.record) as { record: { keyId: string } }).record.keyId };
+  }
+
+  /**
+   * POST /api/identities/{id}/legacy: an administrator certifies a version 1 account's current
+   * key (docs/protocol.md §14.14), once per key; checked as a client will check it.
+   */
+  export async function certifyLegacy(actor: Actor, id: number, body: z.input<typeof adminCertificateBody>) {
+    const admin = requireAdmin(actor);
+    valid(idSchema, id);
+    const input = valid(adminCertificateBody, body);
+    if (!(await getUser(id))) fail("user_not_found");
+    if ((await IdentityRecords.items(id)).length > 0) fail("legacy_has_identity");
+    const key = await legacyKey(id);
+    if (!key) fail("identity_keys_mismatch", { message: "This account has no key to certify." });
+    if (await IdentityRecords.legacyCertificate(id, key.id)) fail("legacy_certificate_exists");
+    const item = await IdentityRecords.checkLegacyCertificate(admin.uid, id, key, input.certificate);
+    try {
+      await db().entities.legacycert.create(item).go();
+    } catch (error) {
+      if (isConditionFailure(error)) fail("legacy_certificate_exists");
+      throw error;
+    }
+    return { user_id: id, key_id: await keyId(key) };
+  }
+
+  /** POST /api/identities/legacy-rule: the setup administrator publishes the root's rule that version 1 keys need a certificate, once. */
+  export async function publishLegacyRule(actor: Actor, body: z.input<typeof legacyRuleBody>) {
+    const { uid } = requireMember(actor);
+    const input = valid(legacyRuleBody, body);
+    if (uid !== SETUP_USER_ID) fail("identity_root_forbidden", { message: "Only the instance's root publishes its rules." });
+    if (await IdentityRecords.legacyRule()) fail("legacy_rule_exists");
+    const { text, anchor } = await IdentityRecords.checkLegacyRule(input.rule);
+    try {
+      await db().entities.legacyrule.create({ rule: "certified-only", record: text }).go();
+    } catch (error) {
+      if (isConditionFailure(error)) fail("legacy_rule_exists");
+      throw error;
+    }
+    return { anchor };
   }
 
   /** GET /api/identities/pins: the actor's encrypted pins (the server cannot open them) and their revision. */

@@ -11,13 +11,17 @@ import {
   parseSignedAdmin,
   parseSignedIdentity,
   parseSignedInvitation,
+  parseSignedLegacyKey,
+  parseSignedLegacyRule,
   rootAnchor,
   verifyIdentity,
   verifyInvitation,
+  verifyLegacyKey,
+  verifyLegacyRule,
 } from "@sealwork/crypto";
 import { db, type TransactionEntities } from "../db/service";
 import { ERRORS, type ErrorCode, fail } from "../errors";
-import type { AdminCertificateItem, IdentityItem } from "./entities";
+import type { AdminCertificateItem, IdentityItem, LegacyCertificateItem } from "./entities";
 
 /**
  * The instance's setup administrator: the first account, whose id the user counter hands out only
@@ -216,5 +220,49 @@ export namespace IdentityRecords {
     const identity = await checked(async () => verifyIdentity(chain, { anchors: await anchorIds() }));
     if (!identity.admin) fail("identity_untrusted");
     return { userId, record: canonicalJson(signed) };
+  }
+
+  /** The certificate stored for a user's version 1 key `keypairId`, if any. */
+  export async function legacyCertificate(userId: number, keypairId: number): Promise<LegacyCertificateItem | undefined> {
+    const { data } = await db().entities.legacycert.get({ userId, keypairId }).go();
+    return data ?? undefined;
+  }
+
+  /** The instance's legacy rule as its canonical JSON, once the root published it. */
+  export async function legacyRule(): Promise<string | undefined> {
+    const { data } = await db().entities.legacyrule.get({ rule: "certified-only" }).go();
+    return data?.record;
+  }
+
+  /**
+   * Checks a certificate the administrator `issuerId` signed for `userId`'s version 1 key `key`
+   * (docs/protocol.md §14.14) as a client will (verifyLegacyKey): its shape, the issuer, the
+   * user and both public keys of that key, a time near the server's, and the issuer's identity
+   * verifying to the anchors as an administrator's at the signing key. Answers the item to store.
+   */
+  export async function checkLegacyCertificate(
+    issuerId: number,
+    userId: number,
+    key: { id: number; encryptPublic: string; signPublic: string },
+    raw: unknown,
+    nowMs = Date.now(),
+  ): Promise<LegacyCertificateItem> {
+    const signed = await checked(() => parseSignedLegacyKey(raw));
+    const { record } = signed;
+    if (record.issuerUserId !== issuerId) fail("forbidden", { message: "A certificate is signed by the administrator who sends it." });
+    if (record.userId !== userId) fail("forbidden", { message: "This certificate is for another account." });
+    if (record.encryptPublic !== key.encryptPublic || record.signPublic !== key.signPublic) fail("identity_keys_mismatch");
+    if (Math.abs(record.certified - nowMs) > CLOCK_TOLERANCE_MS) fail("clock_skew");
+    const chain = await bundle(issuerId);
+    if (!chain) fail("identity_untrusted", { message: "Only an administrator with a certified identity certifies keys." });
+    await checked(async () => verifyLegacyKey(signed, { userId, encryptPublic: key.encryptPublic, signPublic: key.signPublic }, chain, { anchors: await anchorIds() }));
+    return { userId, keypairId: key.id, record: canonicalJson(signed) };
+  }
+
+  /** Checks the instance's legacy rule: signed by the root it names, which is the instance's anchor (verifyLegacyRule). Answers its canonical JSON. */
+  export async function checkLegacyRule(raw: unknown): Promise<{ text: string; anchor: string }> {
+    const signed = await checked(() => parseSignedLegacyRule(raw));
+    const anchor = await checked(async () => verifyLegacyRule(signed, await roots(), { anchors: await anchorIds() }));
+    return { text: canonicalJson(signed), anchor };
   }
 }

@@ -74,6 +74,21 @@ export async function verifyInvitation(invitation: SignedInvitation, issuerChain
 }
 
 /**
+ * An administrator's signing key as a record they signed names it (`userId`, `keyId`): their
+ * chain (`issuerChain`, with the issuers and certificates it depends on) verifies to the pinned
+ * anchors, the key is in it, and they held administrator rights at that key (untrusted_key
+ * otherwise). Answers their verified identity and that key. What the signers of instance-level
+ * records (a legacy key's certificate) are checked with.
+ */
+export async function verifyAdminKey(issuerChain: IdentityChain, trust: InstanceTrust, userId: number, keyId: string): Promise<{ identity: VerifiedIdentity; key: VerifiedKey }> {
+  const verifier = new ChainVerifier(issuerChain, trust);
+  if (verifier.subject !== userId) throw new CryptoError("bad_chain", "the chain is not the signer's");
+  const { issuer, index } = await verifier.keyOf(userId, keyId, [], "the record's signer");
+  if ((await verifier.adminFrom(userId, [])) > index) throw new CryptoError("untrusted_key", "the signer was not an administrator at that key");
+  return { identity: await verifier.identity(), key: issuer.keys[index]! };
+}
+
+/**
  * A root identity as a client first meets it: a birth record certified by nobody, with a valid
  * self-signature. Answers its key id, which the client pins as an instance anchor (trust on first
  * use; compare it out of band to be sure).
@@ -157,7 +172,7 @@ class ChainVerifier {
     return result;
   }
 
-  private async keyOf(userId: number, keyId: string, path: readonly string[], what: string): Promise<{ issuer: UserChain; index: number }> {
+  async keyOf(userId: number, keyId: string, path: readonly string[], what: string): Promise<{ issuer: UserChain; index: number }> {
     const issuer = await this.chain(userId, path);
     const index = issuer.keys.findIndex((key) => key.keyId === keyId);
     if (index < 0) throw new CryptoError("bad_chain", `${what} signed with a key that is not in their chain`);

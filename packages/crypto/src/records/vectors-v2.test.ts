@@ -10,6 +10,7 @@ import { commitKey, createConversationRecord, openSignedConversationKey, sealSig
 import { type SignedAdmin, createInvitation, createInvitedIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
 import { type IdentityChain, verifyIdentity } from "./identity-chain";
 import { identityKeys, keyLookup } from "./identity-keys";
+import { type SignedLegacyKey, type SignedLegacyRule, certifyLegacyKey, createLegacyRule, verifyLegacyKey, verifyLegacyRule } from "./legacy-key";
 import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, verifyLog } from "./membership-log";
 import { type MessagePayload, openMessage, sealMessageWith } from "./message";
 import { openSignedMessage, sealSignedMessageWith } from "./signed-message";
@@ -80,6 +81,18 @@ describe("protocol v2 vectors", () => {
     await expectRefusal(verifyIdentity(carolChain, { anchors: [v.keyIds.jurg] }), "untrusted_key");
     await expectRefusal(verifyIdentity({ ...carolChain, admins: [] }, trust), "untrusted_key");
     expect((await verifyIdentity(chainOf(2), trust)).admin).toBe(true);
+  });
+
+  it("Vera's version 1 key certified by Jürg, and the root's legacy rule", async () => {
+    const vera = { userId: 7, ...v.publicKeys.vera };
+    const jurg = await me(2, "jurg");
+    const certificate = await certifyLegacyKey({ userId: 7, keys: v.publicKeys.vera, anchor: v.keyIds.root, certified: T0 + 5 * DAY }, jurg);
+    expect(certificate).toEqual(ids.veraCertificate);
+    expect(await verifyLegacyKey(ids.veraCertificate as SignedLegacyKey, vera, chainOf(2), trust)).toMatchObject({ userId: 7, keyId: v.keyIds.vera, anchor: v.keyIds.root });
+    await expectRefusal(verifyLegacyKey(ids.veraCertificate as SignedLegacyKey, vera, { ...chainOf(2), admins: [] }, trust), "untrusted_key");
+    const rule = await createLegacyRule({ made: T0 + 6 * DAY }, await me(1, "root"));
+    expect(rule).toEqual(ids.legacyRule);
+    expect(await verifyLegacyRule(ids.legacyRule as SignedLegacyRule, [ids.root as never], trust)).toBe(v.keyIds.root);
   });
 
   it("the membership log: the same entries, hashes and state", async () => {

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
 import { AdminCertificates } from "./admin-certificates";
+import { LegacyKeys } from "./legacy-keys";
 import { EditUserModal } from "./edit-user-modal";
 import { InvitesTable } from "./invites-table";
 import { useInstanceInvites } from "./list-invites";
@@ -45,6 +46,7 @@ export function AdminPage() {
       {users.isError ? <Alert color="red">{t("fetchFailed")}</Alert> : null}
       {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} onToggleDisabled={setToggling} selfId={session?.id} /> : null}
       {users.data ? <AdminCertificates users={users.data} /> : null}
+      {users.data ? <LegacyKeys users={users.data} /> : null}
       <Title order={2} size="h3">
         {t("invites.heading")}
       </Title>

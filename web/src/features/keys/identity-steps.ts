@@ -10,14 +10,15 @@ import {
 } from "@sealwork/crypto";
 import { call } from "../../lib/api";
 import { getSession } from "../../lib/session";
-import { fetchAnchors, fetchBundle, instanceAnchors } from "../../lib/trust";
+import { fetchAnchors, fetchBundle, instanceAnchors, pinLegacyRule } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { KeyFlowError } from "./key-errors";
 
 /**
  * The key popup's protocol v2 steps (docs/protocol.md §14): the setup administrator's root
  * identity, the invitee's birth record at takeover, and, once keys are unlocked, the anchors
- * pinned at first use and the migration of the setup administrator's v1 key to a root.
+ * pinned at first use, the migration of the setup administrator's v1 key to a root, and the
+ * instance's legacy rule pinned once its root published it.
  */
 
 /** The root identity to register with the setup administrator's first key, while the instance has none. */
@@ -34,13 +35,15 @@ export async function rootForFirstKey(uid: number, keys: AccountKeys): Promise<S
  * pinned at first use (or the ones a takeover checked its invitation against).
  */
 export async function afterUnlock(holder: UnlockedKeys, firstSeen?: string[]): Promise<void> {
-  const { roots, setup_user_id } = await call("GET /api/identities/anchors");
+  const answer = await call("GET /api/identities/anchors");
+  const { roots, setup_user_id } = answer;
   const email = getSession()?.email;
   if (holder.uid === setup_user_id && roots.length === 0 && email) {
     const identity = await createRootIdentity({ userId: holder.uid, email, created: Date.now() }, holder.keys);
     await call("POST /api/identities", { body: { identity: { ...identity } } });
   }
   await instanceAnchors(holder, firstSeen);
+  await pinLegacyRule(holder, answer);
 }
 
 export interface TakeoverIdentity {

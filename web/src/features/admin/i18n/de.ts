@@ -35,6 +35,28 @@ export const de: Texts<typeof en> = {
     intro: "Die Identitäten dieser Personen sind noch nicht als Administratoren-Identitäten beglaubigt, deshalb sind die Einladungen, die sie signieren, für andere nicht gültig. Vergleiche wenn möglich zuerst ihre Sicherheitsnummer, dann beglaubige sie.",
     certify: "{{name}} als Administrator beglaubigen",
   },
+  legacy: {
+    heading: "Zu beglaubigende Schlüssel aus Version 1",
+    look: "Nach Schlüsseln aus Version 1 suchen",
+    looking: "Schlüssel aus Version 1 werden gesucht",
+    notAdmin: "Deine Identität ist nicht als die einer Administratorin beglaubigt, deshalb kannst du keine Schlüssel beglaubigen.",
+    none: "Alle Schlüssel aus Version 1 sind beglaubigt.",
+    noneRequired: "Alle Schlüssel aus Version 1 sind beglaubigt, und diese Instanz verlangt Beglaubigungen für sie.",
+    intro:
+      "Die Schlüssel dieser Personen stammen aus Version 1 und wurden noch von keiner Administratorin beglaubigt; andere können deshalb nicht erkennen, ob ein Schlüssel wirklich der ihre ist. Vergleiche jeden Fingerabdruck mit der Person (sie sieht ihren unter Einstellungen als Fingerabdruck des Kontos), telefonisch oder persönlich, und beglaubige ihn dann.",
+    name: "Name",
+    fingerprint: "Fingerabdruck des Kontos",
+    certify: "Schlüssel von {{name}} beglaubigen",
+    certifyAll_one: "Alle beglaubigen ({{count}} Schlüssel)",
+    certifyAll_other: "Alle beglaubigen ({{count}} Schlüssel)",
+    allNote:
+      "«Alle beglaubigen» vertraut den Schlüsseln, die der Server jetzt zeigt, ohne Vergleich: Hat der Server einen davon ersetzt, beglaubigst du den Ersatz. Verwende es nur, wenn du dem Server in seinem heutigen Zustand vertraust.",
+    ruleAfter:
+      "Sobald kein Schlüssel aus Version 1 mehr unbeglaubigt ist, verlangt diese Instanz von da an Beglaubigungen: Die Browser aller Personen lehnen dann einen Schlüssel aus Version 1 ohne Beglaubigung ab, damit ein Server keinen eigenen Schlüssel als den einer Person ausgeben kann.",
+    ruleIntro:
+      "Alle Schlüssel aus Version 1 sind beglaubigt. Verlange ab jetzt Beglaubigungen: Die Browser aller Personen lehnen dann einen Schlüssel aus Version 1 ohne Beglaubigung ab, damit ein Server keinen eigenen Schlüssel als den einer Person ausgeben kann. Das lässt sich nicht rückgängig machen.",
+    publishRule: "Beglaubigung für Schlüssel aus Version 1 verlangen",
+  },
   invites: {
     heading: "Einladungen",
     none: "Noch keine Einladungen",

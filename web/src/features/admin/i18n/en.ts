@@ -32,6 +32,28 @@ export const en = {
     intro: "These administrators' identities are not certified as an administrator's yet, so the invitations they sign do not verify for others. Compare their safety number with them first if you can, then certify them.",
     certify: "Certify {{name}} as administrator",
   },
+  legacy: {
+    heading: "Keys from version 1 to certify",
+    look: "Look for keys from version 1",
+    looking: "Looking for keys from version 1",
+    notAdmin: "Your identity is not certified as an administrator's, so you cannot certify keys.",
+    none: "Every key from version 1 is certified.",
+    noneRequired: "Every key from version 1 is certified, and this instance requires certificates for them.",
+    intro:
+      "These people's keys are from version 1 and no administrator has certified them yet, so others cannot tell whether a key is really theirs. Compare each fingerprint with the person (they see theirs under Settings as the account fingerprint), by phone or in person, then certify it.",
+    name: "Name",
+    fingerprint: "Account fingerprint",
+    certify: "Certify the key of {{name}}",
+    certifyAll_one: "Certify all ({{count}} key)",
+    certifyAll_other: "Certify all ({{count}} keys)",
+    allNote:
+      "Certify all trusts the keys the server shows now, without a comparison: if the server has replaced one of them, you certify the replacement. Use it only if you trust the server as it is today.",
+    ruleAfter:
+      "Once no key from version 1 is left uncertified, this instance requires certificates from then on: everyone's browser then refuses a key from version 1 without one, so that a server cannot pass off a key of its own as someone's.",
+    ruleIntro:
+      "Every key from version 1 is certified. Require certificates from now on: everyone's browser will refuse a key from version 1 without one, so that a server cannot pass off a key of its own as someone's. This cannot be taken back.",
+    publishRule: "Require certificates for keys from version 1",
+  },
   invites: {
     heading: "Invitations",
     none: "No invitations yet",

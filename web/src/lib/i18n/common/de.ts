@@ -36,6 +36,8 @@ export const de: Texts<typeof en> = {
   trust: {
     untrusted_key: "Warnung: Der Schlüssel dieser Person hat sich geändert, ohne dass ihr bisheriger Schlüssel die Änderung signiert oder eine Administratorin sie beglaubigt hat. Jemand versucht womöglich, deine Nachrichten mitzulesen. Bis das geklärt ist, wird nichts für diese Person verschlüsselt: Vergleiche die Sicherheitsnummern persönlich.",
     stale_key: "Warnung: Der Server hat für diese Person einen älteren Schlüssel geliefert als den, den du schon gesehen hast. Bis das geklärt ist, wird nichts für diese Person verschlüsselt.",
+    uncertified_key:
+      "Warnung: Der Schlüssel dieser Person stammt aus Version 1 und wurde von keiner Administratorin beglaubigt, was diese Instanz verlangt. Jemand versucht womöglich, deine Nachrichten mitzulesen. Bis eine Administratorin ihren Schlüssel beglaubigt, wird nichts für diese Person verschlüsselt.",
     no_key: "Ungültiges Schlüsselpaar für diese Person hinterlegt",
     lookup: "Fehler beim Nachschlagen der Person",
   },

@@ -33,6 +33,8 @@ export const en = {
   trust: {
     untrusted_key: "Warning: this person's key has changed, and the change is not signed by their previous key or certified by an administrator. Someone may be trying to read your messages. Nothing is encrypted for them until this is cleared up: compare safety numbers with them in person.",
     stale_key: "Warning: the server answered an older key for this person than the one you have seen before. Nothing is encrypted for them until this is cleared up.",
+    uncertified_key:
+      "Warning: this person's key is from version 1 and no administrator has certified it, which this instance requires. Someone may be trying to read your messages. Nothing is encrypted for them until an administrator certifies their key.",
     no_key: "Invalid keypair on record for user",
     lookup: "Error looking up user",
   },
