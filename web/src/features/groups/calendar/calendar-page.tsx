@@ -1,9 +1,9 @@
-import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg, EventInput, LocaleInput } from "@fullcalendar/core";
+import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg, LocaleInput } from "@fullcalendar/core";
 import dayGridPlugin from "@fullcalendar/daygrid";
 import interactionPlugin, { type DateClickArg } from "@fullcalendar/interaction";
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
-import { Alert, Badge, Box, Button, Group, Loader, Select, Text } from "@mantine/core";
+import { Alert, Box, Group, Loader, Modal, Text } from "@mantine/core";
 import type { MotePayload } from "@sealwork/crypto";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,15 +15,20 @@ import { CardEditor } from "../cards";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
 import { usePageRecords, useRecordChanges } from "../records/use-records";
-import { CARD_SOURCE, countInRange, eventOfRecord, movedPayload, selectionPayload, tagsOf } from "./calendar-events";
+import { type SearchFilter, isActive, readFilters } from "../records/record-filters";
+import { type CalendarSource, parentChoices, readCalendarConfig } from "./calendar-config";
+import { countInRange, movedPayload, selectionPayload } from "./calendar-events";
+import { CalendarHeader } from "./calendar-header";
+import { CalendarOptions } from "./calendar-options";
 import "./calendar.css";
 import { EventViewer } from "./event-viewer";
+import { FilterBuilder } from "./filter-builder";
 import { ns } from "./i18n";
+import { SourceList } from "./source-chooser";
+import { useCalendarEvents, useFilterContext } from "./use-calendar-events";
 
 /** Spec 002 §5: a calendar's card needs a title. */
 const REQUIRED = ["title"] as const;
-/** The colour of each source in the legend and on the calendar (the config's sourceColors). */
-const SOURCE_COLORS: Record<string, string> = { [CARD_SOURCE]: "#1864ab" };
 /** Spec 002 §9: dates in the Swiss-German locale; times on the 24-hour clock. */
 const DATE_LOCALE = "de-CH";
 const HOURS_24 = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
@@ -42,8 +47,10 @@ const MINI_DAY_HEADER = { weekday: "narrow" } as const;
  * card at those times; dragging or resizing an event saves the card's full payload with the new
  * times through the multipatch, and a refusal puts the event back with the spec's text. A
  * read-only page offers neither. 'Found n events' counts the visible range; the legend toggles
- * sources; the filter narrows to a tag ('Show all'). Everything shown was decrypted here, and
- * counts and filters run on it here.
+ * sources; the parent filter narrows to a parent or a tag ('Show all'); the filter builder and the
+ * page's autofilters narrow further. The page's options configure it (calendar-config.ts;
+ * 'Calendar options' for those who may configure the page). Everything shown was decrypted here,
+ * and counts and filters run on it here.
  */
 export function CalendarPage(props: PageTypeProps) {
   const holder = useUnlockedKeys();
@@ -52,7 +59,7 @@ export function CalendarPage(props: PageTypeProps) {
   return <Calendar key={props.page.id} {...props} holder={holder} />;
 }
 
-type Editing = { mode: "create"; initial?: MotePayload } | { mode: "edit"; record: OpenedRecord };
+type Editing = { mode: "create"; initial?: MotePayload; source?: CalendarSource } | { mode: "edit"; record: OpenedRecord };
 
 function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeProps & { holder: UnlockedKeys }) {
   const { t, i18n } = useTranslation(ns);
@@ -63,9 +70,17 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const [viewing, setViewing] = useState<number | null>(null);
   const [range, setRange] = useState<{ from: Date; to: Date } | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
-  const [tag, setTag] = useState<string | null>(null);
+  const [parent, setParent] = useState("");
+  const [filters, setFilters] = useState<SearchFilter[]>([]);
+  const [filtering, setFiltering] = useState(false);
+  const [configuring, setConfiguring] = useState(false);
+  // A selection on the calendar while several sources could take it: which one asks first.
+  const [choosing, setChoosing] = useState<MotePayload | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const writable = !page.read_only;
+  const { config, invalid } = useMemo(() => readCalendarConfig(page.options), [page.options]);
+  const automatic = useMemo(() => readFilters(config.autofilters) ?? [], [config.autofilters]);
+  const context = useFilterContext(groupId);
 
   // The calendar shows every card of the page: the further pages are loaded as they come.
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = records;
@@ -74,18 +89,8 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const cards = useMemo(() => records.data?.pages.flatMap((p) => p.records) ?? [], [records.data]);
-  const byId = useMemo(() => new Map(cards.map((r) => [String(r.id), r])), [cards]);
-  const tags = useMemo(() => tagsOf(cards), [cards]);
-  const events = useMemo(() => {
-    const shown: EventInput[] = [];
-    for (const record of cards) {
-      if (tag !== null && !(record.payload?.tags ?? []).includes(tag)) continue;
-      const event = eventOfRecord(record, t("untitled"));
-      if (!event || hidden.has(event.source)) continue;
-      shown.push({ ...event, editable: writable && event.editable, color: SOURCE_COLORS[event.source] });
-    }
-    return shown;
-  }, [cards, tag, hidden, writable, t]);
+  const choices = useMemo(() => parentChoices(cards, config.filter), [cards, config.filter]);
+  const { events, byId, sources } = useCalendarEvents({ cards, config, filters, automatic, parent, hidden, writable, untitled: t("untitled"), context });
   const canCreate = writable && records.data?.pages[0]?.answer.can_create === true;
   const found = range ? countInRange(events as { start: string; end: string }[], range.from, range.to) : 0;
 
@@ -122,17 +127,20 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
     close();
   };
 
+  // With one source a selection creates at once; with several, the chooser asks which.
+  const create = (initial: MotePayload) => (sources.length === 1 ? setEditing({ mode: "create", initial, source: sources[0] }) : setChoosing(initial));
   const select = (info: DateSelectArg) => {
     info.view.calendar.unselect();
-    setEditing({ mode: "create", initial: selectionPayload(info.start, info.end) });
+    create(selectionPayload(info.start, info.end));
   };
   const move = async (info: EventChangeArg) => {
-    const record = byId.get(info.event.id);
+    const moved = byId.get(info.event.id);
     const start = info.event.start;
-    if (!record?.payload || !start) return info.revert();
+    if (!moved?.record.payload || !start) return info.revert();
+    const { record, dates } = moved;
     setFailure(null);
     try {
-      await changes.multipatch.mutateAsync({ changes: [{ record, payload: movedPayload(record.payload, start, info.event.end) }] });
+      await changes.multipatch.mutateAsync({ changes: [{ record, payload: movedPayload(moved.record.payload, start, info.event.end, dates) }] });
     } catch (error) {
       info.revert();
       console.error("Moving the event failed", error);
@@ -154,46 +162,34 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   }
   if (records.isError) return <Text c="red">{errorText(records.error, t("loadFailed"))}</Text>;
 
-  const viewed = viewing !== null ? byId.get(String(viewing)) : undefined;
+  const viewed = viewing !== null ? byId.get(String(viewing))?.record : undefined;
   return (
     <Box data-page-type="calendar">
-      <Group justify="space-between" mb="sm" wrap="wrap">
-        <Group gap="sm" role="group" aria-label={t("legend")}>
-          {Object.entries(SOURCE_COLORS).map(([source, color]) => (
-            <Badge
-              key={source}
-              component="button"
-              type="button"
-              color={color}
-              variant={hidden.has(source) ? "outline" : "filled"}
-              aria-pressed={!hidden.has(source)}
-              style={{ cursor: "pointer" }}
-              onClick={() => setHidden((h) => toggled(h, source))}
-            >
-              {t(`sources.${source as "cards"}`)}
-            </Badge>
-          ))}
-          <Text size="sm" data-calendar-found>
-            {t("found", { count: found })}
-          </Text>
-        </Group>
-        <Group gap="sm" align="flex-end">
-          {canCreate ? (
-            <Button size="xs" variant="light" onClick={() => setEditing({ mode: "create", initial: nextHour() })}>
-              {t("createNew", { singular: t("singular") })}
-            </Button>
-          ) : null}
-          <Select
-          label={t("parentFilter")}
-          size="xs"
-          w={200}
-          allowDeselect={false}
-          data={[{ value: "", label: t("showAll") }, ...tags.map((value) => ({ value: `#${value}`, label: value }))]}
-          value={tag === null ? "" : `#${tag}`}
-          onChange={(value) => setTag(value ? value.slice(1) : null)}
-          />
-        </Group>
-      </Group>
+      <CalendarHeader
+        config={config}
+        sources={sources}
+        hidden={hidden}
+        onToggleSource={(type) => setHidden((h) => toggled(h, type))}
+        found={found}
+        canCreate={canCreate}
+        onCreate={(source) => setEditing({ mode: "create", initial: nextHour(), source })}
+        activeFilters={filters.filter(isActive).length}
+        filtering={filtering}
+        onToggleFilters={() => setFiltering((f) => !f)}
+        canConfigure={page.is_editable}
+        configuring={configuring}
+        onToggleOptions={() => setConfiguring((c) => !c)}
+        parentChoices={choices}
+        parent={parent}
+        onParent={setParent}
+      />
+      {invalid.length ? (
+        <Alert color="yellow" mb="sm" data-calendar-options-invalid>
+          {t("options.invalid", { keys: invalid.join(", ") })}
+        </Alert>
+      ) : null}
+      {configuring && page.is_editable ? <CalendarOptions key={page.options} groupId={groupId} page={page} config={config} filters={filters} onClose={() => setConfiguring(false)} /> : null}
+      {filtering ? <FilterBuilder fields={filterFields(sources)} filters={filters} automatic={automatic.length} onChange={setFilters} /> : null}
       {failure ? (
         <Alert color="red" role="alert" mb="sm" withCloseButton closeButtonLabel={t("dismiss")} onClose={() => setFailure(null)}>
           {failure}
@@ -258,6 +254,17 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
           onClose={close}
         />
       ) : null}
+      {choosing ? (
+        <Modal opened onClose={() => setChoosing(null)} title={t("chooseSource")} centered closeButtonProps={{ "aria-label": t("viewer.close") }}>
+          <SourceList
+            sources={sources}
+            onChoose={(source) => {
+              setChoosing(null);
+              setEditing({ mode: "create", initial: choosing, source });
+            }}
+          />
+        </Modal>
+      ) : null}
       {viewed ? (
         <EventViewer
           record={viewed}
@@ -276,6 +283,11 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
 /** A week number sits inside the row's first day cell, whose name is its day: the number is left out of the cell's name (the row's dates say the week). */
 function hideWeekNumber({ el }: { el: HTMLElement }) {
   if (el.closest("td.fc-daygrid-day")) el.setAttribute("aria-hidden", "true");
+}
+
+/** The fields the filter builder offers: the sources' filterable fields, each once. */
+function filterFields(sources: readonly CalendarSource[]) {
+  return [...new Map(sources.flatMap((s) => s.filterFields).map((f) => [f.field, f])).values()];
 }
 
 function toggled(set: ReadonlySet<string>, value: string): ReadonlySet<string> {
