@@ -96,7 +96,9 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
 
   const locale = useMemo<LocaleInput>(
     () => ({
-      code: DATE_LOCALE,
+      // FullCalendar finds a locale by its lower-cased code: "de-CH" was never found, and its English
+      // defaults (weeks from Sunday, English words) applied instead.
+      code: DATE_LOCALE.toLowerCase(),
       week: { dow: 1, doy: 4 },
       buttonText: { today: t("buttons.today"), month: t("buttons.month"), week: t("buttons.week"), day: t("buttons.day"), prev: t("buttons.previous"), next: t("buttons.next") },
       buttonHints: { prev: t("buttons.previous"), next: t("buttons.next"), today: t("buttons.today") },
@@ -210,6 +212,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
             fixedWeekCount={false}
             showNonCurrentDates={false}
             dateClick={goTo}
+            dayCellDidMount={nameCellByContent}
           />
         </Box>
         <Box w="80%" role="region" aria-label={t("calendar")} data-calendar-main>
@@ -223,6 +226,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
             headerToolbar={MAIN_TOOLBAR}
             weekNumbers
             weekNumberDidMount={hideWeekNumber}
+            dayCellDidMount={nameCellByContent}
             eventTimeFormat={HOURS_24}
             slotLabelFormat={HOURS_24}
             dayMaxEvents
@@ -283,6 +287,16 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
 /** A week number sits inside the row's first day cell, whose name is its day: the number is left out of the cell's name (the row's dates say the week). */
 function hideWeekNumber({ el }: { el: HTMLElement }) {
   if (el.closest("td.fc-daygrid-day")) el.setAttribute("aria-hidden", "true");
+}
+
+/**
+ * FullCalendar names a month's day cell by its day number alone (aria-labelledby), while the cell
+ * also shows its events, "+N more" and the week number: axe's label-content-name-mismatch. Without
+ * the label the grid cell is named by what it shows, the day number's own label (the full date)
+ * first. FullCalendar sets the attribute once, when the cell is made.
+ */
+function nameCellByContent({ el }: { el: HTMLElement }) {
+  el.removeAttribute("aria-labelledby");
 }
 
 /** The fields the filter builder offers: the sources' filterable fields, each once. */
