@@ -15,7 +15,8 @@ import { gotoApp, storedSession } from "./helpers";
  * Then the filter builder narrowing 'Found n events', a resize in the week view that persists,
  * 'Calendar options' committed by a group admin (a colour and an autofilter, seen by the members
  * after a reload) and refused with the spec's 403 text for one who is no longer allowed, and the
- * accessibility check over the calendar with its panels open.
+ * accessibility check over the calendar with its panels open; options stored badly falling back
+ * to their defaults with a notice, and the spec's text for a failure other than 403.
  */
 
 const unique = () => Math.random().toString(36).slice(2, 7);
@@ -255,5 +256,18 @@ describe("the calendar page", () => {
     expect((await http("POST", `/api/groups/${group}/revokeMember`, { token, body: { member_uid: ann.id } })).status).toBe(200);
     await a.getByRole("region", { name: "Calendar options" }).getByRole("button", { name: "Commit Changes" }).click();
     await a.getByRole("alert").getByText("You are not allowed to alter this page!").waitFor({ timeout: 30_000 });
+
+    // Options stored badly (by another client) do not break the page: the defaults apply, and it says which.
+    const bad = JSON.stringify({ sources: ["cards"], sourceColors: { cards: "red" }, autofilters: "[{" });
+    expect((await http("POST", `/api/pages/${calendar}`, { token, body: { _method: "PATCH", options: bad } })).status).toBe(200);
+    await openCalendar(s, group, calendar);
+    await s.getByText("Some stored calendar options are not valid (sourceColors, autofilters): the defaults are used until the options are saved again.").waitFor({ timeout: 30_000 });
+    await found(s, 3);
+    // Any failure but a 403 has the spec's other text.
+    await s.route(`**/api/pages/${calendar}`, (route) => (route.request().method() === "GET" ? route.continue() : route.fulfill({ status: 500, contentType: "application/json", body: "{}" })));
+    await s.getByRole("button", { name: "Calendar options" }).click();
+    await s.getByRole("region", { name: "Calendar options" }).getByRole("button", { name: "Commit Changes" }).click();
+    await s.getByRole("alert").getByText("Error changing the page options - please refresh the page and try again.").waitFor({ timeout: 30_000 });
+    await s.unroute(`**/api/pages/${calendar}`);
   });
 });
