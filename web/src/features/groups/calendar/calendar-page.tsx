@@ -1,4 +1,4 @@
-import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg, LocaleInput } from "@fullcalendar/core";
+import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg } from "@fullcalendar/core";
 import dayGridPlugin from "@fullcalendar/daygrid";
 import interactionPlugin, { type DateClickArg } from "@fullcalendar/interaction";
 import FullCalendar from "@fullcalendar/react";
@@ -19,6 +19,7 @@ import { type SearchFilter, isActive, readFilters } from "../records/record-filt
 import { type CalendarSource, parentChoices, readCalendarConfig } from "./calendar-config";
 import { countInRange, movedPayload, selectionPayload } from "./calendar-events";
 import { CalendarHeader } from "./calendar-header";
+import { DATE_LOCALE, hideWeekNumber, nameCellByContent, useCalendarLocales } from "./calendar-locale";
 import { CalendarOptions } from "./calendar-options";
 import "./calendar.css";
 import { EventViewer } from "./event-viewer";
@@ -29,8 +30,7 @@ import { useCalendarEvents, useFilterContext } from "./use-calendar-events";
 
 /** Spec 002 §5: a calendar's card needs a title. */
 const REQUIRED = ["title"] as const;
-/** Spec 002 §9: dates in the Swiss-German locale; times on the 24-hour clock. */
-const DATE_LOCALE = "de-CH";
+/** Spec 002 §9: times on the 24-hour clock. */
 const HOURS_24 = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
 // FullCalendar's options as constants, so a render hands it nothing new.
 const MINI_PLUGINS = [dayGridPlugin, interactionPlugin];
@@ -62,7 +62,7 @@ export function CalendarPage(props: PageTypeProps) {
 type Editing = { mode: "create"; initial?: MotePayload; source?: CalendarSource } | { mode: "edit"; record: OpenedRecord };
 
 function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeProps & { holder: UnlockedKeys }) {
-  const { t, i18n } = useTranslation(ns);
+  const { t } = useTranslation(ns);
   const records = usePageRecords(groupId, page.id, holder);
   const changes = useRecordChanges(groupId, holder);
   const main = useRef<FullCalendar>(null);
@@ -94,25 +94,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const canCreate = writable && records.data?.pages[0]?.answer.can_create === true;
   const found = range ? countInRange(events as { start: string; end: string }[], range.from, range.to) : 0;
 
-  const locale = useMemo<LocaleInput>(
-    () => ({
-      // FullCalendar finds a locale by its lower-cased code: "de-CH" was never found, and its English
-      // defaults (weeks from Sunday, English words) applied instead.
-      code: DATE_LOCALE.toLowerCase(),
-      week: { dow: 1, doy: 4 },
-      buttonText: { today: t("buttons.today"), month: t("buttons.month"), week: t("buttons.week"), day: t("buttons.day"), prev: t("buttons.previous"), next: t("buttons.next") },
-      buttonHints: { prev: t("buttons.previous"), next: t("buttons.next"), today: t("buttons.today") },
-      weekText: t("week"),
-      allDayText: t("allDay"),
-      moreLinkText: (n: number) => t("more", { count: n }),
-      noEventsText: t("noEvents"),
-    }),
-    // The words follow the interface language.
-    [t, i18n.language],
-  );
-
-  const locales = useMemo(() => [locale], [locale]);
-
+  const locales = useCalendarLocales();
   const shown = editing ?? (creating ? { mode: "create" as const, initial: nextHour() } : null);
   const close = () => {
     setEditing(null);
@@ -282,21 +264,6 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
       ) : null}
     </Box>
   );
-}
-
-/** A week number sits inside the row's first day cell, whose name is its day: the number is left out of the cell's name (the row's dates say the week). */
-function hideWeekNumber({ el }: { el: HTMLElement }) {
-  if (el.closest("td.fc-daygrid-day")) el.setAttribute("aria-hidden", "true");
-}
-
-/**
- * FullCalendar names a month's day cell by its day number alone (aria-labelledby), while the cell
- * also shows its events, "+N more" and the week number: axe's label-content-name-mismatch. Without
- * the label the grid cell is named by what it shows, the day number's own label (the full date)
- * first. FullCalendar sets the attribute once, when the cell is made.
- */
-function nameCellByContent({ el }: { el: HTMLElement }) {
-  el.removeAttribute("aria-labelledby");
 }
 
 /** The fields the filter builder offers: the sources' filterable fields, each once. */
