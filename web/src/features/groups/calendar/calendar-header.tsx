@@ -13,6 +13,8 @@ import { CreateButton } from "./source-chooser";
 export function CalendarHeader(props: {
   config: CalendarConfig;
   sources: readonly CalendarSource[];
+  /** The sources a new record may come from (those with a date field). */
+  creatable: readonly CalendarSource[];
   hidden: ReadonlySet<string>;
   onToggleSource: (type: string) => void;
   found: number;
@@ -53,7 +55,7 @@ export function CalendarHeader(props: {
         </Text>
       </Group>
       <Group gap="sm" align="flex-end">
-        {props.canCreate ? <CreateButton sources={props.sources} onCreate={props.onCreate} /> : null}
+        {props.canCreate ? <CreateButton sources={props.creatable} onCreate={props.onCreate} /> : null}
         <Button size="xs" variant={props.filtering ? "filled" : "default"} aria-expanded={props.filtering} onClick={props.onToggleFilters}>
           {props.activeFilters ? t("filters.active", { count: props.activeFilters }) : t("filters.toggle")}
         </Button>

@@ -16,8 +16,8 @@ import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
 import { usePageRecords, useRecordChanges } from "../records/use-records";
 import { type SearchFilter, isActive, readFilters } from "../records/record-filters";
-import { type CalendarSource, parentChoices, readCalendarConfig } from "./calendar-config";
-import { countInRange, movedPayload, selectionPayload } from "./calendar-events";
+import { type CalendarSource, dateFieldOf, parentChoices, readCalendarConfig } from "./calendar-config";
+import { countInRange, movedPayload } from "./calendar-events";
 import { CalendarHeader } from "./calendar-header";
 import { DATE_LOCALE, hideWeekNumber, nameCellByContent, useCalendarLocales } from "./calendar-locale";
 import { CalendarOptions } from "./calendar-options";
@@ -59,6 +59,7 @@ export function CalendarPage(props: PageTypeProps) {
   return <Calendar key={props.page.id} {...props} holder={holder} />;
 }
 
+type Times = { start: Date; end: Date };
 type Editing = { mode: "create"; initial?: MotePayload; source?: CalendarSource } | { mode: "edit"; record: OpenedRecord };
 
 function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeProps & { holder: UnlockedKeys }) {
@@ -75,7 +76,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const [filtering, setFiltering] = useState(false);
   const [configuring, setConfiguring] = useState(false);
   // A selection on the calendar while several sources could take it: which one asks first.
-  const [choosing, setChoosing] = useState<MotePayload | null>(null);
+  const [choosing, setChoosing] = useState<Times | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const writable = !page.read_only;
   const { config, invalid } = useMemo(() => readCalendarConfig(page.options), [page.options]);
@@ -91,18 +92,21 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const cards = useMemo(() => records.data?.pages.flatMap((p) => p.records) ?? [], [records.data]);
   const choices = useMemo(() => parentChoices(cards, config.filter), [cards, config.filter]);
   const { events, byId, sources } = useCalendarEvents({ cards, config, filters, automatic, parent, hidden, writable, untitled: t("untitled"), context });
-  const canCreate = writable && records.data?.pages[0]?.answer.can_create === true;
+  // A new record starts with its times in its source's date field; a source without one cannot take it (spec 002 §5).
+  const creatable = sources.filter((s) => dateFieldOf(config, s));
+  const canCreate = writable && records.data?.pages[0]?.answer.can_create === true && creatable.length > 0;
   const found = range ? countInRange(events as { start: string; end: string }[], range.from, range.to) : 0;
 
   const locales = useCalendarLocales();
-  const shown = editing ?? (creating ? { mode: "create" as const, initial: nextHour() } : null);
+  const newRecord = (source: CalendarSource, times: Times): Editing => ({ mode: "create", source, initial: movedPayload({}, times.start, times.end, dateFieldOf(config, source)) });
+  const shown = editing ?? (creating && creatable[0] ? newRecord(creatable[0], nextHour()) : null);
   const close = () => {
     setEditing(null);
     onCreatingDone();
   };
   const save = async (payload: MotePayload) => {
     if (shown?.mode === "edit") await changes.edit.mutateAsync({ record: shown.record, payload });
-    else await changes.create.mutateAsync({ pageId: page.id, payload });
+    else await changes.create.mutateAsync({ pageId: page.id, payload, typeId: shown?.source?.typeId ?? 0 });
     close();
   };
   const remove = async () => {
@@ -112,10 +116,10 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   };
 
   // With one source a selection creates at once; with several, the chooser asks which.
-  const create = (initial: MotePayload) => (sources.length === 1 ? setEditing({ mode: "create", initial, source: sources[0] }) : setChoosing(initial));
+  const create = (times: Times) => (creatable.length === 1 ? setEditing(newRecord(creatable[0]!, times)) : setChoosing(times));
   const select = (info: DateSelectArg) => {
     info.view.calendar.unselect();
-    create(selectionPayload(info.start, info.end));
+    create({ start: info.start, end: info.end });
   };
   const move = async (info: EventChangeArg) => {
     const moved = byId.get(info.event.id);
@@ -152,11 +156,12 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
       <CalendarHeader
         config={config}
         sources={sources}
+        creatable={creatable}
         hidden={hidden}
         onToggleSource={(type) => setHidden((h) => toggled(h, type))}
         found={found}
         canCreate={canCreate}
-        onCreate={(source) => setEditing({ mode: "create", initial: nextHour(), source })}
+        onCreate={(source) => setEditing(newRecord(source, nextHour()))}
         activeFilters={filters.filter(isActive).length}
         filtering={filtering}
         onToggleFilters={() => setFiltering((f) => !f)}
@@ -243,10 +248,10 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
       {choosing ? (
         <Modal opened onClose={() => setChoosing(null)} title={t("chooseSource")} centered closeButtonProps={{ "aria-label": t("viewer.close") }}>
           <SourceList
-            sources={sources}
+            sources={creatable}
             onChoose={(source) => {
               setChoosing(null);
-              setEditing({ mode: "create", initial: choosing, source });
+              setEditing(newRecord(source, choosing));
             }}
           />
         </Modal>
@@ -277,10 +282,10 @@ function toggled(set: ReadonlySet<string>, value: string): ReadonlySet<string> {
   return next;
 }
 
-/** The add button's new card: the next full hour, one hour long. */
-function nextHour(): MotePayload {
+/** The add button's new record: the next full hour, one hour long. */
+function nextHour(): Times {
   const start = new Date();
   start.setMinutes(0, 0, 0);
   start.setHours(start.getHours() + 1);
-  return selectionPayload(start, new Date(start.getTime() + 3_600_000));
+  return { start, end: new Date(start.getTime() + 3_600_000) };
 }
