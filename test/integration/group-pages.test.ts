@@ -67,6 +67,9 @@ describe("pages: creating, reading, the menu", () => {
     expect((await patch(admin, page.id, { options: JSON.stringify({ columns: ["a", "b"] }) })).body).toMatchObject({ options: '{"columns":["a","b"]}' });
     expect((await patch(admin, page.id, { options: "[1]" })).body).toMatchObject({ code: "page_menu_invalid" });
     expect((await patch(ann, page.id, { name: "Mine" })).body).toMatchObject({ code: "group_forbidden" });
+    // A member may not change the options either (a calendar's 'Commit Changes' shows the 403's text); they stay as they were.
+    expect((await patch(ann, page.id, { options: JSON.stringify({ sources: ["cards"] }) })).status).toBe(403);
+    expect((await get<{ options: string }>(admin, `/api/pages/${page.id}`)).body.options).toBe('{"columns":["a","b"]}');
     expect((await patch(admin, page.id, { menu_name: "Bad\u0000" })).status).toBe(422);
     // Higher sinks: the board at 0 comes before the members page (1), after the drive (0, older).
     const order = (await get<{ menu: { id: number; reserved: string | null }[] }>(ann, `/api/groups/${group}`)).body.menu.map((m) => m.reserved ?? m.id);

@@ -1,22 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { OpenedRecord } from "../records/records";
-import { countInRange, eventOfRecord, formatLocal, movedPayload, parseLocal, selectionPayload, tagsOf } from "./calendar-events";
+import { openedRecord } from "../records/opened-record.fixture";
+import { countInRange, eventOfRecord, formatLocal, movedPayload, parseLocal, selectionPayload } from "./calendar-events";
 
-const record = (id: number, payload: OpenedRecord["payload"], editable = true): OpenedRecord => ({
-  id,
-  recordId: `r${id}`,
-  groupId: 1,
-  pageId: 2,
-  typeId: 0,
-  authorId: 3,
-  timestamp: 0,
-  modified: 0,
-  relationships: [],
-  comments: 0,
-  editable,
-  epoch: 0,
-  payload,
-});
+const record = (id: number, payload: OpenedRecord["payload"], editable = true) => openedRecord(id, payload, { editable });
 
 describe("the calendar's events from cards", () => {
   it("reads and writes datetime-local text as wall-clock time", () => {
@@ -61,9 +48,5 @@ describe("the calendar's events from cards", () => {
     ];
     expect(countInRange(events, new Date(2027, 2, 1), new Date(2027, 3, 1))).toBe(2);
     expect(countInRange([], new Date(2027, 2, 1), new Date(2027, 3, 1))).toBe(0);
-  });
-
-  it("lists the cards' tags once, sorted", () => {
-    expect(tagsOf([record(1, { title: "a", tags: ["b", "a"] }), record(2, { title: "b", tags: ["a"] }), record(3, null)])).toEqual(["a", "b"]);
   });
 });

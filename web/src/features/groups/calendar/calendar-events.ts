@@ -1,5 +1,6 @@
 import type { MotePayload } from "@sealwork/crypto";
 import type { OpenedRecord } from "../records/records";
+import { CARD_EVENT, CARD_SOURCE, type DateField } from "./calendar-config";
 
 /**
  * The calendar's events from the page's cards, and back (spec 002 §2 Calendar). A card is an event
@@ -11,9 +12,6 @@ import type { OpenedRecord } from "../records/records";
 
 /** The length of an event whose card names no (valid) end. */
 export const DEFAULT_EVENT_MINUTES = 60;
-
-/** The one source until blueprints exist: the group's plain cards (the config's `sources`). */
-export const CARD_SOURCE = "cards";
 
 export interface CalendarEvent {
   id: string;
@@ -44,20 +42,25 @@ export function formatLocal(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** The event a card shows as, or null when it has no payload or no valid start. */
-export function eventOfRecord(record: OpenedRecord, untitled: string): CalendarEvent | null {
+const text = (payload: MotePayload, key: string | undefined) => {
+  const value = key ? (payload as Record<string, unknown>)[key] : undefined;
+  return typeof value === "string" ? value : undefined;
+};
+
+/** The event a record shows as (its source's date field; cards: event_start and event_end), or null when it has no payload or no valid start. */
+export function eventOfRecord(record: OpenedRecord, untitled: string, source = CARD_SOURCE, dates: DateField = CARD_EVENT): CalendarEvent | null {
   const payload = record.payload;
-  const start = parseLocal(payload?.event_start);
+  const start = parseLocal(payload ? text(payload, dates.start) : undefined);
   if (!payload || !start) return null;
-  const given = parseLocal(payload.event_end);
+  const given = parseLocal(text(payload, dates.end));
   const end = given && given > start ? given : new Date(start.getTime() + DEFAULT_EVENT_MINUTES * 60_000);
-  return { id: String(record.id), title: payload.title || untitled, start: formatLocal(start), end: formatLocal(end), source: CARD_SOURCE, editable: record.editable };
+  return { id: String(record.id), title: payload.title || untitled, start: formatLocal(start), end: formatLocal(end), source, editable: record.editable };
 }
 
-/** The card's payload as it is saved after a move or resize: everything kept, the new times. */
-export function movedPayload(payload: MotePayload, start: Date, end: Date | null): MotePayload {
+/** The record's payload as it is saved after a move or resize: everything kept, the new times in its date field. */
+export function movedPayload(payload: MotePayload, start: Date, end: Date | null, dates: DateField = CARD_EVENT): MotePayload {
   const next = end && end > start ? end : new Date(start.getTime() + DEFAULT_EVENT_MINUTES * 60_000);
-  return { ...payload, event_start: formatLocal(start), event_end: formatLocal(next) };
+  return { ...payload, [dates.start]: formatLocal(start), ...(dates.end ? { [dates.end]: formatLocal(next) } : {}) };
 }
 
 /** The prefill of a new card from a selection on the calendar. */
@@ -74,11 +77,4 @@ export function countInRange(events: readonly Pick<CalendarEvent, "start" | "end
     if (start && end && start < to && end > from) n++;
   }
   return n;
-}
-
-/** The tags the cards carry, sorted, for the parent filter until relations to parent types exist. */
-export function tagsOf(records: readonly OpenedRecord[]): string[] {
-  const tags = new Set<string>();
-  for (const r of records) for (const tag of r.payload?.tags ?? []) tags.add(tag);
-  return [...tags].sort((a, b) => a.localeCompare(b));
 }

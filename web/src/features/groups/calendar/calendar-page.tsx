@@ -1,9 +1,9 @@
-import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg, EventInput, LocaleInput } from "@fullcalendar/core";
+import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg } from "@fullcalendar/core";
 import dayGridPlugin from "@fullcalendar/daygrid";
 import interactionPlugin, { type DateClickArg } from "@fullcalendar/interaction";
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
-import { Alert, Badge, Box, Button, Group, Loader, Select, Text } from "@mantine/core";
+import { Alert, Box, Group, Loader, Modal, Text } from "@mantine/core";
 import type { MotePayload } from "@sealwork/crypto";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,17 +15,22 @@ import { CardEditor } from "../cards";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
 import { usePageRecords, useRecordChanges } from "../records/use-records";
-import { CARD_SOURCE, countInRange, eventOfRecord, movedPayload, selectionPayload, tagsOf } from "./calendar-events";
+import { type SearchFilter, isActive, readFilters } from "../records/record-filters";
+import { type CalendarSource, dateFieldOf, parentChoices, readCalendarConfig } from "./calendar-config";
+import { countInRange, movedPayload } from "./calendar-events";
+import { CalendarHeader } from "./calendar-header";
+import { DATE_LOCALE, hideWeekNumber, nameCellByContent, useCalendarLocales } from "./calendar-locale";
+import { CalendarOptions } from "./calendar-options";
 import "./calendar.css";
 import { EventViewer } from "./event-viewer";
+import { FilterBuilder } from "./filter-builder";
 import { ns } from "./i18n";
+import { SourceList } from "./source-chooser";
+import { useCalendarEvents, useFilterContext } from "./use-calendar-events";
 
 /** Spec 002 §5: a calendar's card needs a title. */
 const REQUIRED = ["title"] as const;
-/** The colour of each source in the legend and on the calendar (the config's sourceColors). */
-const SOURCE_COLORS: Record<string, string> = { [CARD_SOURCE]: "#1864ab" };
-/** Spec 002 §9: dates in the Swiss-German locale; times on the 24-hour clock. */
-const DATE_LOCALE = "de-CH";
+/** Spec 002 §9: times on the 24-hour clock. */
 const HOURS_24 = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
 // FullCalendar's options as constants, so a render hands it nothing new.
 const MINI_PLUGINS = [dayGridPlugin, interactionPlugin];
@@ -42,8 +47,10 @@ const MINI_DAY_HEADER = { weekday: "narrow" } as const;
  * card at those times; dragging or resizing an event saves the card's full payload with the new
  * times through the multipatch, and a refusal puts the event back with the spec's text. A
  * read-only page offers neither. 'Found n events' counts the visible range; the legend toggles
- * sources; the filter narrows to a tag ('Show all'). Everything shown was decrypted here, and
- * counts and filters run on it here.
+ * sources; the parent filter narrows to a parent or a tag ('Show all'); the filter builder and the
+ * page's autofilters narrow further. The page's options configure it (calendar-config.ts;
+ * 'Calendar options' for those who may configure the page). Everything shown was decrypted here,
+ * and counts and filters run on it here.
  */
 export function CalendarPage(props: PageTypeProps) {
   const holder = useUnlockedKeys();
@@ -52,10 +59,11 @@ export function CalendarPage(props: PageTypeProps) {
   return <Calendar key={props.page.id} {...props} holder={holder} />;
 }
 
-type Editing = { mode: "create"; initial?: MotePayload } | { mode: "edit"; record: OpenedRecord };
+type Times = { start: Date; end: Date };
+type Editing = { mode: "create"; initial?: MotePayload; source?: CalendarSource } | { mode: "edit"; record: OpenedRecord };
 
 function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeProps & { holder: UnlockedKeys }) {
-  const { t, i18n } = useTranslation(ns);
+  const { t } = useTranslation(ns);
   const records = usePageRecords(groupId, page.id, holder);
   const changes = useRecordChanges(groupId, holder);
   const main = useRef<FullCalendar>(null);
@@ -63,9 +71,17 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const [viewing, setViewing] = useState<number | null>(null);
   const [range, setRange] = useState<{ from: Date; to: Date } | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
-  const [tag, setTag] = useState<string | null>(null);
+  const [parent, setParent] = useState("");
+  const [filters, setFilters] = useState<SearchFilter[]>([]);
+  const [filtering, setFiltering] = useState(false);
+  const [configuring, setConfiguring] = useState(false);
+  // A selection on the calendar while several sources could take it: which one asks first.
+  const [choosing, setChoosing] = useState<Times | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const writable = !page.read_only;
+  const { config, invalid } = useMemo(() => readCalendarConfig(page.options), [page.options]);
+  const automatic = useMemo(() => readFilters(config.autofilters) ?? [], [config.autofilters]);
+  const context = useFilterContext(groupId);
 
   // The calendar shows every card of the page: the further pages are loaded as they come.
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = records;
@@ -74,46 +90,23 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const cards = useMemo(() => records.data?.pages.flatMap((p) => p.records) ?? [], [records.data]);
-  const byId = useMemo(() => new Map(cards.map((r) => [String(r.id), r])), [cards]);
-  const tags = useMemo(() => tagsOf(cards), [cards]);
-  const events = useMemo(() => {
-    const shown: EventInput[] = [];
-    for (const record of cards) {
-      if (tag !== null && !(record.payload?.tags ?? []).includes(tag)) continue;
-      const event = eventOfRecord(record, t("untitled"));
-      if (!event || hidden.has(event.source)) continue;
-      shown.push({ ...event, editable: writable && event.editable, color: SOURCE_COLORS[event.source] });
-    }
-    return shown;
-  }, [cards, tag, hidden, writable, t]);
-  const canCreate = writable && records.data?.pages[0]?.answer.can_create === true;
+  const choices = useMemo(() => parentChoices(cards, config.filter), [cards, config.filter]);
+  const { events, byId, sources } = useCalendarEvents({ cards, config, filters, automatic, parent, hidden, writable, untitled: t("untitled"), context });
+  // A new record starts with its times in its source's date field; a source without one cannot take it (spec 002 §5).
+  const creatable = sources.filter((s) => dateFieldOf(config, s));
+  const canCreate = writable && records.data?.pages[0]?.answer.can_create === true && creatable.length > 0;
   const found = range ? countInRange(events as { start: string; end: string }[], range.from, range.to) : 0;
 
-  const locale = useMemo<LocaleInput>(
-    () => ({
-      code: DATE_LOCALE,
-      week: { dow: 1, doy: 4 },
-      buttonText: { today: t("buttons.today"), month: t("buttons.month"), week: t("buttons.week"), day: t("buttons.day"), prev: t("buttons.previous"), next: t("buttons.next") },
-      buttonHints: { prev: t("buttons.previous"), next: t("buttons.next"), today: t("buttons.today") },
-      weekText: t("week"),
-      allDayText: t("allDay"),
-      moreLinkText: (n: number) => t("more", { count: n }),
-      noEventsText: t("noEvents"),
-    }),
-    // The words follow the interface language.
-    [t, i18n.language],
-  );
-
-  const locales = useMemo(() => [locale], [locale]);
-
-  const shown = editing ?? (creating ? { mode: "create" as const, initial: nextHour() } : null);
+  const locales = useCalendarLocales();
+  const newRecord = (source: CalendarSource, times: Times): Editing => ({ mode: "create", source, initial: movedPayload({}, times.start, times.end, dateFieldOf(config, source)) });
+  const shown = editing ?? (creating && creatable[0] ? newRecord(creatable[0], nextHour()) : null);
   const close = () => {
     setEditing(null);
     onCreatingDone();
   };
   const save = async (payload: MotePayload) => {
     if (shown?.mode === "edit") await changes.edit.mutateAsync({ record: shown.record, payload });
-    else await changes.create.mutateAsync({ pageId: page.id, payload });
+    else await changes.create.mutateAsync({ pageId: page.id, payload, typeId: shown?.source?.typeId ?? 0 });
     close();
   };
   const remove = async () => {
@@ -122,17 +115,20 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
     close();
   };
 
+  // With one source a selection creates at once; with several, the chooser asks which.
+  const create = (times: Times) => (creatable.length === 1 ? setEditing(newRecord(creatable[0]!, times)) : setChoosing(times));
   const select = (info: DateSelectArg) => {
     info.view.calendar.unselect();
-    setEditing({ mode: "create", initial: selectionPayload(info.start, info.end) });
+    create({ start: info.start, end: info.end });
   };
   const move = async (info: EventChangeArg) => {
-    const record = byId.get(info.event.id);
+    const moved = byId.get(info.event.id);
     const start = info.event.start;
-    if (!record?.payload || !start) return info.revert();
+    if (!moved?.record.payload || !start) return info.revert();
+    const { record, dates } = moved;
     setFailure(null);
     try {
-      await changes.multipatch.mutateAsync({ changes: [{ record, payload: movedPayload(record.payload, start, info.event.end) }] });
+      await changes.multipatch.mutateAsync({ changes: [{ record, payload: movedPayload(moved.record.payload, start, info.event.end, dates) }] });
     } catch (error) {
       info.revert();
       console.error("Moving the event failed", error);
@@ -154,46 +150,35 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   }
   if (records.isError) return <Text c="red">{errorText(records.error, t("loadFailed"))}</Text>;
 
-  const viewed = viewing !== null ? byId.get(String(viewing)) : undefined;
+  const viewed = viewing !== null ? byId.get(String(viewing))?.record : undefined;
   return (
     <Box data-page-type="calendar">
-      <Group justify="space-between" mb="sm" wrap="wrap">
-        <Group gap="sm" role="group" aria-label={t("legend")}>
-          {Object.entries(SOURCE_COLORS).map(([source, color]) => (
-            <Badge
-              key={source}
-              component="button"
-              type="button"
-              color={color}
-              variant={hidden.has(source) ? "outline" : "filled"}
-              aria-pressed={!hidden.has(source)}
-              style={{ cursor: "pointer" }}
-              onClick={() => setHidden((h) => toggled(h, source))}
-            >
-              {t(`sources.${source as "cards"}`)}
-            </Badge>
-          ))}
-          <Text size="sm" data-calendar-found>
-            {t("found", { count: found })}
-          </Text>
-        </Group>
-        <Group gap="sm" align="flex-end">
-          {canCreate ? (
-            <Button size="xs" variant="light" onClick={() => setEditing({ mode: "create", initial: nextHour() })}>
-              {t("createNew", { singular: t("singular") })}
-            </Button>
-          ) : null}
-          <Select
-          label={t("parentFilter")}
-          size="xs"
-          w={200}
-          allowDeselect={false}
-          data={[{ value: "", label: t("showAll") }, ...tags.map((value) => ({ value: `#${value}`, label: value }))]}
-          value={tag === null ? "" : `#${tag}`}
-          onChange={(value) => setTag(value ? value.slice(1) : null)}
-          />
-        </Group>
-      </Group>
+      <CalendarHeader
+        config={config}
+        sources={sources}
+        creatable={creatable}
+        hidden={hidden}
+        onToggleSource={(type) => setHidden((h) => toggled(h, type))}
+        found={found}
+        canCreate={canCreate}
+        onCreate={(source) => setEditing(newRecord(source, nextHour()))}
+        activeFilters={filters.filter(isActive).length}
+        filtering={filtering}
+        onToggleFilters={() => setFiltering((f) => !f)}
+        canConfigure={page.is_editable}
+        configuring={configuring}
+        onToggleOptions={() => setConfiguring((c) => !c)}
+        parentChoices={choices}
+        parent={parent}
+        onParent={setParent}
+      />
+      {invalid.length ? (
+        <Alert color="yellow" mb="sm" data-calendar-options-invalid>
+          {t("options.invalid", { keys: invalid.join(", ") })}
+        </Alert>
+      ) : null}
+      {configuring && page.is_editable ? <CalendarOptions key={page.options} groupId={groupId} page={page} config={config} filters={filters} onClose={() => setConfiguring(false)} /> : null}
+      {filtering ? <FilterBuilder fields={filterFields(sources)} filters={filters} automatic={automatic.length} onChange={setFilters} /> : null}
       {failure ? (
         <Alert color="red" role="alert" mb="sm" withCloseButton closeButtonLabel={t("dismiss")} onClose={() => setFailure(null)}>
           {failure}
@@ -214,6 +199,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
             fixedWeekCount={false}
             showNonCurrentDates={false}
             dateClick={goTo}
+            dayCellDidMount={nameCellByContent}
           />
         </Box>
         <Box w="80%" role="region" aria-label={t("calendar")} data-calendar-main>
@@ -227,6 +213,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
             headerToolbar={MAIN_TOOLBAR}
             weekNumbers
             weekNumberDidMount={hideWeekNumber}
+            dayCellDidMount={nameCellByContent}
             eventTimeFormat={HOURS_24}
             slotLabelFormat={HOURS_24}
             dayMaxEvents
@@ -258,6 +245,17 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
           onClose={close}
         />
       ) : null}
+      {choosing ? (
+        <Modal opened onClose={() => setChoosing(null)} title={t("chooseSource")} centered closeButtonProps={{ "aria-label": t("viewer.close") }}>
+          <SourceList
+            sources={creatable}
+            onChoose={(source) => {
+              setChoosing(null);
+              setEditing(newRecord(source, choosing));
+            }}
+          />
+        </Modal>
+      ) : null}
       {viewed ? (
         <EventViewer
           record={viewed}
@@ -273,9 +271,9 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   );
 }
 
-/** A week number sits inside the row's first day cell, whose name is its day: the number is left out of the cell's name (the row's dates say the week). */
-function hideWeekNumber({ el }: { el: HTMLElement }) {
-  if (el.closest("td.fc-daygrid-day")) el.setAttribute("aria-hidden", "true");
+/** The fields the filter builder offers: the sources' filterable fields, each once. */
+function filterFields(sources: readonly CalendarSource[]) {
+  return [...new Map(sources.flatMap((s) => s.filterFields).map((f) => [f.field, f])).values()];
 }
 
 function toggled(set: ReadonlySet<string>, value: string): ReadonlySet<string> {
@@ -284,10 +282,10 @@ function toggled(set: ReadonlySet<string>, value: string): ReadonlySet<string> {
   return next;
 }
 
-/** The add button's new card: the next full hour, one hour long. */
-function nextHour(): MotePayload {
+/** The add button's new record: the next full hour, one hour long. */
+function nextHour(): Times {
   const start = new Date();
   start.setMinutes(0, 0, 0);
   start.setHours(start.getHours() + 1);
-  return selectionPayload(start, new Date(start.getTime() + 3_600_000));
+  return { start, end: new Date(start.getTime() + 3_600_000) };
 }
