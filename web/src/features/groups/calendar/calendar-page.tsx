@@ -1,8 +1,7 @@
-import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg, EventInput, LocaleInput } from "@fullcalendar/core";
+import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg, LocaleInput } from "@fullcalendar/core";
 import dayGridPlugin from "@fullcalendar/daygrid";
 import interactionPlugin, { type DateClickArg } from "@fullcalendar/interaction";
 import FullCalendar from "@fullcalendar/react";
-import timeGridPlugin from "@fullcalendar/timegrid";
 import { Alert, Badge, Box, Button, Group, Loader, Select, Text } from "@mantine/core";
 import type { MotePayload } from "@sealwork/crypto";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -15,7 +14,9 @@ import { CardEditor } from "../cards";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
 import { usePageRecords, useRecordChanges } from "../records/use-records";
-import { CARD_SOURCE, countInRange, eventOfRecord, movedPayload, selectionPayload, tagsOf } from "./calendar-events";
+import { CARD_SOURCE, type CalendarEvent, type ViewRange, countInRange, eventOfRecord, eventsForView, limitPerDay, movedPayload, nextRange, selectionPayload, tagsOf } from "./calendar-events";
+import { DATE_LOCALE, DAY_MAX_EVENTS, MAIN_CALENDAR } from "./calendar-options";
+import { dayWithMore } from "./day-more";
 import "./calendar.css";
 import { EventViewer } from "./event-viewer";
 import { ns } from "./i18n";
@@ -24,14 +25,9 @@ import { ns } from "./i18n";
 const REQUIRED = ["title"] as const;
 /** The colour of each source in the legend and on the calendar (the config's sourceColors). */
 const SOURCE_COLORS: Record<string, string> = { [CARD_SOURCE]: "#1864ab" };
-/** Spec 002 §9: dates in the Swiss-German locale; times on the 24-hour clock. */
-const DATE_LOCALE = "de-CH";
-const HOURS_24 = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
 // FullCalendar's options as constants, so a render hands it nothing new.
 const MINI_PLUGINS = [dayGridPlugin, interactionPlugin];
-const MAIN_PLUGINS = [dayGridPlugin, timeGridPlugin, interactionPlugin];
 const MINI_TOOLBAR = { left: "prev", center: "title", right: "next" };
-const MAIN_TOOLBAR = { left: "prev,next today", center: "title", right: "dayGridMonth,timeGridWeek,timeGridDay" };
 const MINI_TITLE = { month: "short", year: "numeric" } as const;
 const MINI_DAY_HEADER = { weekday: "narrow" } as const;
 
@@ -61,7 +57,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const main = useRef<FullCalendar>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [viewing, setViewing] = useState<number | null>(null);
-  const [range, setRange] = useState<{ from: Date; to: Date } | null>(null);
+  const [range, setRange] = useState<ViewRange | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [tag, setTag] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -77,7 +73,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const byId = useMemo(() => new Map(cards.map((r) => [String(r.id), r])), [cards]);
   const tags = useMemo(() => tagsOf(cards), [cards]);
   const events = useMemo(() => {
-    const shown: EventInput[] = [];
+    const shown: (CalendarEvent & { color?: string })[] = [];
     for (const record of cards) {
       if (tag !== null && !(record.payload?.tags ?? []).includes(tag)) continue;
       const event = eventOfRecord(record, t("untitled"));
@@ -86,8 +82,13 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
     }
     return shown;
   }, [cards, tag, hidden, writable, t]);
+  // The month view is given a few events a day and '+N more' for the others; the week and day
+  // views the events of their range (FullCalendar builds every event it is given).
+  const month = useMemo(() => limitPerDay(events, DAY_MAX_EVENTS), [events]);
+  const drawn = useMemo(() => eventsForView(events, month.shown, range), [events, month, range]);
+  const dayContent = useMemo(() => dayWithMore(month.more, (n) => t("more", { count: n }), (date) => main.current?.getApi().changeView("timeGridDay", date)), [month, t]);
   const canCreate = writable && records.data?.pages[0]?.answer.can_create === true;
-  const found = range ? countInRange(events as { start: string; end: string }[], range.from, range.to) : 0;
+  const found = range ? countInRange(events, range.from, range.to) : 0;
 
   const locale = useMemo<LocaleInput>(
     () => ({
@@ -140,9 +141,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
     }
   };
   const goTo = (info: DateClickArg) => main.current?.getApi().gotoDate(info.date);
-  // FullCalendar reports its dates again on every new set of options: only a new range is kept.
-  const datesSet = ({ view }: DatesSetArg) =>
-    setRange((r) => (r && r.from.getTime() === view.activeStart.getTime() && r.to.getTime() === view.activeEnd.getTime() ? r : { from: view.activeStart, to: view.activeEnd }));
+  const datesSet = ({ view }: DatesSetArg) => setRange((r) => nextRange(r, view));
 
   if (records.isPending) {
     return (
@@ -219,19 +218,11 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
         <Box w="80%" role="region" aria-label={t("calendar")} data-calendar-main>
           <FullCalendar
             ref={main}
-            plugins={MAIN_PLUGINS}
-            buttonIcons={false}
-            initialView="dayGridMonth"
+            {...MAIN_CALENDAR}
             locales={locales}
-            locale={DATE_LOCALE}
-            headerToolbar={MAIN_TOOLBAR}
-            weekNumbers
             weekNumberDidMount={hideWeekNumber}
-            eventTimeFormat={HOURS_24}
-            slotLabelFormat={HOURS_24}
-            dayMaxEvents
-            height="auto"
-            events={events}
+            dayCellContent={dayContent}
+            events={drawn}
             selectable={canCreate}
             selectMirror
             editable={writable}
