@@ -1,4 +1,4 @@
-import { Paper, SimpleGrid, Stack, Text, UnstyledButton, useMatches } from "@mantine/core";
+import { Center, Paper, SimpleGrid, Stack, Text, UnstyledButton, useMatches } from "@mantine/core";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,8 +10,14 @@ import { ns } from "./i18n";
 const COLUMNS = { base: 2, sm: 3, md: 4 } as const;
 /** Mantine's md spacing, between rows and tiles. */
 const GAP = 16;
-/** A guess for a row not drawn yet (a 200 px thumbnail, the title, Edit); drawn rows are measured. */
-const ESTIMATED_ROW = 290;
+/**
+ * The thumbnail's frame (CardThumb draws at most 200 px high): a tile is as high while its
+ * thumbnail loads as after, so rows measured while loading do not let more rows in, whose
+ * thumbnails would be fetched only to be dropped.
+ */
+const THUMB_FRAME = 200;
+/** A guess for a row not drawn yet (the frame, the title, Edit); drawn rows are measured. */
+const ESTIMATED_ROW = 280;
 /** Rows drawn above and below the view, so a slow scroll finds them ready. */
 const OVERSCAN = 1;
 
@@ -60,7 +66,9 @@ export function GalleryGrid({ pageId, photos, readOnly, onOpen, onEdit }: { page
               <Paper key={photo.key} withBorder p="xs" radius="md" role="listitem" aria-setsize={photos.length} aria-posinset={index + 1} data-gallery-item={photo.key}>
                 <Stack gap={4}>
                   <UnstyledButton onClick={() => onOpen(index)} aria-label={t("open", { title: photo.title })}>
-                    <CardThumb pageId={pageId} media={photo.media} title={photo.title} />
+                    <Center h={THUMB_FRAME} style={{ overflow: "hidden" }}>
+                      <CardThumb pageId={pageId} media={photo.media} title={photo.title} />
+                    </Center>
                   </UnstyledButton>
                   <Text size="sm" fw={500} lineClamp={1} style={{ overflowWrap: "anywhere" }}>
                     {photo.title}
