@@ -3,6 +3,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { ROOT, spawnRuntime } from "../support/runtime";
 import { runBundleBench } from "./bundle-size";
+import { runCardPagesBench } from "./card-pages";
 import { runConversationsBench } from "./conversations";
 import { runDriveBench } from "./drive";
 import { runGroupsBench } from "./groups";
@@ -17,7 +18,8 @@ import { runSignaturesBench } from "./signatures";
  * conversation figures (test/bench/conversations.ts, bench/results-conversations.json), what the
  * signature checks of protocol v2 add to opening a conversation (test/bench/signatures.ts,
  * bench/results-signatures.json), member changes of a growing group (test/bench/groups.ts,
- * bench/results-groups.json), a large drive (test/bench/drive.ts, bench/results-drive.json) and the
+ * bench/results-groups.json), a large drive (test/bench/drive.ts, bench/results-drive.json), the
+ * calendar and the gallery (test/bench/card-pages.ts, bench/results-card-pages.json) and the
  * SPA's initial JavaScript (test/bench/bundle-size.ts,
  * bench/results-bundle.json).
  */
@@ -75,5 +77,8 @@ await runGroupsBench();
 // A drive of 10,000 items opened in Chromium beside the bare WebCrypto work, and a name search over
 // 100,000: bench/results-drive.json.
 await runDriveBench();
+// The calendar with 5,000 events in a month and a gallery of 1,000 images, each beside the fetch
+// and decrypt of the same records: bench/results-card-pages.json.
+await runCardPagesBench();
 // The SPA's initial JavaScript, gzipped, per chunk: bench/results-bundle.json.
 await runBundleBench();

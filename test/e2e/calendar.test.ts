@@ -11,7 +11,8 @@ import { gotoApp, storedSession } from "./helpers";
  * The calendar page in the browser (issue 14; spec 002 §2 Calendar): a card made by selecting days
  * on the calendar and saving the card editor, sealed in the author's browser; the event moved by
  * dragging, saved through the multipatch and still there after a reload; a refused move
- * put back with the spec's text; the event viewer; a read-only member who sees but cannot move.
+ * put back with the spec's text; the event viewer; a read-only member who sees but cannot move;
+ * a day of more events than the month shows, whose '+N more' opens the day.
  * Then the filter builder narrowing 'Found n events', a resize in the week view that persists,
  * 'Calendar options' committed by a group admin (a colour and an autofilter, seen by the members
  * after a reload) and refused with the spec's 403 text for one who is no longer allowed, and the
@@ -142,6 +143,27 @@ describe("the calendar page", () => {
     await b!.locator(`[data-calendar-mini] td.fc-daygrid-day[data-date="${day(next)}"]`).click();
     await cell(b!, next).waitFor();
     await b!.getByText("Found 0 events").waitFor();
+
+    // A day holding more events than the month view shows: '+N more', whose events are built only
+    // when it opens the day. The test cannot seal cards (the group key lives in the members'
+    // browsers), so the one card is listed six times, each under an id of its own.
+    const listing = (url: URL) => url.pathname === "/api/motes";
+    await b!.route(listing, async (route) => {
+      const answer = await route.fetch();
+      const body = (await answer.json()) as { motes: { id: number }[] };
+      const motes = body.motes.flatMap((mote) => Array.from({ length: 6 }, (_, i) => ({ ...mote, id: mote.id + i * 1000 })));
+      await route.fulfill({ response: answer, json: { ...body, motes, next: null } });
+    });
+    await openCalendar(b!, group, calendar);
+    const more = cell(b!, plusDays(tuesday, 7)).getByRole("button", { name: "+2 more" });
+    await more.waitFor({ timeout: 30_000 });
+    expect(await cell(b!, plusDays(tuesday, 7)).locator(".fc-event").count()).toBe(4);
+    expect(await main(b!).locator(".fc-event").filter({ hasText: title }).count()).toBe(4);
+    await more.click();
+    await main(b!).locator(".fc-timegrid-event").nth(5).waitFor({ timeout: 30_000 });
+    expect(await main(b!).locator(".fc-event").count()).toBe(6);
+    await b!.getByText("Found 6 events").waitFor();
+    await b!.unroute(listing);
   });
   it("narrows by the filter builder, resizes in the week view for good, commits the calendar options, refuses them with a 403, and passes axe", { timeout: 420_000 }, async () => {
     const tag = unique();

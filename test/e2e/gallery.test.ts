@@ -9,7 +9,8 @@ import { expectRefused, groupWithCardPage, openCardPage } from "./card-pages";
  * The gallery page in the browser (issue 14; spec 002 §2 Gallery, §5): pictures added through the
  * card editor (media required), thumbnails decrypted in the grid, the dark photo browser with the
  * titles as captions moved by keys, buttons and a drag, the full pictures fetched only when opened;
- * editing, deleting, the empty state, a read-only member and a member refused.
+ * editing, deleting, the empty state, a read-only member and a member refused; a gallery of many
+ * cards builds only the rows in view and the others as they are scrolled to.
  */
 
 const unique = () => Math.random().toString(36).slice(2, 7);
@@ -112,5 +113,49 @@ describe("the gallery page", () => {
     await a.getByText("No pictures yet.").waitFor();
     await openCardPage(b, group, gallery);
     await b.getByText("Not allowed to edit or create items from this page!").waitFor();
+  });
+
+  it("builds only the tiles in view of a gallery of many cards, and the others as it is scrolled", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const { group, page: gallery, browsers } = await groupWithCardPage(signedIn, "gallery", `Many ${tag}`, tag);
+    const a = browsers.ann;
+    await openCardPage(a, group, gallery);
+    await addPicture(a, `Bild ${tag}`, "bild.png");
+    // The test cannot seal cards (the group key lives in the members' browsers, and a card's
+    // payload is bound to its record id): the page's one real card is listed CARDS times, each
+    // under an id of its own, as a page of that many cards comes from the server.
+    const CARDS = 60;
+    const listing = (url: URL) => url.pathname === "/api/motes";
+    await a.route(
+      listing,
+      async (route) => {
+        const answer = await route.fetch();
+        const body = (await answer.json()) as { motes: { id: number }[]; next?: number | null };
+        const [card] = body.motes;
+        const motes = card ? Array.from({ length: CARDS }, (_, i) => ({ ...card, id: card.id + i * 1000 })) : [];
+        await route.fulfill({ response: answer, json: { ...body, motes, next: null } });
+      },
+    );
+    await openCardPage(a, group, gallery);
+    const tiles = a.getByRole("list", { name: "Pictures" }).getByRole("listitem");
+    await tiles.first().locator('img[data-thumb-state="thumb"]').waitFor({ timeout: 30_000 });
+    expect(await tiles.first().getAttribute("aria-setsize")).toBe(String(CARDS));
+    const built = await tiles.count();
+    expect(built).toBeGreaterThan(0);
+    expect(built).toBeLessThan(CARDS);
+    // The last tile is not built until the grid is scrolled to its end; then the first is gone.
+    expect(await a.locator(`[aria-posinset="${CARDS}"]`).count()).toBe(0);
+    await a.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)");
+    await a.locator(`[aria-posinset="${CARDS}"] img[data-thumb-state="thumb"]`).waitFor({ timeout: 30_000 });
+    await a.locator('[aria-posinset="1"]').waitFor({ state: "detached" });
+    expect(await tiles.count()).toBeLessThan(CARDS);
+    // The photo browser still goes round all of them by keys.
+    await a.locator(`[aria-posinset="${CARDS}"]`).getByRole("button", { name: `Open Bild ${tag}` }).click();
+    await browser(a).getByText(`${CARDS} of ${CARDS}`).waitFor();
+    await a.keyboard.press("ArrowRight");
+    await browser(a).getByText(`1 of ${CARDS}`).waitFor();
+    await a.keyboard.press("Escape");
+    await browser(a).waitFor({ state: "detached" });
+    await a.unroute(listing);
   });
 });

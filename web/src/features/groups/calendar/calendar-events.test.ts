@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OpenedRecord } from "../records/records";
 import { openedRecord } from "../records/opened-record.fixture";
-import { countInRange, eventOfRecord, formatLocal, movedPayload, parseLocal, selectionPayload } from "./calendar-events";
+import { countInRange, dayKey, eventOfRecord, eventsForView, formatLocal, limitPerDay, movedPayload, nextRange, parseLocal, selectionPayload } from "./calendar-events";
 
 const record = (id: number, payload: OpenedRecord["payload"], editable = true) => openedRecord(id, payload, { editable });
 
@@ -48,5 +48,38 @@ describe("the calendar's events from cards", () => {
     ];
     expect(countInRange(events, new Date(2027, 2, 1), new Date(2027, 3, 1))).toBe(2);
     expect(countInRange([], new Date(2027, 2, 1), new Date(2027, 3, 1))).toBe(0);
+  });
+
+
+  it("gives the month view at most a few events a day, in FullCalendar's order, and counts the rest per day", () => {
+    const at = (title: string, start: string, end: string) => ({ title, start, end });
+    const events = [
+      at("d", "2026-12-01T10:00", "2026-12-01T11:00"),
+      at("b", "2026-12-01T09:00", "2026-12-01T10:00"),
+      at("a", "2026-12-01T09:00", "2026-12-01T10:00"),
+      at("long", "2026-12-01T09:00", "2026-12-01T12:00"),
+      at("e", "2026-12-01T11:00", "2026-12-01T12:00"),
+      at("next day", "2026-12-02T08:00", "2026-12-02T09:00"),
+      // Spans the 2nd and 3rd: kept, as the 3rd has room; ends at midnight, so not on the 4th.
+      at("span", "2026-12-02T20:00", "2026-12-04T00:00"),
+      at("bad", "soon", "later"),
+    ];
+    const { shown, more } = limitPerDay(events, 3);
+    expect(shown.map((e) => e.title)).toEqual(["long", "a", "b", "next day", "span"]);
+    expect([...more]).toEqual([["2026-12-01", 2]]);
+    expect(limitPerDay(events, 1).more.get("2026-12-02")).toBeUndefined();
+    expect(limitPerDay([at("x", "2026-12-02T08:00", "2026-12-02T09:00"), at("y", "2026-12-02T08:00", "2026-12-03T09:00"), at("z", "2026-12-02T09:00", "2026-12-02T10:00")], 1)).toEqual({
+      shown: [at("y", "2026-12-02T08:00", "2026-12-03T09:00")],
+      more: new Map([["2026-12-02", 2]]),
+    });
+    expect(dayKey(new Date(2026, 11, 24, 23, 59))).toBe("2026-12-24");
+    // The week and day views get every event of their range, the month view its share.
+    const share = shown.slice(0, 1);
+    expect(eventsForView(events, share, null)).toBe(share);
+    const range = nextRange(null, { type: "timeGridDay", activeStart: new Date(2026, 11, 2), activeEnd: new Date(2026, 11, 3) });
+    expect(nextRange(range, { type: "timeGridDay", activeStart: new Date(2026, 11, 2), activeEnd: new Date(2026, 11, 3) })).toBe(range);
+    expect(nextRange(range, { type: "timeGridWeek", activeStart: new Date(2026, 11, 2), activeEnd: new Date(2026, 11, 3) })).not.toBe(range);
+    expect(eventsForView(events, share, { from: new Date(2026, 11, 1), to: new Date(2026, 11, 32), view: "dayGridMonth" })).toBe(share);
+    expect(eventsForView(events, share, { from: new Date(2026, 11, 2), to: new Date(2026, 11, 3), view: "timeGridDay" }).map((e) => e.title)).toEqual(["next day", "span"]);
   });
 });

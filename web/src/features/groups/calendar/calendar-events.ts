@@ -78,3 +78,69 @@ export function countInRange(events: readonly Pick<CalendarEvent, "start" | "end
   }
   return n;
 }
+
+
+/** A local date's day, "YYYY-MM-DD". */
+export const dayKey = (date: Date) => formatLocal(date).slice(0, 10);
+
+/** The days an event touches, from its start's to that of its last minute (an end at 00:00 belongs to the day before); a year at most. */
+function daysOf(start: Date, end: Date): string[] {
+  const days: string[] = [];
+  const day = new Date(start.getFullYear(), start.getMonth(), start.getDate());
+  const last = new Date(Math.max(end.getTime() - 1, start.getTime()));
+  while (day <= last && days.length < 366) {
+    days.push(dayKey(day));
+    day.setDate(day.getDate() + 1);
+  }
+  return days;
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The month view's share of the events (issue 14): FullCalendar builds every event it is given,
+ * those it hides behind '+N more' too (it measures them all), so a month of 5,000 events took
+ * seconds. Each day is given at most `max`, in FullCalendar's order (earlier start first, then the
+ * longer, then by title); the others are only counted per day (`more`), shown as '+N more' and
+ * built when that day is opened. An event spanning days is kept while any of its days has room.
+ */
+export function limitPerDay<E extends Pick<CalendarEvent, "start" | "end" | "title">>(events: readonly E[], max: number): { shown: E[]; more: Map<string, number> } {
+  const timed: { event: E; start: Date; end: Date }[] = [];
+  for (const event of events) {
+    const start = parseLocal(event.start);
+    const end = parseLocal(event.end);
+    if (start && end) timed.push({ event, start, end });
+  }
+  const length = (x: { start: Date; end: Date }) => x.end.getTime() - x.start.getTime();
+  timed.sort((a, b) => a.start.getTime() - b.start.getTime() || length(b) - length(a) || byText(a.event.title, b.event.title));
+  const used = new Map<string, number>();
+  const more = new Map<string, number>();
+  const shown: E[] = [];
+  for (const { event, start, end } of timed) {
+    const days = daysOf(start, end);
+    const room = days.some((day) => (used.get(day) ?? 0) < max);
+    if (room) shown.push(event);
+    const count = room ? used : more;
+    for (const day of days) count.set(day, (count.get(day) ?? 0) + 1);
+  }
+  return { shown, more };
+}
+
+/** The range a calendar shows and its view's type (FullCalendar's datesSet). */
+export interface ViewRange {
+  from: Date;
+  to: Date;
+  view: string;
+}
+
+/** The range a view shows (FullCalendar's datesSet), or `kept` when it is the same: FullCalendar reports its dates again on every new set of options. */
+export function nextRange(kept: ViewRange | null, view: { type: string; activeStart: Date; activeEnd: Date }): ViewRange {
+  const same = kept && kept.view === view.type && kept.from.getTime() === view.activeStart.getTime() && kept.to.getTime() === view.activeEnd.getTime();
+  return same ? kept : { from: view.activeStart, to: view.activeEnd, view: view.type };
+}
+
+/** What the calendar is given: in the month view (and before a view is known) the month's share (limitPerDay), in the week and day views the events of their range. */
+export function eventsForView<E extends Pick<CalendarEvent, "start" | "end">>(events: readonly E[], monthShare: E[], range: ViewRange | null): E[] {
+  if (!range || range.view === "dayGridMonth") return monthShare;
+  return events.filter((event) => countInRange([event], range.from, range.to) > 0);
+}

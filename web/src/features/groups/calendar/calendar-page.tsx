@@ -2,7 +2,6 @@ import type { DateSelectArg, DatesSetArg, EventChangeArg, EventClickArg } from "
 import dayGridPlugin from "@fullcalendar/daygrid";
 import interactionPlugin, { type DateClickArg } from "@fullcalendar/interaction";
 import FullCalendar from "@fullcalendar/react";
-import timeGridPlugin from "@fullcalendar/timegrid";
 import { Alert, Box, Group, Loader, Modal, Text } from "@mantine/core";
 import type { MotePayload } from "@sealwork/crypto";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -17,26 +16,24 @@ import { type OpenedRecord, cardSpace } from "../records/records";
 import { usePageRecords, useRecordChanges } from "../records/use-records";
 import { type SearchFilter, isActive, readFilters } from "../records/record-filters";
 import { type CalendarSource, dateFieldOf, parentChoices, readCalendarConfig } from "./calendar-config";
-import { countInRange, movedPayload } from "./calendar-events";
+import { type ViewRange, countInRange, eventsForView, limitPerDay, movedPayload, nextRange } from "./calendar-events";
 import { CalendarHeader } from "./calendar-header";
 import { DATE_LOCALE, hideWeekNumber, nameCellByContent, useCalendarLocales } from "./calendar-locale";
 import { CalendarOptions } from "./calendar-options";
 import "./calendar.css";
+import { dayWithMore } from "./day-more";
 import { EventViewer } from "./event-viewer";
 import { FilterBuilder } from "./filter-builder";
 import { ns } from "./i18n";
+import { DAY_MAX_EVENTS, MAIN_CALENDAR } from "./main-calendar";
 import { SourceList } from "./source-chooser";
 import { useCalendarEvents, useFilterContext } from "./use-calendar-events";
 
 /** Spec 002 §5: a calendar's card needs a title. */
 const REQUIRED = ["title"] as const;
-/** Spec 002 §9: times on the 24-hour clock. */
-const HOURS_24 = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
 // FullCalendar's options as constants, so a render hands it nothing new.
 const MINI_PLUGINS = [dayGridPlugin, interactionPlugin];
-const MAIN_PLUGINS = [dayGridPlugin, timeGridPlugin, interactionPlugin];
 const MINI_TOOLBAR = { left: "prev", center: "title", right: "next" };
-const MAIN_TOOLBAR = { left: "prev,next today", center: "title", right: "dayGridMonth,timeGridWeek,timeGridDay" };
 const MINI_TITLE = { month: "short", year: "numeric" } as const;
 const MINI_DAY_HEADER = { weekday: "narrow" } as const;
 
@@ -69,7 +66,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const main = useRef<FullCalendar>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [viewing, setViewing] = useState<number | null>(null);
-  const [range, setRange] = useState<{ from: Date; to: Date } | null>(null);
+  const [range, setRange] = useState<ViewRange | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [parent, setParent] = useState("");
   const [filters, setFilters] = useState<SearchFilter[]>([]);
@@ -95,7 +92,12 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   // A new record starts with its times in its source's date field; a source without one cannot take it (spec 002 §5).
   const creatable = sources.filter((s) => dateFieldOf(config, s));
   const canCreate = writable && records.data?.pages[0]?.answer.can_create === true && creatable.length > 0;
-  const found = range ? countInRange(events as { start: string; end: string }[], range.from, range.to) : 0;
+  const found = range ? countInRange(events, range.from, range.to) : 0;
+  // The month view is given a few events a day and '+N more' for the others; the week and day
+  // views the events of their range (FullCalendar builds every event it is given).
+  const month = useMemo(() => limitPerDay(events, DAY_MAX_EVENTS), [events]);
+  const drawn = useMemo(() => eventsForView(events, month.shown, range), [events, month, range]);
+  const dayContent = useMemo(() => dayWithMore(month.more, (n) => t("more", { count: n }), (date) => main.current?.getApi().changeView("timeGridDay", date)), [month, t]);
 
   const locales = useCalendarLocales();
   const newRecord = (source: CalendarSource, times: Times): Editing => ({ mode: "create", source, initial: movedPayload({}, times.start, times.end, dateFieldOf(config, source)) });
@@ -137,8 +139,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   };
   const goTo = (info: DateClickArg) => main.current?.getApi().gotoDate(info.date);
   // FullCalendar reports its dates again on every new set of options: only a new range is kept.
-  const datesSet = ({ view }: DatesSetArg) =>
-    setRange((r) => (r && r.from.getTime() === view.activeStart.getTime() && r.to.getTime() === view.activeEnd.getTime() ? r : { from: view.activeStart, to: view.activeEnd }));
+  const datesSet = ({ view }: DatesSetArg) => setRange((r) => nextRange(r, view));
 
   if (records.isPending) {
     return (
@@ -205,20 +206,12 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
         <Box w="80%" role="region" aria-label={t("calendar")} data-calendar-main>
           <FullCalendar
             ref={main}
-            plugins={MAIN_PLUGINS}
-            buttonIcons={false}
-            initialView="dayGridMonth"
+            {...MAIN_CALENDAR}
             locales={locales}
-            locale={DATE_LOCALE}
-            headerToolbar={MAIN_TOOLBAR}
-            weekNumbers
             weekNumberDidMount={hideWeekNumber}
             dayCellDidMount={nameCellByContent}
-            eventTimeFormat={HOURS_24}
-            slotLabelFormat={HOURS_24}
-            dayMaxEvents
-            height="auto"
-            events={events}
+            dayCellContent={dayContent}
+            events={drawn}
             selectable={canCreate}
             selectMirror
             editable={writable}

@@ -1,11 +1,10 @@
-import type { EventInput } from "@fullcalendar/core";
 import { useMemo } from "react";
 import { useGroupMembers } from "../get-members";
 import { useRequiredSession } from "../../../lib/session";
 import type { OpenedRecord } from "../records/records";
 import { type FilterContext, type SearchFilter, matchesFilters } from "../records/record-filters";
 import { type CalendarConfig, type DateField, activeSources, colorOf, dateFieldOf, passesParent, sourceOfRecord } from "./calendar-config";
-import { eventOfRecord } from "./calendar-events";
+import { type CalendarEvent, eventOfRecord } from "./calendar-events";
 
 /** A shown event's record and the date field its moves are saved to. */
 export interface ShownRecord {
@@ -42,7 +41,7 @@ export function useCalendarEvents(input: {
   const { cards, config, filters, automatic, parent, hidden, writable, untitled, context } = input;
   return useMemo(() => {
     const sources = activeSources(config);
-    const events: EventInput[] = [];
+    const events: (CalendarEvent & { color?: string })[] = [];
     const byId = new Map<string, ShownRecord>();
     for (const record of cards) {
       const source = sourceOfRecord(record, sources);
