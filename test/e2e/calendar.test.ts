@@ -147,14 +147,23 @@ describe("the calendar page", () => {
     // A day holding more events than the month view shows: '+N more', whose events are built only
     // when it opens the day. The test cannot seal cards (the group key lives in the members'
     // browsers), so the one card is listed six times, each under an id of its own.
+    // The answer says another page follows, which is held back: the page shows the cards it has
+    // opened and that it is still decrypting (a page of many cards comes in pages of 100).
     const listing = (url: URL) => url.pathname === "/api/motes";
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await b!.route(listing, async (route) => {
+      const later = new URL(route.request().url()).searchParams.has("before");
       const answer = await route.fetch();
       const body = (await answer.json()) as { motes: { id: number }[] };
-      const motes = body.motes.flatMap((mote) => Array.from({ length: 6 }, (_, i) => ({ ...mote, id: mote.id + i * 1000 })));
-      await route.fulfill({ response: answer, json: { ...body, motes, next: null } });
+      if (later) await held;
+      const motes = later ? [] : body.motes.flatMap((mote) => Array.from({ length: 6 }, (_, i) => ({ ...mote, id: mote.id + i * 1000 })));
+      await route.fulfill({ response: answer, json: { ...body, motes, next: later ? null : 1 } });
     });
     await openCalendar(b!, group, calendar);
+    await b!.locator("[data-calendar-loading]").getByText("Decrypting cards… 6 so far").waitFor({ timeout: 30_000 });
+    release();
+    await b!.locator("[data-calendar-loading]").waitFor({ state: "detached", timeout: 30_000 });
     const more = cell(b!, plusDays(tuesday, 7)).getByRole("button", { name: "+2 more" });
     await more.waitFor({ timeout: 30_000 });
     expect(await cell(b!, plusDays(tuesday, 7)).locator(".fc-event").count()).toBe(4);

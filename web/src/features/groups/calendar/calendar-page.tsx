@@ -185,6 +185,13 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
           {failure}
         </Alert>
       ) : null}
+      {hasNextPage || isFetchingNextPage ? (
+        // A page of many cards comes in pages of 100: what is open shows, and how far it has come.
+        <Group gap="xs" mb="sm" role="status" data-calendar-loading>
+          <Loader size="xs" />
+          <Text size="sm">{t("loadingMore", { done: cards.length })}</Text>
+        </Group>
+      ) : null}
       <Group align="flex-start" gap="md" wrap="nowrap">
         <Box w="20%" miw={180} aria-label={t("miniMonth")} role="region" data-calendar-mini>
           <FullCalendar

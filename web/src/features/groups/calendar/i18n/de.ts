@@ -4,6 +4,7 @@ import type { en } from "./en";
 /** The "calendar" namespace in German. */
 export const de: Texts<typeof en> = {
   loading: "Karten werden entschlüsselt…",
+  loadingMore: "Karten werden entschlüsselt… {{done}} bisher",
   loadFailed: "Fehler beim Laden der Seitendaten vom Server!",
   untitled: "(ohne Titel)",
   calendar: "Kalender",

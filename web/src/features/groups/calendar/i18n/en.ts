@@ -1,6 +1,7 @@
 /** The "calendar" namespace in English: the calendar page (spec 002 §2 Calendar, §8). */
 export const en = {
   loading: "Decrypting cards…",
+  loadingMore: "Decrypting cards… {{done}} so far",
   loadFailed: "Error loading page data from server!",
   untitled: "(untitled)",
   calendar: "Calendar",
