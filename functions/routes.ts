@@ -97,6 +97,8 @@ export const routes: Record<RouteKey, string> = {
   "DELETE /api/pages/{id}": "functions/api/pages/change.handler",
   "POST /api/pages/{id}/permit": "functions/api/pages/permit.handler",
   "GET /api/pages/{id}/permissions": "functions/api/pages/permissions.handler",
+  "GET /api/pages/{id}/keys": "functions/api/pages/keys.handler",
+  "POST /api/pages/{id}/keys": "functions/api/pages/store-keys.handler",
   "POST /api/roles": "functions/api/roles/create.handler",
   "DELETE /api/roles/{id}": "functions/api/roles/delete.handler",
   "POST /api/roles/{id}/assign": "functions/api/roles/assign.handler",
