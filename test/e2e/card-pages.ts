@@ -27,7 +27,20 @@ export async function groupWithCardPage(signedIn: (person: Person) => Promise<Pa
   await s.locator('[data-group-key="ready"][data-group-key-epoch="0"]').waitFor({ timeout: 30_000 });
   const page = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: pageName, type } })).body.id;
   expect((await http("POST", `/api/pages/${page}/permit`, { token: sue.api_token, body: { read: [{ role: false, id: ben.id }], use: [{ role: false, id: ann.id }] } })).status).toBe(200);
+  await pageKeyMade(s, sue, group, page);
   return { group, page, browsers: { sue: s, ann: a, ben: b, cat: c } };
+}
+
+/**
+ * A page restricted through the API (not the permission editor) has no key until an
+ * administrator's browser visits it (docs/protocol.md, "Restricted pages"): Sue's browser opens the
+ * page, and this waits until every reader holds a copy of its current generation.
+ */
+export async function pageKeyMade(browser: Page, admin: Person, group: number, page: number) {
+  await gotoApp(browser, `/group/${group}/page/${page}`);
+  const keys = async () => (await http<{ generation: number; rekey: { missing: number[]; former: number[] } | null }>("GET", `/api/pages/${page}/keys`, { token: admin.api_token })).body;
+  await expect.poll(keys, { timeout: 60_000, interval: 500 }).toMatchObject({ generation: expect.any(Number), rekey: { missing: [], former: [] } });
+  expect((await keys()).generation).toBeGreaterThan(0);
 }
 
 /** Opens a card page and waits until its cards are decrypted. */

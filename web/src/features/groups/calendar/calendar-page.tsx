@@ -14,7 +14,7 @@ import { uploadFile } from "../../conversations";
 import { CardEditor } from "../cards";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
-import { usePageRecords, useRecordChanges } from "../records/use-records";
+import { usePageKeeper, usePageRecords, useRecordChanges } from "../records/use-records";
 import { CARD_SOURCE, countInRange, eventOfRecord, movedPayload, selectionPayload, tagsOf } from "./calendar-events";
 import "./calendar.css";
 import { EventViewer } from "./event-viewer";
@@ -57,6 +57,7 @@ type Editing = { mode: "create"; initial?: MotePayload } | { mode: "edit"; recor
 function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeProps & { holder: UnlockedKeys }) {
   const { t, i18n } = useTranslation(ns);
   const records = usePageRecords(groupId, page.id, holder);
+  usePageKeeper(groupId, page, holder);
   const changes = useRecordChanges(groupId, holder);
   const main = useRef<FullCalendar>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
