@@ -3,7 +3,13 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { call } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
+import { GroupKeyWaitingError } from "./keys/group-ring";
 import { type SealingProgress, securePage } from "./records/page-keys";
+
+function waitingIsNothing(error: unknown): null {
+  if (error instanceof GroupKeyWaitingError) return null;
+  throw error;
+}
 
 export type { Grant };
 export type PagePermissions = Response<"GET /api/pages/{id}/permissions">;
@@ -30,7 +36,8 @@ export function usePermitPage(groupId: number, pageId: number, holder: UnlockedK
     mutationFn: async (lists: Body<"POST /api/pages/{id}/permit">) => {
       const permissions = await call("POST /api/pages/{id}/permit", { params: { id: pageId }, body: lists });
       queryClient.setQueryData(queryKeys.groups.permissions(groupId, pageId), permissions);
-      const sealed = holder ? await securePage(groupId, pageId, holder, onProgress) : null;
+      // Without the group's key here yet (it is on its way) there is nothing to seal with: an administrator's later visit does it.
+      const sealed = holder ? await securePage(groupId, pageId, holder, onProgress).catch(waitingIsNothing) : null;
       return { permissions, sealed };
     },
     onSettled: async () => {
