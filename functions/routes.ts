@@ -131,6 +131,7 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/motes/{id}/canI": "functions/api/motes/can-i.handler",
   "POST /api/motes/{id}/comment": "functions/api/motes/comment.handler",
   "POST /api/motes/{id}/comment/delete": "functions/api/motes/delete-comment.handler",
+  "POST /api/motes/{id}/comment/reseal": "functions/api/motes/reseal-comments.handler",
 };
 
 /**

@@ -55,6 +55,12 @@ describe("a restricted page", () => {
     const before = `Vorher ${tag}`;
     await openBoard(b!, group, board);
     await addCard(b!, before, "Für alle sichtbar");
+    await pin(b!, before).getByRole("button", { name: `View ${before}` }).click();
+    await dialog(b!).getByLabel("New comment").fill(`Kommentar ${tag}`);
+    await dialog(b!).getByLabel("New comment").press("Enter");
+    await dialog(b!).getByText(`Kommentar ${tag}`).waitFor();
+    await b!.keyboard.press("Escape");
+    await dialog(b!).waitFor({ state: "detached" });
 
     // Sue restricts the page to Ann in the permission editor: the key is made, Ben's card sealed anew under it.
     const editor = await permissions(s!, group, board);
@@ -78,6 +84,8 @@ describe("a restricted page", () => {
     expect(keys.rekey.missing).toEqual([]);
     const stored = (await db().entities.pagemote.query.byPage({ pageId: board }).go()).data;
     expect(stored.map((m) => m.pageKey)).toEqual([1]);
+    // Its comment too (a record of its own).
+    expect((await db().entities.motecomment.query.byMote({ moteId: stored[0]!.id }).go()).data.map((c) => c.pageKey)).toEqual([1]);
 
     // Ann reads Ben's old card and adds her own, both under the page key.
     const secret = `Lohnliste ${tag}`;
@@ -120,7 +128,9 @@ describe("a restricted page", () => {
     await again.waitFor({ state: "detached", timeout: 120_000 });
     await openBoard(b!, group, board);
     await pin(b!, secret).waitFor({ timeout: 30_000 });
-    await pin(b!, before).waitFor();
+    await pin(b!, before).getByRole("button", { name: `View ${before}` }).click();
+    await dialog(b!).getByText(`Kommentar ${tag}`).waitFor({ timeout: 30_000 });
+    await b!.keyboard.press("Escape");
     expect(await b!.getByRole("button", { name: "Add", exact: true }).count()).toBe(0);
   });
 });

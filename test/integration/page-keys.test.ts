@@ -56,7 +56,7 @@ async function boardOf(group: number, admin: Who) {
         : (({ generation: g, ...rest }) => ({ ...rest, epoch: 0, page_key: g }))(await sealCommentForPage(pageKey, { groupId: group, recordId, pageId: page, generation }, { text: "hi" }));
     return post<{ comments: (Json & { page_key: number | null })[] } & Json>(who, `/api/motes/${mote}/comment`, { record_id: recordId, ...body });
   };
-  return { page, sealed, create, comment };
+  return { page, sealed, create, comment, epochKey, pageKey };
 }
 
 describe("page keys", () => {
@@ -67,6 +67,8 @@ describe("page keys", () => {
     expect((await keysOf(ann, b.page)).body).toMatchObject({ restricted: false, generation: 0, copies: [], rekey: null });
     const open = (await b.create(ben)).body.mote;
     expect(open.page_key).toBeNull();
+    const oldComment = (await b.comment(ben, open.id)).body.comments![0]!;
+    expect(oldComment.page_key).toBeNull();
     expect((await b.create(ben, 1)).body).toMatchObject({ code: "page_key_unexpected" });
     expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, ann.id)] })).body).toMatchObject({ code: "page_key_unexpected" });
 
@@ -119,6 +121,20 @@ describe("page keys", () => {
     expect((await post(admin, "/api/motes/multipatch", { _method: "PATCH", group_id: group, motes: [await under(1)] })).status).toBe(200);
     const { data: stored } = await db().entities.pagemote.get({ id: open.id }).go();
     expect(stored!.pageKey).toBe(1);
+    // Its comment from before, under the group key: sealed anew under the page key by an administrator only.
+    const reseal = async (who: Who, generation?: number, commentId = oldComment.id) => {
+      const recordId = oldComment.record_id as string;
+      const body =
+        generation === undefined
+          ? await sealComment(b.epochKey, { groupId: group, recordId, epoch: 0 }, { text: "hi" })
+          : (({ generation: g, ...rest }) => ({ ...rest, epoch: 0, page_key: g }))(await sealCommentForPage(b.pageKey, { groupId: group, recordId, pageId: b.page, generation }, { text: "hi" }));
+      return post<{ comments: (Json & { page_key: number | null })[] } & Json>(who, `/api/motes/${open.id}/comment/reseal`, { comments: [{ id: commentId, ...body }] });
+    };
+    expect((await reseal(ann, 1)).body).toMatchObject({ code: "mote_edit_forbidden" });
+    expect((await reseal(admin)).body).toMatchObject({ code: "page_key_required" });
+    expect((await reseal(admin, 2)).body).toMatchObject({ code: "page_key_stale" });
+    expect((await reseal(admin, 1, card.id + 1000)).body).toMatchObject({ code: "comment_not_found" });
+    expect((await reseal(admin, 1)).body.comments).toEqual([expect.objectContaining({ id: oldComment.id, page_key: 1 })]);
     // Ben, outside the page, is refused the cards by the server (and holds no key that opens them).
     expect((await get(ben, `/api/motes/${card.id}`)).body).toMatchObject({ code: "mote_not_found" });
     expect((await get(ben, `/api/motes?page=${b.page}`)).body).toMatchObject({ code: "page_forbidden" });

@@ -231,6 +231,12 @@ describe("authorisation harness: mote routes refuse the places they do not admit
       admits: WRITERS,
       refusal: { "non-member": [404, "mote_not_found"], reader: [403, "comment_delete_forbidden"] },
     },
+    "POST /api/motes/{id}/comment/reseal": {
+      path: () => `/api/motes/${ids.mote}/comment/reseal`,
+      body: () => ({ comments: [{ id: ids.comment, ...sealed }] }),
+      admits: ["group admin"],
+      refusal: { "non-member": [404, "mote_not_found"], reader: [403, "mote_edit_forbidden"], author: [403, "mote_edit_forbidden"] },
+    },
   };
 
   it("covers every route of the motes area, with a refusal for every place a route does not admit", () => {

@@ -193,6 +193,21 @@ export const motesPage = z.object({
 export const moteWithComments = z.object({ mote: recordMoteView, comments: z.array(commentView), attrib: attribution });
 
 export const newComment = z.strictObject({ record_id: recordId, payload: aeadText(COMMENT_RECORD_MAX), dockey: aeadText(DOCKEY_MAX), epoch, page_key: pageKeyGeneration.optional() });
+/** Comments one re-sealing changes (one transaction with the epoch and page checks). */
+export const COMMENT_RESEAL_MAX = 40;
+
+/**
+ * POST /api/motes/{id}/comment/reseal (group administrators): the card's comments sealed anew
+ * under the key its page's records go under now (docs/protocol.md, "Restricted pages"): each
+ * comment by id with its new payload and key; the text is the same, only the key changes.
+ */
+export const commentReseal = z.strictObject({
+  comments: z
+    .array(z.strictObject({ id: f.id, payload: aeadText(COMMENT_RECORD_MAX), dockey: aeadText(DOCKEY_MAX), epoch, page_key: pageKeyGeneration.optional() }))
+    .min(1)
+    .max(COMMENT_RESEAL_MAX),
+});
+
 /** The spec names a comment by index and timestamp; here by its id (the index of a list that can change under the caller names nothing for sure). */
 export const commentDelete = z.strictObject({ comment_id: f.id });
 
@@ -212,6 +227,7 @@ export const moteRoutes = {
   "GET /api/motes/{id}/canI": route({ access: MEMBERS, params: moteParams, query: canIQuery, response: z.object({ grant: z.boolean() }) }),
   "POST /api/motes/{id}/comment": route({ access: MEMBERS, params: moteParams, body: newComment, response: z.object({ comments: z.array(commentView) }) }),
   "POST /api/motes/{id}/comment/delete": route({ access: MEMBERS, params: moteParams, body: commentDelete, response: z.object({ success: z.literal(true) }) }),
+  "POST /api/motes/{id}/comment/reseal": route({ access: MEMBERS, params: moteParams, body: commentReseal, response: z.object({ comments: z.array(commentView) }) }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core/src/mote/errors.ts). */

@@ -8,6 +8,7 @@ import {
   RELATION_MOTES_MAX,
   canIQuery,
   commentDelete,
+  commentReseal,
   completeAttachment,
   id as idSchema,
   moteEdit,
@@ -494,6 +495,41 @@ export namespace Mote {
     ]);
     if (canceled) fail("comment_not_found");
     return { success: true as const };
+  }
+
+  /**
+   * POST /api/motes/{id}/comment/reseal (group administrators; else 403 mote_edit_forbidden): the
+   * card's comments, each sealed anew under the key its page's records go under now (a page that
+   * turned restricted, or open again: docs/protocol.md, "Restricted pages"), for the current epoch,
+   * in one transaction with the epoch and page checks. A comment not of this card: 404 comment_not_found.
+   */
+  export async function resealComments(actor: Actor, id: number, body: z.input<typeof commentReseal>) {
+    const input = valid(commentReseal, body, "mote_invalid");
+    valid(idSchema, id);
+    const mote = await moteById(id);
+    const place = await placeOf(actor, mote);
+    if (place.membership?.admin !== true) fail("mote_edit_forbidden");
+    if (new Set(input.comments.map((c) => c.id)).size !== input.comments.length) fail("mote_invalid", { message: "Each comment appears once." });
+    for (const c of input.comments) GroupKeys.requireCurrentEpoch(place.group, c.epoch);
+    const sealed = input.comments.map((c) => ({ ...sealedParts(c, place.page), epoch: c.epoch }));
+    const { canceled, reasons } = await writeTransaction((tx) => [
+      ...input.comments.map((c, i) =>
+        tx.motecomment
+          .patch({ moteId: id, id: c.id })
+          .set(sealed[i]!)
+          .where((attr, op) => `${op.exists(attr.recordId)} AND ${op.eq(attr.groupId, mote!.groupId)}`)
+          .commit(),
+      ),
+      GroupKeys.currentEpochCheck(tx, mote!.groupId, input.comments[0]!.epoch),
+      PageKeys.sealingCheck(tx, place.page),
+    ]);
+    if (canceled) {
+      const failed = (i: number) => reasons[i] === "ConditionalCheckFailed";
+      if (failed(input.comments.length)) return GroupKeys.epochRefusal(mote!.groupId);
+      if (failed(input.comments.length + 1)) fail("page_key_stale");
+      fail("comment_not_found");
+    }
+    return { comments: (await commentsOf(id)).map((c) => commentView(c, place)) };
   }
 
   /** POST /api/motes/files: reserves the upload of a card's file for a page the caller may add cards to, and presigns it. */

@@ -1,14 +1,18 @@
-import type { Response } from "@sealwork/contracts";
+import { COMMENT_RESEAL_MAX, type Response } from "@sealwork/contracts";
 import {
   type Key,
   type MotePayload,
   type SignedSealedKey,
   generatePageKey,
   isCryptoError,
+  openComment,
+  openCommentForPage,
   openMote,
   openMoteForPage,
   openPageKey,
   openPageKeyLink,
+  sealComment,
+  sealCommentForPage,
   sealMote,
   sealMoteForPage,
   sealPageKey,
@@ -145,17 +149,20 @@ const RESEAL_BATCH = 25;
 /**
  * Seals every card of the page that is not under the key its records go under now (the group key
  * on a page readable by all, the current generation's on a restricted one: older generations stay
- * as they are) anew under that key, through the multipatch, reporting progress. A card that does
- * not open here is left as it is (and counted).
+ * as they are) anew under that key, through the multipatch, reporting progress; then the cards'
+ * comments the same way (POST …/comment/reseal). A record that does not open here is left as it
+ * is (and counted).
  */
 export async function resealPage(ring: GroupRing, holder: UnlockedKeys, keys: PageKeyRing, onProgress: ResealProgress = () => undefined): Promise<{ resealed: number; unopened: number }> {
-  const due: Response<"GET /api/motes">["motes"] = [];
+  const all: Response<"GET /api/motes">["motes"] = [];
   for (let before: number | undefined, more = true; more; ) {
     const answer = await call("GET /api/motes", { query: { page: keys.pageId, ...(before ? { before } : {}) } });
-    due.push(...answer.motes.filter((m) => (keys.restricted ? m.page_key === null : m.page_key !== null)));
+    all.push(...answer.motes);
     before = answer.next ?? undefined;
     more = answer.next !== null;
   }
+  const misplaced = (view: { page_key: number | null }) => (keys.restricted ? view.page_key === null : view.page_key !== null);
+  const due = all.filter(misplaced);
   if (keys.restricted && keys.generation === 0) return { resealed: 0, unopened: due.length };
   const target = keys.restricted ? { generation: keys.generation, key: await keys.keyFor(keys.generation) } : null;
   let resealed = 0;
@@ -185,6 +192,34 @@ export async function resealPage(ring: GroupRing, holder: UnlockedKeys, keys: Pa
     if (motes.length) await call("PATCH /api/motes/multipatch", { body: { group_id: ring.groupId, quick: 1, motes } });
     resealed += motes.length;
     onProgress(resealed + unopened, due.length);
+  }
+  // The cards' comments, each a record of its own, the same way (their own route: the multipatch takes cards).
+  for (const card of all.filter((m) => m.comments > 0)) {
+    const { comments } = await call("GET /api/motes/{id}", { params: { id: card.id } });
+    const changed = [];
+    for (const view of comments.filter(misplaced)) {
+      const record = { groupId: ring.groupId, recordId: view.record_id };
+      let text: string;
+      try {
+        text = (
+          view.page_key === null
+            ? await openComment(await ring.keyFor(view.epoch), view, { ...record, epoch: view.epoch })
+            : await openCommentForPage(await keys.keyFor(view.page_key), view, { ...record, pageId: keys.pageId, generation: view.page_key })
+        ).text;
+      } catch (error) {
+        if (!isCryptoError(error) && !(error instanceof PageKeyWaitingError)) throw error;
+        unopened++;
+        continue;
+      }
+      const sealed = target
+        ? (({ generation, ...rest }) => ({ ...rest, epoch: ring.epoch, page_key: generation }))(await sealCommentForPage(target.key, { ...record, pageId: keys.pageId, generation: target.generation }, { text }))
+        : await sealComment(ring.key, { ...record, epoch: ring.epoch }, { text });
+      changed.push({ id: view.id, ...sealed });
+    }
+    for (let i = 0; i < changed.length; i += COMMENT_RESEAL_MAX) {
+      await call("POST /api/motes/{id}/comment/reseal", { params: { id: card.id }, body: { comments: changed.slice(i, i + COMMENT_RESEAL_MAX) } });
+    }
+    resealed += changed.length;
   }
   return { resealed, unopened };
 }
