@@ -153,7 +153,13 @@ const RESEAL_BATCH = 25;
  * comments the same way (POST …/comment/reseal). A record that does not open here is left as it
  * is (and counted).
  */
-export async function resealPage(ring: GroupRing, holder: UnlockedKeys, keys: PageKeyRing, onProgress: ResealProgress = () => undefined): Promise<{ resealed: number; unopened: number }> {
+export async function resealPage(
+  ring: GroupRing,
+  holder: UnlockedKeys,
+  keys: PageKeyRing,
+  onProgress: ResealProgress = () => undefined,
+  options: { comments: "always" | "withCards" } = { comments: "always" },
+): Promise<{ resealed: number; unopened: number }> {
   const all: Response<"GET /api/motes">["motes"] = [];
   for (let before: number | undefined, more = true; more; ) {
     const answer = await call("GET /api/motes", { query: { page: keys.pageId, ...(before ? { before } : {}) } });
@@ -194,7 +200,9 @@ export async function resealPage(ring: GroupRing, holder: UnlockedKeys, keys: Pa
     onProgress(resealed + unopened, due.length);
   }
   // The cards' comments, each a record of its own, the same way (their own route: the multipatch takes cards).
-  for (const card of all.filter((m) => m.comments > 0)) {
+  // A visit looks at them only when some card was out of place (each card with comments is one request).
+  const commented = options.comments === "always" || due.length > 0 ? all.filter((m) => m.comments > 0) : [];
+  for (const card of commented) {
     const { comments } = await call("GET /api/motes/{id}", { params: { id: card.id } });
     const changed = [];
     for (const view of comments.filter(misplaced)) {
@@ -230,12 +238,15 @@ export type SealingProgress = (progress: { done: number; total: number } | null)
 /**
  * The page's key and cards as its lists want them now, in an administrator's browser (after a
  * permit, and once per visit of the page: a role's holders may have changed, or a browser may have
- * stopped half way): keepPageKey, then resealPage. Answers how many cards were sealed anew and how
- * many did not open here.
+ * stopped half way): keepPageKey, then resealPage (on a visit: not on a page never restricted, and
+ * comments only when some card was out of place). Answers how many records were sealed anew and
+ * how many did not open here.
  */
-export async function securePage(groupId: number, pageId: number, holder: UnlockedKeys, onProgress: SealingProgress = () => undefined) {
+export async function securePage(groupId: number, pageId: number, holder: UnlockedKeys, onProgress: SealingProgress = () => undefined, visit = false) {
   onProgress(null);
   const ring = await openGroupRing(groupId, holder);
   const keys = await keepPageKey(ring, holder, pageId);
-  return resealPage(ring, holder, keys, (done, total) => onProgress({ done, total }));
+  // A visit of a page that was never restricted has nothing to seal anew (no card can be under a page key).
+  if (visit && !keys.restricted && keys.generation === 0) return { resealed: 0, unopened: 0 };
+  return resealPage(ring, holder, keys, (done, total) => onProgress({ done, total }), { comments: visit ? "withCards" : "always" });
 }

@@ -63,7 +63,7 @@ export function usePageKeeper(groupId: number, page: { id: number; is_editable: 
     queryKey: queryKeys.groups.pageKeeper(groupId, page.id),
     enabled: page.is_editable,
     queryFn: async () => {
-      const sealed = await securePage(groupId, page.id, holder);
+      const sealed = await securePage(groupId, page.id, holder, undefined, true);
       if (sealed.resealed > 0) await client.invalidateQueries({ queryKey: queryKeys.groups.recordsOfPage(groupId, page.id) });
       return sealed;
     },
