@@ -238,15 +238,15 @@ export type SealingProgress = (progress: { done: number; total: number } | null)
 /**
  * The page's key and cards as its lists want them now, in an administrator's browser (after a
  * permit, and once per visit of the page: a role's holders may have changed, or a browser may have
- * stopped half way): keepPageKey, then resealPage (on a visit: not on a page never restricted, and
- * comments only when some card was out of place). Answers how many records were sealed anew and
+ * stopped half way): keepPageKey, then resealPage (not on a page never restricted; on a visit, comments
+ * only when some card was out of place). Answers how many records were sealed anew and
  * how many did not open here.
  */
 export async function securePage(groupId: number, pageId: number, holder: UnlockedKeys, onProgress: SealingProgress = () => undefined, visit = false) {
   onProgress(null);
   const ring = await openGroupRing(groupId, holder);
   const keys = await keepPageKey(ring, holder, pageId);
-  // A visit of a page that was never restricted has nothing to seal anew (no card can be under a page key).
-  if (visit && !keys.restricted && keys.generation === 0) return { resealed: 0, unopened: 0 };
+  // A page that was never restricted has nothing to seal anew (no record can be under a page key).
+  if (!keys.restricted && keys.generation === 0) return { resealed: 0, unopened: 0 };
   return resealPage(ring, holder, keys, (done, total) => onProgress({ done, total }), { comments: visit ? "withCards" : "always" });
 }
