@@ -99,6 +99,8 @@ export const routes: Record<RouteKey, string> = {
   "DELETE /api/pages/{id}": "functions/api/pages/change.handler",
   "POST /api/pages/{id}/permit": "functions/api/pages/permit.handler",
   "GET /api/pages/{id}/permissions": "functions/api/pages/permissions.handler",
+  "GET /api/pages/{id}/keys": "functions/api/pages/keys.handler",
+  "POST /api/pages/{id}/keys": "functions/api/pages/store-keys.handler",
   "POST /api/roles": "functions/api/roles/create.handler",
   "DELETE /api/roles/{id}": "functions/api/roles/delete.handler",
   "POST /api/roles/{id}/assign": "functions/api/roles/assign.handler",
@@ -131,6 +133,7 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/motes/{id}/canI": "functions/api/motes/can-i.handler",
   "POST /api/motes/{id}/comment": "functions/api/motes/comment.handler",
   "POST /api/motes/{id}/comment/delete": "functions/api/motes/delete-comment.handler",
+  "POST /api/motes/{id}/comment/reseal": "functions/api/motes/reseal-comments.handler",
 };
 
 /**

@@ -25,6 +25,8 @@ import { handler as pagesGet } from "../api/pages/get";
 import { handler as pagesChange } from "../api/pages/change";
 import { handler as pagesPermit } from "../api/pages/permit";
 import { handler as pagesPermissions } from "../api/pages/permissions";
+import { handler as pagesKeys } from "../api/pages/keys";
+import { handler as pagesStoreKeys } from "../api/pages/store-keys";
 import { handler as rolesCreate } from "../api/roles/create";
 import { handler as rolesDelete } from "../api/roles/delete";
 import { handler as rolesAssign } from "../api/roles/assign";
@@ -56,6 +58,8 @@ export const handler = dispatch({
   "DELETE /api/pages/{id}": pagesChange,
   "POST /api/pages/{id}/permit": pagesPermit,
   "GET /api/pages/{id}/permissions": pagesPermissions,
+  "GET /api/pages/{id}/keys": pagesKeys,
+  "POST /api/pages/{id}/keys": pagesStoreKeys,
   "POST /api/roles": rolesCreate,
   "DELETE /api/roles/{id}": rolesDelete,
   "POST /api/roles/{id}/assign": rolesAssign,

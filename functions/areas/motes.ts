@@ -14,6 +14,7 @@ import { handler as motesChange } from "../api/motes/change";
 import { handler as motesCanI } from "../api/motes/can-i";
 import { handler as motesComment } from "../api/motes/comment";
 import { handler as motesDeleteComment } from "../api/motes/delete-comment";
+import { handler as motesResealComments } from "../api/motes/reseal-comments";
 
 export const handler = dispatch({
   "POST /api/motes": motesCreate,
@@ -30,6 +31,7 @@ export const handler = dispatch({
   "GET /api/motes/{id}/canI": motesCanI,
   "POST /api/motes/{id}/comment": motesComment,
   "POST /api/motes/{id}/comment/delete": motesDeleteComment,
+  "POST /api/motes/{id}/comment/reseal": motesResealComments,
   "POST /api/motes/multipatch": motesMultipatch,
   "POST /api/motes/{id}": motesChange,
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { createSession } from "../support/users";
 import { expectAccessible } from "./accessibility";
-import { groupWithCardPage } from "./card-pages";
+import { groupWithCardPage, pageKeyMade } from "./card-pages";
 import { browserForSuite } from "./conversation-helpers";
 import { gotoApp, storedSession } from "./helpers";
 
@@ -75,6 +75,7 @@ describe("the calendar page", () => {
     await s!.locator('[data-group-key="ready"][data-group-key-epoch="0"]').waitFor({ timeout: 30_000 });
     const calendar = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: "Termine", type: "calendar" } })).body.id;
     expect((await http("POST", `/api/pages/${calendar}/permit`, { token: sue.api_token, body: { read: [{ role: false, id: ben.id }], use: [{ role: false, id: ann.id }] } })).status).toBe(200);
+    await pageKeyMade(s!, sue, group, calendar);
 
     // The days used: the first Tuesday from the 8th of this month, the Wednesday after, a week later.
     const now = new Date();

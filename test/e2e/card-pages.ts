@@ -15,9 +15,30 @@ export async function groupWithCardPage(signedIn: (person: Person) => Promise<Pa
   const people = await Promise.all(["Sue", "Ann", "Ben", "Cat"].map((name, i) => createSession({ admin: i === 0, superAdmin: i === 0, name: `${name} ${tag}` })));
   const [sue, ann, ben] = people as [Person, Person, Person, Person];
   const [s, a, b, c] = (await Promise.all(people.map(signedIn))) as [Page, Page, Page, Page];
+  const group = await groupMadeIn(s, `Group ${tag}`, ["Ann", "Ben", "Cat"].map((name) => `${name} ${tag}`));
+  const page = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: pageName, type } })).body.id;
+  expect((await http("POST", `/api/pages/${page}/permit`, { token: sue.api_token, body: { read: [{ role: false, id: ben.id }], use: [{ role: false, id: ann.id }] } })).status).toBe(200);
+  await pageKeyMade(s, sue, group, page);
+  return { group, page, browsers: { sue: s, ann: a, ben: b, cat: c } };
+}
+
+/**
+ * A page restricted through the API (not the permission editor) has no key until an
+ * administrator's browser visits it (docs/protocol.md, "Restricted pages"): Sue's browser opens the
+ * page, and this waits until every reader holds a copy of its current generation.
+ */
+export async function pageKeyMade(browser: Page, admin: Person, group: number, page: number) {
+  await gotoApp(browser, `/group/${group}/page/${page}`);
+  const keys = async () => (await http<{ generation: number; rekey: { missing: number[]; former: number[] } | null }>("GET", `/api/pages/${page}/keys`, { token: admin.api_token })).body;
+  await expect.poll(keys, { timeout: 60_000, interval: 500 }).toMatchObject({ generation: expect.any(Number), rekey: { missing: [], former: [] } });
+  expect((await keys()).generation).toBeGreaterThan(0);
+}
+
+/** A group made in an administrator's browser with these members (so its keys exist): its id, once its key is ready there. */
+export async function groupMadeIn(s: Page, name: string, members: string[]): Promise<number> {
   await gotoApp(s, "/group/new");
-  await s.getByLabel("Name").fill(`Group ${tag}`);
-  for (const who of ["Ann", "Ben", "Cat"].map((name) => `${name} ${tag}`)) {
+  await s.getByLabel("Name").fill(name);
+  for (const who of members) {
     await s.getByRole("textbox", { name: "Search people" }).fill(who);
     await s.getByRole("listitem").filter({ hasText: who }).first().click();
   }
@@ -25,9 +46,7 @@ export async function groupWithCardPage(signedIn: (person: Person) => Promise<Pa
   await s.waitForURL(/\/group\/\d+\/page\/members$/, { timeout: 60_000 });
   const group = Number(/\/group\/(\d+)\//.exec(s.url())![1]);
   await s.locator('[data-group-key="ready"][data-group-key-epoch="0"]').waitFor({ timeout: 30_000 });
-  const page = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: pageName, type } })).body.id;
-  expect((await http("POST", `/api/pages/${page}/permit`, { token: sue.api_token, body: { read: [{ role: false, id: ben.id }], use: [{ role: false, id: ann.id }] } })).status).toBe(200);
-  return { group, page, browsers: { sue: s, ann: a, ben: b, cat: c } };
+  return group;
 }
 
 /** Opens a card page and waits until its cards are decrypted. */

@@ -5,6 +5,7 @@ import { png } from "../support/png";
 import { createSession } from "../support/users";
 import { expectAccessible } from "./accessibility";
 import { browserForSuite } from "./conversation-helpers";
+import { pageKeyMade } from "./card-pages";
 import { gotoApp } from "./helpers";
 
 /**
@@ -44,6 +45,7 @@ describe("the pinboard page", () => {
     // A pinboard that Ann may add to and Ben may only read.
     const board = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: "Notices", type: "pinboard" } })).body.id;
     expect((await http("POST", `/api/pages/${board}/permit`, { token: sue.api_token, body: { read: [{ role: false, id: ben.id }], use: [{ role: false, id: ann.id }] } })).status).toBe(200);
+    await pageKeyMade(s!, sue, group, board);
 
     // The empty state; the add button opens the editor, which says what is encrypted.
     await openBoard(a!, group, board);

@@ -130,6 +130,8 @@ describe("authorisation harness: group routes refuse the group roles they do not
     "DELETE /api/pages/{id}": { path: () => `/api/pages/${ids.page}`, admits: ADMIN_ONLY },
     "POST /api/pages/{id}/permit": { path: () => `/api/pages/${ids.page}/permit`, body: () => ({ read: [] }), admits: ADMIN_ONLY },
     "GET /api/pages/{id}/permissions": { path: () => `/api/pages/${ids.restricted}/permissions`, admits: ["role holder", "group admin"] },
+    "GET /api/pages/{id}/keys": { path: () => `/api/pages/${ids.restricted}/keys`, admits: ["role holder", "group admin"] },
+    "POST /api/pages/{id}/keys": { path: () => `/api/pages/${ids.restricted}/keys`, body: () => ({ generation: 1, copies: [{ user_id: 1, copy: { sealed: "s" } }] }), admits: ADMIN_ONLY },
     "POST /api/roles": { path: () => "/api/roles", body: () => ({ name: "More", group_id: ids.group }), admits: ADMIN_ONLY },
     "DELETE /api/roles/{id}": { path: () => `/api/roles/${ids.role}`, admits: ADMIN_ONLY },
     "POST /api/roles/{id}/assign": { path: () => `/api/roles/${ids.role}/assign`, body: () => ({ user_id: ids.member }), admits: ADMIN_ONLY },
@@ -170,7 +172,7 @@ describe("authorisation harness: mote routes refuse the places they do not admit
   const PLACES: Place[] = ["non-member", "reader", "author", "group admin"];
   const tokens = {} as Record<Place, string>;
   const ids = { group: 0, page: 0, mote: 0, comment: 0, file: 0, recordId: "" };
-  const sealed = { payload: "", dockey: "", epoch: 0 };
+  const sealed = { payload: "", dockey: "", epoch: 0, page_key: 1 };
 
   beforeAll(async () => {
     const [sue, reader, author, admin, outsider] = await Promise.all([createSession({ admin: true, superAdmin: true }), createSession(), createSession(), createSession(), createSession()]);
@@ -179,9 +181,12 @@ describe("authorisation harness: mote routes refuse the places they do not admit
     await as(sue.api_token, "POST", `/api/groups/${ids.group}/makeAdminMember`, { member_uid: admin.id });
     ids.page = (await as(sue.api_token, "POST", "/api/pages", { group: ids.group, name: "Board", type: "pinboard" })).body.id;
     await as(sue.api_token, "POST", `/api/pages/${ids.page}/permit`, { read: [{ role: false, id: reader.id }], use: [{ role: false, id: author.id }] });
+    // The restricted page's key (stand-in copies; docs/protocol.md, "Restricted pages"): its cards name generation 1.
+    const copy = { sealed: "sealed", signature: "sig", sealer: sue.id, sealerKeyId: "key-1" };
+    expect((await as(sue.api_token, "POST", `/api/pages/${ids.page}/keys`, { generation: 1, copies: [reader, author, admin, sue].map((u) => ({ user_id: u.id, copy })) })).status).toBe(200);
     const key = await generateSymmetricKey();
     const envelope = async () => serializeEnvelope(await encrypt(key, new Uint8Array(16)));
-    Object.assign(sealed, { payload: await envelope(), dockey: await envelope(), epoch: 0 });
+    Object.assign(sealed, { payload: await envelope(), dockey: await envelope(), epoch: 0, page_key: 1 });
     ids.recordId = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
     // A card's file, uploaded by its author and listed by the card.
     const started = await as<{ id: number; parts: { url: string }[] }>(author.api_token, "POST", "/api/motes/files", { page_id: ids.page, size: 64 });
@@ -225,6 +230,12 @@ describe("authorisation harness: mote routes refuse the places they do not admit
       body: () => ({ comment_id: ids.comment }),
       admits: WRITERS,
       refusal: { "non-member": [404, "mote_not_found"], reader: [403, "comment_delete_forbidden"] },
+    },
+    "POST /api/motes/{id}/comment/reseal": {
+      path: () => `/api/motes/${ids.mote}/comment/reseal`,
+      body: () => ({ comments: [{ id: ids.comment, ...sealed }] }),
+      admits: ["group admin"],
+      refusal: { "non-member": [404, "mote_not_found"], reader: [403, "mote_edit_forbidden"], author: [403, "mote_edit_forbidden"] },
     },
   };
 

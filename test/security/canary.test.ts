@@ -13,6 +13,9 @@ import {
   generateRecordId,
   generateSymmetricKey,
   sealComment,
+  sealCommentForPage,
+  sealMoteForPage,
+  generatePageKey,
   sealFor,
   sealMote,
   serializeEnvelope,
@@ -47,7 +50,8 @@ import { passKeyPopup, signIn } from "../e2e/helpers";
  * tags of a drive and a folder made on its drive page and a file uploaded there (name and bytes), a
  * card made in the card editor on a pinboard with a file attached (title, content, file name and bytes), and for a
  * group's epoch keys (wrapped, linked, committed to and logged through the group key routes), and for
- * a card (mote) of a page and a comment on it (every field of the editor payload), in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
+ * a card (mote) of a page and a comment on it (every field of the editor payload), and for a restricted page's key
+ * and a card and comment sealed under it, in every encoding that could carry them: UTF-8, hex, base64 and base64url at each of
  * the three byte alignments.
  */
 const CANARIES = 2;
@@ -294,6 +298,29 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const sealedComment = await sealComment(epochKeys[1]!, { groupId: group.id, recordId: commentRecord, epoch: 1 }, { text: commentText });
     expect((await http("POST", `/api/motes/${card.body.mote.id}/comment`, { token: ben.api_token, body: { record_id: commentRecord, ...sealedComment } })).status).toBe(200);
     for (const value of [...["title", "content", "html", "tag", "custom"].map(moteText), commentText]) needles.push(needle(`mote content "${value}"`, Buffer.from(value), value));
+    // A restricted page (docs/protocol.md, "Restricted pages"): its key sealed for each reader as
+    // the administrator's browser seals it (stand-in copies sealed for a stand-in key, as the epoch
+    // keys' wraps above), a card and a comment under it: neither the page key nor a field is found.
+    const restricted = await http<{ id: number }>("POST", "/api/pages", { token: groupCreator.api_token, body: { group: group.id, name: "Canary HR", type: "pinboard" } });
+    expect((await http("POST", `/api/pages/${restricted.body.id}/permit`, { token: groupCreator.api_token, body: { use: [{ role: false, id: ann.id }] } })).status).toBe(200);
+    const pageKey = await generatePageKey();
+    const rawPageKey = Buffer.from(await exportSymmetricKey(pageKey));
+    const pageCopy = async (uid: number) => ({
+      user_id: uid,
+      copy: { sealed: serializeEnvelope(await sealFor(await standInKey(), rawPageKey, { context: `pagekey:${group.id}:${restricted.body.id}:1` })), signature: "sig", sealer: groupCreator.id, sealerKeyId: "key-1" },
+    });
+    const pageCopies = await Promise.all([ann.id, groupCreator.id].map(pageCopy));
+    expect((await http("POST", `/api/pages/${restricted.body.id}/keys`, { token: groupCreator.api_token, body: { generation: 1, copies: pageCopies } })).status).toBe(200);
+    needles.push(needle("page key of a restricted page", rawPageKey));
+    const hidden = (field: string) => `canary-page-${field}-${convo}`;
+    const hiddenRecord = generateRecordId();
+    const { generation, ...underPage } = await sealMoteForPage(pageKey, { groupId: group.id, recordId: hiddenRecord, pageId: restricted.body.id, generation: 1 }, { title: hidden("title"), content: hidden("content"), tags: [hidden("tag")] });
+    const hiddenCard = await http<{ mote: { id: number } }>("POST", "/api/motes", { token: ann.api_token, body: { group_id: group.id, page_id: restricted.body.id, record_id: hiddenRecord, ...underPage, epoch: 1, page_key: generation } });
+    expect(hiddenCard.status).toBe(200);
+    const hiddenComment = generateRecordId();
+    const { generation: g, ...commentUnderPage } = await sealCommentForPage(pageKey, { groupId: group.id, recordId: hiddenComment, pageId: restricted.body.id, generation: 1 }, { text: hidden("comment") });
+    expect((await http("POST", `/api/motes/${hiddenCard.body.mote.id}/comment`, { token: ann.api_token, body: { record_id: hiddenComment, ...commentUnderPage, epoch: 1, page_key: g } })).status).toBe(200);
+    for (const value of ["title", "content", "tag", "comment"].map(hidden)) needles.push(needle(`restricted page's content "${value}"`, Buffer.from(value), value));
 
     // Two-factor recovery codes are shown once and kept only as salted hashes. (The TOTP secret
     // itself must stay readable to the server, so it is no canary.)

@@ -8,6 +8,7 @@ import { identityErrorCodes } from "./identities";
 import { instanceErrorCodes } from "./instance";
 import { inviteErrorCodes } from "./invites";
 import { keypairErrorCodes } from "./keypairs";
+import { pageKeyErrorCodes } from "./page-keys";
 import { pageErrorCodes } from "./pages";
 import { pickupErrorCodes } from "./pickups";
 import { roleErrorCodes } from "./roles";
@@ -41,6 +42,7 @@ export const ERROR_CODES = [
   ...pickupErrorCodes,
   ...groupErrorCodes,
   ...pageErrorCodes,
+  ...pageKeyErrorCodes,
   ...roleErrorCodes,
   ...groupKeyErrorCodes,
   ...driveErrorCodes,

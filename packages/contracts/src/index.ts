@@ -11,6 +11,7 @@ import { identityRoutes } from "./identities";
 import { instanceRoutes } from "./instance";
 import { inviteRoutes } from "./invites";
 import { keypairRoutes } from "./keypairs";
+import { pageKeyRoutes } from "./page-keys";
 import { pageRoutes } from "./pages";
 import { pickupRoutes } from "./pickups";
 import { roleRoutes } from "./roles";
@@ -34,6 +35,7 @@ export * from "./attachments";
 export * from "./pickups";
 export * from "./groups";
 export * from "./pages";
+export * from "./page-keys";
 export * from "./roles";
 export * from "./group-keys";
 export * from "./group-messages";
@@ -57,6 +59,7 @@ export const contracts = {
   ...pickupRoutes,
   ...groupRoutes,
   ...pageRoutes,
+  ...pageKeyRoutes,
   ...roleRoutes,
   ...groupKeyRoutes,
   ...groupMessageRoutes,

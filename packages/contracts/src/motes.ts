@@ -5,6 +5,7 @@ import { aeadText, attribution } from "./conversations";
 import { DOCKEY_MAX, recordId } from "./drive";
 import * as f from "./fields";
 import { PAGE_TYPES } from "./groups";
+import { pageKeyGeneration } from "./page-keys";
 import { route, type RouteContract } from "./route";
 
 /**
@@ -40,11 +41,16 @@ export const relationship = z.strictObject({
 });
 export type Relationship = z.infer<typeof relationship>;
 
-/** A payload sealed for the epoch it names (the current one; 409 epoch_stale otherwise), with its key. */
+/**
+ * A payload sealed for the epoch it names (the current one; 409 epoch_stale otherwise), with its
+ * key: under the group key of that epoch, or on a restricted page under the page key of
+ * `page_key` (its current generation; docs/protocol.md, "Restricted pages").
+ */
 const sealed = {
   payload: aeadText(MOTE_RECORD_MAX),
   dockey: aeadText(DOCKEY_MAX),
   epoch,
+  page_key: pageKeyGeneration.optional(),
 };
 
 export const moteParams = z.object({ id: f.idParam });
@@ -142,9 +148,10 @@ export const recordMoteView = z.object({
   relationships: z.array(relationship),
   /** `aead` envelope text under the mote's own key. */
   payload: z.string(),
-  /** Its key under the group key of `epoch`. */
+  /** Its key under the group key of `epoch`, or under the page key of `page_key` when that is not null. */
   dockey: z.string(),
   epoch: z.number(),
+  page_key: z.number().nullable(),
   /** The sealed payload's length. */
   size: z.number(),
   comments: z.number(),
@@ -164,6 +171,8 @@ export const commentView = z.object({
   payload: z.string(),
   dockey: z.string(),
   epoch: z.number(),
+  /** The page key generation its key is under (a restricted page's comment); null: the group key's epoch. */
+  page_key: z.number().nullable(),
   /** Whether the caller may delete it: its author, a group administrator. */
   deletable: z.boolean(),
 });
@@ -183,7 +192,22 @@ export const motesPage = z.object({
 });
 export const moteWithComments = z.object({ mote: recordMoteView, comments: z.array(commentView), attrib: attribution });
 
-export const newComment = z.strictObject({ record_id: recordId, payload: aeadText(COMMENT_RECORD_MAX), dockey: aeadText(DOCKEY_MAX), epoch });
+export const newComment = z.strictObject({ record_id: recordId, payload: aeadText(COMMENT_RECORD_MAX), dockey: aeadText(DOCKEY_MAX), epoch, page_key: pageKeyGeneration.optional() });
+/** Comments one re-sealing changes (one transaction with the epoch and page checks). */
+export const COMMENT_RESEAL_MAX = 40;
+
+/**
+ * POST /api/motes/{id}/comment/reseal (group administrators): the card's comments sealed anew
+ * under the key its page's records go under now (docs/protocol.md, "Restricted pages"): each
+ * comment by id with its new payload and key; the text is the same, only the key changes.
+ */
+export const commentReseal = z.strictObject({
+  comments: z
+    .array(z.strictObject({ id: f.id, payload: aeadText(COMMENT_RECORD_MAX), dockey: aeadText(DOCKEY_MAX), epoch, page_key: pageKeyGeneration.optional() }))
+    .min(1)
+    .max(COMMENT_RESEAL_MAX),
+});
+
 /** The spec names a comment by index and timestamp; here by its id (the index of a list that can change under the caller names nothing for sure). */
 export const commentDelete = z.strictObject({ comment_id: f.id });
 
@@ -203,6 +227,7 @@ export const moteRoutes = {
   "GET /api/motes/{id}/canI": route({ access: MEMBERS, params: moteParams, query: canIQuery, response: z.object({ grant: z.boolean() }) }),
   "POST /api/motes/{id}/comment": route({ access: MEMBERS, params: moteParams, body: newComment, response: z.object({ comments: z.array(commentView) }) }),
   "POST /api/motes/{id}/comment/delete": route({ access: MEMBERS, params: moteParams, body: commentDelete, response: z.object({ success: z.literal(true) }) }),
+  "POST /api/motes/{id}/comment/reseal": route({ access: MEMBERS, params: moteParams, body: commentReseal, response: z.object({ comments: z.array(commentView) }) }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core/src/mote/errors.ts). */

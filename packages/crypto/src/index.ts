@@ -322,8 +322,30 @@ export {
   type SealedRecord,
   commentPayloadSchema,
   motePayloadSchema,
+  type PageSealedRecord,
   openComment,
+  openCommentForPage,
   openMote,
+  openMoteForPage,
   sealComment,
+  sealCommentForPage,
   sealMote,
+  sealMoteForPage,
 } from "./records/mote";
+// Restricted pages (docs/protocol.md, "Restricted pages"): a page key per generation, sealed for
+// each reader and signed by an administrator; the page's records' DEKs are wrapped under it.
+export {
+  type PageKeyCopyRecord,
+  type PageKeyPlace,
+  type PageRecordPlace,
+  generatePageKey,
+  openPageKey,
+  openPageKeyLink,
+  pageDockeyAad,
+  pageKeyChainAad,
+  pageKeyContext,
+  sealPageKey,
+  sealPageKeyLink,
+  unwrapRecordKeyForPage,
+  wrapRecordKeyForPage,
+} from "./records/page-key";

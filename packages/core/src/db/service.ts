@@ -2,7 +2,7 @@ import { Entity, Service } from "electrodb";
 import { ConversationEntity, ConversationGoneEntity, EpochEntity, LogEntriesEntity, ParticipantEntity, MoteEntity, LocalIdEntity, ReservationEntity, AttachmentEntity } from "../conversation/entities";
 import { DriveFileEntity, DriveGrantEntity, DriveMoteEntity, DriveItemEntity, DriveRecordIdEntity, DriveStateEntity } from "../drive/entities";
 import { MoteCommentEntity, MoteFileEntity, MoteRecordIdEntity, PageMoteEntity } from "../mote/entities";
-import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
+import { GroupEntity, GroupEpochEntity, GroupLocalIdEntity, GroupLogEntity, GroupMembershipEntity, GroupMessageEntity, GroupPageEntity, GroupWrapEntity, PageKeyCopyEntity, PageKeyEntity, RoleAssignmentEntity, RoleEntity } from "../group/entities";
 import { AccountDataEntity, AdminCertificateEntity, IdentityEntity, LegacyCertificateEntity, LegacyRuleEntity } from "../identity/entities";
 import { InviteEntity, InviteReservationEntity } from "../invite/entities";
 import { BackupEntity, KeyHeadEntity, KeypairEntity, TransitEntity } from "../keys/entities";
@@ -61,6 +61,8 @@ const entities = {
   group: GroupEntity, // groups, their pages and roles, and their keys (opaque)
   groupmember: GroupMembershipEntity,
   grouppage: GroupPageEntity,
+  pagekey: PageKeyEntity,
+  pagekeycopy: PageKeyCopyEntity,
   role: RoleEntity,
   roleassignment: RoleAssignmentEntity,
   grouplog: GroupLogEntity,

@@ -82,20 +82,25 @@ export async function readerContext(group: GroupItem, roleIds: Iterable<number>)
 /** The role ids any of these items' lists name. */
 export const namedRoles = (items: GrantLists[]) => items.flatMap((it) => [...it.read, ...it.write, ...it.use].filter((g) => g.role).map((g) => g.id));
 
+/** The members of the context's group for whom `test` holds, asked with each one's actor and membership (roles resolved to holders). */
+export function membersWho(context: ReaderContext, test: (actor: MemberActor, membership: GroupMember) => boolean): Set<number> {
+  const found = new Set<number>();
+  for (const m of context.members) {
+    const held = [...context.holders].filter(([, users]) => users.includes(m.userId)).map(([roleId]) => roleId);
+    const membership: GroupMember = { admin: m.admin, roles: m.admin ? [...held, context.group.adminRoleId] : held };
+    const actor: MemberActor = { kind: kindOf(m.user), ip: "", uid: m.userId, user: m.user };
+    if (test(actor, membership)) found.add(m.userId);
+  }
+  return found;
+}
+
 /**
  * Who may read an item with these lists (access/can.ts, asked for each member of the group): the
  * members its lists name or whose roles they name, its author, the group's administrators and the
  * instance administrators among its members. A restricted item's key is granted to these only.
  */
 export function readersIn(context: ReaderContext, it: Pick<DriveItem, "groupId" | "sourceId" | "kind"> & GrantLists): Set<number> {
-  const readers = new Set<number>();
-  for (const m of context.members) {
-    const held = [...context.holders].filter(([, users]) => users.includes(m.userId)).map(([roleId]) => roleId);
-    const membership: GroupMember = { admin: m.admin, roles: m.admin ? [...held, context.group.adminRoleId] : held };
-    const actor: MemberActor = { kind: kindOf(m.user), ip: "", uid: m.userId, user: m.user };
-    if (can(actor, "read", driveResource(it, membership))) readers.add(m.userId);
-  }
-  return readers;
+  return membersWho(context, (actor, membership) => can(actor, "read", driveResource(it, membership)));
 }
 
 export async function readersOf(group: GroupItem, it: Pick<DriveItem, "groupId" | "sourceId" | "kind"> & GrantLists): Promise<Set<number>> {

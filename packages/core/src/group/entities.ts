@@ -85,10 +85,41 @@ export const GroupPageEntity = new Entity({
     read: { ...grantList, required: true, default: () => [] },
     write: { ...grantList, required: true, default: () => [] },
     use: { ...grantList, required: true, default: () => [] },
+    /** A restricted page's current key generation (PageKeyEntity); absent or 0 while it has none. */
+    keyGen: { type: "number" },
   },
   indexes: {
     byId: keyed(primary, ["id"], []),
     byGroup: keyed(gsi1, ["groupId"], ["id"]),
+  },
+});
+
+/**
+ * One generation of a restricted page's key (docs/protocol.md, "Restricted pages"): who made it,
+ * its link (the generation before, under this one's key; from generation 2 on) and who holds a
+ * copy of it (PageKeyCopyEntity), so that a change of readers shows who needs one or a new generation.
+ */
+export const PageKeyEntity = new Entity({
+  model: { entity: "pagekey", version: "1", service: SERVICE },
+  attributes: {
+    pageId: num,
+    generation: padded,
+    groupId: num,
+    sealer: num,
+    link: { type: "string" },
+    holders: { type: "list", required: true, default: () => [], items: { type: "number" } },
+  },
+  indexes: {
+    byPage: keyed(primary, ["pageId"], ["generation"]),
+  },
+});
+
+/** One reader's copy of one generation of a page key (the crypto package's SignedSealedKey, JSON text), keyed by the reader. */
+export const PageKeyCopyEntity = new Entity({
+  model: { entity: "pagekeycopy", version: "1", service: SERVICE },
+  attributes: { pageId: num, userId: num, generation: padded, copy: str },
+  indexes: {
+    byReader: keyed(primary, ["pageId", "userId"], ["generation"]),
   },
 });
 
@@ -209,3 +240,4 @@ export type GroupItem = EntityItem<typeof GroupEntity>;
 export type GroupMemberItem = EntityItem<typeof GroupMembershipEntity>;
 export type GroupPageItem = EntityItem<typeof GroupPageEntity>;
 export type RoleItem = EntityItem<typeof RoleEntity>;
+export type PageKeyItem = EntityItem<typeof PageKeyEntity>;

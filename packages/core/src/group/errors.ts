@@ -24,5 +24,9 @@ export const groupErrors = {
   role_admin: { status: 422, text: "The admin role cannot be deleted or taken away." },
   role_assigned: { status: 422, text: "This member has this role already." },
   role_not_assigned: { status: 422, text: "This member does not have this role." },
+  page_key_invalid: { status: 422, text: "This page's key is for its readers only - please refresh the page and try again." },
+  page_key_stale: { status: 409, text: "This page's key has changed - please refresh the page and try again." },
+  page_key_required: { status: 409, text: "This page is encrypted for its readers only, and an administrator has not given you its key yet." },
+  page_key_unexpected: { status: 422, text: "This page is readable by the whole group - please refresh the page and try again." },
   group_rekey_invalid: { status: 422, text: "A new key must follow the current one and carry it." },
 } as const satisfies ErrorTexts;

@@ -6,3 +6,4 @@ export { Role } from "./roles";
 export { GroupTargets } from "./targets";
 export { GroupConversation } from "./messages";
 export { reservedPageAccess } from "./access";
+export { PageKeys } from "./page-keys";

@@ -9,7 +9,7 @@ import { findGroup, groupAccess, memberOf, membersOf, membership, pagesOf } from
 import type { GroupItem, GroupPageItem } from "./entities";
 import { pageResource, pageView } from "./views";
 
-interface PageAccess {
+export interface PageAccess {
   page: GroupPageItem;
   group: GroupItem;
   member: GroupMember | null;
@@ -19,7 +19,7 @@ interface PageAccess {
  * The page and its group if the actor may `action` it: 404 page_not_found, else `denied` (403;
  * page_forbidden, 'You are not allowed to access this page!', for reading).
  */
-async function pageAccess(actor: Actor, id: number, action: Actions["page"], denied: ErrorCode = "page_forbidden"): Promise<PageAccess> {
+export async function pageAccess(actor: Actor, id: number, action: Actions["page"], denied: ErrorCode = "page_forbidden"): Promise<PageAccess> {
   const me = requireMember(actor);
   valid(idSchema, id);
   const { data: page } = await db().entities.grouppage.get({ id }).go();

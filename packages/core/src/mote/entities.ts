@@ -31,6 +31,8 @@ export const PageMoteEntity = new Entity({
     payload: str,
     dockey: str,
     epoch: num,
+    /** On a restricted page: the page key generation `dockey` is under (not the group key); absent or 0 otherwise. */
+    pageKey: { type: "number" },
     /** How many comments it holds (a comment's creation is conditional on the limit). */
     comments: { type: "number", required: true, default: 0 },
     /** The files its payload references (MoteFileEntity ids): only these are served to its readers. */
@@ -55,6 +57,8 @@ export const MoteCommentEntity = new Entity({
     payload: str,
     dockey: str,
     epoch: num,
+    /** As the mote's: the page key generation its dockey is under, on a restricted page. */
+    pageKey: { type: "number" },
   },
   indexes: {
     byMote: keyed(primary, ["moteId"], ["id"]),

@@ -8,6 +8,7 @@ import {
   RELATION_MOTES_MAX,
   canIQuery,
   commentDelete,
+  commentReseal,
   completeAttachment,
   id as idSchema,
   moteEdit,
@@ -24,7 +25,7 @@ import { nextId } from "../db/counter";
 import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
-import { GroupKeys } from "../group";
+import { GroupKeys, PageKeys } from "../group";
 import { findGroup, groupAccess, memberOf, membership, pagesOf } from "../group/access";
 import type { GroupItem, GroupPageItem } from "../group/entities";
 import { pageResource } from "../group/views";
@@ -129,6 +130,7 @@ export namespace Mote {
       payload: mote.payload,
       dockey: mote.dockey,
       epoch: mote.epoch,
+      page_key: mote.pageKey || null,
       size: mote.payload.length,
       comments: mote.comments,
       files: mote.files,
@@ -146,13 +148,23 @@ export namespace Mote {
       payload: comment.payload,
       dockey: comment.dockey,
       epoch: comment.epoch,
+      page_key: comment.pageKey || null,
       deletable: can(place.me, "delete", { kind: "comment", groupId: comment.groupId, authorId: comment.sourceId, level: place.level, member: place.membership }),
     };
   }
 
-  /** The sealed payload and key as sent, once they are envelopes (422 mote_payload_invalid otherwise). */
-  function sealedParts(input: { payload: string; dockey: string }) {
-    return { payload: envelopeText(input.payload, "aead", "mote_payload_invalid"), dockey: envelopeText(input.dockey, "aead", "mote_payload_invalid") };
+  /**
+   * The sealed payload and key as sent, once they are envelopes (422 mote_payload_invalid
+   * otherwise), and the key they name: a page key generation on a restricted page, the group key
+   * on any other (PageKeys.requireSealing).
+   */
+  function sealedParts(input: { payload: string; dockey: string; page_key?: number | undefined }, page: GroupPageItem) {
+    PageKeys.requireSealing(page, input.page_key);
+    return {
+      payload: envelopeText(input.payload, "aead", "mote_payload_invalid"),
+      dockey: envelopeText(input.dockey, "aead", "mote_payload_invalid"),
+      pageKey: input.page_key ?? 0,
+    };
   }
 
   /** Relationships point at motes of the same group (not at the mote itself): 422 mote_relation_invalid. */
@@ -184,10 +196,10 @@ export namespace Mote {
     const place: Place = { me: a.me, group: a.group, membership: a.membership, page, level: level(a.me, page, a.membership) };
     if (place.level < PAGE_LEVEL.read) fail("page_forbidden");
     if (!allowed(place, "create", { groupId: input.group_id, sourceId: a.me.uid })) refuseChange(place);
-    const sealed = sealedParts(input);
     const answer = async (id: number) => ({ mote: view((await moteById(id)) ?? fail("mote_not_found"), place) });
     const earlier = await createdWith(input.group_id, input.record_id, a.me.uid, "mote");
     if (earlier) return answer(earlier.itemId);
+    const sealed = sealedParts(input, page);
     GroupKeys.requireCurrentEpoch(a.group, input.epoch);
     await checkRelationships(input.group_id, input.relationships);
     const files = await CardFiles.toAttach(input.group_id, a.me.uid, input.files);
@@ -211,6 +223,7 @@ export namespace Mote {
       tx.moterecordid.create({ groupId: stored.groupId, recordId: stored.recordId, kind: "mote", itemId: stored.id, moteId: stored.id, sourceId: a.me.uid }).commit(),
       tx.pagemote.create(stored).commit(),
       GroupKeys.currentEpochCheck(tx, stored.groupId, input.epoch),
+      PageKeys.sealingCheck(tx, page),
       ...CardFiles.attachItems(tx, files, stored.id, stored.groupId, a.me.uid),
     ]);
     if (!canceled) return { mote: view(stored, place) };
@@ -220,7 +233,8 @@ export namespace Mote {
       fail("record_id_taken");
     }
     if (reasons[2] === "ConditionalCheckFailed") return GroupKeys.epochRefusal(stored.groupId);
-    if (reasons.slice(3).includes("ConditionalCheckFailed")) fail("attachment_not_found");
+    if (reasons[3] === "ConditionalCheckFailed") fail("page_key_stale");
+    if (reasons.slice(4).includes("ConditionalCheckFailed")) fail("attachment_not_found");
     return fail("internal");
   }
 
@@ -276,8 +290,8 @@ export namespace Mote {
     const mote = await moteById(id);
     const place = await placeOf(actor, mote);
     if (!allowed(place, "edit", mote!)) refuseChange(place);
+    const sealed = sealedParts(input, place.page);
     GroupKeys.requireCurrentEpoch(place.group, input.epoch);
-    const sealed = sealedParts(input);
     if (input.relationships) await checkRelationships(mote!.groupId, input.relationships, id);
     // Files: those listed anew attached in the same transaction; those no longer listed deleted after it.
     const fresh = input.files ? await CardFiles.toAttach(mote!.groupId, place.me.uid, input.files, id) : [];
@@ -296,11 +310,13 @@ export namespace Mote {
         .where((attr, op) => op.eq(attr.groupId, mote!.groupId))
         .commit(),
       GroupKeys.currentEpochCheck(tx, mote!.groupId, input.epoch),
+      PageKeys.sealingCheck(tx, place.page),
       ...CardFiles.attachItems(tx, fresh, id, mote!.groupId, place.me.uid),
     ]);
     if (canceled) {
       if (reasons[1] === "ConditionalCheckFailed") return GroupKeys.epochRefusal(mote!.groupId);
-      return fail(reasons.slice(2).includes("ConditionalCheckFailed") ? "attachment_not_found" : "mote_not_found");
+      if (reasons[2] === "ConditionalCheckFailed") fail("page_key_stale");
+      return fail(reasons.slice(3).includes("ConditionalCheckFailed") ? "attachment_not_found" : "mote_not_found");
     }
     await CardFiles.remove(mote!.groupId, dropped);
     return { mote: view({ ...mote!, ...changes }, place) };
@@ -344,7 +360,6 @@ export namespace Mote {
     if (new Set(changes.map((c) => c.id)).size !== changes.length) fail("mote_invalid", { message: "Each mote appears once." });
     const a = await groupAccess(actor, input.group_id, "read", "group_forbidden", true);
     for (const c of changes) GroupKeys.requireCurrentEpoch(a.group, c.epoch);
-    const sealed = changes.map((c) => sealedParts(c));
     const motes = new Map((await motesByIds(changes.map((c) => c.id))).map((m) => [m.id, m]));
     const pages = new Map<number, GroupPageItem | undefined>();
     for (const c of changes) {
@@ -358,6 +373,9 @@ export namespace Mote {
       if (!allowed(place, "read", mote)) fail("mote_not_found");
       if (!allowed(place, "edit", mote)) refuseChange(place);
     }
+    // Each sealed for its page as the page is now (a page that turned restricted: under its key).
+    const sealed = changes.map((c) => sealedParts(c, pages.get(c.domain_id)!));
+    const checked = [...pages.values()].filter((p): p is GroupPageItem => p !== undefined);
     const modified = nowSeconds();
     const { canceled, reasons } = await writeTransaction((tx) => [
       ...changes.map((c, i) =>
@@ -368,8 +386,12 @@ export namespace Mote {
           .commit(),
       ),
       GroupKeys.currentEpochCheck(tx, input.group_id, changes[0]!.epoch),
+      ...checked.map((p) => PageKeys.sealingCheck(tx, p)),
     ]);
-    if (canceled) return reasons[changes.length] === "ConditionalCheckFailed" ? GroupKeys.epochRefusal(input.group_id) : fail("mote_not_found");
+    if (canceled) {
+      if (reasons[changes.length] === "ConditionalCheckFailed") return GroupKeys.epochRefusal(input.group_id);
+      return fail(reasons.slice(changes.length + 1).includes("ConditionalCheckFailed") ? "page_key_stale" : "mote_not_found");
+    }
     return { success: changes.map((c) => c.id) };
   }
 
@@ -422,7 +444,7 @@ export namespace Mote {
     const mote = await moteById(id);
     const place = await placeOf(actor, mote);
     if (!can(place.me, "post", { kind: "comment", groupId: mote!.groupId, authorId: place.me.uid, level: place.level, member: place.membership })) fail("mote_not_found");
-    const sealed = sealedParts(input);
+    const sealed = sealedParts(input, place.page);
     const answer = async () => ({ comments: (await commentsOf(id)).map((c) => commentView(c, place)) });
     if (await createdWith(mote!.groupId, input.record_id, place.me.uid, "comment")) return answer();
     GroupKeys.requireCurrentEpoch(place.group, input.epoch);
@@ -436,6 +458,7 @@ export namespace Mote {
         .where((attr, op) => `${op.exists(attr.recordId)} AND ${op.lt(attr.comments, COMMENTS_MAX)}`)
         .commit(),
       GroupKeys.currentEpochCheck(tx, stored.groupId, input.epoch),
+      PageKeys.sealingCheck(tx, place.page),
     ]);
     if (!canceled) return answer();
     const failed = (i: number) => reasons[i] === "ConditionalCheckFailed";
@@ -445,6 +468,7 @@ export namespace Mote {
     }
     if (failed(2)) fail((await moteById(id)) ? "mote_comments_full" : "mote_not_found");
     if (failed(3)) return GroupKeys.epochRefusal(stored.groupId);
+    if (failed(4)) fail("page_key_stale");
     return fail("internal");
   }
 
@@ -471,6 +495,41 @@ export namespace Mote {
     ]);
     if (canceled) fail("comment_not_found");
     return { success: true as const };
+  }
+
+  /**
+   * POST /api/motes/{id}/comment/reseal (group administrators; else 403 mote_edit_forbidden): the
+   * card's comments, each sealed anew under the key its page's records go under now (a page that
+   * turned restricted, or open again: docs/protocol.md, "Restricted pages"), for the current epoch,
+   * in one transaction with the epoch and page checks. A comment not of this card: 404 comment_not_found.
+   */
+  export async function resealComments(actor: Actor, id: number, body: z.input<typeof commentReseal>) {
+    const input = valid(commentReseal, body, "mote_invalid");
+    valid(idSchema, id);
+    const mote = await moteById(id);
+    const place = await placeOf(actor, mote);
+    if (place.membership?.admin !== true) fail("mote_edit_forbidden");
+    if (new Set(input.comments.map((c) => c.id)).size !== input.comments.length) fail("mote_invalid", { message: "Each comment appears once." });
+    for (const c of input.comments) GroupKeys.requireCurrentEpoch(place.group, c.epoch);
+    const sealed = input.comments.map((c) => ({ ...sealedParts(c, place.page), epoch: c.epoch }));
+    const { canceled, reasons } = await writeTransaction((tx) => [
+      ...input.comments.map((c, i) =>
+        tx.motecomment
+          .patch({ moteId: id, id: c.id })
+          .set(sealed[i]!)
+          .where((attr, op) => `${op.exists(attr.recordId)} AND ${op.eq(attr.groupId, mote!.groupId)}`)
+          .commit(),
+      ),
+      GroupKeys.currentEpochCheck(tx, mote!.groupId, input.comments[0]!.epoch),
+      PageKeys.sealingCheck(tx, place.page),
+    ]);
+    if (canceled) {
+      const failed = (i: number) => reasons[i] === "ConditionalCheckFailed";
+      if (failed(input.comments.length)) return GroupKeys.epochRefusal(mote!.groupId);
+      if (failed(input.comments.length + 1)) fail("page_key_stale");
+      fail("comment_not_found");
+    }
+    return { comments: (await commentsOf(id)).map((c) => commentView(c, place)) };
   }
 
   /** POST /api/motes/files: reserves the upload of a card's file for a page the caller may add cards to, and presigns it. */

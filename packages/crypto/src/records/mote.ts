@@ -3,6 +3,7 @@ import { utf8Decode, utf8Encode } from "../bytes";
 import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
 import { fileRefSchema } from "./file-ref";
+import { type PageRecordPlace, unwrapRecordKeyForPage, wrapRecordKeyForPage } from "./page-key";
 import { type DockeyPlace, type RecordPlace, generateRecordKey, openRecordPayload, sealRecordPayload, unwrapRecordKey, wrapRecordKey } from "./record-key";
 
 /**
@@ -86,21 +87,50 @@ function padSeconds(value: string): string {
   return value.length === 16 ? `${value}:00` : value;
 }
 
-async function sealChecked(epochKey: Key, place: DockeyPlace, data: unknown): Promise<SealedRecord> {
+/** Where a record's DEK goes: under the group key of an epoch, or (a restricted page's record) under its page key. */
+type KeyHolder = { epochKey: Key; place: DockeyPlace } | { pageKey: Key; place: PageRecordPlace };
+
+const recordOf = (place: RecordPlace): RecordPlace => ({ groupId: place?.groupId, recordId: place?.recordId });
+
+async function sealChecked(holder: KeyHolder, data: unknown): Promise<{ payload: string; dockey: string }> {
   const dek = await generateRecordKey();
-  const record: RecordPlace = { groupId: place?.groupId, recordId: place?.recordId };
-  const [payload, dockey] = await Promise.all([sealRecordPayload(dek, record, utf8Encode(JSON.stringify(data))), wrapRecordKey(epochKey, dek, place)]);
-  return { payload, dockey, epoch: place.epoch };
+  const wrapped = "pageKey" in holder ? wrapRecordKeyForPage(holder.pageKey, dek, holder.place) : wrapRecordKey(holder.epochKey, dek, holder.place);
+  const [payload, dockey] = await Promise.all([sealRecordPayload(dek, recordOf(holder.place), utf8Encode(JSON.stringify(data))), wrapped]);
+  return { payload, dockey };
 }
 
-async function openJson(epochKey: Key, sealed: { payload: string; dockey: string }, place: DockeyPlace, what: string): Promise<unknown> {
-  const dek = await unwrapRecordKey(epochKey, sealed?.dockey, place);
-  const bytes = await openRecordPayload(dek, sealed?.payload, { groupId: place.groupId, recordId: place.recordId });
+async function openJson(holder: KeyHolder, sealed: { payload: string; dockey: string }, what: string): Promise<unknown> {
+  const dek = "pageKey" in holder ? await unwrapRecordKeyForPage(holder.pageKey, sealed?.dockey, holder.place) : await unwrapRecordKey(holder.epochKey, sealed?.dockey, holder.place);
+  const bytes = await openRecordPayload(dek, sealed?.payload, recordOf(holder.place));
   try {
     return JSON.parse(utf8Decode(bytes));
   } catch {
     throw new CryptoError("invalid_payload", `${what}'s payload is JSON`);
   }
+}
+
+function checkedMote(payload: MotePayload): MotePayload {
+  const checked = motePayloadSchema.safeParse(payload);
+  if (!checked.success) throw new CryptoError("invalid_input", "not a mote's payload");
+  return checked.data as MotePayload;
+}
+
+function openedMote(data: unknown): MotePayload {
+  const checked = motePayloadSchema.safeParse(data);
+  if (!checked.success) throw new CryptoError("invalid_payload", "not a mote's payload");
+  return checked.data as MotePayload;
+}
+
+function checkedComment(payload: CommentPayload): CommentPayload {
+  const checked = commentPayloadSchema.safeParse(payload);
+  if (!checked.success) throw new CryptoError("invalid_input", "not a comment's payload");
+  return checked.data;
+}
+
+function openedComment(data: unknown): CommentPayload {
+  const checked = commentPayloadSchema.safeParse(data);
+  if (!checked.success) throw new CryptoError("invalid_payload", "not a comment's payload");
+  return checked.data;
 }
 
 /**
@@ -109,9 +139,7 @@ async function openJson(epochKey: Key, sealed: { payload: string; dockey: string
  * that breaks the schema: invalid_input.
  */
 export async function sealMote(epochKey: Key, place: DockeyPlace, payload: MotePayload): Promise<SealedRecord> {
-  const checked = motePayloadSchema.safeParse(payload);
-  if (!checked.success) throw new CryptoError("invalid_input", "not a mote's payload");
-  return sealChecked(epochKey, place, checked.data);
+  return { ...(await sealChecked({ epochKey, place }, checkedMote(payload))), epoch: place.epoch };
 }
 
 /**
@@ -119,21 +147,46 @@ export async function sealMote(epochKey: Key, place: DockeyPlace, payload: MoteP
  * (decrypt_failed), and hold a mote's payload (invalid_payload).
  */
 export async function openMote(epochKey: Key, sealed: { payload: string; dockey: string }, place: DockeyPlace): Promise<MotePayload> {
-  const checked = motePayloadSchema.safeParse(await openJson(epochKey, sealed, place, "a mote"));
-  if (!checked.success) throw new CryptoError("invalid_payload", "not a mote's payload");
-  return checked.data as MotePayload;
+  return openedMote(await openJson({ epochKey, place }, sealed, "a mote"));
 }
 
 /** Seals a comment (`{ text }`, not blank, at most 10,000 characters) as a record of its own: invalid_input otherwise. */
 export async function sealComment(epochKey: Key, place: DockeyPlace, payload: CommentPayload): Promise<SealedRecord> {
-  const checked = commentPayloadSchema.safeParse(payload);
-  if (!checked.success) throw new CryptoError("invalid_input", "not a comment's payload");
-  return sealChecked(epochKey, place, checked.data);
+  return { ...(await sealChecked({ epochKey, place }, checkedComment(payload))), epoch: place.epoch };
 }
 
 /** Opens a comment (decrypt_failed as openMote; not a comment's payload: invalid_payload). */
 export async function openComment(epochKey: Key, sealed: { payload: string; dockey: string }, place: DockeyPlace): Promise<CommentPayload> {
-  const checked = commentPayloadSchema.safeParse(await openJson(epochKey, sealed, place, "a comment"));
-  if (!checked.success) throw new CryptoError("invalid_payload", "not a comment's payload");
-  return checked.data;
+  return openedComment(await openJson({ epochKey, place }, sealed, "a comment"));
+}
+
+/** A record of a restricted page as sealed: its dockey is under the page key of `generation`, not under any epoch key. */
+export interface PageSealedRecord {
+  payload: string;
+  dockey: string;
+  generation: number;
+}
+
+/**
+ * Seals a mote of a restricted page (docs/protocol.md, "Restricted pages"): a fresh DEK, wrapped
+ * under the page key of `place.generation` with `pagedockey:<groupId>:<recordId>:<pageId>:<generation>`;
+ * the group key opens nothing of it. A payload that breaks the schema: invalid_input.
+ */
+export async function sealMoteForPage(pageKey: Key, place: PageRecordPlace, payload: MotePayload): Promise<PageSealedRecord> {
+  return { ...(await sealChecked({ pageKey, place }, checkedMote(payload))), generation: place.generation };
+}
+
+/** Opens a restricted page's mote with the page key of its generation: moved to another group, record, page or generation, another key: decrypt_failed. */
+export async function openMoteForPage(pageKey: Key, sealed: { payload: string; dockey: string }, place: PageRecordPlace): Promise<MotePayload> {
+  return openedMote(await openJson({ pageKey, place }, sealed, "a mote"));
+}
+
+/** Seals a comment on a restricted page's mote under the page key, as sealMoteForPage does. */
+export async function sealCommentForPage(pageKey: Key, place: PageRecordPlace, payload: CommentPayload): Promise<PageSealedRecord> {
+  return { ...(await sealChecked({ pageKey, place }, checkedComment(payload))), generation: place.generation };
+}
+
+/** Opens a comment of a restricted page (as openMoteForPage). */
+export async function openCommentForPage(pageKey: Key, sealed: { payload: string; dockey: string }, place: PageRecordPlace): Promise<CommentPayload> {
+  return openedComment(await openJson({ pageKey, place }, sealed, "a comment"));
 }

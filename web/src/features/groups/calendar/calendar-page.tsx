@@ -13,7 +13,7 @@ import { uploadFile } from "../../conversations";
 import { CardEditor } from "../cards";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
-import { usePageRecords, useRecordChanges } from "../records/use-records";
+import { usePageKeeper, usePageRecords, useRecordChanges } from "../records/use-records";
 import { type SearchFilter, isActive, readFilters } from "../records/record-filters";
 import { type CalendarSource, dateFieldOf, parentChoices, readCalendarConfig } from "./calendar-config";
 import { type ViewRange, countInRange, eventsForView, limitPerDay, movedPayload, nextRange } from "./calendar-events";
@@ -62,6 +62,7 @@ type Editing = { mode: "create"; initial?: MotePayload; source?: CalendarSource 
 function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeProps & { holder: UnlockedKeys }) {
   const { t } = useTranslation(ns);
   const records = usePageRecords(groupId, page.id, holder);
+  usePageKeeper(groupId, page, holder);
   const changes = useRecordChanges(groupId, holder);
   const main = useRef<FullCalendar>(null);
   const [editing, setEditing] = useState<Editing | null>(null);

@@ -8,7 +8,7 @@ import { uploadFile } from "../../conversations";
 import { PagePlaceholder } from "../pages/page-placeholder";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
-import { usePageRecords, useRecordChanges } from "../records/use-records";
+import { usePageKeeper, usePageRecords, useRecordChanges } from "../records/use-records";
 import type { CoreField } from "./card-draft";
 import { type CardParts, CardEditor } from "./card-editor";
 import { ns } from "./i18n";
@@ -38,6 +38,7 @@ export function CardPage(props: PageTypeProps & { required: readonly CoreField[]
 function Cards({ groupId, page, creating, onCreatingDone, holder, required, parts, children }: Parameters<typeof CardPage>[0] & { holder: UnlockedKeys }) {
   const { t } = useTranslation(ns);
   const records = usePageRecords(groupId, page.id, holder);
+  usePageKeeper(groupId, page, holder);
   const changes = useRecordChanges(groupId, holder);
   const [editing, setEditing] = useState<Editing | null>(null);
   const cards = useMemo(() => records.data?.pages.flatMap((p) => p.records) ?? [], [records.data]);

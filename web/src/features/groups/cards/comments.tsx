@@ -15,9 +15,9 @@ type Loaded = NonNullable<ReturnType<typeof useRecord>["data"]>;
  * type's viewer: each comment sealed here as a record of its own; an empty one is not posted;
  * Enter posts, Shift+Enter breaks the line; the author and those who may delete theirs.
  */
-export function Comments({ groupId, id, holder, loaded }: { groupId: number; id: number; holder: UnlockedKeys; loaded: Pick<Loaded, "comments" | "attrib"> }) {
+export function Comments({ groupId, id, holder, loaded }: { groupId: number; id: number; holder: UnlockedKeys; loaded: Pick<Loaded, "comments" | "attrib" | "record"> }) {
   const { t } = useTranslation(ns);
-  const { comments, attrib } = loaded;
+  const { comments, attrib, record } = loaded;
   const { comment, uncomment } = useRecordChanges(groupId, holder);
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +30,7 @@ export function Comments({ groupId, id, holder, loaded }: { groupId: number; id:
     const posted = text;
     setText("");
     comment.mutate(
-      { moteId: id, text: posted },
+      { moteId: id, pageId: record.pageId, text: posted },
       {
         onError: (failure) => {
           setText((now) => now || posted);

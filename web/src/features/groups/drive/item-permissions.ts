@@ -4,8 +4,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { call } from "../../../lib/api";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { myKey } from "../../conversations";
-import type { GroupRing } from "../keys/group-ring";
+import { type GroupRing, memberKeys } from "../keys/group-ring";
 import type { Lists } from "../settings/permission-hints";
 import { type DriveSource, payloadOf, sealAnew } from "./drive-items";
 import type { DriveNode } from "./drive-tree";
@@ -40,15 +39,7 @@ export function useItemPermissions(groupId: number, itemId: number) {
  */
 export async function readerKeys(ring: GroupRing, holder: UnlockedKeys, node: Pick<DriveNode, "authorId">, lists: Lists, signal?: AbortSignal): Promise<VerifiedKey[]> {
   const members = await call("GET /api/groups/{id}/members", { params: { id: ring.groupId }, signal });
-  const ids = readerIds(members, node.authorId, lists);
-  const keys = await Promise.all(
-    ids.map(async (uid) => {
-      if (uid === holder.uid) return myKey(holder);
-      const entry = ring.log.members.find((m) => m.userId === uid);
-      return entry ? ring.keysOf(uid, entry.keyId).catch(() => null) : null;
-    }),
-  );
-  return keys.filter((k): k is VerifiedKey => k !== null);
+  return memberKeys(ring, holder, readerIds(members, node.authorId, lists));
 }
 
 /** The readers' keys of a restricted item as its lists are now (a rename grants its new key to them); null: not restricted. */

@@ -121,6 +121,8 @@ export const de: Texts<typeof en> = {
     notYet: "Noch nicht umgesetzt.",
   },
   permissions: {
+    sealing: "Die Karten dieser Seite werden für ihre Leser verschlüsselt: {{done}} von {{total}}",
+    sealingKey: "Der Schlüssel dieser Seite wird für ihre Leser erstellt...",
     title: "Berechtigungen: {{name}}",
     read: "Lesen",
     use: "Nutzen",

@@ -121,6 +121,8 @@ export const en = {
     notYet: "Not yet done.",
   },
   permissions: {
+    sealing: "Encrypting this page's cards for its readers: {{done}} of {{total}}",
+    sealingKey: "Making this page's key for its readers...",
     title: "Permissions: {{name}}",
     read: "Read",
     use: "Use",

@@ -1,5 +1,6 @@
 import type { Response } from "@sealwork/contracts";
 import {
+  type VerifiedKey,
   type GroupRecord,
   type SignedGroup,
   type SignedMembershipEntry,
@@ -13,7 +14,7 @@ import { handOverBundles } from "../../../lib/trust";
 import { i18next } from "../../../lib/i18n";
 import { rememberHead, rememberedHead } from "../../../lib/pins";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { type KeyRing, type RingKind, keysOfPerson, myIdentity, signerLookup, verifyRing } from "../../conversations";
+import { type KeyRing, type RingKind, keysOfPerson, myIdentity, myKey, signerLookup, verifyRing } from "../../conversations";
 import { ns } from "./i18n";
 
 /**
@@ -114,4 +115,20 @@ export function openGroupRing(groupId: number, holder: UnlockedKeys): Promise<Gr
 
 export function forgetGroupRing(groupId: number): void {
   rings.delete(groupId);
+}
+
+/**
+ * The verified keys of these members to seal for: each one the group's log names, with the key it
+ * names (anyone without one there, e.g. a member whose key is pending, is left out); one's own as
+ * the account has it.
+ */
+export async function memberKeys(ring: GroupRing, holder: UnlockedKeys, ids: readonly number[]): Promise<VerifiedKey[]> {
+  const keys = await Promise.all(
+    ids.map(async (uid) => {
+      if (uid === holder.uid) return myKey(holder);
+      const entry = ring.log.members.find((m) => m.userId === uid);
+      return entry ? ring.keysOf(uid, entry.keyId).catch(() => null) : null;
+    }),
+  );
+  return keys.filter((k): k is VerifiedKey => k !== null);
 }

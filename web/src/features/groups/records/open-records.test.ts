@@ -21,7 +21,7 @@ async function viewOf(key: Key, payload: MotePayload, over: Partial<RecordMoteVi
   const recordId = over.record_id ?? generateRecordId();
   const epoch = over.epoch ?? 0;
   const sealed = await sealMote(key, { groupId: over.group_id ?? GROUP, recordId, epoch }, payload);
-  return { id: 1, record_id: recordId, group_id: GROUP, domain_id: 3, type_id: 0, source_id: 2, timestamp: 10, modified: 10, relationships: [], size: sealed.payload.length, comments: 0, files: [], editable: true, ...sealed, ...over };
+  return { id: 1, record_id: recordId, group_id: GROUP, domain_id: 3, type_id: 0, source_id: 2, timestamp: 10, modified: 10, relationships: [], size: sealed.payload.length, comments: 0, files: [], editable: true, page_key: null, ...sealed, ...over };
 }
 
 describe("opening a page's records", () => {
@@ -56,7 +56,7 @@ describe("opening a page's records", () => {
     const ring = await ringOf([key]);
     const recordId = generateRecordId();
     const sealed = await sealComment(key, { groupId: GROUP, recordId, epoch: 0 }, { text: "Schön" });
-    const view = { id: 1, record_id: recordId, mote_id: 4, source_id: 2, timestamp: 1, deletable: true, ...sealed };
+    const view = { id: 1, record_id: recordId, mote_id: 4, source_id: 2, timestamp: 1, deletable: true, page_key: null, ...sealed };
     const opened = await openComments(ring, [view, { ...view, id: 2, record_id: generateRecordId() }]);
     expect(opened.map((c) => c.text)).toEqual(["Schön", null]);
   });

@@ -20,8 +20,13 @@ import {
   multipatchRecords,
   openComments,
   openRecords,
+  openingRing,
   postComment,
 } from "./records";
+import { forgetPageKeys, securePage } from "./page-keys";
+
+/** Refusals that a fresh group ring and fresh page keys can answer: the change is sealed once more. */
+const AGAIN = new Set(["epoch_stale", "page_key_stale", "page_key_required", "page_key_unexpected"]);
 
 /**
  * The records (motes) of a page for the page types (pinboard, blog, gallery, calendar, …) and the
@@ -36,13 +41,35 @@ export function usePageRecords(groupId: number, pageId: number, holder: Unlocked
     initialPageParam: undefined as number | undefined,
     queryFn: async ({ pageParam, signal }) => {
       const { answer, ring } = await loadRecords(groupId, pageId, holder, pageParam, signal);
-      return { answer, ring, records: ring ? await openRecords(ring, answer.motes, cache.current) : [] };
+      return { answer, ring, records: ring ? await openRecords(openingRing(ring, holder), answer.motes, cache.current) : [] };
     },
     getNextPageParam: (last) => last.answer.next ?? undefined,
     staleTime: 30_000,
     retry: false,
     // A member whose copy of the group key is on its way looks again every few seconds.
     refetchInterval: (query) => (query.state.error instanceof GroupKeyWaitingError ? 3_000 : false),
+  });
+}
+
+/**
+ * For a page's administrators, once per visit: its key made or handed to readers who lack it, a
+ * new generation when someone holding it reads the page no more, and cards not under the key the
+ * page's records go under sealed anew (docs/protocol.md, "Restricted pages"); then the page's
+ * cards are loaded again if any changed.
+ */
+export function usePageKeeper(groupId: number, page: { id: number; is_editable: boolean }, holder: UnlockedKeys) {
+  const client = useQueryClient();
+  return useQuery({
+    queryKey: queryKeys.groups.pageKeeper(groupId, page.id),
+    enabled: page.is_editable,
+    queryFn: async () => {
+      const sealed = await securePage(groupId, page.id, holder, undefined, true);
+      if (sealed.resealed > 0) await client.invalidateQueries({ queryKey: queryKeys.groups.recordsOfPage(groupId, page.id) });
+      return sealed;
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+    retry: false,
   });
 }
 
@@ -53,8 +80,9 @@ export function useRecord(groupId: number, id: number, holder: UnlockedKeys) {
     queryFn: async ({ signal }) => {
       const answer = await fetchRecord(id, signal);
       const ring = await currentGroupRing(groupId, holder, { epoch: answer.mote.epoch, needs_rekey: false });
-      const [record] = await openRecords(ring, [answer.mote]);
-      return { record: record!, comments: await openComments(ring, answer.comments), attrib: answer.attrib, ring };
+      const opening = openingRing(ring, holder);
+      const [record] = await openRecords(opening, [answer.mote]);
+      return { record: record!, comments: await openComments(opening, answer.comments, answer.mote.domain_id), attrib: answer.attrib, ring };
     },
     retry: false,
   });
@@ -68,7 +96,7 @@ export function useRelationRecords(groupId: number, ids: readonly number[], hold
     queryFn: async ({ signal }) => {
       const { motes } = await fetchRelationRecords(groupId, [...ids], signal);
       const ring = await currentGroupRing(groupId, holder, { epoch: Math.max(0, ...motes.map((m) => m.epoch)), needs_rekey: false });
-      return openRecords(ring, motes);
+      return openRecords(openingRing(ring, holder), motes);
     },
     retry: false,
   });
@@ -85,8 +113,10 @@ export function useRecordChanges(groupId: number, holder: UnlockedKeys) {
     try {
       return await change(await openGroupRing(groupId, holder));
     } catch (error) {
-      if (!isApiError(error, 409) || error.code !== "epoch_stale") throw error;
+      // A new epoch, or a page key of another generation (or a page restricted or opened up) since the ring was opened: once more with fresh ones.
+      if (!isApiError(error) || !AGAIN.has(error.code ?? "")) throw error;
       forgetGroupRing(groupId);
+      forgetPageKeys();
       return change(await openGroupRing(groupId, holder));
     }
   };
@@ -98,25 +128,25 @@ export function useRecordChanges(groupId: number, holder: UnlockedKeys) {
   const create = useMutation({
     mutationFn: (input: { pageId: number; payload: MotePayload; typeId?: number; relationships?: Relationship[]; recordId?: string }) => {
       const recordId = input.recordId ?? generateRecordId();
-      return withRing((ring) => createRecord(ring, input.pageId, input.payload, { ...input, recordId }));
+      return withRing((ring) => createRecord(ring, holder, input.pageId, input.payload, { ...input, recordId }));
     },
     onSuccess: (answer) => settled([answer.mote.id]),
   });
   const edit = useMutation({
-    mutationFn: (input: { record: Pick<OpenedRecord, "id" | "recordId">; payload: MotePayload; relationships?: Relationship[] }) =>
-      withRing((ring) => editRecord(ring, input.record, input.payload, input.relationships)),
+    mutationFn: (input: { record: Pick<OpenedRecord, "id" | "recordId" | "pageId">; payload: MotePayload; relationships?: Relationship[] }) =>
+      withRing((ring) => editRecord(ring, holder, input.record, input.payload, input.relationships)),
     onSuccess: (answer) => settled([answer.mote.id]),
   });
   const multipatch = useMutation({
     mutationFn: (input: { changes: { record: Pick<OpenedRecord, "id" | "recordId" | "pageId">; payload: MotePayload }[]; quick?: boolean }) =>
-      withRing((ring) => multipatchRecords(ring, input.changes, input.quick)),
+      withRing((ring) => multipatchRecords(ring, holder, input.changes, input.quick)),
     onSuccess: (answer, input) => settled(answer.success, input.quick),
   });
   const remove = useMutation({ mutationFn: (id: number) => deleteRecord(id), onSettled: (_answer, _error, id) => settled([id]) });
   const comment = useMutation({
-    mutationFn: (input: { moteId: number; text: string; recordId?: string }) => {
+    mutationFn: (input: { moteId: number; pageId: number; text: string; recordId?: string }) => {
       const recordId = input.recordId ?? generateRecordId();
-      return withRing((ring) => postComment(ring, input.moteId, input.text, recordId));
+      return withRing((ring) => postComment(ring, holder, input, input.text, recordId));
     },
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.groups.records(groupId) }),
   });

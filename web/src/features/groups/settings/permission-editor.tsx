@@ -2,6 +2,7 @@ import { Alert, Button, Card, Group, Modal, Pill, Select, Stack, Text, Title } f
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
+import { useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { useGroupMembers } from "../get-members";
 import type { PageView } from "../get-page";
 import { LockIcon } from "../menu/page-icons";
@@ -37,8 +38,21 @@ export function PermissionEditor({ groupId, page, onClose }: { groupId: number; 
 }
 
 function PagePermissionLists({ groupId, pageId, permissions, onClose }: { groupId: number; pageId: number; permissions: PagePermissions; onClose: () => void }) {
-  const permit = usePermitPage(groupId, pageId);
-  return <PermissionLists groupId={groupId} permissions={permissions} lists={LISTS} saving={permit.isPending} onSave={(lists) => permit.mutateAsync(lists)} onClose={onClose} />;
+  const { t } = useTranslation(ns);
+  const holder = useUnlockedKeys();
+  const [progress, setProgress] = useState<{ done: number; total: number } | null | undefined>(undefined);
+  const permit = usePermitPage(groupId, pageId, holder, setProgress);
+  const sealing = permit.isPending && progress !== undefined;
+  return (
+    <Stack>
+      <PermissionLists groupId={groupId} permissions={permissions} lists={LISTS} saving={permit.isPending} onSave={(lists) => permit.mutateAsync(lists)} onClose={onClose} />
+      {sealing ? (
+        <Text size="sm" role="status" data-page-sealing={progress ? `${progress.done}/${progress.total}` : "key"}>
+          {progress ? t("permissions.sealing", { done: progress.done, total: progress.total }) : t("permissions.sealingKey")}
+        </Text>
+      ) : null}
+    </Stack>
+  );
 }
 
 /** What the cards say of a list, and the hint's text (a page's wording unless given). */
