@@ -25,11 +25,16 @@ const exists = (Key: string) =>
   );
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+type Owner = "conversation" | "drive" | "cards";
+/** A file as the sweep's notes name it: ids are counted per kind of file, so the owner is part of it. */
+type Watched = { owner: Owner; ownerId: number; fileId: number };
+const same = (a: Watched, b: Watched) => a.owner === b.owner && a.ownerId === b.ownerId && a.fileId === b.fileId;
+const notesOf = async (files: Watched[]) => (await db().entities.filewatch.query.byDue({}).go({ pages: "all" })).data.filter((n) => files.some((f) => same(f, n)));
+
 /** The sweep's notes of these files, made due now (as a day later), as the hour's schedule would find them. */
-async function dueNow(fileIds: number[]): Promise<void> {
-  const { data } = await db().entities.filewatch.query.byDue({}).go({ pages: "all" });
-  const notes = data.filter((n) => fileIds.includes(n.fileId));
-  expect(notes.map((n) => n.fileId).sort()).toEqual([...fileIds].sort());
+async function dueNow(files: Watched[]): Promise<void> {
+  const notes = await notesOf(files);
+  expect(notes).toHaveLength(files.length);
   for (const note of notes) {
     expect(note.dueAt).toBeGreaterThan(nowSeconds() + 23 * 3600);
     await db().entities.filewatch.delete(note).go();
@@ -38,11 +43,9 @@ async function dueNow(fileIds: number[]): Promise<void> {
 }
 
 /** Sends the job the schedule sends and waits until no note of these files is left. */
-async function sweep(fileIds: number[]): Promise<void> {
+async function sweep(files: Watched[]): Promise<void> {
   await Queue.send({ type: "upload-sweep" });
-  await expect
-    .poll(async () => (await db().entities.filewatch.query.byDue({}).go({ pages: "all" })).data.filter((n) => fileIds.includes(n.fileId)).length, { timeout: 20_000 })
-    .toBe(0);
+  await expect.poll(async () => (await notesOf(files)).length, { timeout: 20_000 }).toBe(0);
 }
 
 describe("the upload sweep", () => {
@@ -57,8 +60,9 @@ describe("the upload sweep", () => {
     expect(append.status).toBe(200);
     for (const file of [sent.id, unsent.id]) expect(await exists(attachmentObjectKey(id, file))).toBe(true);
 
-    await dueNow([sent.id, unsent.id, never]);
-    await sweep([sent.id, unsent.id, never]);
+    const files = [sent.id, unsent.id, never].map((fileId) => ({ owner: "conversation" as const, ownerId: id, fileId }));
+    await dueNow(files);
+    await sweep(files);
 
     const item = async (fid: number) => (await db().entities.attachment.get({ conversationId: id, id: fid }).go()).data;
     expect(await item(unsent.id)).toBeNull();
@@ -91,8 +95,12 @@ describe("the upload sweep", () => {
     expect(await exists(driveFiles(group).object(driveFile))).toBe(true);
     expect(await exists(cardFiles(group).object(cardFile))).toBe(true);
 
-    await dueNow([driveFile, cardFile]);
-    await sweep([driveFile, cardFile]);
+    const files: Watched[] = [
+      { owner: "drive", ownerId: group, fileId: driveFile },
+      { owner: "cards", ownerId: group, fileId: cardFile },
+    ];
+    await dueNow(files);
+    await sweep(files);
 
     expect((await db().entities.drivefile.get({ groupId: group, id: driveFile }).go()).data).toBeNull();
     expect((await db().entities.motefile.get({ id: cardFile }).go()).data).toBeNull();
