@@ -66,7 +66,7 @@ const pad = (n) => String(n).padStart(2, "0");
 async function mote(id, payload) {
   const recordId = generateRecordId();
   const sealed = await sealMote(key, { groupId: GROUP, recordId, epoch: 0 }, payload);
-  return { id, record_id: recordId, group_id: GROUP, domain_id: PAGE, type_id: 0, source_id: 1, timestamp: 0, modified: 0, relationships: [], ...sealed, epoch: 0, size: sealed.payload.length, comments: 0, files: payload.media ? [payload.media.id] : [], editable: true };
+  return { id, record_id: recordId, group_id: GROUP, domain_id: PAGE, type_id: 0, source_id: 1, timestamp: 0, modified: 0, relationships: [], ...sealed, epoch: 0, page_key: null, size: sealed.payload.length, comments: 0, files: payload.media ? [payload.media.id] : [], editable: true };
 }
 
 /** GET /api/motes as the page fetches it, opened as usePageRecords opens it. */
