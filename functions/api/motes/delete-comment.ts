@@ -1,5 +1,5 @@
 import { moteRoutes } from "@sealwork/contracts/motes";
 import { api } from "@sealwork/core/http/api";
-import { Mote } from "@sealwork/core/mote";
+import { MoteComments } from "@sealwork/core/mote";
 
-export const handler = api(moteRoutes, "POST /api/motes/{id}/comment/delete", ({ actor, params, body }) => Mote.deleteComment(actor, params.id, body));
+export const handler = api(moteRoutes, "POST /api/motes/{id}/comment/delete", ({ actor, params, body }) => MoteComments.deleteComment(actor, params.id, body));

@@ -1,5 +1,5 @@
 import { moteRoutes } from "@sealwork/contracts/motes";
 import { api } from "@sealwork/core/http/api";
-import { Mote } from "@sealwork/core/mote";
+import { CardFiles } from "@sealwork/core/mote";
 
-export const handler = api(moteRoutes, "GET /api/motes/files/{fid}", ({ actor, params, query }) => Mote.downloadFile(actor, params.fid, query.thumb === "1"));
+export const handler = api(moteRoutes, "GET /api/motes/files/{fid}", ({ actor, params, query }) => CardFiles.downloadFile(actor, params.fid, query.thumb === "1"));

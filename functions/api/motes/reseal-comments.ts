@@ -1,5 +1,5 @@
 import { moteRoutes } from "@sealwork/contracts/motes";
 import { api } from "@sealwork/core/http/api";
-import { Mote } from "@sealwork/core/mote";
+import { MoteComments } from "@sealwork/core/mote";
 
-export const handler = api(moteRoutes, "POST /api/motes/{id}/comment/reseal", ({ actor, params, body }) => Mote.resealComments(actor, params.id, body), { invalid: "mote_invalid" });
+export const handler = api(moteRoutes, "POST /api/motes/{id}/comment/reseal", ({ actor, params, body }) => MoteComments.resealComments(actor, params.id, body), { invalid: "mote_invalid" });

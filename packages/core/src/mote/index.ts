@@ -1,2 +1,3 @@
 export { Mote } from "./mote";
+export { MoteComments } from "./comments";
 export { CardFiles } from "./files";

@@ -1,73 +1,31 @@
-import {
-  COMMENTS_MAX,
-  MOTES_PAGE_MAX,
-  type CommentView,
-  type RecordMoteView,
-  type Relationship,
-  PAGE_TYPES,
-  RELATION_MOTES_MAX,
-  canIQuery,
-  commentDelete,
-  commentReseal,
-  completeAttachment,
-  id as idSchema,
-  moteEdit,
-  multipatch,
-  multipatchMote,
-  newComment,
-  newMote,
-  moteFileStart,
-} from "@sealwork/contracts";
+import { MOTES_PAGE_MAX, type RecordMoteView, type Relationship, PAGE_TYPES, RELATION_MOTES_MAX, canIQuery, id as idSchema, moteEdit, multipatch, multipatchMote, newMote } from "@sealwork/contracts";
 import * as z from "zod";
-import { type Actions, type Actor, type GroupMember, type MemberActor, PAGE_LEVEL, can, pageLevel, requireMember } from "../access";
+import { type Actor, PAGE_LEVEL, requireMember } from "../access";
 import { attribution } from "../conversation/views";
 import { nextId } from "../db/counter";
 import { db, writeTransaction } from "../db/service";
-import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
 import { GroupKeys, PageKeys } from "../group";
-import { findGroup, groupAccess, memberOf, membership, pagesOf } from "../group/access";
-import type { GroupItem, GroupPageItem } from "../group/entities";
-import { pageResource } from "../group/views";
-import { Uploads } from "../uploads";
-import type { MoteComment, PageMote } from "./entities";
+import { groupAccess, pagesOf } from "../group/access";
+import type { GroupPageItem } from "../group/entities";
+import type { PageMote } from "./entities";
 import { CardFiles } from "./files";
+import { allowed, commentView, commentsOf, createdWith, level, moteById, nowSeconds, pageById, placeOf, placeOn, refuseChange, sealedParts, takesMotes, view } from "./place";
 
 /** The queries as the handlers parsed them (ids as numbers), checked again by the verbs that take them. */
 const listInput = z.object({ page: idSchema, before: idSchema.optional(), limit: z.number().int().min(1).max(MOTES_PAGE_MAX).optional() });
 const relationInput = z.object({ gid: idSchema, ids: z.array(idSchema).min(1).max(RELATION_MOTES_MAX) });
 const bestInput = z.object({ type: z.enum(PAGE_TYPES), mote_id: idSchema });
 
-/** Where a mote sits and what the actor is there: the group, their membership and their level on the mote's page. */
-interface Place {
-  me: MemberActor;
-  group: GroupItem;
-  membership: GroupMember | null;
-  page: GroupPageItem;
-  level: number;
-}
-
 /**
- * Motes (cards) of a group's pages and their comments (spec 001 §3, §5, §6, §7; docs/api.md,
- * Records (motes)). Payloads are sealed in the browser; the server holds to who may do what on
+ * Motes (cards) of a group's pages (spec 001 §3, §5, §6, §7; docs/api.md, Records (motes); their
+ * comments are MoteComments, their files CardFiles). Payloads are sealed in the browser; the server holds to who may do what on
  * which page (access/can.ts: reading at the page's read level, creating at its use level, changing
  * one's own or, for group administrators, any), to the group key's current epoch (as the drive
  * does), to one record per record id and group (a conditional write, so a retried or raced
  * creation stores one), and to relationships between motes of one group.
  */
 export namespace Mote {
-  const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-  async function moteById(id: number): Promise<PageMote | undefined> {
-    const { data } = await db().entities.pagemote.get({ id }).go();
-    return data ?? undefined;
-  }
-
-  async function pageById(id: number): Promise<GroupPageItem | undefined> {
-    const { data } = await db().entities.grouppage.get({ id }).go();
-    return data ?? undefined;
-  }
-
   /** Motes by id, in one batch read (missing ones left out). */
   async function motesByIds(ids: number[]): Promise<PageMote[]> {
     if (ids.length === 0) return [];
@@ -82,105 +40,12 @@ export namespace Mote {
     return found;
   }
 
-  function level(me: MemberActor, page: GroupPageItem, member: GroupMember | null): number {
-    return pageLevel(me, pageResource(page, member));
-  }
-
-  /** A page that takes motes: one of the six types, of this group. */
-  function takesMotes(page: GroupPageItem | undefined, groupId: number): page is GroupPageItem {
-    return page !== undefined && page.groupId === groupId && !page.reserved;
-  }
-
-  /**
-   * The place of a mote the actor may read; anything else (no such mote, its page gone, not a
-   * member of its group, a page they cannot see) is 404 mote_not_found: an id of another group
-   * tells nothing.
-   */
-  async function placeOf(actor: Actor, mote: PageMote | undefined): Promise<Place> {
-    const me = requireMember(actor);
-    if (!mote) fail("mote_not_found");
-    const [group, member, page] = await Promise.all([findGroup(mote.groupId), memberOf(mote.groupId, me.uid), pageById(mote.pageId)]);
-    if (!group || !member || !takesMotes(page, mote.groupId)) fail("mote_not_found");
-    const mine = await membership(group, member, true);
-    const place = { me, group, membership: mine, page, level: level(me, page, mine) };
-    if (!allowed(place, "read", mote)) fail("mote_not_found");
-    return place;
-  }
-
-  function allowed(place: Place, action: Actions["mote"], mote: Pick<PageMote, "groupId" | "sourceId">): boolean {
-    return can(place.me, action, { kind: "mote", groupId: mote.groupId, authorId: mote.sourceId, level: place.level, member: place.membership });
-  }
-
-  /** The refusal of a change: a read-only page says so, else the mote is another's. */
-  function refuseChange(place: Place): never {
-    return fail(place.level < PAGE_LEVEL.use ? "mote_read_only" : "mote_edit_forbidden");
-  }
-
-  function view(mote: PageMote, place: Pick<Place, "me" | "membership" | "level">): RecordMoteView {
-    return {
-      id: mote.id,
-      record_id: mote.recordId,
-      group_id: mote.groupId,
-      domain_id: mote.pageId,
-      type_id: mote.typeId,
-      source_id: mote.sourceId,
-      timestamp: mote.created,
-      modified: mote.modified,
-      relationships: mote.relationships.map((r) => ({ field: r.field, id: r.id })),
-      payload: mote.payload,
-      dockey: mote.dockey,
-      epoch: mote.epoch,
-      page_key: mote.pageKey || null,
-      size: mote.payload.length,
-      comments: mote.comments,
-      files: mote.files,
-      editable: can(place.me, "edit", { kind: "mote", groupId: mote.groupId, authorId: mote.sourceId, level: place.level, member: place.membership }),
-    };
-  }
-
-  function commentView(comment: MoteComment, place: Place): CommentView {
-    return {
-      id: comment.id,
-      record_id: comment.recordId,
-      mote_id: comment.moteId,
-      source_id: comment.sourceId,
-      timestamp: comment.created,
-      payload: comment.payload,
-      dockey: comment.dockey,
-      epoch: comment.epoch,
-      page_key: comment.pageKey || null,
-      deletable: can(place.me, "delete", { kind: "comment", groupId: comment.groupId, authorId: comment.sourceId, level: place.level, member: place.membership }),
-    };
-  }
-
-  /**
-   * The sealed payload and key as sent, once they are envelopes (422 mote_payload_invalid
-   * otherwise), and the key they name: a page key generation on a restricted page, the group key
-   * on any other (PageKeys.requireSealing).
-   */
-  function sealedParts(input: { payload: string; dockey: string; page_key?: number | undefined }, page: GroupPageItem) {
-    PageKeys.requireSealing(page, input.page_key);
-    return {
-      payload: envelopeText(input.payload, "aead", "mote_payload_invalid"),
-      dockey: envelopeText(input.dockey, "aead", "mote_payload_invalid"),
-      pageKey: input.page_key ?? 0,
-    };
-  }
-
   /** Relationships point at motes of the same group (not at the mote itself): 422 mote_relation_invalid. */
   async function checkRelationships(groupId: number, relationships: Relationship[], self?: number): Promise<void> {
     if (relationships.some((r) => r.id === self)) fail("mote_relation_invalid");
     const targets = await motesByIds(relationships.map((r) => r.id));
     const ours = new Set(targets.filter((t) => t.groupId === groupId).map((t) => t.id));
     if (relationships.some((r) => !ours.has(r.id))) fail("mote_relation_invalid");
-  }
-
-  /** The record stored for `recordId` in the group if this user made it as `kind`; another's (or another kind's): 409 record_id_taken. */
-  async function createdWith(groupId: number, recordId: string, userId: number, kind: "mote" | "comment") {
-    const { data } = await db().entities.moterecordid.get({ groupId, recordId }).go();
-    if (!data) return undefined;
-    if (data.sourceId !== userId || data.kind !== kind) fail("record_id_taken");
-    return data;
   }
 
   /**
@@ -193,7 +58,7 @@ export namespace Mote {
     const a = await groupAccess(actor, input.group_id, "read", "group_forbidden", true);
     const page = await pageById(input.page_id);
     if (!takesMotes(page, input.group_id)) fail("mote_page_invalid");
-    const place: Place = { me: a.me, group: a.group, membership: a.membership, page, level: level(a.me, page, a.membership) };
+    const place = placeOn(a, page);
     if (place.level < PAGE_LEVEL.read) fail("page_forbidden");
     if (!allowed(place, "create", { groupId: input.group_id, sourceId: a.me.uid })) refuseChange(place);
     const answer = async (id: number) => ({ mote: view((await moteById(id)) ?? fail("mote_not_found"), place) });
@@ -245,7 +110,7 @@ export namespace Mote {
     const page = await pageById(input.page);
     if (!page || page.reserved) fail("page_not_found");
     const a = await groupAccess(me, page.groupId, "read", "page_forbidden", true);
-    const place: Place = { me, group: a.group, membership: a.membership, page, level: level(me, page, a.membership) };
+    const place = placeOn(a, page);
     if (place.level < PAGE_LEVEL.read) fail("page_forbidden");
     const limit = input.limit ?? MOTES_PAGE_MAX;
     const byPage = db().entities.pagemote.query.byPage({ pageId: page.id });
@@ -259,11 +124,6 @@ export namespace Mote {
       needs_rekey: a.group.needsRekey,
       can_create: allowed(place, "create", { groupId: page.groupId, sourceId: me.uid }),
     };
-  }
-
-  async function commentsOf(moteId: number): Promise<MoteComment[]> {
-    const { data } = await db().entities.motecomment.query.byMote({ moteId }).go({ pages: "all" });
-    return data;
   }
 
   /** GET /api/motes/{id}: one mote with its comments (oldest first). */
@@ -369,7 +229,7 @@ export namespace Mote {
       if (!pages.has(c.domain_id)) pages.set(c.domain_id, await pageById(c.domain_id));
       const page = pages.get(c.domain_id);
       if (!takesMotes(page, input.group_id)) fail("mote_not_found");
-      const place: Place = { me: a.me, group: a.group, membership: a.membership, page, level: level(a.me, page, a.membership) };
+      const place = placeOn(a, page);
       if (!allowed(place, "read", mote)) fail("mote_not_found");
       if (!allowed(place, "edit", mote)) refuseChange(place);
     }
@@ -408,7 +268,7 @@ export namespace Mote {
       if (!pages.has(mote.pageId)) pages.set(mote.pageId, await pageById(mote.pageId));
       const page = pages.get(mote.pageId);
       if (!takesMotes(page, input.gid)) continue;
-      const place: Place = { me: a.me, group: a.group, membership: a.membership, page, level: level(a.me, page, a.membership) };
+      const place = placeOn(a, page);
       if (allowed(place, "read", mote)) out.push(view(mote, place));
     }
     return { motes: out };
@@ -433,145 +293,5 @@ export namespace Mote {
     return { grant: allowed(place, input.permission === "read" ? "read" : "edit", mote!) };
   }
 
-  /**
-   * POST /api/motes/{id}/comment: a comment (a record of its own, sealed for the current epoch;
-   * the browser does not post an empty one) by anyone who may read the mote; answers the mote's
-   * comments. A retry with the same record id answers the same list.
-   */
-  export async function comment(actor: Actor, id: number, body: z.input<typeof newComment>) {
-    const input = valid(newComment, body, "mote_invalid");
-    valid(idSchema, id);
-    const mote = await moteById(id);
-    const place = await placeOf(actor, mote);
-    if (!can(place.me, "post", { kind: "comment", groupId: mote!.groupId, authorId: place.me.uid, level: place.level, member: place.membership })) fail("mote_not_found");
-    const sealed = sealedParts(input, place.page);
-    const answer = async () => ({ comments: (await commentsOf(id)).map((c) => commentView(c, place)) });
-    if (await createdWith(mote!.groupId, input.record_id, place.me.uid, "comment")) return answer();
-    GroupKeys.requireCurrentEpoch(place.group, input.epoch);
-    const stored: MoteComment = { moteId: id, id: await nextId("motecomment"), groupId: mote!.groupId, recordId: input.record_id, sourceId: place.me.uid, created: nowSeconds(), ...sealed, epoch: input.epoch };
-    const { canceled, reasons } = await writeTransaction((tx) => [
-      tx.moterecordid.create({ groupId: stored.groupId, recordId: stored.recordId, kind: "comment", itemId: stored.id, moteId: id, sourceId: stored.sourceId }).commit(),
-      tx.motecomment.create(stored).commit(),
-      tx.pagemote
-        .update({ id })
-        .add({ comments: 1 })
-        .where((attr, op) => `${op.exists(attr.recordId)} AND ${op.lt(attr.comments, COMMENTS_MAX)}`)
-        .commit(),
-      GroupKeys.currentEpochCheck(tx, stored.groupId, input.epoch),
-      PageKeys.sealingCheck(tx, place.page),
-    ]);
-    if (!canceled) return answer();
-    const failed = (i: number) => reasons[i] === "ConditionalCheckFailed";
-    if (failed(0)) {
-      if (await createdWith(mote!.groupId, input.record_id, place.me.uid, "comment")) return answer();
-      fail("record_id_taken");
-    }
-    if (failed(2)) fail((await moteById(id)) ? "mote_comments_full" : "mote_not_found");
-    if (failed(3)) return GroupKeys.epochRefusal(stored.groupId);
-    if (failed(4)) fail("page_key_stale");
-    return fail("internal");
-  }
 
-  /** POST /api/motes/{id}/comment/delete: a comment, by its author or a group administrator. */
-  export async function deleteComment(actor: Actor, id: number, body: z.input<typeof commentDelete>) {
-    const input = valid(commentDelete, body);
-    valid(idSchema, id);
-    const mote = await moteById(id);
-    const place = await placeOf(actor, mote);
-    const { data: found } = await db().entities.motecomment.get({ moteId: id, id: input.comment_id }).go();
-    if (!found) fail("comment_not_found");
-    if (!can(place.me, "delete", { kind: "comment", groupId: found.groupId, authorId: found.sourceId, level: place.level, member: place.membership })) fail("comment_delete_forbidden");
-    const { canceled } = await writeTransaction((tx) => [
-      tx.motecomment
-        .delete({ moteId: id, id: found.id })
-        .where((attr, op) => op.exists(attr.recordId))
-        .commit(),
-      tx.moterecordid.delete({ groupId: found.groupId, recordId: found.recordId }).commit(),
-      tx.pagemote
-        .update({ id })
-        .add({ comments: -1 })
-        .where((attr, op) => op.exists(attr.recordId))
-        .commit(),
-    ]);
-    if (canceled) fail("comment_not_found");
-    return { success: true as const };
-  }
-
-  /**
-   * POST /api/motes/{id}/comment/reseal (group administrators; else 403 mote_edit_forbidden): the
-   * card's comments, each sealed anew under the key its page's records go under now (a page that
-   * turned restricted, or open again: docs/protocol.md, "Restricted pages"), for the current epoch,
-   * in one transaction with the epoch and page checks. A comment not of this card: 404 comment_not_found.
-   */
-  export async function resealComments(actor: Actor, id: number, body: z.input<typeof commentReseal>) {
-    const input = valid(commentReseal, body, "mote_invalid");
-    valid(idSchema, id);
-    const mote = await moteById(id);
-    const place = await placeOf(actor, mote);
-    if (place.membership?.admin !== true) fail("mote_edit_forbidden");
-    if (new Set(input.comments.map((c) => c.id)).size !== input.comments.length) fail("mote_invalid", { message: "Each comment appears once." });
-    for (const c of input.comments) GroupKeys.requireCurrentEpoch(place.group, c.epoch);
-    const sealed = input.comments.map((c) => ({ ...sealedParts(c, place.page), epoch: c.epoch }));
-    const { canceled, reasons } = await writeTransaction((tx) => [
-      ...input.comments.map((c, i) =>
-        tx.motecomment
-          .patch({ moteId: id, id: c.id })
-          .set(sealed[i]!)
-          .where((attr, op) => `${op.exists(attr.recordId)} AND ${op.eq(attr.groupId, mote!.groupId)}`)
-          .commit(),
-      ),
-      GroupKeys.currentEpochCheck(tx, mote!.groupId, input.comments[0]!.epoch),
-      PageKeys.sealingCheck(tx, place.page),
-    ]);
-    if (canceled) {
-      const failed = (i: number) => reasons[i] === "ConditionalCheckFailed";
-      if (failed(input.comments.length)) return GroupKeys.epochRefusal(mote!.groupId);
-      if (failed(input.comments.length + 1)) fail("page_key_stale");
-      fail("comment_not_found");
-    }
-    return { comments: (await commentsOf(id)).map((c) => commentView(c, place)) };
-  }
-
-  /** POST /api/motes/files: reserves the upload of a card's file for a page the caller may add cards to, and presigns it. */
-  export async function startFile(actor: Actor, body: z.input<typeof moteFileStart>) {
-    const input = valid(moteFileStart, body);
-    const page = await pageById(input.page_id);
-    if (!page || page.reserved) fail("mote_page_invalid");
-    const a = await groupAccess(actor, page.groupId, "read", "group_forbidden", true);
-    const place: Place = { me: a.me, group: a.group, membership: a.membership, page, level: level(a.me, page, a.membership) };
-    if (place.level < PAGE_LEVEL.read) fail("page_forbidden");
-    if (!allowed(place, "create", { groupId: page.groupId, sourceId: a.me.uid })) refuseChange(place);
-    const id = await nextId("motefile");
-    const { uploadId, answer } = await Uploads.start(CardFiles.space(page.groupId), id, input.size, input.thumb_size);
-    await db()
-      .entities.motefile.create({ id, groupId: page.groupId, sourceId: a.me.uid, size: input.size, thumbSize: input.thumb_size ?? 0, state: "pending", uploadId, expiresAt: nowSeconds() + Uploads.PENDING_SECONDS })
-      .go();
-    return answer;
-  }
-
-  /** POST /api/motes/files/{fid}/complete: its uploader says every part is in (Uploads.complete). */
-  export async function completeFile(actor: Actor, fileId: number, body: z.input<typeof completeAttachment>) {
-    const input = valid(completeAttachment, body);
-    valid(idSchema, fileId);
-    const me = requireMember(actor);
-    const file = await CardFiles.byId(fileId);
-    if (!file || file.sourceId !== me.uid) fail("attachment_not_found");
-    if (file.state !== "pending") return { id: fileId, size: file.size, state: file.state };
-    await Uploads.complete(CardFiles.space(file.groupId), fileId, file, input.etags);
-    await db().entities.motefile.patch({ id: fileId }).set({ state: "uploaded" }).where((attr, op) => op.eq(attr.state, "pending")).go();
-    return { id: fileId, size: file.size, state: "uploaded" as const };
-  }
-
-  /** GET /api/motes/files/{fid}?thumb=: a short-lived download URL of a file a card lists, for whoever may read that card. */
-  export async function downloadFile(actor: Actor, fileId: number, thumb: boolean) {
-    valid(idSchema, fileId);
-    requireMember(actor);
-    const file = await CardFiles.byId(fileId);
-    if (!file || file.state !== "attached" || file.moteId === undefined) fail("attachment_not_found");
-    const mote = await moteById(file.moteId);
-    // Someone who may not read the card learns nothing of the file either.
-    await placeOf(actor, mote).catch(() => fail("attachment_not_found"));
-    if (!mote!.files.includes(fileId) || (thumb && !file.thumbSize)) fail("attachment_not_found");
-    return { url: await Uploads.downloadUrl(CardFiles.space(file.groupId), fileId, thumb), size: thumb ? file.thumbSize : file.size };
-  }
 }
