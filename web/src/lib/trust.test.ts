@@ -48,7 +48,7 @@ vi.mock("./api", () => ({
 vi.mock("./i18n", () => ({ i18next: { t: (key: string) => key } }));
 vi.mock("./unlocked-keys", () => ({ getUnlockedKeys: () => null }));
 
-const { contactKey, handOverBundles, pinLegacyRule, setVerified, TrustError } = await import("./trust");
+const { contactKey, fetchBundle, handOverBundles, pinLegacyRule, setVerified, TrustError } = await import("./trust");
 const { call } = await import("./api");
 const { forgetPins } = await import("./pins");
 
@@ -291,6 +291,20 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
     const ben = await other.invite(3);
     handOverBundles([bundle(3, ben, other.root)]);
     expect(await refusal(contactKey(me, 3))).not.toBe("lookup");
+  });
+
+  it("asks the server, not a handed bundle, when a screen wants the identity as it is now", async () => {
+    const world = await instance();
+    const ann = await world.invite(2);
+    world.serve(2, ann);
+    const lookups = () => vi.mocked(call).mock.calls.filter(([key]) => key === "GET /api/identities/{id}").length;
+    const before = lookups();
+    const stale = { chain: null, legacy: null } as unknown as IdentityBundle;
+    handOverBundles([[2, stale]]);
+    const now = await fetchBundle(2, true);
+    expect(lookups()).toBe(before + 1);
+    expect(now).not.toBe(stale);
+    expect(now.chain).not.toBeNull();
   });
 
   it("keeps another window's change when both save at once", async () => {

@@ -78,11 +78,15 @@ export function handOverBundles(bundles: Iterable<readonly [number, IdentityBund
   for (const [uid, bundle] of bundles) handed.set(uid, { bundle, at });
 }
 
-/** GET /api/identities/{id}, or the bundle a batch handed over for this user a moment ago. */
-export function fetchBundle(uid: number): Promise<IdentityBundle> {
+/**
+ * GET /api/identities/{id}, or the bundle a batch handed over for this user a moment ago; `fresh`
+ * always asks (a screen that shows the certificates an identity has now, which a handed bundle of
+ * up to HANDED_MS ago may lack).
+ */
+export function fetchBundle(uid: number, fresh = false): Promise<IdentityBundle> {
   const batch = handed.get(uid);
   handed.delete(uid);
-  if (batch && Date.now() - batch.at < HANDED_MS) return Promise.resolve(batch.bundle);
+  if (batch && !fresh && Date.now() - batch.at < HANDED_MS) return Promise.resolve(batch.bundle);
   return call("GET /api/identities/{id}", { params: { id: uid } });
 }
 

@@ -55,7 +55,7 @@ export function AdminCertificates({ users }: { users: PublicUser[] }) {
 async function uncertified(me: UnlockedKeys, admins: number[]): Promise<number[]> {
   const mine = await ownIdentity(me);
   if (!mine?.admin) return [];
-  const bundles = await Promise.all(admins.filter((uid) => uid !== me.uid).map(async (uid) => ({ uid, bundle: await fetchBundle(uid) })));
+  const bundles = await Promise.all(admins.filter((uid) => uid !== me.uid).map(async (uid) => ({ uid, bundle: await fetchBundle(uid, true) })));
   return bundles.filter(({ uid, bundle }) => bundle.chain && !bundle.chain.admins.some((admin) => (admin as { record?: { userId?: number } }).record?.userId === uid)).map(({ uid }) => uid);
 }
 

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
 import { verifyKeypair } from "../../lib/keypairs";
 import { queryKeys } from "../../lib/query-keys";
-import { ownIdentity } from "../../lib/trust";
+import { fetchBundle, ownIdentity } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
 /**
@@ -68,7 +68,7 @@ async function inTurns<T, R>(items: readonly T[], width: number, run: (item: T) 
 
 async function legacyAccount(user: PublicUser): Promise<LegacyAccount | null> {
   // Asked each time (not a bundle a group's batch handed over a moment ago): a certificate just stored must show.
-  const { legacy } = await call("GET /api/identities/{id}", { params: { id: user.id } });
+  const { legacy } = await fetchBundle(user.id, true);
   if (!legacy || legacy.certificate) return null;
   const keys = { encryptPublic: legacy.encrypt_public, signPublic: legacy.sign_public };
   try {
