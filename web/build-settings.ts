@@ -74,6 +74,11 @@ export const TEST_CHECK_NAMES = [
    * server's word, as protocol v1 took it: records as served, the people it lists.
    */
   "members-from-log",
+  /**
+   * conversations/load-conversation.ts: a version 1 conversation is moved to a signed log only
+   * with the people its member confirmed. Off: at once with the server's list, as before.
+   */
+  "migration-people",
   /** conversations/distribution.ts: one's copy must be sealed and signed by a participant, for the committed key (copy_invalid). Off: any copy that opens, as protocol v1 took it. */
   "copy-signature",
   /** conversations/message-crypto.ts: a member's message must carry its sender's signature. Off: a message that opens is the named sender's, as protocol v1 showed it. */

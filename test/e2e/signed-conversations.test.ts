@@ -125,7 +125,7 @@ describe("signed conversations in the browser", () => {
     for (const p of [a!, b!, c!, d!]) await p.context().close();
   });
 
-  it("migrates a conversation from before logs when its author opens it; until then it works as before", { timeout: 240_000 }, async () => {
+  it("migrates a conversation from before logs when its author opens it and confirms its people; until then it works as before", { timeout: 240_000 }, async () => {
     const [ann, ben] = await Promise.all(["Ann Old", "Ben Old"].map((name) => createSession({ name })));
     await shareGroup(ann!, ben!);
     const [a, b] = await Promise.all([ann!, ben!].map(signedIn));
@@ -143,8 +143,20 @@ describe("signed conversations in the browser", () => {
     await messageList(b!).locator('[data-status="sent"]').getByText("Still the old way").waitFor();
     expect((await http<{ entries: unknown[] }>("GET", `/api/conversations/${id}/log`, { token: ben!.api_token })).body.entries).toEqual([]);
 
-    // Ann, its author, opens it: her client gives it its log, record and signed copies.
+    // Ann, its author, opens it: her client shows its people for her to confirm, signing nothing yet.
     await gotoApp(a!, `/conversation/${id}`);
+    const notice = a!.locator("[data-migration]");
+    await notice.waitFor({ timeout: 30_000 });
+    const people = notice.locator("[data-migration-list] [data-participant]");
+    expect(await people.evaluateAll((rows) => rows.map((row) => row.textContent))).toEqual(["Ann Old (you)", "Ben Old"]);
+    expect((await http<{ entries: unknown[] }>("GET", `/api/conversations/${id}/log`, { token: ann!.api_token })).body.entries).toEqual([]);
+    // "Not now" leaves it as it is for this visit; the next visit asks again.
+    await notice.getByRole("button", { name: "Not now" }).click();
+    await notice.waitFor({ state: "detached" });
+    await gotoApp(a!, `/conversation/${id}`);
+    // She confirms: her client gives it its log, record and signed copies.
+    await notice.getByRole("button", { name: "Sign with these people" }).click();
+    await notice.waitFor({ state: "detached", timeout: 30_000 });
     await conversationPanel(a!).locator('[data-protocol="2"]').waitFor({ timeout: 30_000 });
     await a!.getByRole("heading", { name: "From the old days", level: 1 }).waitFor();
     const log = await http<{ entries: { record: Json }[]; epoch: number }>("GET", `/api/conversations/${id}/log`, { token: ann!.api_token });

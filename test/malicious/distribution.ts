@@ -15,13 +15,13 @@ import {
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { http } from "../support/api";
-import { shareGroup } from "../support/conversations";
+import { shareGroup, startConversation } from "../support/conversations";
 import { type Member, invitedMember, rootAdmin } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
 import { gotoApp } from "../e2e/helpers";
 import { messageBox } from "../e2e/conversation-helpers";
 import type { MaliciousSuite, Run } from "./harness";
-import { addPerson, aliceAndBob, conversationWith, messageList, noTrustWarning, personRow, signInAs, trustWarning, verifiedKeyOf } from "./scenes";
+import { addPerson, aliceAndBob, conversationWith, messageList, noTrustWarning, openedBy, personRow, sentCopies, signInAs, trustWarning, verifiedKeyOf } from "./scenes";
 
 /**
  * Signed distribution (issue 11, item 2; docs/protocol.md §14.7–14.8) against a server that lies
@@ -103,6 +103,40 @@ export function distributionAttacks(suite: MaliciousSuite): void {
       await personRow(page, mal.session.id).waitFor({ timeout: 30_000 });
       expect(lie.hits).toBeGreaterThan(0);
       await noTrustWarning(page);
+    },
+  });
+
+  suite.attack("a ghost in the people of a version 1 conversation: the server lists Mal, and its migration would sign Mal in with a copy of the key", {
+    check: "migration-people",
+    timeout: 240_000,
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      // Made as protocol v1 made them: copies for Alice and Bob, nothing signed to check a list against.
+      const { id } = await startConversation(alice.session, [bob.session], { realKeys: true, v1: true, title: "From the old days" });
+      const mal = await invitedMember(await rootAdmin());
+      const lie = run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => [...people, { user_id: mal.session.id, admin: false }]));
+      const page = await run.visitor();
+      await signInAs(page, alice);
+      // Alice, its author, opens it: the one whose client may move it to a signed log.
+      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+      return { page, lie, mal, id };
+    },
+    async refused({ page, lie, mal, id }, run) {
+      // The people are shown, Mal among them, and nothing is signed or sealed without Alice's word.
+      const notice = page.locator("[data-migration]");
+      await notice.waitFor({ timeout: 30_000 });
+      expect(await notice.textContent()).toContain("Check who takes part before this conversation is signed");
+      await notice.locator(`[data-participant="${mal.session.id}"]`).waitFor();
+      expect(lie.hits).toBeGreaterThan(0);
+      await notice.getByRole("button", { name: "Not now" }).click();
+      await notice.waitFor({ state: "detached" });
+      expect(run.proxy.sentTo("POST", `/api/conversations/${id}/log`)).toEqual([]);
+    },
+    async works({ lie, mal, id }, run) {
+      // The server's list taken as it is: Mal is signed in and sealed a copy of the key (all of its history).
+      await expect.poll(() => run.proxy.sentTo("POST", `/api/conversations/${id}/log`).length, { timeout: 30_000 }).toBe(1);
+      expect(lie.hits).toBeGreaterThan(0);
+      expect((await openedBy(sentCopies(run.proxy.sent), mal.keys)).map((copy) => copy.userId)).toEqual([mal.session.id]);
     },
   });
 

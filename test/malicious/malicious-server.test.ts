@@ -1,4 +1,3 @@
-import { describe, it } from "vitest";
 import { containerAttacks } from "./conversations";
 import { distributionAttacks } from "./distribution";
 import { maliciousSuite } from "./harness";
@@ -26,6 +25,8 @@ import { secureCodeAttacks } from "./secure-code";
  *   title and messages [container-binding] (conversations.ts);
  * - a ghost participant in the people the server lists and the record it serves
  *   [members-from-log] (distribution.ts);
+ * - a ghost in the people of a version 1 conversation, whose migration would sign them in: the
+ *   people are shown for its member to confirm first [migration-people] (distribution.ts);
  * - an injected key copy, sealed by the server [copy-signature] (distribution.ts);
  * - a fork and a rollback of the membership log [log-head] (distribution.ts);
  * - a message in a member's name without their signature [message-signature] (distribution.ts);
@@ -34,10 +35,9 @@ import { secureCodeAttacks } from "./secure-code";
  *
  * Also: a title swapped alone must be an error on the page, not silence (conversations.ts).
  *
- * Not refused yet, so not an attack case (docs/protocol.md §14.11): the migration of a version 1
- * conversation, which takes its people from the server's list; it stands below as a todo. (A
- * substituted v1 key is refused only on an instance whose root published the legacy rule; before
- * that it is pinned on first use and shown "not certified", §14.14.) Out of reach of any such test: a server that serves modified JavaScript.
+ * Not refused, by design (docs/protocol.md §14.10, §14.14): a substituted v1 key on an instance
+ * whose root has not published the legacy rule (pinned on first use and shown "not certified").
+ * Out of reach of any such test: a server that serves modified JavaScript.
  */
 const suite = maliciousSuite();
 
@@ -46,7 +46,3 @@ containerAttacks(suite);
 distributionAttacks(suite);
 pickupAttacks(suite);
 secureCodeAttacks(suite);
-
-describe("not refused yet (docs/protocol.md §14.11)", () => {
-  it.todo("a ghost in the people of a version 1 conversation: its migration signs them in and seals them a copy");
-});

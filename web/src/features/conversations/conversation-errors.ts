@@ -25,7 +25,7 @@ export function loadErrorText(error: unknown): string {
   return i18next.t("conversations:errors.loadFailed");
 }
 
-type Fallback = "addFailed" | "removeFailed" | "adminFailed" | "createFailed" | "renameFailed" | "archiveFailed" | "sendFailed" | "leaveFailed";
+type Fallback = "addFailed" | "removeFailed" | "adminFailed" | "createFailed" | "renameFailed" | "archiveFailed" | "sendFailed" | "leaveFailed" | "migrationFailed";
 
 /**
  * For changes: a key lookup's or trust check's own text (a changed key's warning), the text of a refusal's code (the spec's participant and

@@ -16,6 +16,7 @@ import { useContactsTrust } from "./contact-trust";
 import { participantNames } from "./conversation-label";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
+import { MigrationNotice } from "./migration-notice";
 import { recordVisit } from "./recent-conversations";
 import { useConversation } from "./use-conversation";
 import { ns } from "./i18n";
@@ -106,6 +107,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
             {t("errors.titleFailed")}
           </Alert>
         ) : null}
+        {state.migration && account ? <MigrationNotice id={id} holder={account} migration={state.migration} attrib={state.attrib} /> : null}
         {blocking ? (
           <Alert color="red" role="alert" title={t("trust.blocked", { name: blockedName })} data-trust-warning={blocking.reason}>
             {blocking.message}

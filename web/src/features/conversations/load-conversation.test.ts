@@ -2,7 +2,9 @@ import { InfiniteQueryObserver, QueryClient } from "@tanstack/react-query";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { GuestKeys } from "../../lib/guest";
 import { queryKeys } from "../../lib/query-keys";
-import { conversationMessagesQuery } from "./load-conversation";
+import type { UnlockedKeys } from "../../lib/unlocked-keys";
+import { confirmMigration, conversationMessagesQuery, fetchMessagePage } from "./load-conversation";
+import { migrate } from "./signed-changes";
 
 /**
  * The history's paging against a server of TOTAL messages (ids 1…TOTAL, pages of 50): which pages
@@ -14,7 +16,7 @@ const PAGE = 50;
 const asked: string[] = [];
 
 vi.mock("../../lib/api", () => ({
-  isApiError: () => false,
+  isApiError: (error: unknown, status?: number) => (error as { status?: number } | null)?.status === status,
   call: async (_route: string, { query }: { query: { before?: number; meta?: string } }) => {
     asked.push(query.meta ? "newest" : String(query.before));
     await new Promise((resolve) => setTimeout(resolve, 1));
@@ -91,5 +93,29 @@ describe("conversation history: pages fetched ahead of the list (issue 9)", () =
     expect(h.held()).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
     expect(h.ahead()).toBe(0);
     h.unsubscribe();
+  });
+});
+
+describe("a version 1 conversation's migration waits for its member's word (issue 11)", () => {
+  // Its author (3, as the stand-in server says) with account keys: one who may migrate it.
+  const author = { uid: 3, keys: {} } as unknown as UnlockedKeys;
+
+  it("opens as before and says what the migration would sign, signing nothing", async () => {
+    vi.mocked(migrate).mockClear();
+    const page = await fetchMessagePage(9, author, { meta: "1" });
+    expect(page.head?.migration).toEqual({ sealed: "sealed", participants: [] });
+    expect(page.head?.keys.protocol).toBe(1);
+    expect(migrate).not.toHaveBeenCalled();
+  });
+
+  it("signs the people shown when they are confirmed; another client having been faster (409) is no failure", async () => {
+    vi.mocked(migrate).mockClear();
+    const shown = { sealed: "sealed", participants: [{ user_id: 3, admin: false }, { user_id: 4, admin: false }] };
+    await confirmMigration(9, author, shown);
+    expect(migrate).toHaveBeenCalledWith(9, author, "sealed", shown.participants);
+    vi.mocked(migrate).mockRejectedValueOnce(Object.assign(new Error("conflict"), { status: 409 }));
+    await expect(confirmMigration(9, author, shown)).resolves.toBeUndefined();
+    vi.mocked(migrate).mockRejectedValueOnce(Object.assign(new Error("untrusted"), { status: 0 }));
+    await expect(confirmMigration(9, author, shown)).rejects.toThrow("untrusted");
   });
 });

@@ -99,6 +99,18 @@ export interface ConversationHead {
   title: string | null;
   /** It has a title that did not open (another conversation's, or changed on the way): said on the page, not passed over (issue 11, item 6). */
   titleFailed: boolean;
+  /** A version 1 conversation this member may move to a signed log, once they confirm its people (confirmMigration). */
+  migration: Migration | null;
+}
+
+/**
+ * What moving a version 1 conversation to a membership log would sign: the key copy this member
+ * has and the people the server lists. A v1 conversation has no signed record of its people, so
+ * the member confirms them before anyone is signed in (docs/protocol.md §14.8, "Migration").
+ */
+export interface Migration {
+  sealed: string;
+  participants: ParticipantView[];
 }
 
 /** One page, decrypted (older ones fetched ahead may be joined to it): its messages in id order, and who takes part as of this answer. */
@@ -139,9 +151,23 @@ async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<
 }
 
 /**
+ * Moves a version 1 conversation to a membership log with the people its member confirmed (the
+ * ones shown, not the server's list of now). Another client being faster (409) is no failure: the
+ * conversation has its log either way. The caller loads the conversation again.
+ */
+export async function confirmMigration(id: number, holder: UnlockedKeys, migration: Migration): Promise<void> {
+  try {
+    await migrate(id, holder, migration.sealed, migration.participants);
+  } catch (error) {
+    if (!isApiError(error, 409)) throw error;
+  }
+  forgetRing(id);
+}
+
+/**
  * Fetches and decrypts one page: the keys (keysFor), the title with `meta`, every message. The
- * first page of a v1 conversation that this member may manage first gives it its membership log
- * (the migration; any refusal leaves it as it is); the first page of a v2 conversation waiting
+ * first page of a v1 conversation that this member may manage says what its migration would sign
+ * (`migration`: the member confirms its people first); the first page of a v2 conversation waiting
  * for a new key after someone left gets one when this member is an admin of its log.
  */
 export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Query<"GET /api/conversations/{id}">, signal?: AbortSignal): Promise<MessagePage> {
@@ -150,7 +176,10 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
   first?.catch(() => undefined);
   let page = await loadConversation(id, query, signal);
   let log = first;
-  if (migratable(page, unlocked)) {
+  let migration: Migration | null = null;
+  // (Test build only, "migration-people" off: migrated at once with the server's list, as before.)
+  if (migratable(page, unlocked) && !(TEST_CHECKS && checkOff("migration-people"))) migration = { sealed: page.sealed, participants: page.participants };
+  else if (migratable(page, unlocked)) {
     let changed = true;
     try {
       await migrate(id, unlocked, page.sealed, page.participants);
@@ -181,7 +210,7 @@ export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Q
   }
   // (Test build only, "members-from-log" off: the server's list, as protocol v1 took it.)
   const participants = keys.ring && !(TEST_CHECKS && checkOff("members-from-log")) ? logParticipants(keys.ring) : page.participants;
-  const head = page.meta ? { keys, meta: { ...page.meta, participants }, title: title ?? null, titleFailed: title === undefined } : null;
+  const head = page.meta ? { keys, meta: { ...page.meta, participants }, title: title ?? null, titleFailed: title === undefined, migration } : null;
   return { messages: await keys.open(page.motes), more: page.more, participants, attrib: page.attrib, head, keys };
 }
 

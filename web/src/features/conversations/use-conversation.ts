@@ -101,6 +101,8 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     title: live.title !== undefined ? live.title : (head?.title ?? null),
     /** The title did not open (and was not renamed since). */
     titleFailed: live.title === undefined && (head?.titleFailed ?? false),
+    /** A version 1 conversation waiting for this member to confirm its people (migration-notice.tsx). */
+    migration: head?.migration ?? null,
     participants,
     attrib,
     messages,

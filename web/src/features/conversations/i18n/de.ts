@@ -121,6 +121,13 @@ export const de: Texts<typeof en> = {
     leave: "Unterhaltung verlassen",
     leaveFailed: "Fehler beim Verlassen dieser Unterhaltung!",
   },
+  migration: {
+    heading: "Prüfe, wer beteiligt ist, bevor diese Unterhaltung signiert wird",
+    intro: "Diese Unterhaltung wurde begonnen, bevor Mitglieder, Schlüssel und Nachrichten signiert wurden. Wenn du bestätigst, erhalten nur diese Personen ihren Schlüssel, jede mit ihrem geprüften Schlüssel, und alle neuen Nachrichten werden signiert. Steht jemand in der Liste, der sie nicht lesen soll, bestätige nicht.",
+    you: "{{name}} (du)",
+    confirm: "Mit diesen Personen signieren",
+    later: "Nicht jetzt",
+  },
   popover: {
     label: "Unterhaltungen",
     unread: "Ungelesene Nachrichten",
@@ -137,6 +144,7 @@ export const de: Texts<typeof en> = {
     renameFailed: "Fehler beim Umbenennen dieser Unterhaltung!",
     archiveFailed: "Fehler beim Archivieren dieser Unterhaltung!",
     sendFailed: "Fehler beim Senden deiner Nachricht. Bitte versuche es erneut.",
+    migrationFailed: "Fehler beim Signieren dieser Unterhaltung! Sie bleibt, wie sie ist.",
     keysMissing: "Schlüssel der Benutzer fehlen oder sind nicht geladen",
     keyFailed: "Der Schlüssel dieser Unterhaltung lässt sich mit deinem Schlüssel nicht öffnen: Die Kopie, die der Server geschickt hat, wurde für eine andere Unterhaltung oder einen anderen Schlüssel versiegelt oder unterwegs verändert. Nichts von dieser Unterhaltung wird angezeigt.",
     titleFailed: "Der Titel dieser Unterhaltung lässt sich nicht öffnen: Er gehört zu einer anderen Unterhaltung oder wurde unterwegs verändert. Stattdessen werden die Namen der Beteiligten angezeigt.",

@@ -118,6 +118,13 @@ export const en = {
     leave: "Leave conversation",
     leaveFailed: "Error leaving this conversation!",
   },
+  migration: {
+    heading: "Check who takes part before this conversation is signed",
+    intro: "This conversation was started before members, keys and messages were signed. Once you confirm, its key goes to these people only, each with their verified key, and everyone's new messages are signed. If someone is listed who should not read it, do not confirm.",
+    you: "{{name}} (you)",
+    confirm: "Sign with these people",
+    later: "Not now",
+  },
   popover: {
     label: "Conversations",
     unread: "Unread messages",
@@ -134,6 +141,7 @@ export const en = {
     renameFailed: "Error renaming this conversation!",
     archiveFailed: "Error archiving this conversation!",
     sendFailed: "Error sending your message. Please try again.",
+    migrationFailed: "Error signing this conversation! It stays as it is.",
     keysMissing: "Users keys missing or not loaded",
     keyFailed: "This conversation's key does not open with your key: the copy the server sent was sealed for another conversation or another key, or changed on its way. Nothing of this conversation is shown.",
     titleFailed: "The title of this conversation does not open: it belongs to another conversation or was changed on its way. The people's names are shown instead.",
