@@ -84,6 +84,17 @@ describe("signed conversations in the browser", () => {
     await verified(b!, "Before Cem joined").waitFor();
     await b!.getByRole("heading", { name: "Signed plans", level: 1 }).waitFor();
 
+    // Ann makes Ben an admin and takes it back, each a signed entry; Ben's browser follows the log.
+    const star = (name: string) => personRow(a!, ben!.id).getByRole("button", { name });
+    await star("Make Ben an admin").click();
+    await star("Remove admin from Ben").click({ timeout: 30_000 });
+    await star("Make Ben an admin").waitFor({ timeout: 30_000 });
+    const changes = await http<{ entries: { record: Json }[] }>("GET", `/api/conversations/${id}/log`, { token: ben!.api_token });
+    expect(changes.body.entries.map((e) => e.record.action)).toEqual(["create", "add", "promote", "demote"]);
+    await gotoApp(b!, `/conversation/${id}`);
+    await verified(b!, "Before Cem joined").waitFor();
+    await conversationPanel(b!).getByText("Cannot add people").waitFor();
+
     // Ann adds Cem, who reads the history.
     await addPerson(a!, cem!.email!);
     await personRow(a!, cem!.id).waitFor();

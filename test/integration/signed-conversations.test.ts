@@ -16,6 +16,7 @@ import { conversationKey, encryptedMessage, reserveConversation, shareGroup, sta
 import {
   type Signer,
   addBody,
+  adminBody,
   fetchLog,
   leaveBody,
   lookupOf,
@@ -204,6 +205,39 @@ describe("signed conversations: the people change through the log", () => {
     expect((await postLog(ann!.session, state.id, bens.body)).body).toMatchObject({ needs_rekey: false, epoch: 1 });
     state = bens.state;
     expect((await append(ben!, state.id, await signedMessageBody(state, ben!, "go-1", "x"))).status).toBe(200);
+  });
+
+  it("makes and unmakes an admin through the log only: never oneself or the author, never by someone who is no admin", async () => {
+    const [ann, ben, cem] = await people(3);
+    let state = await startSigned(ann!, [ben!, cem!]);
+    const participate = (who: Signer, body: Json) => http<{ code: string }>("POST", `/api/conversations/${state.id}/participate`, { token: who.session.api_token, body });
+    const adminOf = async (uid: number) => ((await load(ann!, state.id, "?meta=1")).body as unknown as { participants: { user_id: number; admin: boolean }[] }).participants.find((p) => p.user_id === uid)?.admin;
+    // The v1 route changes no admin of a signed conversation, either way.
+    for (const body of [{ participant: ben!.session.id, admin: true }, { participant: ben!.session.id, unadmin: true }]) {
+      expect((await participate(ann!, body)).body.code).toBe("log_required");
+    }
+    const promoted = await adminBody(state, ann!, ben!, "promote");
+    expect((await postLog(ann!.session, state.id, promoted.body)).status).toBe(200);
+    state = promoted.state;
+    expect(await adminOf(ben!.session.id)).toBe(true);
+    // Ben, an admin now, may not take the author's rights (the log would allow it; the server keeps its author an admin).
+    const ofAnn = await adminBody(state, ben!, ann!, "demote");
+    expect((await postLog(ben!.session, state.id, ofAnn.body)).body.code).toBe("unadmin_author");
+    // Cem, no admin, cannot demote anyone (his client refuses to sign it; the server too).
+    await expect(adminBody(state, cem!, ben!, "demote")).rejects.toSatisfy((error: unknown) => isCryptoError(error, "not_permitted"));
+    // Ann demotes Ben: the participant list follows the log, and Ben's next change is refused.
+    const demoted = await adminBody(state, ann!, ben!, "demote");
+    expect((await postLog(ann!.session, state.id, demoted.body)).status).toBe(200);
+    state = demoted.state;
+    expect(await adminOf(ben!.session.id)).toBe(false);
+    const log = await verifyLog(membershipContainer("conversation", state.id), (await fetchLog(cem!.session, state.id)).body.entries, lookupOf([ann!, ben!, cem!]));
+    expect(log.admins).toEqual([ann!.session.id]);
+    await expect(adminBody(state, ben!, cem!, "promote")).rejects.toSatisfy((error: unknown) => isCryptoError(error, "not_permitted"));
+    // An entry Ann's client would not sign (Cem is no admin) is refused by the server as well
+    // (which checks the change, not the signature: that is for the clients).
+    const record = { ...state.entries.at(-1)!.record, seq: state.log.head.seq + 1, prev: state.log.head.hash, action: "demote" as const, subject: { userId: cem!.session.id, keyId: cem!.me.keyId }, at: Date.now() };
+    const forged = { record, signature: state.entries.at(-1)!.signature };
+    expect((await postLog(ann!.session, state.id, { entries: [forged] })).body.code).toBe("log_invalid");
   });
 
   it("of two appends at the same seq on fresh connections exactly one is stored; the other is 409 log_conflict", async () => {

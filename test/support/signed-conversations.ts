@@ -150,7 +150,7 @@ export function postLog(who: Who, id: number, body: Json) {
 }
 
 /** The next entries of `state`'s log by `author` (checked as readers will). */
-export async function nextEntries(state: SignedState, author: Signer, changes: { action: "add" | "remove" | "leave" | "promote" | "rekey"; subject: Recipient | null }[]) {
+export async function nextEntries(state: SignedState, author: Signer, changes: { action: "add" | "remove" | "leave" | "promote" | "demote" | "rekey"; subject: Recipient | null }[]) {
   const keysOf = lookupOf(state.people);
   const container = membershipContainer("conversation", state.id);
   const entries = [...state.entries];
@@ -195,6 +195,12 @@ export async function rekeyBody(state: SignedState, author: Signer, changes: { a
 export async function signedMessageBody(state: SignedState, sender: Signer, localid: string, text: string, epoch = state.log.epoch) {
   const message = await sealSignedMessage(state.keys[epoch]!, { v: 2, conversationId: state.id, epoch, senderId: sender.session.id, localid }, { text }, sender.me);
   return { localid, payload: message.envelope, epoch, signature: message.signature, sender_key_id: message.senderKeyId };
+}
+
+/** The body of POST …/log with which `admin` makes `subject` an admin of the log, or no longer one. */
+export async function adminBody(state: SignedState, admin: Signer, subject: Recipient, action: "promote" | "demote") {
+  const next = await nextEntries(state, admin, [{ action, subject }]);
+  return { body: { entries: next.added } as unknown as Json, state: { ...state, entries: next.entries, log: next.log } };
 }
 
 /** The body of POST …/log with which `leaver` leaves: their entry alone (an admin then starts the next epoch). */

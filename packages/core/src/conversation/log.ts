@@ -29,6 +29,7 @@ export interface Replayed {
   added: number[];
   removed: number[];
   promoted: number[];
+  demoted: number[];
   rekeyed: boolean;
 }
 
@@ -49,7 +50,7 @@ export function storedLog(conversation: { logSeq?: number; logHash?: string; epo
 export async function replay(conversationId: number, authorId: number, start: LogState, input: readonly unknown[], actor: number): Promise<Replayed> {
   const container = membershipContainer("conversation", conversationId);
   let state: LogState = { ...start, members: [...start.members] };
-  const out: Replayed = { state, entries: [], created: false, added: [], removed: [], promoted: [], rekeyed: false };
+  const out: Replayed = { state, entries: [], created: false, added: [], removed: [], promoted: [], demoted: [], rekeyed: false };
   for (const [index, value] of input.entries()) {
     let hash: string;
     try {
@@ -110,6 +111,14 @@ function apply(state: LogState, entry: MembershipEntry, authorId: number, out: R
       if (named.a) return fail("log_invalid", { message: "This person is an admin already." });
       out.promoted.push(subject!);
       return { ...state, members: state.members.map((m) => (m.u === subject ? { ...m, a: true } : m)) };
+    case "demote":
+      if (!me?.a) return deny("administrate_forbidden");
+      if (subject === entry.author) return deny("unadmin_self");
+      if (subject === authorId) return deny("unadmin_author");
+      if (!named) return deny("participant_missing");
+      if (!named.a) return fail("log_invalid", { message: "This person is no admin." });
+      out.demoted.push(subject!);
+      return { ...state, members: state.members.map((m) => (m.u === subject ? { ...m, a: false } : m)) };
     case "rekey":
       if (!me?.a) return deny("administrate_forbidden");
       out.rekeyed = true;

@@ -172,7 +172,7 @@ function participantWrites(tx: TransactionEntities, id: number, done: Replayed, 
     if (!existing.has(member.u)) {
       const item: ParticipantItem = { conversationId: id, userId: member.u, admin: member.a, sealedKey: copy!.sealed, copy: copy!.copy, joinedAt: now, lastVisit: 0, lastSeenMote: 0, archived: false };
       writes.push(tx.participant.create(item).commit());
-    } else if (copy || done.promoted.includes(member.u)) {
+    } else if (copy || done.promoted.includes(member.u) || done.demoted.includes(member.u)) {
       writes.push(
         tx.participant
           .patch({ conversationId: id, userId: member.u })

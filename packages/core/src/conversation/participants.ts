@@ -95,9 +95,8 @@ export async function participate(actor: Actor, id: number, body: Participate) {
     // A pickup has its author, an admin, and its guest, who never becomes one.
     if (a.resource.pickup) fail("pickup_admin");
     if (input.participant === a.me.uid) fail("unadmin_self");
-    // With a log, an admin is made by a signed `promote` entry (POST …/log). The log has no
-    // demotion: taking the flag away here only narrows what the server lets them do.
-    if (input.admin && a.conversation.logSeq !== undefined) fail("log_required");
+    // With a log, an admin is made and unmade by a signed `promote` or `demote` entry (POST …/log).
+    if (a.conversation.logSeq !== undefined) fail("log_required");
     if (input.unadmin && input.participant === a.conversation.authorId) fail("unadmin_author");
     const admin = Boolean(input.admin);
     const members = await changeMembers(

@@ -145,6 +145,38 @@ describe("the membership log", () => {
     await expectRefusal(verifyLog(membershipContainer("conversation", 43), entries, keysOf), "bad_chain");
   });
 
+  it("an admin demotes another admin of a conversation, whose changes are refused from then on; never oneself, a member who is no admin, or a group's admin", async () => {
+    const { keysOf, a, b, c, entries, log } = await threeMembers((a, b) => [[a, { action: "promote", subject: ref(b), at: T0 }]]);
+    expect(log.admins).toEqual([1, 2]);
+    const demote = await appendToLog(log, { action: "demote", subject: ref(b), at: T0 + 1 }, a);
+    const demoted = await extendLog(log, [demote], keysOf);
+    expect(demoted.admins).toEqual([1]);
+    expect(demoted.members.map((m) => m.userId)).toEqual([1, 2, 3]);
+    expect(await verifyLog(CONTAINER, [...entries, demote], keysOf)).toEqual(demoted);
+    // From then on b's changes are not permitted.
+    await expectRefusal(appendToLog(demoted, { action: "remove", subject: ref(c), at: T0 + 2 }, b), "not_permitted");
+    const next = (changes: Partial<MembershipEntry>): MembershipEntry => ({ ...demote.record, ...changes });
+    // b, no admin any more, demotes a; c, never an admin, demotes a.
+    await expectRefusal(verifyLog(CONTAINER, [...entries, demote, await forged(next({ seq: 5, prev: demoted.head.hash, author: 2, authorKeyId: b.keyId, subject: ref(a) }), b)], keysOf), "not_permitted");
+    await expectRefusal(verifyLog(CONTAINER, [...entries, await forged(next({ author: 3, authorKeyId: c.keyId, subject: ref(a) }), c)], keysOf), "not_permitted");
+    for (const broken of [
+      next({ subject: ref(a) }), // oneself
+      next({ subject: ref(c) }), // a member who is no admin
+      next({ subject: { ...ref(b), keyId: c.keyId } }), // b under another key
+    ]) {
+      await expectRefusal(verifyLog(CONTAINER, [...entries, await forged(broken, a)], keysOf), "bad_chain");
+    }
+    // A group's admins stay admins.
+    const GROUP = membershipContainer("group", 7);
+    const group = [await createLog(GROUP, a, T0)];
+    let groupLog = await verifyLog(GROUP, group, keysOf);
+    for (const change of [{ action: "add" as const, subject: ref(b), at: T0 }, { action: "promote" as const, subject: ref(b), at: T0 }]) {
+      group.push(await appendToLog(groupLog, change, a));
+      groupLog = await verifyLog(GROUP, group, keysOf);
+    }
+    await expectRefusal(appendToLog(groupLog, { action: "demote", subject: ref(b), at: T0 }, a), "bad_chain");
+  });
+
   it("refuses a swapped entry, an entry left out, and an entry signed by someone other than its author", async () => {
     const { keysOf, b, entries } = await threeMembers((a, b) => [[a, { action: "promote", subject: ref(b), at: T0 }]]);
     const [e0, e1, e2, e3] = entries as [SignedMembershipEntry, SignedMembershipEntry, SignedMembershipEntry, SignedMembershipEntry];

@@ -15,7 +15,7 @@ import { type KeyRef, countField, digestField, idField, keyIdField, keyRefField,
  * different histories to different people, or an older one, is caught (log_fork).
  */
 
-export const MEMBERSHIP_ACTIONS = ["create", "add", "remove", "leave", "promote", "rekey"] as const;
+export const MEMBERSHIP_ACTIONS = ["create", "add", "remove", "leave", "promote", "demote", "rekey"] as const;
 export type MembershipAction = (typeof MEMBERSHIP_ACTIONS)[number];
 
 export interface MembershipEntry {
@@ -27,7 +27,7 @@ export interface MembershipEntry {
   /** entryHash of the entry before; "" for seq 0. */
   prev: string;
   action: MembershipAction;
-  /** Whom it concerns: the author for create, the member added, removed, leaving or promoted; null for rekey. */
+  /** Whom it concerns: the author for create, the member added, removed, leaving, promoted or demoted; null for rekey. */
   subject: KeyRef | null;
   /** The epoch after this entry: 0 from create, one more at each rekey, unchanged otherwise. */
   epoch: number;
@@ -228,6 +228,13 @@ function step(state: LogState | null, entry: MembershipEntry, hash: string): Log
       if (!named) throw new CryptoError("bad_chain", `entry ${entry.seq}: user ${subject!.userId} is not a member`);
       if (isAdmin(subject!.userId)) throw new CryptoError("bad_chain", `entry ${entry.seq}: user ${subject!.userId} is already an admin`);
       return { ...next, admins: [...state.admins, subject!.userId].sort((a, b) => a - b) };
+    case "demote":
+      // A group's admins stay admins (docs/protocol.md, "Group keys with epochs": promote is for good).
+      if (entry.container.startsWith("group:")) throw new CryptoError("bad_chain", `entry ${entry.seq}: a group's admins are not demoted`);
+      if (subject!.userId === entry.author) throw new CryptoError("bad_chain", `entry ${entry.seq}: one does not demote oneself`);
+      if (named?.keyId !== subject!.keyId) throw new CryptoError("bad_chain", `entry ${entry.seq}: user ${subject!.userId} is not a member with that key`);
+      if (!isAdmin(subject!.userId)) throw new CryptoError("bad_chain", `entry ${entry.seq}: user ${subject!.userId} is not an admin`);
+      return { ...next, admins: state.admins.filter((a) => a !== subject!.userId) };
     case "rekey":
       return { ...next, needsRekey: false };
   }

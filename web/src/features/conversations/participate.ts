@@ -3,7 +3,7 @@ import { call } from "../../lib/api";
 import { getUnlockedKeys } from "../../lib/unlocked-keys";
 import { sealKeyForUser } from "./conversation-crypto";
 import type { ConversationKeys } from "./load-conversation";
-import { addSigned, promoteSigned } from "./signed-changes";
+import { addSigned, adminSigned } from "./signed-changes";
 
 /**
  * POST /api/conversations/{id}/participate: adds a person, sealing the conversation key for their
@@ -17,10 +17,10 @@ export async function addParticipant(id: number, keys: ConversationKeys, uid: nu
   return call("POST /api/conversations/{id}/participate", { params: { id }, body: { participant: uid, sealed } });
 }
 
-/** The same route with `admin` or `unadmin`: the admin star (with a log, making an admin is a signed `promote`). */
+/** The same route with `admin` or `unadmin`: the admin star (with a log, a signed `promote` or `demote` instead). */
 export function setParticipantAdmin(id: number, uid: number, admin: boolean, keys?: ConversationKeys) {
   const holder = getUnlockedKeys();
-  if (admin && keys?.protocol === 2 && holder) return promoteSigned(id, holder, uid);
+  if (keys?.protocol === 2 && holder) return adminSigned(id, holder, uid, admin ? "promote" : "demote");
   return call("POST /api/conversations/{id}/participate", { params: { id }, body: admin ? { participant: uid, admin: true } : { participant: uid, unadmin: true } });
 }
 

@@ -176,12 +176,12 @@ export function leaveSigned(id: number, holder: UnlockedKeys) {
   });
 }
 
-/** Makes a member an admin of the log (a `promote` entry; the record stays the one of its epoch). */
-export function promoteSigned(id: number, holder: UnlockedKeys, uid: number) {
+/** Makes a member an admin of the log, or no longer one (a `promote` or `demote` entry; the record stays the one of its epoch). */
+export function adminSigned(id: number, holder: UnlockedKeys, uid: number, action: "promote" | "demote") {
   return onNewestLog(id, holder, async (ring) => {
     const me = await myIdentity(holder);
     const subject = ring.log.members.find((m) => m.userId === uid) ?? { userId: uid, keyId: "" };
-    const { entries } = await extend(ring, [{ action: "promote", subject, at: Date.now() }], me, ring.keysOf);
+    const { entries } = await extend(ring, [{ action, subject, at: Date.now() }], me, ring.keysOf);
     return postLog(id, { entries: entries.map(json) });
   });
 }
