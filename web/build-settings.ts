@@ -83,6 +83,12 @@ export const TEST_CHECK_NAMES = [
   "copy-signature",
   /** conversations/message-crypto.ts: a member's message must carry its sender's signature. Off: a message that opens is the named sender's, as protocol v1 showed it. */
   "message-signature",
+  /**
+   * groups/records/page-keys.ts: a restricted page's link between generations is opened only if
+   * its digest is the one the generation's signed copy (or the verified link after it) names
+   * (bad_chain). Off: whatever link the server serves for the generation.
+   */
+  "page-key-link",
   /** lib/guest.ts: a pickup's Argon2id parameters must meet the floor. Off: whatever the lookup answers. */
   "pickup-floor",
   /** lib/build-settings.ts: secure-code settings come from the build. Off: from the key-state answer, as protocol v1 took them. */

@@ -67,7 +67,7 @@ async function pageOf(admin: Who, group: number, type = "pinboard", name = "Boar
 
 /** A restricted page's first key generation, with a stand-in copy for its administrator (page-keys.test.ts tests the route). */
 async function firstPageKey(admin: Who, page: number): Promise<void> {
-  const copy = { sealed: "sealed", signature: "sig", sealer: admin.id, sealerKeyId: "key-1" };
+  const copy = { sealed: "sealed", signature: "sig", sealer: admin.id, sealerKeyId: "key-1", linkDigest: null };
   expect((await post(admin, `/api/pages/${page}/keys`, { generation: 1, copies: [{ user_id: admin.id, copy }] })).status).toBe(200);
 }
 

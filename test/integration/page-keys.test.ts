@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { db } from "@sealwork/core/db/service";
-import { type MotePayload, generatePageKey, generateRecordId, generateSymmetricKey, sealComment, sealCommentForPage, sealMote, sealMoteForPage } from "@sealwork/crypto";
+import { type MotePayload, generatePageKey, pageKeyLinkDigest, generateRecordId, generateSymmetricKey, sealComment, sealCommentForPage, sealMote, sealMoteForPage } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { burst, tally } from "../support/attack";
 import { getAs as get, groupTeam, postAs as post, revokeMember } from "../support/groups";
@@ -29,7 +30,12 @@ interface Mote {
  * cryptography; the crypto unit tests and the browser test use the real ones); the cards are
  * sealed with the crypto package as the browser seals them.
  */
-const copyFor = (sealer: Who, userId: number, label = "g") => ({ user_id: userId, copy: { sealed: `sealed-${label}-for-${userId}`, signature: "sig", sealer: sealer.id, sealerKeyId: "key-1" } });
+/** base64url(SHA-256) of a link's text: how a generation's copies name the link it carries (checked against the crypto package below). */
+const digestOf = (link: string) => createHash("sha256").update(link, "utf8").digest("base64url");
+const copyFor = (sealer: Who, userId: number, label = "g", link?: string) => ({
+  user_id: userId,
+  copy: { sealed: `sealed-${label}-for-${userId}`, signature: "sig", sealer: sealer.id, sealerKeyId: "key-1", linkDigest: link === undefined ? null : digestOf(link) },
+});
 const user = (who: Who) => ({ role: false, id: who.id });
 const keysOf = (who: Who, page: number) => get<Keys & Json>(who, `/api/pages/${page}/keys`);
 const storeKeys = (who: Who, page: number, body: Json) => post<Keys & Json>(who, `/api/pages/${page}/keys`, body);
@@ -91,6 +97,8 @@ describe("page keys", () => {
     expect((await storeKeys(admin, b.page, { generation: 2, copies: [copyFor(admin, ann.id)] })).body).toMatchObject({ code: "page_key_stale" });
     expect((await keysOf(admin, b.page)).body).toMatchObject({ generation: 0 });
 
+    // The first generation carries no link: a copy naming one is refused.
+    expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, ann.id, "g", "x")] })).body).toMatchObject({ code: "page_key_invalid" });
     const made = await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, ann.id)] });
     expect(made.status).toBe(200);
     expect(made.body).toMatchObject({ generation: 1, copies: [], rekey: { missing: [admin.id], former: [] } });
@@ -156,8 +164,17 @@ describe("page keys", () => {
     expect((await keysOf(admin, b.page)).body.rekey).toMatchObject({ missing: [], former: [ben.id] });
     expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, ben.id, "x")] })).body).toMatchObject({ code: "page_key_invalid" });
     expect((await storeKeys(admin, b.page, { generation: 2, copies: [copyFor(admin, ann.id, "2"), copyFor(admin, admin.id, "2")] })).body).toMatchObject({ code: "page_key_invalid" });
-    const next = await storeKeys(admin, b.page, { generation: 2, link: "link-2-to-1", copies: [copyFor(admin, ann.id, "2"), copyFor(admin, admin.id, "2")] });
-    expect(next.body).toMatchObject({ generation: 2, links: [{ generation: 2, link: "link-2-to-1" }], rekey: { missing: [], former: [] } });
+    // Each copy names the link its generation carries: none, or another link's digest, is refused.
+    expect(digestOf("link-2-to-1")).toBe(await pageKeyLinkDigest("link-2-to-1"));
+    for (const named of [undefined, "another link"]) {
+      const copies = [copyFor(admin, ann.id, "2", "link-2-to-1"), copyFor(admin, admin.id, "2", named)];
+      expect((await storeKeys(admin, b.page, { generation: 2, link: "link-2-to-1", copies })).body).toMatchObject({ code: "page_key_invalid" });
+    }
+    const next = await storeKeys(admin, b.page, { generation: 2, link: "link-2-to-1", copies: [copyFor(admin, ann.id, "2", "link-2-to-1")] });
+    expect(next.body).toMatchObject({ generation: 2, links: [{ generation: 2, link: "link-2-to-1" }], rekey: { missing: [admin.id], former: [] } });
+    // A copy added to generation 2 names its stored link too.
+    expect((await storeKeys(admin, b.page, { generation: 2, copies: [copyFor(admin, admin.id, "2")] })).body).toMatchObject({ code: "page_key_invalid" });
+    expect((await storeKeys(admin, b.page, { generation: 2, copies: [copyFor(admin, admin.id, "2", "link-2-to-1")] })).body).toMatchObject({ rekey: { missing: [], former: [] } });
     expect((await b.create(ann, 1)).body).toMatchObject({ code: "page_key_stale" });
     expect((await b.create(ann, 2)).status).toBe(200);
     // Ann's copies: both generations; Ben (former) reads the page no more.
@@ -171,9 +188,9 @@ describe("page keys", () => {
 
     // An administrator of another group cannot store a key for this page, nor for its members.
     const other = await groupTeam("Other");
-    expect((await storeKeys(other.admin, b.page, { generation: 3, link: "l", copies: [copyFor(other.admin, other.admin.id)] })).status).toBe(403);
+    expect((await storeKeys(other.admin, b.page, { generation: 3, link: "l", copies: [copyFor(other.admin, other.admin.id, "3", "l")] })).status).toBe(403);
     const cid = await createSession({ name: "Cid" });
-    expect((await storeKeys(admin, b.page, { generation: 3, link: "l", copies: [copyFor(admin, cid.id)] })).body).toMatchObject({ code: "page_key_invalid" });
+    expect((await storeKeys(admin, b.page, { generation: 3, link: "l", copies: [copyFor(admin, cid.id, "3", "l")] })).body).toMatchObject({ code: "page_key_invalid" });
   });
 
   it("racing new generations store one; a card racing a new generation is stored under the winner or refused", async () => {
@@ -193,7 +210,7 @@ describe("page keys", () => {
     const cards = await Promise.all(Array.from({ length: 4 }, async () => ({ group_id: group, page_id: b.page, ...(await b.sealed({ title: "race" }, 1)) })));
     const [cardHits, rekey] = await Promise.all([
       burst(cards.length, (i) => ({ method: "POST", path: "/api/motes", token: ann.api_token, body: cards[i] })),
-      storeKeys(admin, b.page, { generation: 2, link: "l2", copies: [copyFor(admin, ann.id, "2")] }),
+      storeKeys(admin, b.page, { generation: 2, link: "l2", copies: [copyFor(admin, ann.id, "2", "l2")] }),
     ]);
     expect(rekey.status).toBe(200);
     const cardCounts = tally(cardHits);

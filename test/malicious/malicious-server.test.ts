@@ -2,6 +2,7 @@ import { containerAttacks } from "./conversations";
 import { distributionAttacks } from "./distribution";
 import { maliciousSuite } from "./harness";
 import { keyAttacks } from "./keys";
+import { pageKeyAttacks } from "./page-keys";
 import { pickupAttacks } from "./pickups";
 import { secureCodeAttacks } from "./secure-code";
 
@@ -30,6 +31,8 @@ import { secureCodeAttacks } from "./secure-code";
  * - an injected key copy, sealed by the server [copy-signature] (distribution.ts);
  * - a fork and a rollback of the membership log [log-head] (distribution.ts);
  * - a message in a member's name without their signature [message-signature] (distribution.ts);
+ * - a forged link between a restricted page's key generations, made by a reader of the newer one,
+ *   carrying a key of the server's choosing to cards of its making [page-key-link] (page-keys.ts);
  * - downgraded pickup parameters: Argon2id at 1 MiB and 1 pass [pickup-floor] (pickups.ts);
  * - secure code switched off by the API's answer [securecode-from-build] (secure-code.ts).
  *
@@ -44,5 +47,6 @@ const suite = maliciousSuite();
 keyAttacks(suite);
 containerAttacks(suite);
 distributionAttacks(suite);
+pageKeyAttacks(suite);
 pickupAttacks(suite);
 secureCodeAttacks(suite);

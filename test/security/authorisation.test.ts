@@ -182,7 +182,7 @@ describe("authorisation harness: mote routes refuse the places they do not admit
     ids.page = (await as(sue.api_token, "POST", "/api/pages", { group: ids.group, name: "Board", type: "pinboard" })).body.id;
     await as(sue.api_token, "POST", `/api/pages/${ids.page}/permit`, { read: [{ role: false, id: reader.id }], use: [{ role: false, id: author.id }] });
     // The restricted page's key (stand-in copies; docs/protocol.md, "Restricted pages"): its cards name generation 1.
-    const copy = { sealed: "sealed", signature: "sig", sealer: sue.id, sealerKeyId: "key-1" };
+    const copy = { sealed: "sealed", signature: "sig", sealer: sue.id, sealerKeyId: "key-1", linkDigest: null };
     expect((await as(sue.api_token, "POST", `/api/pages/${ids.page}/keys`, { generation: 1, copies: [reader, author, admin, sue].map((u) => ({ user_id: u.id, copy })) })).status).toBe(200);
     const key = await generateSymmetricKey();
     const envelope = async () => serializeEnvelope(await encrypt(key, new Uint8Array(16)));

@@ -307,7 +307,7 @@ describe("plaintext canary: the server stores no secure code and no private key"
     const rawPageKey = Buffer.from(await exportSymmetricKey(pageKey));
     const pageCopy = async (uid: number) => ({
       user_id: uid,
-      copy: { sealed: serializeEnvelope(await sealFor(await standInKey(), rawPageKey, { context: `pagekey:${group.id}:${restricted.body.id}:1` })), signature: "sig", sealer: groupCreator.id, sealerKeyId: "key-1" },
+      copy: { sealed: serializeEnvelope(await sealFor(await standInKey(), rawPageKey, { context: `pagekey:${group.id}:${restricted.body.id}:1` })), signature: "sig", sealer: groupCreator.id, sealerKeyId: "key-1", linkDigest: null },
     });
     const pageCopies = await Promise.all([ann.id, groupCreator.id].map(pageCopy));
     expect((await http("POST", `/api/pages/${restricted.body.id}/keys`, { token: groupCreator.api_token, body: { generation: 1, copies: pageCopies } })).status).toBe(200);

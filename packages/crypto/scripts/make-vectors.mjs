@@ -406,6 +406,47 @@ function groupMessage(senderId, sender, localid, payload, nonce) {
   const signed = { type: "group-message", v: 2, ...place, senderKeyId: keyIdOf(sender.pub), envelopeDigest: sha256b64u(sealedMessage.envelope) };
   return { place, json: text(json), ...sealedMessage, signatureRecord: signed, signature: v2sign(sender, signed), senderKeyId: keyIdOf(sender.pub) };
 }
+// A restricted page of group 7 (docs/protocol.md, "Restricted pages"): page 31's keys of generations
+// 1 to 3, the links of generations 2 and 3 (the third carries the second's digest after the key),
+// Jürg's signed copies of generations 1 and 3 for the root user (each covering its link's digest),
+// a card sealed under generation 1 and a comment under generation 3.
+const PAGE = 31;
+const pageKeys = [range(0x21, 32), range(0x31, 32), range(0x41, 32)];
+const pageLink2 = { nonce: hex(range(0x2a, 12)), ...aead(pageKeys[1], pageKeys[0], `pagekey-chain:7:${PAGE}:2`, range(0x2a, 12)) };
+const pageLink3 = {
+  nonce: hex(range(0x3a, 12)),
+  ...aead(pageKeys[2], Buffer.concat([pageKeys[1], createHash("sha256").update(pageLink2.envelope, "utf8").digest()]), `pagekey-chain:7:${PAGE}:3`, range(0x3a, 12)),
+};
+function pageKeyCopy(generation, linkDigest, nonce) {
+  const sealedCopy = sealedFor(root, `pagekey:7:${PAGE}:${generation}`, pageKeys[generation - 1], nonce);
+  const signed = { type: "page-key", v: 2, groupId: 7, pageId: PAGE, generation, linkDigest, recipientUserId: 1, recipientKeyId: keyIdOf(root.pub), sealedDigest: sha256b64u(sealedCopy), sealer: 2, sealerKeyId: keyIdOf(jurg.pub) };
+  return { generation, nonce: hex(nonce), sealed: sealedCopy, linkDigest, signatureRecord: signed, signature: v2sign(jurg, signed), sealer: 2, sealerKeyId: keyIdOf(jurg.pub) };
+}
+function pageRecord(recordIdBytes, dekBytes, generation, payload, nonces) {
+  const id = b64u(recordIdBytes);
+  const json = JSON.stringify(payload);
+  return {
+    recordId: id,
+    generation,
+    dek: hex(dekBytes),
+    dockey: { nonce: hex(nonces[0]), ...aead(pageKeys[generation - 1], dekBytes, `pagedockey:7:${id}:${PAGE}:${generation}`, nonces[0]) },
+    payload,
+    json: text(json),
+    nonce: hex(nonces[1]),
+    ...aead(dekBytes, Buffer.from(json, "utf8"), `mote:7:${id}`, nonces[1]),
+  };
+}
+const pageKey = {
+  pageId: PAGE,
+  keys: pageKeys.map(hex),
+  links: [
+    { generation: 2, digest: sha256b64u(pageLink2.envelope), ...pageLink2 },
+    { generation: 3, digest: sha256b64u(pageLink3.envelope), ...pageLink3 },
+  ],
+  copies: [pageKeyCopy(1, null, range(0x4a, 12)), pageKeyCopy(3, sha256b64u(pageLink3.envelope), range(0x5a, 12))],
+  mote: pageRecord(range(0x10, 16), range(0x50, 32), 1, { title: grueziNfd, content: grueziNfc, tags: ["hr"] }, [range(0x6a, 12), range(0x7a, 12)]),
+  comment: pageRecord(range(0x20, 16), range(0x60, 32), 3, { text: grueziNfc }, [range(0x8a, 12), range(0x9a, 12)]),
+};
 const group = {
   groupId: 7,
   log: { container: "group:7", entries: groupLog.entries, hashes: groupLog.entries.map(entryHashOf), state: { epoch: 1, members: [refOf(1, root), refOf(2, jurg)], admins: [1, 2], needsRekey: false, head: groupHead } },
@@ -431,6 +472,7 @@ const group = {
     comment: commentVector({ text: grueziNfd }),
   },
   message: groupMessage(2, jurg, "local-9", { text: grueziNfd }, range(0xbf, 12)),
+  pageKey,
 };
 
 const v2 = {

@@ -335,6 +335,8 @@ export {
 // Restricted pages (docs/protocol.md, "Restricted pages"): a page key per generation, sealed for
 // each reader and signed by an administrator; the page's records' DEKs are wrapped under it.
 export {
+  type OpenedPageKey,
+  type PageKeyCopy,
   type PageKeyCopyRecord,
   type PageKeyPlace,
   type PageRecordPlace,
@@ -344,6 +346,7 @@ export {
   pageDockeyAad,
   pageKeyChainAad,
   pageKeyContext,
+  pageKeyLinkDigest,
   sealPageKey,
   sealPageKeyLink,
   unwrapRecordKeyForPage,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { type PageKeysView, id as idSchema, pageKeyBody } from "@sealwork/contracts";
 import type * as z from "zod";
 import { type Actor, PAGE_LEVEL, pageLevel, requireMember } from "../access";
@@ -63,6 +64,9 @@ export namespace PageKeys {
     return membersWho(context, (actor, membership) => pageLevel(actor, pageResource(page, membership)) >= PAGE_LEVEL.read);
   }
 
+  /** How a generation's signed copies name its link (the crypto package's pageKeyLinkDigest): base64url(SHA-256(UTF-8(link))); null without one. */
+  const linkDigestOf = (link: string | undefined): string | null => (link === undefined ? null : createHash("sha256").update(link, "utf8").digest("base64url"));
+
   async function generations(pageId: number) {
     const { data } = await db().entities.pagekey.query.byPage({ pageId }).go({ pages: "all" });
     return data;
@@ -102,8 +106,8 @@ export namespace PageKeys {
    * POST /api/pages/{id}/keys (group administrators; else 403 permit_forbidden): a new generation
    * (the current one and 1, with the link to the one before from the second on) or copies of the
    * current one for readers who hold none (another generation: 409 page_key_stale). Each copy is
-   * for a reader of the page as its lists are now, once, sealed by the caller (422
-   * page_key_invalid); a page readable by the whole group has no key (422 page_key_unexpected).
+   * for a reader of the page as its lists are now, once, sealed by the caller, naming the
+   * generation's link by its digest (422 page_key_invalid); a page readable by the whole group has no key (422 page_key_unexpected).
    * One transaction, conditional on the page's lists and generation as read: of two racing new
    * generations one is stored, the other is 409 page_key_stale.
    */
@@ -125,8 +129,12 @@ export namespace PageKeys {
     const readers = await readersOf(group, page);
     const outside = ids.filter((u) => !readers.has(u));
     if (outside.length) bad(`Not readers of this page: ${outside.map((u) => `user ${u}`).join(", ")}.`);
-    const held = fresh ? [] : ((await generations(id)).find((k) => k.generation === current)?.holders ?? []);
+    const stored = fresh ? undefined : (await generations(id)).find((k) => k.generation === current);
+    const held = stored?.holders ?? [];
     if (ids.some((u) => held.includes(u))) bad("A reader holds one copy of a generation.");
+    // Each copy's signature covers the link its generation carries (docs/protocol.md, "Restricted pages"): the copies name that link.
+    const linkDigest = linkDigestOf(fresh ? input.link : stored?.link);
+    if (input.copies.some((c) => c.copy.linkDigest !== linkDigest)) bad("Each copy names the link its generation carries.");
     const { canceled } = await writeTransaction((tx) => [
       tx.grouppage
         .patch({ id })

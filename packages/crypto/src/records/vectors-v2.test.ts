@@ -16,8 +16,21 @@ import { type MessagePayload, openMessage, sealMessageWith } from "./message";
 import { openSignedMessage, sealSignedMessageWith } from "./signed-message";
 import { commitGroupKey, createGroupRecord, openGroupEpochLink, openGroupKey, sealGroupEpochLinkWith, sealGroupKeyWith, verifyGroupRecord } from "./group-key";
 import { driveItemPayloadSchema, openDriveItem } from "./drive-item";
-import { commentPayloadSchema, motePayloadSchema, openComment, openMote } from "./mote";
+import { commentPayloadSchema, motePayloadSchema, openComment, openCommentForPage, openMote, openMoteForPage } from "./mote";
 import { grantRecordKeyWith, openRecordGrant, openRecordPayload, sealRecordPayloadWith, unwrapRecordKey, wrapRecordKeyWith } from "./record-key";
+import {
+  type PageKeyCopy,
+  openPageKey,
+  openPageKeyLink,
+  pageDockeyAad,
+  pageKeyChainAad,
+  pageKeyContext,
+  pageKeyLinkDigest,
+  sealPageKeyLinkWith,
+  sealPageKeyWith,
+  unwrapRecordKeyForPage,
+  wrapRecordKeyForPageWith,
+} from "./page-key";
 
 // Protocol v2 against the second implementation (scripts/make-vectors.mjs on node:crypto): every
 // record and signature made here from the same seeds and times must be the same to the byte.
@@ -239,5 +252,63 @@ describe("protocol v2 vectors", () => {
     expect(await sealSignedMessageWith(key1!, messagePlace, JSON.parse(textOf(m.json)) as MessagePayload, jurg, hex(m.nonce))).toEqual(signed);
     expect(await openSignedMessage(key1!, signed, messagePlace, keys)).toEqual(JSON.parse(textOf(m.json)));
     await expectRefusal(openSignedMessage(key1!, signed, { v: 2, conversationId: 7, epoch: 1, senderId: 2, localid: m.place.localid }, keys), "bad_signature");
+  });
+
+  it("group 7's restricted page 31: signed copies covering their link, the links of generations 2 and 3, a card and a comment under page keys", async () => {
+    const keys = await lookup();
+    const g = v.group;
+    const p = g.pageKey;
+    const log = await verifyLog(g.log.container, g.log.entries as SignedMembershipEntry[], keys, g.log.state.head);
+    const place = (generation: number) => ({ groupId: 7, pageId: p.pageId, generation });
+    const pageKeys = await Promise.all(p.keys.map((k) => importSymmetricKey(hex(k), { extractable: true })));
+    const keyOf = (generation: number) => pageKeys[generation - 1]!;
+
+    // The links: generation 2's holds generation 1's key; generation 3's holds generation 2's and the digest of generation 2's link.
+    let carried: string | null = null;
+    for (const l of p.links) {
+      expect(pageKeyChainAad(place(l.generation))).toBe(l.aad);
+      expect(await pageKeyLinkDigest(l.envelope)).toBe(l.digest);
+      expect(await sealPageKeyLinkWith(keyOf(l.generation), { key: keyOf(l.generation - 1), linkDigest: carried }, place(l.generation), hex(l.nonce))).toBe(l.envelope);
+      const back = await openPageKeyLink({ key: keyOf(l.generation), linkDigest: l.digest }, l.envelope, place(l.generation), { extractable: true });
+      expect(hexEncode(await exportSymmetricKey(back.key))).toBe(p.keys[l.generation - 2]);
+      expect(back.linkDigest).toBe(carried);
+      await expectRefusal(openPageKeyLink({ key: keyOf(l.generation), linkDigest: carried ?? p.links[1]!.digest }, l.envelope, place(l.generation)), "bad_chain");
+      carried = l.digest;
+    }
+
+    // Jürg's copies for the root user: the signed record covers the link digest (none for the first generation).
+    const jurg = await me(2, "jurg");
+    const root = await me(1, "root");
+    const rootKey = (await verifyIdentity(chainOf(1), trust)).keys[0]!;
+    const ephemeral = await keyPairFromSeed(hex(vectors.seeds.ephemeralX25519), "X25519");
+    for (const c of p.copies) {
+      expect(pageKeyContext(place(c.generation))).toBe(`pagekey:7:${p.pageId}:${c.generation}`);
+      const copy = await sealPageKeyWith(keyOf(c.generation), place(c.generation), c.linkDigest, log, rootKey, jurg, { ephemeral, nonce: hex(c.nonce) });
+      expect(copy).toEqual({ sealed: c.sealed, signature: c.signature, sealer: c.sealer, sealerKeyId: c.sealerKeyId, linkDigest: c.linkDigest });
+      const opened = await openPageKey(copy, place(c.generation), log, root, keys, { extractable: true });
+      expect(hexEncode(await exportSymmetricKey(opened.key))).toBe(p.keys[c.generation - 1]);
+      expect(opened.linkDigest).toBe(c.linkDigest);
+      await expectRefusal(openPageKey(copy as PageKeyCopy, { ...place(c.generation), pageId: p.pageId + 1 }, log, root, keys), "bad_signature");
+    }
+    const third = p.copies[1]!;
+    await expectRefusal(openPageKey({ sealed: third.sealed, signature: third.signature, sealer: 2, sealerKeyId: third.sealerKeyId, linkDigest: p.links[0]!.digest }, place(3), log, root, keys), "bad_signature");
+
+    // A card under generation 1 and a comment under generation 3: their dockeys under the page key, their payloads under their own keys.
+    for (const [r, open, schema] of [
+      [p.mote, openMoteForPage, motePayloadSchema],
+      [p.comment, openCommentForPage, commentPayloadSchema],
+    ] as const) {
+      const recordPlace = { groupId: 7, recordId: r.recordId, pageId: p.pageId, generation: r.generation };
+      expect(pageDockeyAad(recordPlace)).toBe(r.dockey.aad);
+      const dek = await importSymmetricKey(hex(r.dek), { extractable: true });
+      expect(JSON.stringify(schema.parse(r.payload))).toBe(textOf(r.json));
+      expect(await wrapRecordKeyForPageWith(keyOf(r.generation), dek, recordPlace, hex(r.dockey.nonce))).toBe(r.dockey.envelope);
+      expect(hexEncode(await exportSymmetricKey(await unwrapRecordKeyForPage(keyOf(r.generation), r.dockey.envelope, recordPlace, { extractable: true })))).toBe(r.dek);
+      expect(await sealRecordPayloadWith(dek, { groupId: 7, recordId: r.recordId }, utf8Encode(textOf(r.json)), hex(r.nonce))).toBe(r.envelope);
+      expect(await open(keyOf(r.generation), { payload: r.envelope, dockey: r.dockey.envelope }, recordPlace)).toEqual(r.payload);
+      await expectRefusal(open(keyOf(r.generation), { payload: r.envelope, dockey: r.dockey.envelope }, { ...recordPlace, generation: 2 }), "decrypt_failed");
+    }
+    // The group key of the same epoch opens nothing of the card.
+    await expectRefusal(openMote(await importSymmetricKey(hex(g.keys[1]!)), { payload: p.mote.envelope, dockey: p.mote.dockey.envelope }, { groupId: 7, recordId: p.mote.recordId, epoch: 1 }), "decrypt_failed");
   });
 });

@@ -2,7 +2,8 @@ import { COMMENT_RESEAL_MAX, type Response } from "@sealwork/contracts";
 import {
   type Key,
   type MotePayload,
-  type SignedSealedKey,
+  type OpenedPageKey,
+  type PageKeyCopy,
   generatePageKey,
   isCryptoError,
   openComment,
@@ -11,6 +12,7 @@ import {
   openMoteForPage,
   openPageKey,
   openPageKeyLink,
+  pageKeyLinkDigest,
   sealComment,
   sealCommentForPage,
   sealMote,
@@ -19,6 +21,7 @@ import {
   sealPageKeyLink,
 } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
+import { TEST_CHECKS, checkOff } from "../../../lib/build-settings";
 import { i18next } from "../../../lib/i18n";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { myIdentity } from "../../conversations";
@@ -45,6 +48,8 @@ export interface PageKeyRing {
   generation: number;
   /** The key of a generation: one's own copy, or a later one's through the chain (a CryptoError if neither opens). */
   keyFor(generation: number): Promise<Key>;
+  /** The same with the digest of the link the generation carries, as its signed copy (or the verified link after it) names it. */
+  openedFor(generation: number): Promise<OpenedPageKey>;
   answer: PageKeysAnswer;
 }
 
@@ -60,25 +65,30 @@ export class PageKeyWaitingError extends Error {
 export async function pageKeyRing(ring: GroupRing, holder: UnlockedKeys, pageId: number, answer: PageKeysAnswer): Promise<PageKeyRing> {
   const me = await myIdentity(holder);
   const place = (generation: number) => ({ groupId: ring.groupId, pageId, generation });
-  const copies = new Map(answer.copies.map((c) => [c.generation, c.copy as unknown as SignedSealedKey]));
+  const copies = new Map(answer.copies.map((c) => [c.generation, c.copy as unknown as PageKeyCopy]));
   const links = new Map(answer.links.map((l) => [l.generation, l.link]));
-  const keys = new Map<number, Promise<Key>>();
-  const keyFor = (generation: number): Promise<Key> => {
+  const keys = new Map<number, Promise<OpenedPageKey>>();
+  // A link is opened only if its digest is the one the signed copy (or the verified link after it) names: else bad_chain.
+  const vouched = async (opened: OpenedPageKey, link: string): Promise<OpenedPageKey> =>
+    TEST_CHECKS && checkOff("page-key-link") ? { ...opened, linkDigest: await pageKeyLinkDigest(link) } : opened;
+  const openedFor = (generation: number): Promise<OpenedPageKey> => {
     let found = keys.get(generation);
     if (!found) {
       const copy = copies.get(generation);
       const later = [...copies.keys()].filter((g) => g > generation).sort((x, y) => x - y)[0];
+      const link = links.get(generation + 1);
       found = copy
         ? openPageKey(copy, place(generation), ring.log, me, ring.keysOf, { extractable: true })
-        : later !== undefined && links.has(generation + 1)
-          ? keyFor(generation + 1).then((next) => openPageKeyLink(next, links.get(generation + 1)!, place(generation + 1), { extractable: true }))
+        : later !== undefined && link !== undefined
+          ? openedFor(generation + 1).then(async (next) => openPageKeyLink(await vouched(next, link), link, place(generation + 1), { extractable: true }))
           : Promise.reject(new PageKeyWaitingError());
       found.catch(() => keys.delete(generation));
       keys.set(generation, found);
     }
     return found;
   };
-  return { pageId, restricted: answer.restricted, generation: answer.generation, keyFor, answer };
+  const keyFor = async (generation: number): Promise<Key> => (await openedFor(generation)).key;
+  return { pageId, restricted: answer.restricted, generation: answer.generation, keyFor, openedFor, answer };
 }
 
 /** GET /api/pages/{id}/keys, opened. */
@@ -132,9 +142,14 @@ export async function keepPageKey(ring: GroupRing, holder: UnlockedKeys, pageId:
   if (readers.length === 0) return keys;
   const generation = fresh ? keys.generation + 1 : keys.generation;
   const place = { groupId: ring.groupId, pageId, generation };
-  const key = fresh ? await generatePageKey() : await keys.keyFor(generation);
-  const link = fresh && keys.generation > 0 ? await sealPageKeyLink(key, await keys.keyFor(keys.generation), place) : undefined;
-  const copies = await Promise.all(readers.map(async (reader) => ({ user_id: reader.userId, copy: (await sealPageKey(key, place, ring.log, reader, me)) as unknown as Record<string, unknown> })));
+  // Copies of the current generation name its link as one's own verified copy does, never as the server serves it.
+  const current = fresh ? null : await keys.openedFor(generation);
+  const key = current ? current.key : await generatePageKey();
+  const link = fresh && keys.generation > 0 ? await sealPageKeyLink(key, await keys.openedFor(keys.generation), place) : undefined;
+  const linkDigest = current ? current.linkDigest : link ? await pageKeyLinkDigest(link) : null;
+  const copies = await Promise.all(
+    readers.map(async (reader) => ({ user_id: reader.userId, copy: (await sealPageKey(key, place, linkDigest, ring.log, reader, me)) as unknown as Record<string, unknown> })),
+  );
   const answer = await call("POST /api/pages/{id}/keys", { params: { id: pageId }, body: { generation, ...(link ? { link } : {}), copies } });
   forgetPageKeys();
   return pageKeyRing(ring, holder, pageId, answer);
