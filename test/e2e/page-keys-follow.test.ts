@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { createSession } from "../support/users";
-import { groupMadeIn, openCardPage, pageKeyMade } from "./card-pages";
+import { addCard, groupMadeIn, openCardPage, pageKeyMade } from "./card-pages";
 import { browserForSuite } from "./conversation-helpers";
 import { gotoApp } from "./helpers";
 
@@ -25,15 +25,6 @@ describe("a restricted page's key after changes on the members page", () => {
   const dialog = (page: Page) => page.getByRole("dialog");
   const pin = (page: Page, title: string) => page.getByRole("listitem").filter({ hasText: title });
   const memberCard = (page: Page, uid: number) => page.locator(`[data-member="${uid}"]`);
-
-  async function addCard(page: Page, title: string, content: string) {
-    await page.getByRole("button", { name: "Add", exact: true }).click();
-    await dialog(page).getByLabel("Title").fill(title);
-    await dialog(page).getByLabel("Content").fill(content);
-    await dialog(page).getByRole("button", { name: "Save" }).click();
-    await dialog(page).waitFor({ state: "detached", timeout: 60_000 });
-    await pin(page, title).waitFor();
-  }
 
   it("a role taken or given and a reader removed: the generation advances and the new holder reads, no visit needed; a failed upkeep is said and left to the next visit", { timeout: 400_000 }, async () => {
     const tag = unique();
