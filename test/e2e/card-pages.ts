@@ -61,3 +61,14 @@ export async function expectRefused(page: Page, group: number, id: number, pageN
   await page.getByText("You are not allowed to access this page!").waitFor({ timeout: 30_000 });
   expect(await page.getByRole("link", { name: pageName }).count()).toBe(0);
 }
+
+/** Adds a card through the page's add button and the editor, and waits until it is pinned. */
+export async function addCard(page: Page, title: string, content: string) {
+  const dialog = page.getByRole("dialog");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await dialog.getByLabel("Title").fill(title);
+  await dialog.getByLabel("Content").fill(content);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await dialog.waitFor({ state: "detached", timeout: 60_000 });
+  await page.getByRole("listitem").filter({ hasText: title }).waitFor();
+}

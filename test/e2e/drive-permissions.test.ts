@@ -119,6 +119,9 @@ describe("drive item permissions", () => {
     await item(a!, `Team ${tag}`).click();
     await item(a!, `Geheim ${tag}`).click();
     await details(a!).getByRole("button", { name: "Rename" }).click();
+    // A restricted item's name is sealed for its readers, not for the group: the form says so.
+    await dialog(a!).getByText("The name and tags are encrypted for this item's readers only.").waitFor();
+    expect(await dialog(a!).getByText("The name and tags are encrypted for the group.").count()).toBe(0);
     await fillForm(a!, `Geheim 2 ${tag}`);
     await item(a!, `Geheim 2 ${tag}`).waitFor({ timeout: 30_000 });
     await openDrive(b!, group);

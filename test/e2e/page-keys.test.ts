@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { createSession } from "../support/users";
-import { groupMadeIn } from "./card-pages";
+import { addCard, groupMadeIn } from "./card-pages";
 import { browserForSuite } from "./conversation-helpers";
 import { gotoApp } from "./helpers";
 
@@ -25,15 +25,6 @@ describe("a restricted page", () => {
   async function openBoard(page: Page, group: number, board: number) {
     await gotoApp(page, `/group/${group}/page/${board}`);
     await page.getByText(/Decrypting cards…/).waitFor({ state: "detached", timeout: 60_000 });
-  }
-
-  async function addCard(page: Page, title: string, content: string) {
-    await page.getByRole("button", { name: "Add", exact: true }).click();
-    await dialog(page).getByLabel("Title").fill(title);
-    await dialog(page).getByLabel("Content").fill(content);
-    await dialog(page).getByRole("button", { name: "Save" }).click();
-    await dialog(page).waitFor({ state: "detached", timeout: 60_000 });
-    await pin(page, title).waitFor();
   }
 
   async function permissions(page: Page, group: number, board: number) {

@@ -51,7 +51,8 @@ describe("the pinboard page", () => {
     await openBoard(a!, group, board);
     await a!.getByText("Nothing is pinned here yet.").waitFor();
     await a!.getByRole("button", { name: "Add", exact: true }).click();
-    await editor(a!).getByText("The content is encrypted for the group: only its members can read it.").waitFor();
+    // The board is read by Ben and Ann only: the content is encrypted for them, not for the group.
+    await editor(a!).getByText("The content is encrypted for this page's readers: only they can read it, not the rest of the group.").waitFor();
     await expectAccessible(a!, "the card editor");
     // A pinboard's card needs a title and content.
     await editor(a!).getByRole("button", { name: "Save" }).click();

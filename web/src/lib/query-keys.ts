@@ -74,6 +74,8 @@ export const queryKeys = {
     /** A page's records (motes), decrypted, and one record with its comments: not under `one(id)` either. */
     records: (groupId: number) => ["groups", "records", groupId] as const,
     recordsOfPage: (groupId: number, pageId: number) => ["groups", "records", groupId, "page", pageId] as const,
+    /** Whether a page's records go under its page key (under `recordsOfPage`: a permit or a keeper's change refreshes it). */
+    pageSealing: (groupId: number, pageId: number) => ["groups", "records", groupId, "page", pageId, "sealing"] as const,
     /** An administrator's keeping of a restricted page's key on a visit (outside `records`, which it refreshes). */
     pageKeeper: (groupId: number, pageId: number) => ["groups", "pagekeeper", groupId, pageId] as const,
     record: (groupId: number, id: number) => ["groups", "records", groupId, "one", id] as const,

@@ -13,7 +13,7 @@ import { uploadFile } from "../../conversations";
 import { CardEditor } from "../cards";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
-import { usePageKeeper, usePageRecords, useRecordChanges } from "../records/use-records";
+import { usePageKeeper, usePageRecords, usePageSealing, useRecordChanges } from "../records/use-records";
 import { type SearchFilter, isActive, readFilters } from "../records/record-filters";
 import { type CalendarSource, dateFieldOf, parentChoices, readCalendarConfig } from "./calendar-config";
 import { type ViewRange, countInRange, eventsForView, limitPerDay, movedPayload, nextRange } from "./calendar-events";
@@ -63,6 +63,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const { t } = useTranslation(ns);
   const records = usePageRecords(groupId, page.id, holder);
   usePageKeeper(groupId, page, holder);
+  const encryptedFor = usePageSealing(groupId, page.id);
   const changes = useRecordChanges(groupId, holder);
   const main = useRef<FullCalendar>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -237,6 +238,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
           mode={shown.mode}
           card={shown.mode === "edit" ? (shown.record.payload ?? undefined) : undefined}
           initial={shown.mode === "create" ? shown.initial : undefined}
+          encryptedFor={encryptedFor}
           readOnly={page.read_only}
           required={REQUIRED}
           parts={{ event: true }}

@@ -23,6 +23,11 @@ export interface CardEditorProps {
   card?: MotePayload;
   /** What a new card starts with (e.g. the times selected on a calendar); ignored when editing. */
   initial?: MotePayload;
+  /**
+   * Whom the content is encrypted for: the group, or a restricted page's readers only (its page
+   * key); unknown (still loading): no note.
+   */
+  encryptedFor?: "group" | "readers";
   /** A page the user may only read (level ≤ 1): the spec's notice instead of the form. */
   readOnly?: boolean;
   /** What the page type needs before a save (spec 002 §5). */
@@ -41,7 +46,7 @@ export interface CardEditorProps {
 
 /**
  * The card editor popup (spec 001 §2, §4, §5): create and edit, the note that the content is
- * encrypted for the group, the optional media header (images and videos), title, rich body, event
+ * encrypted for the group (or a restricted page's readers), the optional media header (images and videos), title, rich body, event
  * start and end, content, attachments with their upload states, tags; Save (blocked while a file
  * uploads), Cancel, and Delete when editing. Escape closes it. Saving seals in the host
  * (`onSave` gets the content as the record carries it); nothing leaves this browser unencrypted.
@@ -73,7 +78,7 @@ function problemText(t: TFunction<typeof ns>, problem: DraftProblem): string {
   return t("editor.requiredFieldMissing", { field: t(`editor.fieldName.${problem.field}`) });
 }
 
-function CardForm({ mode, card, initial, required = [], parts = {}, upload, onSave, onDelete, onClose, fields }: CardEditorProps) {
+function CardForm({ mode, card, initial, encryptedFor, required = [], parts = {}, upload, onSave, onDelete, onClose, fields }: CardEditorProps) {
   const { t } = useTranslation(ns);
   const [draft, setDraft] = useState(() => draftOf(mode === "edit" ? card : (initial ?? card)));
   const [problems, setProblems] = useState<string[]>([]);
@@ -112,9 +117,11 @@ function CardForm({ mode, card, initial, required = [], parts = {}, upload, onSa
   return (
     <form onSubmit={save} noValidate aria-label={mode === "create" ? t("editor.createTitle") : t("editor.editTitle")}>
       <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          {t("editor.encrypted")}
-        </Text>
+        {encryptedFor ? (
+          <Text size="sm" c="dimmed" data-encrypted-for={encryptedFor}>
+            {encryptedFor === "readers" ? t("editor.encryptedForReaders") : t("editor.encrypted")}
+          </Text>
+        ) : null}
         {parts.media ? (
           <CardUploads slot="media" uploads={draft.media ? [draft.media] : []} disabled={busy !== null} onAdd={(file) => void uploads.add("media", file)} onRemove={(key) => uploads.remove("media", key)} />
         ) : null}

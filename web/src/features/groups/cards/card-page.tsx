@@ -8,7 +8,7 @@ import { uploadFile } from "../../conversations";
 import { PagePlaceholder } from "../pages/page-placeholder";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
-import { usePageKeeper, usePageRecords, useRecordChanges } from "../records/use-records";
+import { usePageKeeper, usePageRecords, usePageSealing, useRecordChanges } from "../records/use-records";
 import type { CoreField } from "./card-draft";
 import { type CardParts, CardEditor } from "./card-editor";
 import { ns } from "./i18n";
@@ -39,6 +39,7 @@ function Cards({ groupId, page, creating, onCreatingDone, holder, required, part
   const { t } = useTranslation(ns);
   const records = usePageRecords(groupId, page.id, holder);
   usePageKeeper(groupId, page, holder);
+  const encryptedFor = usePageSealing(groupId, page.id);
   const changes = useRecordChanges(groupId, holder);
   const [editing, setEditing] = useState<Editing | null>(null);
   const cards = useMemo(() => records.data?.pages.flatMap((p) => p.records) ?? [], [records.data]);
@@ -83,6 +84,7 @@ function Cards({ groupId, page, creating, onCreatingDone, holder, required, part
         <CardEditor
           mode={shown.mode}
           card={shown.mode === "edit" ? (shown.record.payload ?? undefined) : undefined}
+          encryptedFor={encryptedFor}
           readOnly={page.read_only}
           required={required}
           parts={parts}

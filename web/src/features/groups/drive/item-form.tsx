@@ -9,12 +9,14 @@ import { ns } from "./i18n";
 
 /**
  * The name and tags of a drive or folder, to create one or rename it (spec 001 §5: a folder or
- * drive needs a non-empty name; tags comma separated). Enter saves, Escape cancels.
+ * drive needs a non-empty name; tags comma separated). Enter saves, Escape cancels. A new item is
+ * readable by the group; a restricted one (a read list) is sealed for its readers only.
  */
 export function ItemForm({
   title,
   submit,
   initial,
+  restricted = false,
   busy,
   onSave,
   onClose,
@@ -22,6 +24,7 @@ export function ItemForm({
   title: string;
   submit: string;
   initial?: { name: string; tags: string[] };
+  restricted?: boolean;
   busy: boolean;
   onSave: (name: string, tags: string[]) => void;
   onClose: () => void;
@@ -45,7 +48,7 @@ export function ItemForm({
       <form onSubmit={save} noValidate>
         <Stack>
           <Text size="sm" c="dimmed">
-            {t("form.encrypted")}
+            {restricted ? t("form.encryptedForReaders") : t("form.encrypted")}
           </Text>
           <TextInput label={t("form.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={DRIVE_NAME_MAX} error={error} data-autofocus required />
           <TextInput label={t("form.tags")} description={t("form.tagsHint")} value={tags} onChange={(e) => setTags(e.currentTarget.value)} />
@@ -71,6 +74,7 @@ export function RenameForm({ node, busy, onSave, onClose }: { node: DriveNode; b
       title={t("form.rename", { name: node.name ?? t("invalid") })}
       submit={t("form.save")}
       initial={{ name: node.name ?? "", tags: node.tags }}
+      restricted={node.restricted}
       busy={busy}
       onClose={onClose}
       onSave={onSave}

@@ -14,6 +14,7 @@ import { PersonSelector } from "../../people";
 import { useSession } from "../../../lib/session";
 import { ns } from "./i18n";
 import { MoteAnalysis } from "./mote-analysis";
+import { PageKeyUpkeepStatus, usePageKeyUpkeep } from "./page-key-upkeep";
 import { AddRoleMenu, RoleBadge, RoleCards } from "./roles";
 
 type MembersReply = Response<"GET /api/groups/{id}/members">;
@@ -28,6 +29,8 @@ const membersKey = (groupId: number) => ["group-members", groupId] as const;
  * (none, the group's, all), as cards or a list; group admins add members (the person selector),
  * promote one to group admin (confirmed, for good) and remove one (a new group key for those who
  * stay); anyone leaves (home afterwards). Each change is signed in this browser (keys/group-changes.ts).
+ * After an administrator's change of who is in the group or holds a role, the keys of the group's
+ * restricted pages follow it here (page-key-upkeep.tsx).
  */
 export function MembersPage({ groupId }: { groupId: number }) {
   const holder = useUnlockedKeys();
@@ -54,10 +57,18 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
     refetchInterval: 5_000,
   });
   const refresh = () => Promise.all([client.invalidateQueries({ queryKey: membersKey(groupId) }), client.invalidateQueries({ queryKey: ["group-ring", holder.uid, groupId] })]);
+  // Who reads a restricted page may have changed: its key follows (never blocking the change itself).
+  const keys = usePageKeyUpkeep(groupId, holder);
+  const readersChanged = () => keys.run();
 
-  const add = useMutation({ mutationFn: (uid: number) => addGroupMember(groupId, holder, uid), onSettled: refresh });
-  const promote = useMutation({ mutationFn: (uid: number) => promoteGroupMember(groupId, holder, uid), onSettled: refresh });
-  const remove = useMutation({ mutationFn: (uid: number) => (uid === holder.uid ? leaveGroup(groupId, holder) : removeGroupMember(groupId, holder, uid)), onSettled: refresh });
+  const add = useMutation({ mutationFn: (uid: number) => addGroupMember(groupId, holder, uid), onSuccess: readersChanged, onSettled: refresh });
+  const promote = useMutation({ mutationFn: (uid: number) => promoteGroupMember(groupId, holder, uid), onSuccess: readersChanged, onSettled: refresh });
+  const remove = useMutation({
+    mutationFn: (uid: number) => (uid === holder.uid ? leaveGroup(groupId, holder) : removeGroupMember(groupId, holder, uid)),
+    // One who leaves makes no key of the group any more (the next administrator's browser does).
+    onSuccess: (_, uid) => (uid === holder.uid ? undefined : readersChanged()),
+    onSettled: refresh,
+  });
 
   if (page.isPending) return <Text>{t("loading")}</Text>;
   if (page.error) return <Text c="red">{errorText(page.error)}</Text>;
@@ -111,9 +122,9 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
         </Badge>
       ) : null}
       {shownRoles(m).map((r) => (
-        <RoleBadge key={r.id} role={r} memberId={m.id} admin={admin} onChanged={refresh} onError={setError} />
+        <RoleBadge key={r.id} role={r} memberId={m.id} admin={admin} onChanged={refresh} onHolders={readersChanged} onError={setError} />
       ))}
-      {admin ? <AddRoleMenu groupId={groupId} page={page.data} memberId={m.id} onChanged={refresh} onError={setError} onAdmin={() => setConfirm({ kind: "promote", member: m })} /> : null}
+      {admin ? <AddRoleMenu groupId={groupId} page={page.data} memberId={m.id} onChanged={refresh} onHolders={readersChanged} onError={setError} onAdmin={() => setConfirm({ kind: "promote", member: m })} /> : null}
     </Group>
   );
   const nameOf = (m: Member) => (m.id === holder.uid ? `${m.name} ${t("you")}` : m.name);
@@ -131,6 +142,7 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
         </Group>
       ) : null}
       <GroupKeyStatus groupId={groupId} holder={holder} />
+      <PageKeyUpkeepStatus upkeep={keys.upkeep} onDismiss={keys.dismiss} />
       <Group gap="md">
         <SegmentedControl
           aria-label={t("roleFilter")}
@@ -140,7 +152,7 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
         />
         <SegmentedControl aria-label={t("view")} value={view} onChange={(v) => setView(v as View)} data={(["cards", "list"] as const).map((value) => ({ value, label: t(`views.${value}`) }))} />
       </Group>
-      {filter !== "none" ? <RoleCards groupId={groupId} page={page.data} admin={admin} onChanged={refresh} onError={setError} /> : null}
+      {filter !== "none" ? <RoleCards groupId={groupId} page={page.data} admin={admin} onChanged={refresh} onHolders={readersChanged} onError={setError} /> : null}
       {view === "cards" ? (
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} role="list" aria-label={t("title")}>
           {members.map((m) => (

@@ -13,16 +13,25 @@ type Role = MembersReply["roles"][number];
 /**
  * Group roles on the members page (spec 001, Members page; §8 texts): the role cards with who
  * holds each and 'Create new group role...' (group admins), and the Add Role popover per member.
- * Roles hand out no key (docs/protocol.md §8): they are the server's permissions only.
+ * Roles hand out no group key (docs/protocol.md §8), but a restricted page's key goes to the
+ * holders of the roles its lists name: each change of holders calls `onHolders` once it has
+ * succeeded (the members page keeps those keys then).
  */
 
+/** What the role parts tell the members page: a change to show (`onChanged`), and one of who holds a role (`onHolders`). */
+interface RoleChanges {
+  onChanged: () => unknown;
+  onHolders: () => void;
+  onError: (text: string) => void;
+}
+
 /** The role cards, and the button that creates a role. */
-export function RoleCards({ groupId, page, admin, onChanged, onError }: { groupId: number; page: MembersReply; admin: boolean; onChanged: () => unknown; onError: (text: string) => void }) {
+export function RoleCards({ groupId, page, admin, onChanged, onHolders, onError }: { groupId: number; page: MembersReply; admin: boolean } & RoleChanges) {
   const { t } = useTranslation(ns);
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState("");
   const create = useMutation({ mutationFn: () => call("POST /api/roles", { body: { name: name.trim(), group_id: groupId } }), onSettled: onChanged });
-  const remove = useMutation({ mutationFn: (id: number) => call("DELETE /api/roles/{id}", { params: { id } }), onSettled: onChanged });
+  const remove = useMutation({ mutationFn: (id: number) => call("DELETE /api/roles/{id}", { params: { id } }), onSuccess: onHolders, onSettled: onChanged });
   // The group's admin role first: it carries a warning and is never deleted (spec 001 §5).
   const groupRoles = page.roles.filter((r) => r.group_id === groupId).sort((a, b) => Number(b.admin) - Number(a.admin));
   const holders = (role: Role) => page.members.filter((m) => page.member_roles.some((h) => h.role_id === role.id && h.user_id === m.id));
@@ -103,18 +112,17 @@ export function AddRoleMenu({
   page,
   memberId,
   onChanged,
+  onHolders,
   onError,
   onAdmin,
 }: {
   groupId: number;
   page: MembersReply;
   memberId: number;
-  onChanged: () => unknown;
-  onError: (text: string) => void;
   onAdmin: () => void;
-}) {
+} & RoleChanges) {
   const { t } = useTranslation(ns);
-  const assign = useMutation({ mutationFn: (id: number) => call("POST /api/roles/{id}/assign", { params: { id }, body: { user_id: memberId } }), onSettled: onChanged });
+  const assign = useMutation({ mutationFn: (id: number) => call("POST /api/roles/{id}/assign", { params: { id }, body: { user_id: memberId } }), onSuccess: onHolders, onSettled: onChanged });
   const isAdmin = page.members.some((m) => m.id === memberId && m.group_admin);
   const open = page.roles.filter((r) => r.group_id === groupId && (r.admin ? !isAdmin : !page.member_roles.some((h) => h.role_id === r.id && h.user_id === memberId)));
   if (open.length === 0) return null;
@@ -140,9 +148,9 @@ export function AddRoleMenu({
 }
 
 /** A role a member holds, as a badge; group admins take it away with its button. */
-export function RoleBadge({ role, memberId, admin, onChanged, onError }: { role: Role; memberId: number; admin: boolean; onChanged: () => unknown; onError: (text: string) => void }) {
+export function RoleBadge({ role, memberId, admin, onChanged, onHolders, onError }: { role: Role; memberId: number; admin: boolean } & RoleChanges) {
   const { t } = useTranslation(ns);
-  const unassign = useMutation({ mutationFn: () => call("POST /api/roles/{id}/unassign", { params: { id: role.id }, body: { user_id: memberId } }), onSettled: onChanged });
+  const unassign = useMutation({ mutationFn: () => call("POST /api/roles/{id}/unassign", { params: { id: role.id }, body: { user_id: memberId } }), onSuccess: onHolders, onSettled: onChanged });
   return (
     <Badge
       size="sm"

@@ -20,12 +20,12 @@ import {
   sealPageKey,
   sealPageKeyLink,
 } from "@sealwork/crypto";
-import { call } from "../../../lib/api";
+import { call, isApiError } from "../../../lib/api";
 import { TEST_CHECKS, checkOff } from "../../../lib/build-settings";
 import { i18next } from "../../../lib/i18n";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { myIdentity } from "../../conversations";
-import { type GroupRing, memberKeys, openGroupRing } from "../keys/group-ring";
+import { type GroupRing, forgetGroupRing, memberKeys, openGroupRing } from "../keys/group-ring";
 
 /**
  * A restricted page's keys in the browser (docs/protocol.md, "Restricted pages"): a page whose read
@@ -132,7 +132,12 @@ export async function recordTarget(ring: GroupRing, holder: UnlockedKeys, pageId
  * Answers the page's keys as they are after it (or as they were when nothing was due).
  */
 export async function keepPageKey(ring: GroupRing, holder: UnlockedKeys, pageId: number): Promise<PageKeyRing> {
-  const keys = await loadPageKeys(ring, holder, pageId);
+  return keepLoadedPageKey(ring, holder, await loadPageKeys(ring, holder, pageId));
+}
+
+/** keepPageKey with the page's keys as just loaded. */
+async function keepLoadedPageKey(ring: GroupRing, holder: UnlockedKeys, keys: PageKeyRing): Promise<PageKeyRing> {
+  const pageId = keys.pageId;
   const rekey = keys.answer.rekey;
   if (!rekey || !keys.restricted) return keys;
   const me = await myIdentity(holder);
@@ -264,4 +269,43 @@ export async function securePage(groupId: number, pageId: number, holder: Unlock
   // A page that was never restricted has nothing to seal anew (no record can be under a page key).
   if (!keys.restricted && keys.generation === 0) return { resealed: 0, unopened: 0 };
   return resealPage(ring, holder, keys, (done, total) => onProgress({ done, total }), { comments: visit ? "withCards" : "always" });
+}
+
+/** A page's level for those who configure it (group administrators): only they keep its key. */
+const CONFIGURE = 3;
+
+/** Progress of keeping a group's restricted pages' keys: how many pages of how many are done. */
+export type UpkeepProgress = (done: number, total: number) => void;
+
+/**
+ * The upkeep of every restricted page of the group after a change of who reads them (a member
+ * added, removed or made administrator, a role given, taken or deleted), in the browser of the
+ * administrator who made it: keepPageKey for each (a new generation when a reader is gone, copies
+ * for new readers), without waiting for a visit. A page given its first generation here has its
+ * cards sealed anew at once; other cards stay where they are (a visit seals anything left out of
+ * place). Every page is tried; the first failure is thrown after the last page (a visit does it
+ * then). Answers how many restricted pages there were.
+ */
+export async function keepGroupPageKeys(groupId: number, holder: UnlockedKeys, onProgress: UpkeepProgress = () => undefined): Promise<number> {
+  // The change may have moved the group on (a removal makes a new epoch): its log as it is now.
+  forgetGroupRing(groupId);
+  const ring = await openGroupRing(groupId, holder);
+  const { menu } = await call("GET /api/groups/{id}", { params: { id: groupId } });
+  const pages = menu.filter((p) => p.reserved === null && p.level >= CONFIGURE);
+  const failures: unknown[] = [];
+  const loaded = await Promise.all(pages.map((p) => loadPageKeys(ring, holder, p.id).catch((error: unknown) => void failures.push(error))));
+  const due = loaded.filter((keys): keys is PageKeyRing => keys !== undefined && keys.restricted);
+  onProgress(0, due.length);
+  for (const [i, keys] of due.entries()) {
+    try {
+      // Another administrator's browser may have made the generation first (409): once more with the page's keys as they are then.
+      const kept = await keepLoadedPageKey(ring, holder, keys).catch((error: unknown) => (isApiError(error, 409) ? keepPageKey(ring, holder, keys.pageId) : Promise.reject(error)));
+      if (keys.generation === 0 && kept.generation > 0) await resealPage(ring, holder, kept, undefined, { comments: "withCards" });
+    } catch (error) {
+      failures.push(error);
+    }
+    onProgress(i + 1, due.length);
+  }
+  if (failures.length > 0) throw failures[0];
+  return due.length;
 }

@@ -2,7 +2,7 @@ import type { Relationship } from "@sealwork/contracts";
 import { type MotePayload, generateRecordId } from "@sealwork/crypto";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
-import { isApiError } from "../../../lib/api";
+import { call, isApiError } from "../../../lib/api";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { currentGroupRing } from "../conversation/group-messages";
@@ -71,6 +71,19 @@ export function usePageKeeper(groupId: number, page: { id: number; is_editable: 
     gcTime: 0,
     retry: false,
   });
+}
+
+/**
+ * Whom a page's new and changed cards are encrypted for, as the server's page keys say: "readers"
+ * on a restricted page (its page key), else "group"; undefined until known.
+ */
+export function usePageSealing(groupId: number, pageId: number): "group" | "readers" | undefined {
+  const sealing = useQuery({
+    queryKey: queryKeys.groups.pageSealing(groupId, pageId),
+    queryFn: async ({ signal }) => ((await call("GET /api/pages/{id}/keys", { params: { id: pageId }, signal })).restricted ? ("readers" as const) : ("group" as const)),
+    retry: false,
+  });
+  return sealing.data;
 }
 
 /** One card with its comments, opened. */

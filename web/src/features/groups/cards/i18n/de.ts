@@ -7,6 +7,7 @@ export const de: Texts<typeof en> = {
     createTitle: "Eintrag erstellen",
     editTitle: "Eintrag bearbeiten",
     encrypted: "Der Inhalt ist für die Gruppe verschlüsselt: nur ihre Mitglieder können ihn lesen.",
+    encryptedForReaders: "Der Inhalt ist für die Leser dieser Seite verschlüsselt: nur sie können ihn lesen, nicht der Rest der Gruppe.",
     readOnly: "Auf dieser Seite darfst du keine Einträge erstellen oder bearbeiten!",
     close: "Schliessen",
     title: "Titel",

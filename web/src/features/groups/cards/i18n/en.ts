@@ -4,6 +4,7 @@ export const en = {
     createTitle: "Create item",
     editTitle: "Edit item",
     encrypted: "The content is encrypted for the group: only its members can read it.",
+    encryptedForReaders: "The content is encrypted for this page's readers: only they can read it, not the rest of the group.",
     readOnly: "Not allowed to edit or create items from this page!",
     close: "Close",
     title: "Title",

@@ -84,6 +84,7 @@ export const de: Texts<typeof en> = {
     create: "Erstellen",
     cancel: "Abbrechen",
     encrypted: "Name und Schlagwörter werden für die Gruppe verschlüsselt.",
+    encryptedForReaders: "Name und Schlagwörter werden nur für die Leser dieses Elements verschlüsselt.",
   },
   confirmDelete: {
     title: "{{name}} löschen?",

@@ -81,6 +81,7 @@ export const en = {
     create: "Create",
     cancel: "Cancel",
     encrypted: "The name and tags are encrypted for the group.",
+    encryptedForReaders: "The name and tags are encrypted for this item's readers only.",
   },
   confirmDelete: {
     title: "Delete {{name}}?",

@@ -35,6 +35,11 @@ export const de: Texts<typeof en> = {
   name: "Name",
   role: "Rolle",
   actions: "Aktionen",
+  pageKeys: {
+    progress: "Die Schlüssel der eingeschränkten Seiten werden aktualisiert: {{done}} von {{total}}",
+    failed: "Die Änderung ist gespeichert, aber die Schlüssel der eingeschränkten Seiten konnten gerade nicht aktualisiert werden ({{reason}}). Sie werden aktualisiert, sobald eine Administratorin oder ein Administrator die jeweilige Seite das nächste Mal öffnet.",
+    dismiss: "Schließen",
+  },
   analysis: {
     open: "Mote-Analyse",
     title: "Mote-Analyse",

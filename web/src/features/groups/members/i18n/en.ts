@@ -32,6 +32,11 @@ export const en = {
   name: "Name",
   role: "Role",
   actions: "Actions",
+  pageKeys: {
+    progress: "Updating the keys of restricted pages: {{done}} of {{total}}",
+    failed: "The change is saved, but the keys of the restricted pages could not be updated now ({{reason}}). They will be updated when an administrator next opens each of those pages.",
+    dismiss: "Dismiss",
+  },
   analysis: {
     open: "Mote Analysis",
     title: "Mote Analysis",
