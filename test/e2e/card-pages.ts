@@ -61,3 +61,18 @@ export async function expectRefused(page: Page, group: number, id: number, pageN
   await page.getByText("You are not allowed to access this page!").waitFor({ timeout: 30_000 });
   expect(await page.getByRole("link", { name: pageName }).count()).toBe(0);
 }
+
+/**
+ * A card without media written in the card editor on a pinboard (title and content), as the tests
+ * need a card of the group that is not on the page they look at; waits until it is saved.
+ */
+export async function pinnedCard(page: Page, group: number, board: number, title: string, content: string) {
+  await openCardPage(page, group, board);
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  const editor = page.getByRole("dialog");
+  await editor.getByLabel("Title").fill(title);
+  await editor.getByLabel("Content").fill(content);
+  await editor.getByRole("button", { name: "Save" }).click();
+  await editor.waitFor({ state: "detached", timeout: 60_000 });
+  await page.getByRole("listitem").filter({ hasText: title }).waitFor();
+}

@@ -4,7 +4,7 @@ import { png } from "../support/png";
 import { expectAccessible } from "./accessibility";
 import { browserForSuite } from "./conversation-helpers";
 import { http } from "../support/api";
-import { expectRefused, groupWithCardPage, openCardPage } from "./card-pages";
+import { expectRefused, groupWithCardPage, openCardPage, pinnedCard } from "./card-pages";
 import { storedSession } from "./helpers";
 
 /**
@@ -172,13 +172,7 @@ describe("the gallery page", () => {
     // the pinboard's cards as the gallery's (a card opens by its group and record id, not its page).
     const sue = (await storedSession(browsers.sue))!;
     const board = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: `Board ${tag}`, type: "pinboard" } })).body.id;
-    await openCardPage(a, group, board);
-    await a.getByRole("button", { name: "Add", exact: true }).click();
-    await editor(a).getByLabel("Title").fill(`Notiz ${tag}`);
-    await editor(a).getByLabel("Content").fill("Nur Text, kein Bild");
-    await editor(a).getByRole("button", { name: "Save" }).click();
-    await editor(a).waitFor({ state: "detached", timeout: 60_000 });
-    await a.getByRole("listitem").filter({ hasText: `Notiz ${tag}` }).waitFor();
+    await pinnedCard(a, group, board, `Notiz ${tag}`, "Nur Text, kein Bild");
 
     const listing = (url: URL) => url.pathname === "/api/motes" && url.searchParams.get("page") === String(gallery);
     let listed = 0;
