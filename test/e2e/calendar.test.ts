@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { createSession } from "../support/users";
 import { expectAccessible } from "./accessibility";
-import { groupWithCardPage, pageKeyMade } from "./card-pages";
+import { expectRefused, groupWithCardPage, pageKeyMade, pinnedCard } from "./card-pages";
 import { browserForSuite } from "./conversation-helpers";
 import { gotoApp, storedSession } from "./helpers";
 
@@ -11,13 +11,18 @@ import { gotoApp, storedSession } from "./helpers";
  * The calendar page in the browser (issue 14; spec 002 §2 Calendar): a card made by selecting days
  * on the calendar and saving the card editor, sealed in the author's browser; the event moved by
  * dragging, saved through the multipatch and still there after a reload; a refused move
- * put back with the spec's text; the event viewer; a read-only member who sees but cannot move;
- * a day of more events than the month shows, whose '+N more' opens the day.
- * Then the filter builder narrowing 'Found n events', a resize in the week view that persists,
- * 'Calendar options' committed by a group admin (a colour and an autofilter, seen by the members
- * after a reload) and refused with the spec's 403 text for one who is no longer allowed, and the
- * accessibility check over the calendar with its panels open; options stored badly falling back
- * to their defaults with a notice, and the spec's text for a failure other than 403.
+ * put back with the spec's text; the event viewer with its comments; a read-only member who sees
+ * but cannot move, with the spec's read-only text; a day of more events than the month shows,
+ * whose '+N more' opens the day; the event edited and deleted through the viewer, and the empty
+ * state before and after.
+ * Then a member without rights refused, the parent filter naming related cards by their decrypted
+ * titles, the filter builder narrowing 'Found n events', a resize in the week view that persists,
+ * 'Calendar options' committed by a super administrator (a colour and an autofilter, applied for
+ * the members after a reload but shown only to super administrators, spec 002 §6), by a group
+ * admin who keeps the autofilters, and refused with the spec's 403 text for one who is no longer
+ * allowed, and the accessibility check over the calendar with its panels open; options stored
+ * badly falling back to their defaults with a notice, and the spec's text for a failure other
+ * than 403.
  */
 
 const unique = () => Math.random().toString(36).slice(2, 7);
@@ -59,7 +64,7 @@ describe("the calendar page", () => {
     return values;
   }
 
-  it("creates an event by selecting days, moves it for good, puts a refused move back, and shows it read-only to a reader", { timeout: 300_000 }, async () => {
+  it("creates an event by selecting days, moves it for good, puts a refused move back, shows it read-only to a reader who comments on it, edits and deletes it; the empty state", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [sue, ann, ben] = await Promise.all([createSession({ admin: true, superAdmin: true, name: `Sue ${tag}` }), createSession({ name: `Ann ${tag}` }), createSession({ name: `Ben ${tag}` })]);
     const [s, a, b] = await Promise.all([sue, ann, ben].map(signedIn));
@@ -85,6 +90,8 @@ describe("the calendar page", () => {
 
     await openCalendar(a!, group, calendar);
     await a!.getByText("Found 0 events").waitFor();
+    // The empty state, and how to add an event here.
+    await a!.locator("[data-calendar-notice]").getByText("No events yet. Select days on the calendar, or use Create new, to add the first one.").waitFor();
     // Week numbers in the month view; the mini month beside it.
     expect(await main(a!).locator(".fc-daygrid-week-number").count()).toBeGreaterThan(3);
     await a!.locator("[data-calendar-mini] .fc-daygrid-day").first().waitFor();
@@ -102,6 +109,7 @@ describe("the calendar page", () => {
     await editor(a!).waitFor({ state: "detached", timeout: 60_000 });
     await event(a!, title).waitFor({ timeout: 30_000 });
     await a!.getByText("Found 1 event").waitFor();
+    expect(await a!.locator("[data-calendar-notice]").count()).toBe(0);
 
     // Dragged a week later: shown there at once, saved through the multipatch, there after a reload.
     const saved = a!.waitForResponse((r) => r.url().includes("/api/motes/multipatch") && r.request().method() === "PATCH");
@@ -129,12 +137,18 @@ describe("the calendar page", () => {
     // Ben may only read: the event and its viewer, no Edit, nothing to drag, no create.
     await openCalendar(b!, group, calendar);
     await event(b!, title).waitFor({ timeout: 30_000 });
+    await b!.locator("[data-calendar-notice]").getByText("Not allowed to edit or create items from this page!", { exact: true }).waitFor();
     expect(await event(b!, title).evaluate((el) => el.classList.contains("fc-event-draggable"))).toBe(false);
     expect(await b!.getByRole("button", { name: "Create new card" }).count()).toBe(0);
     await event(b!, title).click();
     const viewer = b!.getByRole("dialog");
     await viewer.getByText("Raum 3, mit Beamer").waitFor();
     expect(await viewer.getByRole("button", { name: "Edit" }).count()).toBe(0);
+    // A reader comments on the event in the viewer.
+    await viewer.getByText("No comments yet.").waitFor({ timeout: 30_000 });
+    await viewer.getByLabel("New comment").fill("Ich bringe Kaffee");
+    await viewer.getByLabel("New comment").press("Enter");
+    await viewer.getByText("Ich bringe Kaffee").waitFor();
     await b!.keyboard.press("Escape");
     await viewer.waitFor({ state: "detached" });
 
@@ -174,11 +188,33 @@ describe("the calendar page", () => {
     expect(await main(b!).locator(".fc-event").count()).toBe(6);
     await b!.getByText("Found 6 events").waitFor();
     await b!.unroute(listing);
+
+    // Ann sees Ben's comment in the viewer, edits the event from there, then deletes it: the empty state again.
+    await openCalendar(a!, group, calendar);
+    await event(a!, title).click();
+    await a!.getByRole("dialog").getByText("Ich bringe Kaffee").waitFor({ timeout: 30_000 });
+    await a!.getByRole("dialog").getByRole("button", { name: "Edit" }).click();
+    await editor(a!).getByLabel("Title").fill(`${title} (neu)`);
+    await editor(a!).getByRole("button", { name: "Save" }).click();
+    await editor(a!).waitFor({ state: "detached", timeout: 60_000 });
+    await cell(a!, plusDays(tuesday, 7)).locator(".fc-event").filter({ hasText: `${title} (neu)` }).waitFor({ timeout: 30_000 });
+    await openCalendar(b!, group, calendar);
+    await event(b!, `${title} (neu)`).waitFor({ timeout: 30_000 });
+    await event(a!, `${title} (neu)`).click();
+    await a!.getByRole("dialog").getByRole("button", { name: "Edit" }).click();
+    await editor(a!).getByRole("button", { name: "Delete" }).click();
+    await editor(a!).getByRole("button", { name: "Delete" }).click();
+    await editor(a!).waitFor({ state: "detached", timeout: 60_000 });
+    await a!.getByText("Found 0 events").waitFor({ timeout: 30_000 });
+    await a!.locator("[data-calendar-notice]").getByText(/^No events yet\./).waitFor();
+    expect(await main(a!).locator(".fc-event").count()).toBe(0);
   });
-  it("narrows by the filter builder, resizes in the week view for good, commits the calendar options, refuses them with a 403, and passes axe", { timeout: 420_000 }, async () => {
+  it("refuses a stranger, names parents by their titles, narrows by the filter builder, resizes in the week view for good, commits the calendar options (autofilters by a super administrator only), refuses them with a 403, and passes axe", { timeout: 420_000 }, async () => {
     const tag = unique();
     const { group, page: calendar, browsers } = await groupWithCardPage(signedIn, "calendar", "Termine", tag);
-    const { sue: s, ann: a } = browsers;
+    const { sue: s, ann: a, cat: c } = browsers;
+    // Cat may not see the page: it is not in her menu, and its address is refused.
+    await expectRefused(c, group, calendar, "Termine");
     const found = (page: Page, n: number) => page.locator("[data-calendar-found]").getByText(n === 1 ? "Found 1 event" : `Found ${n} events`, { exact: true }).waitFor({ timeout: 30_000 });
 
     // Three events this month, made through the create button and the editor.
@@ -196,6 +232,37 @@ describe("the calendar page", () => {
       await editor(a).getByRole("button", { name: "Save" }).click();
       await editor(a).waitFor({ state: "detached", timeout: 60_000 });
     }
+    await found(a, 3);
+
+    // The parent filter names related cards by their decrypted titles. No screen relates cards
+    // until blueprints exist: the relationships (in the clear, ids only) are set through the API on
+    // the sealed cards as they are. Apéro and Review belong to a project card on a pinboard, which
+    // the calendar fetches (relationMotes) and opens in Ann's browser.
+    const sueToken = (await storedSession(s))!.api_token;
+    const annToken = (await storedSession(a))!.api_token;
+    const board = (await http<{ id: number }>("POST", "/api/pages", { token: sueToken, body: { group, name: `Projekte ${tag}`, type: "pinboard" } })).body.id;
+    await pinnedCard(a, group, board, `Projekt ${tag}`, "Alpha");
+    type Sealed = { id: number; payload: string; dockey: string; epoch: number; page_key: number | null };
+    const listed = async (page: number) => (await http<{ motes: Sealed[] }>("GET", `/api/motes?page=${page}`, { token: annToken })).body.motes.sort((x, y) => x.id - y.id);
+    const [project] = await listed(board);
+    const events = await listed(calendar);
+    expect(events).toHaveLength(3);
+    for (const mote of events.slice(1)) {
+      const body = { payload: mote.payload, dockey: mote.dockey, epoch: mote.epoch, ...(mote.page_key === null ? {} : { page_key: mote.page_key }), relationships: [{ field: "project", id: project!.id }] };
+      expect((await http("PATCH", `/api/motes/${mote.id}`, { token: annToken, body })).status).toBe(200);
+    }
+    expect((await http("PATCH", `/api/pages/${calendar}`, { token: sueToken, body: { options: JSON.stringify({ filter: "project" }) } })).status).toBe(200);
+    await openCalendar(a, group, calendar);
+    await found(a, 3);
+    const parentFilter = a.getByRole("listbox", { name: "Filter", exact: true });
+    await a.getByRole("combobox", { name: "Filter", exact: true }).click();
+    await parentFilter.getByRole("option", { name: `Projekt ${tag}` }).waitFor({ timeout: 30_000 });
+    expect(await parentFilter.getByRole("option").allInnerTexts()).toEqual(["Show all", `Projekt ${tag}`]);
+    await parentFilter.getByRole("option", { name: `Projekt ${tag}` }).click();
+    await found(a, 2);
+    expect(await event(a, titles[0]!).count()).toBe(0);
+    await a.getByRole("combobox", { name: "Filter", exact: true }).click();
+    await parentFilter.getByRole("option", { name: "Show all" }).click();
     await found(a, 3);
 
     // The filter builder: a comma term is any of several; an empty term is ignored; a day; a term
@@ -266,6 +333,7 @@ describe("the calendar page", () => {
     const stored = JSON.parse((await http<{ options: string }>("GET", `/api/pages/${calendar}`, { token: (await storedSession(s))!.api_token })).body.options) as Record<string, unknown>;
     expect(stored).toMatchObject({ sources: ["cards"], sourceColors: { cards: "#c92a2a" }, datefield: "event" });
     expect(JSON.stringify(stored)).not.toContain(tag);
+    expect(String(stored.autofilters)).toContain("Planung");
 
     // Ann, after a reload: the autofilter applies (with no filter of her own), in the new colour.
     await openCalendar(a, group, calendar);
@@ -274,15 +342,35 @@ describe("the calendar page", () => {
     // The month view draws a timed event as a dot in the source's colour.
     expect(await event(a, titles[2]!).evaluate((el) => el.outerHTML)).toContain("rgb(201, 42, 42)");
     expect(await a.getByRole("button", { name: "Calendar options" }).count()).toBe(0);
+    // The autofilter is hidden from her (spec 002 §6: only super administrators see them); Sue sees it.
     await a.getByRole("button", { name: "Filter builder" }).click();
-    await a.getByText("1 automatic filter applies too.").waitFor();
+    await a.getByRole("region", { name: "Filters" }).getByText(/An empty search term is ignored/).waitFor();
+    expect(await a.locator("[data-automatic-filters]").count()).toBe(0);
     await expectAccessible(a, "the calendar page of a member with the filter builder");
+    await openCalendar(s, group, calendar);
+    await found(s, 2);
+    await s.getByRole("button", { name: "Filter builder" }).click();
+    await s.getByText("1 automatic filter applies too.").waitFor();
 
     // Ann made a group admin sees the options; removed from the group before she commits, the server refuses with 403.
     const token = (await storedSession(s))!.api_token;
     const ann = (await storedSession(a))!;
     expect((await http("POST", `/api/groups/${group}/makeAdminMember`, { token, body: { member_uid: ann.id } })).status).toBe(200);
     await openCalendar(a, group, calendar);
+    await a.getByRole("button", { name: "Calendar options" }).click();
+    const annOptions = a.getByRole("region", { name: "Calendar options" });
+    await annOptions.getByLabel("Colour of Cards").waitFor();
+    // She may not save filters as autofilters, nor sees them; her commit keeps them as they are.
+    expect(await annOptions.getByRole("button", { name: "Use the current filters" }).count()).toBe(0);
+    expect(await annOptions.locator("[data-autofilters]").count()).toBe(0);
+    await annOptions.getByLabel("Colour of Cards").fill("#5f3dc4");
+    const annSaved = a.waitForResponse((r) => /\/api\/pages\/\d+$/.test(r.url()) && r.request().method() !== "GET");
+    await annOptions.getByRole("button", { name: "Commit Changes" }).click();
+    expect((await annSaved).status()).toBe(200);
+    await annOptions.waitFor({ state: "detached" });
+    const kept = JSON.parse((await http<{ options: string }>("GET", `/api/pages/${calendar}`, { token })).body.options) as Record<string, unknown>;
+    expect(kept).toMatchObject({ sourceColors: { cards: "#5f3dc4" }, autofilters: stored.autofilters });
+    await found(a, 2);
     await a.getByRole("button", { name: "Calendar options" }).click();
     await a.getByRole("region", { name: "Calendar options" }).getByLabel("Colour of Cards").fill("#087f5b");
     expect((await http("POST", `/api/groups/${group}/revokeMember`, { token, body: { member_uid: ann.id } })).status).toBe(200);

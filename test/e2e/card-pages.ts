@@ -72,3 +72,12 @@ export async function addCard(page: Page, title: string, content: string) {
   await dialog.waitFor({ state: "detached", timeout: 60_000 });
   await page.getByRole("listitem").filter({ hasText: title }).waitFor();
 }
+
+/**
+ * A card without media written in the card editor on a pinboard (title and content), as the tests
+ * need a card of the group that is not on the page they look at; waits until it is saved.
+ */
+export async function pinnedCard(page: Page, group: number, board: number, title: string, content: string) {
+  await openCardPage(page, group, board);
+  await addCard(page, title, content);
+}

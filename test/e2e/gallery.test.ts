@@ -3,14 +3,17 @@ import { describe, expect, it } from "vitest";
 import { png } from "../support/png";
 import { expectAccessible } from "./accessibility";
 import { browserForSuite } from "./conversation-helpers";
-import { expectRefused, groupWithCardPage, openCardPage } from "./card-pages";
+import { http } from "../support/api";
+import { expectRefused, groupWithCardPage, openCardPage, pinnedCard } from "./card-pages";
+import { storedSession } from "./helpers";
 
 /**
  * The gallery page in the browser (issue 14; spec 002 §2 Gallery, §5): pictures added through the
  * card editor (media required), thumbnails decrypted in the grid, the dark photo browser with the
  * titles as captions moved by keys, buttons and a drag, the full pictures fetched only when opened;
  * editing, deleting, the empty state, a read-only member and a member refused; a gallery of many
- * cards builds only the rows in view and the others as they are scrolled to.
+ * cards builds only the rows in view and the others as they are scrolled to; a gallery whose only
+ * cards have no image or video shows its empty state.
  */
 
 const unique = () => Math.random().toString(36).slice(2, 7);
@@ -156,6 +159,35 @@ describe("the gallery page", () => {
     await browser(a).getByText(`1 of ${CARDS}`).waitFor();
     await a.keyboard.press("Escape");
     await browser(a).waitFor({ state: "detached" });
+    await a.unroute(listing);
+  });
+
+  it("shows the empty state when its cards have no image or video to show", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const { group, page: gallery, browsers } = await groupWithCardPage(signedIn, "gallery", `Bare ${tag}`, tag);
+    const a = browsers.ann;
+    // A card without media, as other page types and clients make them: Ann writes one on a
+    // pinboard of the group that everyone may use (sealed under the group key, as the gallery's
+    // cards of another client would be). The editor of a gallery asks for media, so the test lists
+    // the pinboard's cards as the gallery's (a card opens by its group and record id, not its page).
+    const sue = (await storedSession(browsers.sue))!;
+    const board = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: `Board ${tag}`, type: "pinboard" } })).body.id;
+    await pinnedCard(a, group, board, `Notiz ${tag}`, "Nur Text, kein Bild");
+
+    const listing = (url: URL) => url.pathname === "/api/motes" && url.searchParams.get("page") === String(gallery);
+    let listed = 0;
+    await a.route(listing, async (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set("page", String(board));
+      const answer = await route.fetch({ url: url.toString() });
+      const body = (await answer.json()) as { motes: unknown[] };
+      listed += body.motes.length;
+      await route.fulfill({ response: answer, json: body });
+    });
+    await openCardPage(a, group, gallery);
+    await a.getByText("No pictures yet.").waitFor({ timeout: 30_000 });
+    expect(listed).toBe(1);
+    expect(await a.getByRole("list", { name: "Pictures" }).count()).toBe(0);
     await a.unroute(listing);
   });
 });

@@ -83,6 +83,32 @@ describe("pages: creating, reading, the menu", () => {
     expect((await patch(admin, drive.id, { menu_name: "Files", menu_order: 200 })).status).toBe(200);
   });
 
+  it("a calendar's autofilters change only by a super administrator's hand (spec 002 §6); its other options by any group administrator", async () => {
+    const { admin, ann, group } = await team();
+    expect((await makeAdmin(admin, group, ann.id)).status).toBe(200);
+    const calendar = (await newPage(admin, group, "Termine", "calendar")).body;
+    const board = (await newPage(admin, group, "Board")).body;
+    const patch = (who: Session, id: number, options: Json) => post<{ options: string } & Json>(who, `/api/pages/${id}`, { _method: "PATCH", options: JSON.stringify(options) });
+    const autofilters = JSON.stringify([{ field: "title", type: "text", fieldname: "Title", term: "Planung", or: false, not: false }]);
+    const stored = async () => JSON.parse((await get<{ options: string }>(admin, `/api/pages/${calendar.id}`)).body.options) as Json;
+
+    // Ann, a group administrator but no super administrator: options without autofilters, yes; with them, no.
+    expect((await patch(ann, calendar.id, { sources: ["cards"] })).status).toBe(200);
+    const refused = await patch(ann, calendar.id, { sources: ["cards"], autofilters });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: "page_autofilters_forbidden", message: "You are not allowed to alter this page!" });
+    // Sue, a super administrator, saves them.
+    expect((await patch(admin, calendar.id, { sources: ["cards"], autofilters })).status).toBe(200);
+    // Ann changes the colour with the autofilters as stored; she may neither change nor drop them.
+    expect((await patch(ann, calendar.id, { sources: ["cards"], sourceColors: { cards: "#c92a2a" }, autofilters })).status).toBe(200);
+    expect((await patch(ann, calendar.id, { sources: ["cards"], autofilters: "" })).body).toMatchObject({ code: "page_autofilters_forbidden" });
+    expect((await patch(ann, calendar.id, { sources: ["cards"] })).body).toMatchObject({ code: "page_autofilters_forbidden" });
+    expect(await stored()).toEqual({ sources: ["cards"], sourceColors: { cards: "#c92a2a" }, autofilters });
+    // Sue clears them; other page types' options are not a calendar's.
+    expect((await patch(admin, calendar.id, { sources: ["cards"], autofilters: "" })).status).toBe(200);
+    expect((await patch(ann, board.id, { autofilters })).status).toBe(200);
+  });
+
   it("deletes pages (admins; never the reserved ones), with the start page option", async () => {
     const { admin, ann, group } = await team();
     const page = (await newPage(admin, group, "Old")).body;

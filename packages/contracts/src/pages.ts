@@ -90,6 +90,7 @@ export const pageErrorCodes = [
   "page_internal",
   "page_no_options",
   "page_menu_invalid",
+  "page_autofilters_forbidden",
   "page_reserved_name",
   "permit_forbidden",
   "permit_invalid",

@@ -34,7 +34,7 @@ const ACTIONS: { [K in Kind]: Actions[K][] } = {
   keypair: ["read", "recover"],
   conversation: ["read", "write", "rename", "archive", "manage", "delete"],
   group: ["read", "leave", "manage", "analyse"],
-  page: ["read", "use", "configure"],
+  page: ["read", "use", "configure", "autofilter"],
   role: ["manage", "unassign", "delete"],
   driveitem: ["read", "edit", "move", "delete", "use", "permit"],
   mote: ["read", "create", "edit", "delete"],
@@ -148,7 +148,8 @@ const matrix: Record<string, Row<Kind>> = {
   },
   "a page of a group one administers": {
     resource: page({ member: GROUP_ADMIN, internal: true, read: [{ role: false, id: 99 }] }),
-    allowed: { ...none, user: [...allPage], admin: [...allPage], super: [...allPage] },
+    // Saving a calendar's autofilters: super administrators only (spec 002 §6).
+    allowed: { ...none, user: [...allPage], admin: [...allPage], super: [...allPage, "autofilter"] },
   },
   "an internal page without a grant for one": {
     resource: page({ internal: true }),

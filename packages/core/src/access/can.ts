@@ -85,8 +85,12 @@ export interface Actions {
    * members lack a wrap or a key: ids only): its administrators and super administrators.
    */
   group: "read" | "leave" | "manage" | "analyse";
-  /** read: level 1 or more; use (create items): level 2 or more; configure (menu, options, permissions, delete): level 3 (pageLevel). */
-  page: "read" | "use" | "configure";
+  /**
+   * read: level 1 or more; use (create items): level 2 or more; configure (menu, options,
+   * permissions, delete): level 3 (pageLevel); autofilter (change a calendar's saved autofilters,
+   * spec 002 §6): a super administrator who may configure it.
+   */
+  page: "read" | "use" | "configure" | "autofilter";
   /** manage (create, delete, assign, unassign): a group's administrators for its roles, instance administrators for instance-wide ones; never deleting or taking away an admin role. */
   role: "manage" | "unassign" | "delete";
   /**
@@ -156,7 +160,10 @@ const rules: Rules = {
     return action === "manage" ? group.member.admin : true;
   },
 
-  page: (actor, action, page) => pageLevel(actor, page) >= (action === "read" ? PAGE_LEVEL.read : action === "use" ? PAGE_LEVEL.use : PAGE_LEVEL.admin),
+  page: (actor, action, page) => {
+    if (action === "autofilter" && actor.kind !== "super") return false;
+    return pageLevel(actor, page) >= (action === "read" ? PAGE_LEVEL.read : action === "use" ? PAGE_LEVEL.use : PAGE_LEVEL.admin);
+  },
 
   role: (actor, action, role) => {
     if (!isMember(actor)) return false;

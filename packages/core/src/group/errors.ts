@@ -16,6 +16,8 @@ export const groupErrors = {
   page_internal: { status: 422, text: "You cannot currently delete internal pages such as drive, members, etc." },
   page_no_options: { status: 422, text: "This page has no configurable options." },
   page_menu_invalid: { status: 422, text: "Error setting page menu options!" },
+  /** Spec 002 §6, §8: only super administrators save a calendar's filters as autofilters; the calendar's 403 text. */
+  page_autofilters_forbidden: { status: 403, text: "You are not allowed to alter this page!" },
   page_reserved_name: { status: 422, text: "The name of a built-in page cannot be changed." },
   permit_forbidden: { status: 403, text: "You do not have access to edit this object." },
   permit_invalid: { status: 422, text: "Error editing this object - please refresh the page and try again." },

@@ -43,6 +43,20 @@ function objectText(text: string, code: ErrorCode): string {
   return JSON.stringify(parsed);
 }
 
+/** A calendar's saved autofilters in its options text (spec 002 §3), as JSON to compare; undefined when the text holds none. */
+function autofiltersOf(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    // Stored options are checked when saved; text from before that has no autofilters to keep.
+    console.warn("A page's stored options are not JSON", error);
+    return undefined;
+  }
+  const value = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>).autofilters : undefined;
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
 /**
  * Pages of a group (spec 001 §2–§8): the six types, the reserved drive, members and conversation
  * pages (never deleted), their menu items and permission lists. A page's level for the caller is
@@ -88,7 +102,9 @@ export namespace Page {
   /**
    * POST /api/pages/{id} with _method PATCH (group administrators): the page's options (not on the
    * reserved pages: page_no_options), or its menu item; the name of a reserved page stays. A
-   * start page is the group's option: set here, or cleared when this page stops being it.
+   * start page is the group's option: set here, or cleared when this page stops being it. A
+   * calendar's autofilters change only by a super administrator's hand (spec 002 §6; else 403
+   * page_autofilters_forbidden): others save its options with them as they were.
    */
   export async function patch(actor: Actor, id: number, body: z.input<typeof pagePatch>) {
     const input = valid(pagePatch, body, "page_menu_invalid");
@@ -96,8 +112,12 @@ export namespace Page {
     if (input.options !== undefined && page.reserved) fail("page_no_options");
     if (input.name !== undefined && page.reserved && input.name !== page.title) fail("page_reserved_name");
     if (input.name !== undefined && !input.name) fail("page_name_missing");
+    const options = input.options !== undefined ? objectText(input.options, "page_menu_invalid") : undefined;
+    if (options !== undefined && page.type === "calendar" && autofiltersOf(options) !== autofiltersOf(page.options)) {
+      if (!can(actor, "autofilter", pageResource(page, member))) fail("page_autofilters_forbidden");
+    }
     const set: Partial<GroupPageItem> = {
-      ...(input.options !== undefined ? { options: objectText(input.options, "page_menu_invalid") } : {}),
+      ...(options !== undefined ? { options } : {}),
       ...(input.name !== undefined ? { title: input.name } : {}),
       ...(input.internal !== undefined ? { internal: input.internal } : {}),
       ...(input.icon !== undefined ? { icon: input.icon } : {}),

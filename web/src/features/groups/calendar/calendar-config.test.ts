@@ -10,8 +10,10 @@ import {
   colorOf,
   dateFieldOf,
   parentChoices,
+  parentIds,
   passesParent,
   readCalendarConfig,
+  relatedTitle,
   sourceOfRecord,
   writeCalendarConfig,
 } from "./calendar-config";
@@ -57,6 +59,14 @@ describe("the calendar's configuration", () => {
     expect(() => writeCalendarConfig("{}", { ...DEFAULT_CONFIG, sources: [] })).toThrow();
   });
 
+  it("keeps the stored value of the keys it is told to keep (the autofilters, for all but super administrators)", () => {
+    const stored = JSON.stringify({ autofilters: "[{", filter: "old" });
+    expect(JSON.parse(writeCalendarConfig(stored, { ...DEFAULT_CONFIG, autofilters: "" }, ["autofilters"]))).toEqual({ ...DEFAULT_CONFIG, autofilters: "[{" });
+    // A key not stored stays away, so the server sees no change to it.
+    expect(JSON.parse(writeCalendarConfig("{}", DEFAULT_CONFIG, ["autofilters"]))).not.toHaveProperty("autofilters");
+    expect(JSON.parse(writeCalendarConfig(stored, DEFAULT_CONFIG))).toMatchObject({ autofilters: "" });
+  });
+
   it("knows the sources by type: unknown types are left out, a record finds its source by type id", () => {
     const config = { ...DEFAULT_CONFIG, sources: ["Gone", "Meeting", "cards"] };
     expect(activeSources(config, catalog).map((s) => s.type)).toEqual(["Meeting", "cards"]);
@@ -90,8 +100,30 @@ describe("the calendar's configuration", () => {
       { value: "#b", label: "b" },
     ]);
     expect(parentChoices(records, "Project").map((c) => c.value)).toEqual(["@4", "@9"]);
+    expect(parentIds(records, "Project")).toEqual([4, 9]);
+    expect(parentIds(records, "")).toEqual([]);
     expect(records.filter((r) => passesParent(r, "", "#b")).map((r) => r.id)).toEqual([1]);
     expect(records.filter((r) => passesParent(r, "Project", "@4")).map((r) => r.id)).toEqual([2]);
     expect(records.filter((r) => passesParent(r, "", "")).map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+
+  it("names the parent filter's choices by the related cards' decrypted titles, '#id' for one the caller cannot open", () => {
+    const records = [record(1, {}, [{ field: "Project", id: 9 }, { field: "Other", id: 5 }]), record(2, {}, [{ field: "Project", id: 4 }, { field: "Project", id: 7 }, { field: "Project", id: 12 }])];
+    const related = new Map([
+      [9, record(9, { title: "Zeltlager" })],
+      [4, record(4, { title: "Apéro" })],
+      [7, record(7, { title: "  " })],
+      [12, record(12, null)],
+    ]);
+    const titleOf = (id: number) => relatedTitle(related.get(id), "(untitled)");
+    expect(parentChoices(records, "Project", titleOf)).toEqual([
+      { value: "@7", label: "(untitled)" },
+      { value: "@4", label: "Apéro" },
+      { value: "@9", label: "Zeltlager" },
+      { value: "@12", label: "#12" },
+    ]);
+    // Without titles (none fetched, or none readable): "#id" by id.
+    expect(parentChoices(records, "Project").map((c) => c.label)).toEqual(["#4", "#7", "#9", "#12"]);
+    expect(relatedTitle(undefined, "(untitled)")).toBeUndefined();
   });
 });

@@ -98,7 +98,7 @@ export const DEFAULT_CONFIG: CalendarConfig = {
   autocolor: "",
 };
 
-type ConfigKey = keyof CalendarConfig;
+export type ConfigKey = keyof CalendarConfig;
 const KEYS = Object.keys(configShape) as ConfigKey[];
 
 /** The page's options as an object; null when the text is not a JSON object. */
@@ -131,9 +131,18 @@ export function readCalendarConfig(text: string): { config: CalendarConfig; inva
   return { config: config as CalendarConfig, invalid };
 }
 
-/** The page's options text with the configuration written in; other keys of the options stay as they are. */
-export function writeCalendarConfig(text: string, config: CalendarConfig): string {
-  return JSON.stringify({ ...(optionsObject(text) ?? {}), ...calendarConfig.parse(config) });
+/**
+ * The page's options text with the configuration written in; other keys of the options, and the
+ * configuration's `keep` keys, stay as they are stored (a key not stored stays away).
+ */
+export function writeCalendarConfig(text: string, config: CalendarConfig, keep: readonly ConfigKey[] = []): string {
+  const stored = optionsObject(text) ?? {};
+  const written: Record<string, unknown> = { ...stored, ...calendarConfig.parse(config) };
+  for (const key of keep) {
+    if (stored[key] === undefined) delete written[key];
+    else written[key] = stored[key];
+  }
+  return JSON.stringify(written);
 }
 
 /** The configured sources that exist, in the configured order. */
@@ -159,14 +168,33 @@ export function colorOf(config: CalendarConfig, source: CalendarSource, record: 
   return config.sourceColors[source.type] ?? DEFAULT_COLOR;
 }
 
-/** The parent filter's choices: the ids related through the parent type's field, else (no parent type) the cards' tags. */
-export function parentChoices(records: readonly OpenedRecord[], parentType: string): { value: string; label: string }[] {
+/** The ids the records name through the parent type's field (none without a parent type), each once, ascending. */
+export function parentIds(records: readonly OpenedRecord[], parentType: string): number[] {
+  if (!parentType) return [];
+  const ids = new Set(records.flatMap((r) => r.relationships.filter((rel) => rel.field === parentType).map((rel) => rel.id)));
+  return [...ids].sort((a, b) => a - b);
+}
+
+/**
+ * The parent filter's choices: the records related through the parent type's field, by their
+ * decrypted titles (`titleOf`; "#id" for one the caller cannot open), else (no parent type) the
+ * cards' tags. Sorted by what they show.
+ */
+export function parentChoices(records: readonly OpenedRecord[], parentType: string, titleOf: (id: number) => string | undefined = () => undefined): { value: string; label: string }[] {
   if (parentType) {
-    const ids = new Set(records.flatMap((r) => r.relationships.filter((rel) => rel.field === parentType).map((rel) => rel.id)));
-    return [...ids].sort((a, b) => a - b).map((id) => ({ value: `@${id}`, label: `#${id}` }));
+    const choices = parentIds(records, parentType).map((id) => ({ id, title: titleOf(id) }));
+    // Titled ones first by title, then those that did not open by id.
+    choices.sort((a, b) => (a.title === undefined ? 1 : 0) - (b.title === undefined ? 1 : 0) || (a.title ?? "").localeCompare(b.title ?? "") || a.id - b.id);
+    return choices.map(({ id, title }) => ({ value: `@${id}`, label: title ?? `#${id}` }));
   }
   const tags = new Set(records.flatMap((r) => r.payload?.tags ?? []));
   return [...tags].sort((a, b) => a.localeCompare(b)).map((tag) => ({ value: `#${tag}`, label: tag }));
+}
+
+/** A related record's title for the parent filter: its decrypted title (or `untitled`), undefined for one that did not open. */
+export function relatedTitle(record: OpenedRecord | undefined, untitled: string): string | undefined {
+  if (!record?.payload) return undefined;
+  return record.payload.title?.trim() || untitled;
 }
 
 /** Whether a record passes the parent filter's choice ("" shows all). */

@@ -18,13 +18,30 @@ export function useSourceLabel() {
 /**
  * 'Calendar options' (spec 002 §2 Calendar, §3 calendar config), for those who may configure the
  * page: the sources, each one's colour and date field, the parent filter's type, the colour by
- * relation, and the automatic filters (the current filters, taken over). 'Commit Changes' checks
+ * relation, and for super administrators the automatic filters (the current filters, taken over;
+ * spec 002 §6: only they save filters as autofilters and see them; others keep the stored ones as
+ * they are, and the server refuses a change to them from anyone else). 'Commit Changes' checks
  * the configuration with zod and saves it into the page's options (POST /api/pages/{id},
  * _method PATCH); a 403 says 'You are not allowed to alter this page!', any other failure the
  * spec's text (§8). Only configuration goes to the server: the filter terms a user typed, never
  * a record's content.
  */
-export function CalendarOptions({ groupId, page, config, filters, onClose }: { groupId: number; page: PageView; config: CalendarConfig; filters: SearchFilter[]; onClose: () => void }) {
+export function CalendarOptions({
+  groupId,
+  page,
+  config,
+  filters,
+  autofilters,
+  onClose,
+}: {
+  groupId: number;
+  page: PageView;
+  config: CalendarConfig;
+  filters: SearchFilter[];
+  /** Whether the automatic filters are shown and may be changed here (super administrators). */
+  autofilters: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation(ns);
   const sourceLabel = useSourceLabel();
   const fieldLabel = useFieldLabel();
@@ -52,7 +69,8 @@ export function CalendarOptions({ groupId, page, config, filters, onClose }: { g
       return;
     }
     try {
-      await update.mutateAsync({ options: writeCalendarConfig(page.options, checked.data) });
+      // Only a super administrator changes the autofilters: for others they stay as stored, even where they did not read.
+      await update.mutateAsync({ options: writeCalendarConfig(page.options, checked.data, autofilters ? [] : ["autofilters"]) });
       onClose();
     } catch (error) {
       console.error("Saving the calendar options failed", error);
@@ -97,22 +115,24 @@ export function CalendarOptions({ groupId, page, config, filters, onClose }: { g
           <RelationSelect label={t("options.parentType")} none={t("options.noParent")} fields={relations} value={draft.filter} onChange={(filter) => change({ filter })} />
           <RelationSelect label={t("options.autocolor")} none={t("options.noAutocolor")} fields={relations} value={draft.autocolor} onChange={(autocolor) => change({ autocolor })} />
         </Group>
-        <div>
-          <Text size="sm" fw={500}>
-            {t("options.autofilters")}
-          </Text>
-          <Text size="sm" data-autofilters>
-            {automatic.length ? automatic.map((f) => `${f.not ? `${t("filters.not")} ` : ""}${fieldLabel(f.field)}: ${f.term}`).join("; ") : t("options.autofiltersNone")}
-          </Text>
-          <Group gap="xs" mt={4}>
-            <Button size="xs" variant="light" disabled={!filters.some(isActive)} onClick={() => change({ autofilters: JSON.stringify(filters.filter(isActive)) })}>
-              {t("options.autofiltersUse")}
-            </Button>
-            <Button size="xs" variant="subtle" disabled={!automatic.length} onClick={() => change({ autofilters: "" })}>
-              {t("options.autofiltersClear")}
-            </Button>
-          </Group>
-        </div>
+        {autofilters ? (
+          <div>
+            <Text size="sm" fw={500}>
+              {t("options.autofilters")}
+            </Text>
+            <Text size="sm" data-autofilters>
+              {automatic.length ? automatic.map((f) => `${f.not ? `${t("filters.not")} ` : ""}${fieldLabel(f.field)}: ${f.term}`).join("; ") : t("options.autofiltersNone")}
+            </Text>
+            <Group gap="xs" mt={4}>
+              <Button size="xs" variant="light" disabled={!filters.some(isActive)} onClick={() => change({ autofilters: JSON.stringify(filters.filter(isActive)) })}>
+                {t("options.autofiltersUse")}
+              </Button>
+              <Button size="xs" variant="subtle" disabled={!automatic.length} onClick={() => change({ autofilters: "" })}>
+                {t("options.autofiltersClear")}
+              </Button>
+            </Group>
+          </div>
+        ) : null}
         {failure ? (
           <Alert color="red" role="alert">
             {failure}

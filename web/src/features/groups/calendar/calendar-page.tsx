@@ -8,16 +8,18 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "../../../lib/api";
 import { errorText } from "../../../lib/error-text";
+import { useRequiredSession } from "../../../lib/session";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { uploadFile } from "../../conversations";
 import { CardEditor } from "../cards";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
-import { usePageKeeper, usePageRecords, usePageSealing, useRecordChanges } from "../records/use-records";
+import { usePageKeeper, usePageRecords, usePageSealing, useRecordChanges, useRelationRecords } from "../records/use-records";
 import { type SearchFilter, isActive, readFilters } from "../records/record-filters";
-import { type CalendarSource, dateFieldOf, parentChoices, readCalendarConfig } from "./calendar-config";
+import { type CalendarSource, dateFieldOf, parentChoices, parentIds, readCalendarConfig, relatedTitle } from "./calendar-config";
 import { type ViewRange, countInRange, eventsForView, limitPerDay, movedPayload, nextRange } from "./calendar-events";
 import { CalendarHeader } from "./calendar-header";
+import { CalendarNotice } from "./calendar-notice";
 import { DATE_LOCALE, hideWeekNumber, nameCellByContent, useCalendarLocales } from "./calendar-locale";
 import { CalendarOptions } from "./calendar-options";
 import "./calendar.css";
@@ -44,10 +46,11 @@ const MINI_DAY_HEADER = { weekday: "narrow" } as const;
  * card at those times; dragging or resizing an event saves the card's full payload with the new
  * times through the multipatch, and a refusal puts the event back with the spec's text. A
  * read-only page offers neither. 'Found n events' counts the visible range; the legend toggles
- * sources; the parent filter narrows to a parent or a tag ('Show all'); the filter builder and the
- * page's autofilters narrow further. The page's options configure it (calendar-config.ts;
- * 'Calendar options' for those who may configure the page). Everything shown was decrypted here,
- * and counts and filters run on it here.
+ * sources; the parent filter narrows to a parent (by its decrypted title) or a tag ('Show all');
+ * the filter builder and the page's autofilters narrow further. The autofilters apply to everyone
+ * but are hidden: only super administrators see them and save filters as them (spec 002 §6). The
+ * page's options configure it (calendar-config.ts; 'Calendar options' for those who may configure
+ * the page). Everything shown was decrypted here, and counts and filters run on it here.
  */
 export function CalendarPage(props: PageTypeProps) {
   const holder = useUnlockedKeys();
@@ -81,6 +84,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   const { config, invalid } = useMemo(() => readCalendarConfig(page.options), [page.options]);
   const automatic = useMemo(() => readFilters(config.autofilters) ?? [], [config.autofilters]);
   const context = useFilterContext(groupId);
+  const superAdmin = useRequiredSession().hasSuperAdminRole === true;
 
   // The calendar shows every card of the page: the further pages are loaded as they come.
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = records;
@@ -89,7 +93,7 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const cards = useMemo(() => records.data?.pages.flatMap((p) => p.records) ?? [], [records.data]);
-  const choices = useMemo(() => parentChoices(cards, config.filter), [cards, config.filter]);
+  const choices = useParentChoices(groupId, cards, config.filter, holder, t("untitled"));
   const { events, byId, sources } = useCalendarEvents({ cards, config, filters, automatic, parent, hidden, writable, untitled: t("untitled"), context });
   // A new record starts with its times in its source's date field; a source without one cannot take it (spec 002 §5).
   const creatable = sources.filter((s) => dateFieldOf(config, s));
@@ -175,13 +179,14 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
         parent={parent}
         onParent={setParent}
       />
+      <CalendarNotice readOnly={page.read_only} canCreate={canCreate} empty={cards.length === 0 && !hasNextPage} />
       {invalid.length ? (
         <Alert color="yellow" mb="sm" data-calendar-options-invalid>
           {t("options.invalid", { keys: invalid.join(", ") })}
         </Alert>
       ) : null}
-      {configuring && page.is_editable ? <CalendarOptions key={page.options} groupId={groupId} page={page} config={config} filters={filters} onClose={() => setConfiguring(false)} /> : null}
-      {filtering ? <FilterBuilder fields={filterFields(sources)} filters={filters} automatic={automatic.length} onChange={setFilters} /> : null}
+      {configuring && page.is_editable ? <CalendarOptions key={page.options} groupId={groupId} page={page} config={config} filters={filters} autofilters={superAdmin} onClose={() => setConfiguring(false)} /> : null}
+      {filtering ? <FilterBuilder fields={filterFields(sources)} filters={filters} automatic={superAdmin ? automatic.length : 0} onChange={setFilters} /> : null}
       {failure ? (
         <Alert color="red" role="alert" mb="sm" withCloseButton closeButtonLabel={t("dismiss")} onClose={() => setFailure(null)}>
           {failure}
@@ -261,6 +266,8 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
       ) : null}
       {viewed ? (
         <EventViewer
+          groupId={groupId}
+          holder={holder}
           record={viewed}
           canEdit={writable && viewed.editable && viewed.payload !== null}
           onEdit={() => {
@@ -272,6 +279,22 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
       ) : null}
     </Box>
   );
+}
+
+/**
+ * The parent filter's choices by the related cards' decrypted titles: those on this page are open
+ * already; the others are fetched (GET /api/motes/relationMotes, those the caller may read) and
+ * opened here. A card the caller cannot open shows as "#id".
+ */
+function useParentChoices(groupId: number, cards: readonly OpenedRecord[], parentType: string, holder: UnlockedKeys, untitled: string) {
+  const ids = useMemo(() => parentIds(cards, parentType), [cards, parentType]);
+  const here = useMemo(() => new Map(cards.map((card) => [card.id, card])), [cards]);
+  const elsewhere = useMemo(() => ids.filter((id) => !here.has(id)), [ids, here]);
+  const related = useRelationRecords(groupId, elsewhere, holder);
+  return useMemo(() => {
+    const fetched = new Map((related.data ?? []).map((card) => [card.id, card]));
+    return parentChoices(cards, parentType, (id) => relatedTitle(here.get(id) ?? fetched.get(id), untitled));
+  }, [cards, parentType, here, related.data, untitled]);
 }
 
 /** The fields the filter builder offers: the sources' filterable fields, each once. */

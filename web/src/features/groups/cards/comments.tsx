@@ -10,6 +10,9 @@ import { ns } from "./i18n";
 
 type Loaded = NonNullable<ReturnType<typeof useRecord>["data"]>;
 
+/** Spec 002 §9: the comment box is 60 to 180 px high (it grows with its text, then scrolls). */
+export const COMMENT_BOX_PX = { min: 60, max: 180 } as const;
+
 /**
  * A card's comments with a new-comment box and Post (spec 002 §2 Pinboard, Blog), for every page
  * type's viewer: each comment sealed here as a record of its own; an empty one is not posted;
@@ -79,6 +82,7 @@ export function Comments({ groupId, id, holder, loaded }: { groupId: number; id:
             onChange={(e) => setText(e.currentTarget.value)}
             autosize
             minRows={2}
+            styles={{ input: { minHeight: COMMENT_BOX_PX.min, maxHeight: COMMENT_BOX_PX.max } }}
             onKeyDown={(e) => {
               // Enter posts, Shift+Enter breaks the line.
               if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) post(e);

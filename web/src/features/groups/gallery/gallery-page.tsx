@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CardPage, PhotoBrowser, isMedia } from "../cards";
+import { PagePlaceholder } from "../pages/page-placeholder";
 import type { PageTypeProps } from "../pages/type-slot";
 import type { OpenedRecord } from "../records/records";
 import { type GalleryPhoto, GalleryGrid } from "./gallery-grid";
@@ -22,6 +23,8 @@ export function photosOf(cards: OpenedRecord[], untitled: string): GalleryPhoto[
  * rows in view are built, and only their thumbnails fetched and decrypted: gallery-grid.tsx); one
  * opens the dark photo browser with the titles as captions, where only the picture shown and its
  * neighbours are fetched and decrypted. Add and Edit go through the card editor (media required).
+ * With no picture to show (no cards, or only cards without an image or video, which other page
+ * types and clients may leave here) it shows the gallery's empty state.
  */
 export function GalleryPage(props: PageTypeProps) {
   const { t } = useTranslation(ns);
@@ -30,10 +33,11 @@ export function GalleryPage(props: PageTypeProps) {
     <CardPage {...props} required={REQUIRED} parts={{ media: true }}>
       {({ cards, edit }) => {
         const photos = photosOf(cards, t("untitled"));
+        if (photos.length === 0) return <PagePlaceholder page={props.page} />;
         return (
           <>
             <GalleryGrid pageId={props.page.id} photos={photos} readOnly={props.page.read_only} onOpen={setOpen} onEdit={edit} />
-            {open !== null && photos.length > 0 ? <PhotoBrowser pageId={props.page.id} photos={photos} start={Math.min(open, photos.length - 1)} onClose={() => setOpen(null)} /> : null}
+            {open !== null ? <PhotoBrowser pageId={props.page.id} photos={photos} start={Math.min(open, photos.length - 1)} onClose={() => setOpen(null)} /> : null}
           </>
         );
       }}

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Box, Button, Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CardPage, CardThumb, EditButton, firstCharacters, isMedia } from "../cards";
@@ -9,6 +9,12 @@ import { PinViewer } from "./pin-viewer";
 
 /** Spec 002 §9: a pin shows the first 100 characters of its content. */
 export const PIN_PREVIEW_CHARACTERS = 100;
+/**
+ * Spec 002 §9: a pin's media keeps a spacer of 100 px while its thumbnail loads, so the board does
+ * not jump when it arrives (the spec adds the media's own spacing; this client's media records
+ * carry none).
+ */
+export const PIN_SPACER_PX = 100;
 /** Spec 002 §5: a pinboard's card needs a title and content. */
 const REQUIRED = ["title", "content"] as const;
 
@@ -45,7 +51,11 @@ function Pin({ record, pageId, readOnly, onView, onEdit }: { record: OpenedRecor
   return (
     <Paper withBorder p="sm" radius="md" role="listitem" data-pin={record.id}>
       <Stack gap="xs">
-        {payload?.media && isMedia(payload.media) ? <CardThumb pageId={pageId} media={payload.media} title={title} /> : null}
+        {payload?.media && isMedia(payload.media) ? (
+          <Box style={{ minHeight: PIN_SPACER_PX }} data-pin-spacer>
+            <CardThumb pageId={pageId} media={payload.media} title={title} />
+          </Box>
+        ) : null}
         <Text fw={600} c={payload ? undefined : "red"} style={{ overflowWrap: "anywhere" }}>
           {title}
         </Text>

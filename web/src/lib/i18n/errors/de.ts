@@ -113,6 +113,7 @@ export const de: Record<ErrorCode, string> = {
   page_internal: "Interne Seiten wie Ablage, Mitglieder usw. können derzeit nicht gelöscht werden.",
   page_no_options: "Diese Seite hat keine einstellbaren Optionen.",
   page_menu_invalid: "Fehler beim Speichern der Menüoptionen der Seite!",
+  page_autofilters_forbidden: "Du darfst diese Seite nicht ändern!",
   page_reserved_name: "Der Name einer eingebauten Seite kann nicht geändert werden.",
   permit_forbidden: "Du darfst dieses Objekt nicht bearbeiten.",
   permit_invalid: "Fehler beim Bearbeiten dieses Objekts - bitte lade die Seite neu und versuche es nochmals.",

@@ -118,6 +118,7 @@ export const en: Record<ErrorCode, string> = {
   page_internal: "You cannot currently delete internal pages such as drive, members, etc.",
   page_no_options: "This page has no configurable options.",
   page_menu_invalid: "Error setting page menu options!",
+  page_autofilters_forbidden: "You are not allowed to alter this page!",
   page_reserved_name: "The name of a built-in page cannot be changed.",
   permit_forbidden: "You do not have access to edit this object.",
   permit_invalid: "Error editing this object - please refresh the page and try again.",

@@ -11,7 +11,7 @@ export const de: Texts<typeof en> = {
   less: "Weniger",
   lessOf: "Weniger von {{title}}",
   body: "Text von {{title}}",
-  commentsFailed: "Fehler beim Laden der Kommentare vom Server!",
+  commentsFailed: "Fehler beim Laden dieses Eintrags!",
   attachments: "Anhänge",
   openImage: "{{name}} anzeigen",
   previous: "Vorheriger Anhang",

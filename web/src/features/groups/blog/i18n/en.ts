@@ -8,7 +8,8 @@ export const en = {
   less: "Less",
   lessOf: "Less of {{title}}",
   body: "Text of {{title}}",
-  commentsFailed: "Error loading the comments from server!",
+  /** Spec 002 §8: the post, with its comments, did not load. */
+  commentsFailed: "Error loading this item!",
   attachments: "Attachments",
   openImage: "Show {{name}}",
   previous: "Previous attachment",

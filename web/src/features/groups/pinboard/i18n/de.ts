@@ -4,7 +4,7 @@ import type { en } from "./en";
 /** The "pinboard" namespace in German. */
 export const de: Texts<typeof en> = {
   loading: "Karten werden entschlüsselt…",
-  loadFailed: "Fehler beim Laden der Seitendaten vom Server!",
+  loadFailed: "Fehler beim Laden dieses Eintrags!",
   board: "Karten",
   untitled: "(ohne Titel)",
   invalid: "Ungültiger Eintrag",

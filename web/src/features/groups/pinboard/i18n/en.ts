@@ -1,7 +1,8 @@
 /** The "pinboard" namespace in English: the pinboard page (spec 002 §2, §9). */
 export const en = {
   loading: "Decrypting cards…",
-  loadFailed: "Error loading page data from server!",
+  /** Spec 002 §8: one card, with its comments, did not load. */
+  loadFailed: "Error loading this item!",
   board: "Cards",
   untitled: "(untitled)",
   invalid: "Invalid item",
