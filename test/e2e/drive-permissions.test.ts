@@ -31,7 +31,7 @@ describe("drive item permissions", () => {
     await dialog(page).waitFor({ state: "detached" });
   }
 
-  it("the author restricts a folder to a user: a padlock; the named user opens it, another member does not see it, a non-author sees the lock notice; a new holder of a named role gets the key from the author's next visit", { timeout: 300_000 }, async () => {
+  it("the author restricts a folder to a user: a padlock; the named user opens it, another member does not see it, a non-author sees the lock notice; a new holder of a named role gets the key from the author's next visit, and a role taken on the members page takes the key with it at once", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [sue, ann, ben, cid] = await Promise.all([
       createSession({ admin: true, superAdmin: true, name: `Sue ${tag}` }),
@@ -127,6 +127,16 @@ describe("drive item permissions", () => {
     await openDrive(b!, group);
     await item(b!, `Team ${tag}`).click();
     await item(b!, `Geheim 2 ${tag}`).waitFor();
-    for (const p of [s!, a!, b!, c!]) await p.context().close();
+
+    // Sue takes the role from Cid on the members page: her browser grants the folder's key again
+    // at once, without Cid (nobody else has a browser open, nobody visits the drive).
+    for (const p of [a!, b!, c!]) await p.context().close();
+    const folderGrantees = async () => (await db().entities.driveitem.query.byGroup({ groupId: group }).go()).data.find((i) => i.kind === "folder")!.grantees;
+    expect(await folderGrantees()).toContain(cid!.id);
+    await gotoApp(s!, `/group/${group}/page/members`);
+    await s!.locator(`[data-member="${cid!.id}"]`).getByRole("button", { name: `Take the role Editors ${tag} away` }).click();
+    await expect.poll(folderGrantees, { timeout: 60_000 }).not.toContain(cid!.id);
+    expect(await folderGrantees()).toContain(ben!.id);
+    await s!.context().close();
   });
 });

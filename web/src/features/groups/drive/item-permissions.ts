@@ -6,7 +6,7 @@ import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { type GroupRing, memberKeys } from "../keys/group-ring";
 import type { Lists } from "../settings/permission-hints";
-import { type DriveSource, payloadOf, sealAnew } from "./drive-items";
+import { type DriveSource, loadDriveSource, openDriveNodes, payloadOf, sealAnew } from "./drive-items";
 import type { DriveNode } from "./drive-tree";
 import { readerIds } from "./readers";
 
@@ -79,6 +79,20 @@ export async function permitItem(source: DriveSource | undefined, holder: Unlock
 export function needsRegrant(ring: Pick<GroupRing, "log">, node: DriveNode): boolean {
   if (!node.restricted || node.name === null || !node.regrant) return false;
   return node.regrant.former.length > 0 || node.regrant.missing.some((uid) => ring.log.members.some((m) => m.userId === uid));
+}
+
+/**
+ * After a change of who holds the group's roles or who is in it (the members page), in the
+ * browser of the administrator who made it: every restricted item whose readers changed gets its
+ * key granted again at once, as a visit of the drive would (use-drive.ts). Answers how many.
+ */
+export async function keepDriveGrants(groupId: number, holder: UnlockedKeys): Promise<number> {
+  const source = await loadDriveSource(groupId, holder);
+  if (!source.ring.writable || !source.answer.items.some((item) => item.regrant)) return 0;
+  const nodes = await openDriveNodes({ ...source.ring, me: source.me }, source.answer.items, new Map(), () => undefined);
+  const due = nodes.filter((n) => needsRegrant(source.ring, n));
+  await regrantItems(source, holder, due);
+  return due.length;
 }
 
 /** Grants the items' keys again, each with its lists as they are (the lists themselves unchanged). */
