@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { Session } from "@sealwork/contracts";
 import { launchBrowser } from "../support/browser";
 import { ROOT, spawnRuntime } from "../support/runtime";
-import { benchPage, browserBundle } from "./browser-bundle";
+import { benchPage, spaBundle } from "./browser-bundle";
 import { client } from "./client";
 import { figures } from "./keys";
 
@@ -41,8 +41,8 @@ const RUNS = Number(process.env.BENCH_DRIVE_RUNS ?? 5);
 
 const ENTRY = `
 import { decrypt, generateRecordId, generateSymmetricKey, sealDriveItem } from "@sealwork/crypto";
-import { openDriveNodes } from "./web/src/features/groups/drive/drive-items";
-import { searchDrive } from "./web/src/features/groups/drive/drive-tree";
+import { openDriveNodes } from "./src/features/groups/drive/drive-items";
+import { searchDrive } from "./src/features/groups/drive/drive-tree";
 
 const WORDS = ["Verträge", "Offerte", "Budget", "Protokoll", "Bericht", "Rechnung", "Projekt", "Archiv", "Entwurf", "Planung", "Kunde", "Lieferant"];
 let made;
@@ -113,9 +113,9 @@ const UPLOAD_RUNS = Number(process.env.BENCH_DRIVE_UPLOAD_RUNS ?? 2);
 const ADMIN = { email: "bench-drive@example.ch", password: "bench-password-1" };
 
 const UPLOAD_ENTRY = `
-import { uploadFile } from "./web/src/features/conversations/attachments/transfer";
-import { driveSpace } from "./web/src/features/groups/drive/drive-items";
-import { setSession } from "./web/src/lib/session";
+import { uploadFile } from "./src/features/conversations/attachments/transfer";
+import { driveSpace } from "./src/features/groups/drive/drive-items";
+import { setSession } from "./src/lib/session";
 const MB = 1024 * 1024;
 
 function put(url, body) {
@@ -172,7 +172,7 @@ async function uploadRatio() {
     const group = await api<{ id: number }>("POST", "/api/groups", admin, { name: "Bench drive", members: [] });
     const page = await browser.newPage({ bypassCSP: true });
     await page.goto(`${runtime.url}/login`);
-    await page.addScriptTag({ content: await browserBundle(UPLOAD_ENTRY) });
+    await page.addScriptTag({ content: (await spaBundle(UPLOAD_ENTRY)).js });
     await page.evaluate(`bench.makeFile(${UPLOAD_MB})`);
     const session = JSON.stringify(admin);
     await page.evaluate(`bench.encrypted(${session}, ${group.id})`);
@@ -196,7 +196,7 @@ async function uploadRatio() {
 export async function runDriveBench(): Promise<void> {
   const browser = await launchBrowser();
   try {
-    const page = await benchPage(browser, "drive", ENTRY);
+    const page = await benchPage(browser, "drive", ENTRY, spaBundle);
     const items = (await page.evaluate(`bench.make(${ITEMS})`)) as number;
     // A warm-up of each, not counted.
     await page.evaluate("bench.open()");
