@@ -25,11 +25,13 @@ export function MigrationNotice({ id, holder, migration, attrib }: { id: number;
   });
   if (later) return null;
   const nameOf = (uid: number) => attrib[String(uid)]?.name ?? `#${uid}`;
+  // Oneself first, then the others by name (the server's order says nothing).
+  const people = [...migration.participants].sort((x, y) => Number(y.user_id === holder.uid) - Number(x.user_id === holder.uid) || nameOf(x.user_id).localeCompare(nameOf(y.user_id)));
   return (
     <Alert color="blue" title={t("migration.heading")} data-migration>
       <Text size="sm">{t("migration.intro")}</Text>
       <List size="sm" my="xs" data-migration-list>
-        {migration.participants.map((p) => (
+        {people.map((p) => (
           <List.Item key={p.user_id} data-participant={p.user_id}>
             {p.user_id === holder.uid ? t("migration.you", { name: nameOf(p.user_id) }) : nameOf(p.user_id)}
           </List.Item>
