@@ -52,20 +52,21 @@ export function CodeStrengthMeter({ code }: { code: string }) {
     };
   }, [code, language, session?.name, session?.email]);
 
-  if (!code || failed || !strength) return null;
-  const level = LEVELS[strength.score];
+  // The meter keeps its place (hidden) while there is nothing to show, and keeps one line for a
+  // warning: the form below it (the dialog is centred) must not move when an estimate arrives, or
+  // a click aimed at "Create my key" lands beside it.
+  const shown = code && !failed ? strength : null;
+  const level = shown ? LEVELS[shown.score] : undefined;
   return (
-    <Stack gap={4} data-code-strength={level} aria-live="polite">
-      <Progress value={(strength.score + 1) * 20} color={COLORS[strength.score]} size="sm" aria-label={t("strength.label")} />
-      <Text size="sm">{t("strength.summary", { level: t(`strength.levels.${level}`) })}</Text>
+    <Stack gap={4} data-code-strength={level} aria-live="polite" aria-hidden={shown ? undefined : true} style={shown ? undefined : { visibility: "hidden" }}>
+      <Progress value={shown ? (shown.score + 1) * 20 : 0} color={shown ? COLORS[shown.score] : "gray"} size="sm" aria-label={t("strength.label")} />
+      <Text size="sm">{level ? t("strength.summary", { level: t(`strength.levels.${level}`) }) : "\u00a0"}</Text>
       <Text size="xs" c="dimmed">
-        {guessingTime(strength.guesses / GUESSES_PER_SECOND, t)}
+        {shown ? guessingTime(shown.guesses / GUESSES_PER_SECOND, t) : "\u00a0"}
       </Text>
-      {strength.warning ? (
-        <Text size="xs" c="orange.8">
-          {strength.warning}
-        </Text>
-      ) : null}
+      <Text size="xs" c="orange.8">
+        {shown?.warning || "\u00a0"}
+      </Text>
     </Stack>
   );
 }
