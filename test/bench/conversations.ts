@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -151,6 +152,7 @@ globalThis.bench = {
 `;
 
 interface OwnProcess {
+  pid: number;
   cmdline: string;
   /** /proc/{pid}/status */
   status: string;
@@ -170,7 +172,7 @@ function ownProcesses(): OwnProcess[] {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      all.set(Number(pid), { parent: Number(fields[1]), cmdline, status, cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 });
+      all.set(Number(pid), { pid: Number(pid), parent: Number(fields[1]), cmdline, status, cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 });
     } catch {
       // The process ended between listing and reading.
     }
@@ -197,21 +199,46 @@ function rendererRssBytes(): number {
  * two readings. What a page costs beyond its requests shows in the renderer and the rest of
  * Chromium (GPU process: compositing); the runtime and DynamoDB Local answer the requests.
  */
-function cpuByKind(): Record<"renderer" | "chromium_other" | "runtime" | "dynamodb", number> {
+type ProcessKind = "renderer" | "chromium_other" | "runtime" | "dynamodb";
+
+function kindOf(p: OwnProcess): ProcessKind | null {
+  if (p.cmdline.includes("--type=renderer")) return "renderer";
+  if (/chrom/i.test(p.cmdline)) return "chromium_other";
+  if (p.cmdline.includes("DynamoDBLocal")) return "dynamodb";
+  if (p.cmdline.includes("packages/local/src/main.ts")) return "runtime";
+  return null;
+}
+
+function cpuByKind(): Record<ProcessKind, number> {
   const cpu = { renderer: 0, chromium_other: 0, runtime: 0, dynamodb: 0 };
   for (const p of ownProcesses()) {
-    const kind = p.cmdline.includes("--type=renderer")
-      ? "renderer"
-      : /chrom/i.test(p.cmdline)
-        ? "chromium_other"
-        : p.cmdline.includes("DynamoDBLocal")
-          ? "dynamodb"
-          : p.cmdline.includes("packages/local/src/main.ts")
-            ? "runtime"
-            : null;
+    const kind = kindOf(p);
     if (kind) cpu[kind] += p.cpuMs;
   }
   return cpu;
+}
+
+/**
+ * BENCH_SPLIT_CORES=1: Chromium on the first core, the runtime and DynamoDB Local on the others
+ * (every thread, with taskset), as when the browser and the server are different machines. On a
+ * shared pair of cores the renderer's drawing otherwise delays the server's answers, which on AWS
+ * it cannot; both sides of a comparison run pinned alike. Chromium's later processes inherit it.
+ */
+function splitCores(): boolean {
+  if (process.env.BENCH_SPLIT_CORES !== "1" || cpus().length < 2) return false;
+  pin((kind) => (kind === "renderer" || kind === "chromium_other" ? "0" : `1-${cpus().length - 1}`));
+  return true;
+}
+
+/** Every core again for the runtime and DynamoDB Local (the benches after this one share them). */
+const unsplitCores = () => pin((kind) => (kind === "runtime" || kind === "dynamodb" ? `0-${cpus().length - 1}` : null));
+
+function pin(coresOf: (kind: ProcessKind) => string | null): void {
+  for (const p of ownProcesses()) {
+    const kind = kindOf(p);
+    const cores = kind && coresOf(kind);
+    if (cores) spawnSync("taskset", ["-a", "-p", "-c", cores, String(p.pid)], { stdio: "ignore" });
+  }
 }
 
 const cpuSince = (before: ReturnType<typeof cpuByKind>) => {
@@ -341,6 +368,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const context = await browser.newContext({ baseURL: runtime.url, viewport: { width: 1280, height: 800 }, locale: "en-GB" });
     context.setDefaultTimeout(120_000);
     const page = await context.newPage();
+    const split = splitCores();
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.getByRole("heading", { name: /^Hello/ }).waitFor();
 
@@ -443,6 +471,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const bareRequests = await bare.evaluate(olderPagesTiming(id));
     const bareCpu = cpuSince(bareBefore);
     return {
+      split_cores: split,
       messages: OPEN_MESSAGES,
       seed_appends_per_s: Math.round((OPEN_MESSAGES / seedSeconds) * 10) / 10,
       open_newest_page_ms: Math.round(openMs),
@@ -466,6 +495,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     };
   } finally {
     await browser.close();
+    unsplitCores();
   }
 }
 

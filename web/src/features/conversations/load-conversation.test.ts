@@ -28,7 +28,14 @@ vi.mock("../../lib/api", () => ({
   },
 }));
 vi.mock("./conversation-crypto", () => ({ openConversationKey: async () => ({}), decryptTitle: async () => null }));
-vi.mock("./message-crypto", () => ({ openMessage: async (_key: unknown, _id: number, mote: { id: number }) => ({ text: `message ${mote.id}` }) }));
+/** While set, decrypting waits for it (a page whose decryption takes its time). */
+let decrypting: Promise<void> | null = null;
+vi.mock("./message-crypto", () => ({
+  openMessage: async (_key: unknown, _id: number, mote: { id: number }) => {
+    await decrypting;
+    return { text: `message ${mote.id}` };
+  },
+}));
 vi.mock("./conversation-log", () => ({ hasRing: () => false, fetchLog: vi.fn(), forgetRing: vi.fn(), currentRing: vi.fn() }));
 vi.mock("./signed-changes", () => ({ migrate: vi.fn(), rekeySigned: vi.fn() }));
 
@@ -79,6 +86,25 @@ describe("conversation history: pages fetched ahead of the list (issue 9)", () =
     await h.settled();
     expect(h.held()).toHaveLength(400);
     expect(h.ahead()).toBe(8);
+    h.unsubscribe();
+  });
+
+  it("asks for the next page ahead as soon as an answer is in, before that page is decrypted", async () => {
+    const h = await history();
+    let release = () => undefined as void;
+    decrypting = new Promise((resolve) => (release = resolve));
+    const paged = h.pageBack();
+    // The page asked for and both pages ahead are requested while nothing of them has opened.
+    await vi.waitFor(() => expect(asked).toEqual(["newest", "951", "901", "851"]), { timeout: 5_000, interval: 5 });
+    expect(h.held()).toHaveLength(50);
+    decrypting = null;
+    release();
+    await paged;
+    await h.settled();
+    // All three opened at once: the list takes them together, and looks as far ahead as it holds.
+    expect(h.held()).toHaveLength(200);
+    expect(asked).toEqual(["newest", "951", "901", "851", "801", "751", "701", "651"]);
+    expect(h.ahead()).toBe(4);
     h.unsubscribe();
   });
 

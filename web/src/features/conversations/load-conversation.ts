@@ -170,11 +170,18 @@ export async function confirmMigration(id: number, holder: UnlockedKeys, migrati
  * (`migration`: the member confirms its people first); the first page of a v2 conversation waiting
  * for a new key after someone left gets one when this member is an admin of its log.
  */
-export async function fetchMessagePage(id: number, unlocked: KeyHolder, query: Query<"GET /api/conversations/{id}">, signal?: AbortSignal): Promise<MessagePage> {
+export async function fetchMessagePage(
+  id: number,
+  unlocked: KeyHolder,
+  query: Query<"GET /api/conversations/{id}">,
+  signal?: AbortSignal,
+  /** The answer to `query`, when the caller has asked for it already. */
+  loaded?: Promise<ConversationPage>,
+): Promise<MessagePage> {
   // A member's first page: the log is fetched beside it (used only if the page says it has one).
   const first = query.meta === "1" && "keys" in unlocked && !hasRing(id) ? fetchLog(id, signal) : undefined;
   first?.catch(() => undefined);
-  let page = await loadConversation(id, query, signal);
+  let page = await (loaded ?? loadConversation(id, query, signal));
   let log = first;
   let migration: Migration | null = null;
   // (Test build only, "migration-people" off: migrated at once with the server's list, as before.)
@@ -223,54 +230,84 @@ export function logParticipants(ring: Ring): ParticipantView[] {
 export type OlderCursor = number | null;
 
 /**
- * Once the user pages back, older pages are fetched ahead of the list, each as soon as the one
- * before it is decrypted, so scrolling on waits neither for a request that starts only when the
- * view nears the oldest message held nor for the frame that draws the last page (issue 9). At
+ * Once the user pages back, older pages are fetched ahead of the list, each as soon as the answer
+ * before it is in (its oldest id is the next cursor; it is decrypted meanwhile), so scrolling on
+ * waits neither for a request that starts only when the view nears the oldest message held, nor
+ * for the frame that draws the last page, nor for the decryption of the page before (issue 9). At
  * least this many pages; while the user keeps paging back, as many messages as the history holds
  * already, so the chain runs on without a pause and what is fetched and not yet looked at stays
  * below what has been (at most twice the history in memory). A glance back fetches two pages.
  */
 const PAGES_AHEAD = 2;
 
-/** One older page on its own: a page fetched ahead, or still on its way, is taken up by the history from here. */
-const olderPageQuery = (id: number, unlocked: KeyHolder, before: number) =>
+/**
+ * One older page on its own: a page fetched ahead, or still on its way, is taken up by the history
+ * from here. `loaded`: its answer, asked for already by the chain ahead.
+ */
+const olderPageQuery = (id: number, unlocked: KeyHolder, before: number, loaded?: Promise<ConversationPage>) =>
   queryOptions({
     queryKey: queryKeys.conversations.olderPage(id, before),
-    queryFn: ({ signal }) => fetchMessagePage(id, unlocked, { before }, signal),
+    queryFn: ({ signal }) => fetchMessagePage(id, unlocked, { before }, signal, loaded),
     staleTime: Infinity,
     // Taken out as soon as the history holds it; this bounds only pages left ahead when the screen closed.
     gcTime: 60_000,
     retry: false,
   });
 
+/** Where the pages below a page start: its oldest id, whether there are any, and how many messages it has. */
+interface Below {
+  before: number | null;
+  more: boolean;
+  count: number;
+}
+const belowPage = (page: MessagePage): Below => ({ before: oldestId(page.messages), more: page.more, count: page.messages.length });
+const belowAnswer = (answer: ConversationPage): Below => ({
+  before: answer.motes.reduce<number | null>((min, m) => (min === null || m.id < min ? m.id : min), null),
+  more: answer.more,
+  count: answer.motes.length,
+});
+
 /**
- * Fetches pages older than `page` into the cache, one after the other (each needs the one before):
- * PAGES_AHEAD, or as many messages as `held` if more. Pages in already are walked through, not
- * fetched again; a chain started earlier and still under way is joined, not doubled.
+ * Fetches the pages below `below` into the cache, one after the other (each needs the one before):
+ * PAGES_AHEAD, or as many messages as `held` if more. The next request goes out as soon as an
+ * answer is in, while that page is decrypted. Pages in already are walked through, not fetched
+ * again; a chain started earlier and still under way is joined, not doubled.
  */
-async function fetchAhead(client: QueryClient, id: number, unlocked: KeyHolder, page: MessagePage, held: number): Promise<void> {
-  for (let ahead = 0, messages = 0; (ahead < PAGES_AHEAD || messages < held) && page.more; ahead++) {
-    const before = oldestId(page.messages);
-    if (before === null) return;
-    const options = olderPageQuery(id, unlocked, before);
-    // A page that failed stays out of the chain: the history's own request asks again and reports it.
-    await client.prefetchQuery(options);
-    const next = client.getQueryData(options.queryKey);
+async function fetchAhead(client: QueryClient, id: number, unlocked: KeyHolder, below: Below, held: number): Promise<void> {
+  for (let ahead = 0, messages = 0; (ahead < PAGES_AHEAD || messages < held) && below.more && below.before !== null; ahead++) {
+    const before = below.before;
+    let next: Below | null;
+    if (client.getQueryState(queryKeys.conversations.olderPage(id, before))) {
+      // In already, or on its way in an earlier chain: joined (a page that failed stays out of the
+      // chain: the history's own request asks again and reports it).
+      const page = await client.fetchQuery(olderPageQuery(id, unlocked, before)).catch(() => null);
+      next = page && belowPage(page);
+    } else {
+      const loaded = loadConversation(id, { before });
+      void client.prefetchQuery(olderPageQuery(id, unlocked, before, loaded));
+      next = await loaded.then(belowAnswer, () => null);
+    }
     if (!next) return;
-    page = next;
-    messages += next.messages.length;
+    below = next;
+    messages += next.count;
   }
 }
 
 /**
  * The page below `before`, fetched ahead or now, with the pages below it that are in already (the
- * list then draws them in one go rather than one frame each), and the pages ahead of those started.
+ * list then draws them in one go rather than one frame each), and the pages ahead of those started
+ * (from its answer already, when it is asked for here).
  */
 async function olderPages(client: QueryClient, id: number, unlocked: KeyHolder, before: number): Promise<MessagePage> {
+  const history = client.getQueryData<{ pages: MessagePage[] }>(queryKeys.conversations.messages(id));
+  const held = (history?.pages ?? []).reduce((n, p) => n + p.messages.length, 0);
   const options = olderPageQuery(id, unlocked, before);
+  // Neither in nor on its way: asked for here, and the chain ahead starts from its answer.
+  const loaded = client.getQueryState(options.queryKey) ? undefined : loadConversation(id, { before });
+  if (loaded) void loaded.then((answer) => fetchAhead(client, id, unlocked, belowAnswer(answer), held + answer.motes.length), () => undefined);
   let page: MessagePage;
   try {
-    page = await client.fetchQuery(options);
+    page = await client.fetchQuery(olderPageQuery(id, unlocked, before, loaded));
   } finally {
     // The history holds it from now on (or reports its failure); a later request asks the server again.
     client.removeQueries({ queryKey: options.queryKey, exact: true });
@@ -283,9 +320,8 @@ async function olderPages(client: QueryClient, id: number, unlocked: KeyHolder, 
     // The older page answered later: its view of who takes part is the newer one.
     page = { ...next, messages: [...next.messages, ...page.messages], attrib: { ...page.attrib, ...next.attrib } };
   }
-  const history = client.getQueryData<{ pages: MessagePage[] }>(queryKeys.conversations.messages(id));
-  const held = (history?.pages ?? []).reduce((n, p) => n + p.messages.length, page.messages.length);
-  void fetchAhead(client, id, unlocked, page, held);
+  // Beyond the pages joined (a chain started above trails through the pages on their way, joining them).
+  void fetchAhead(client, id, unlocked, belowPage(page), held + page.messages.length);
   return page;
 }
 
