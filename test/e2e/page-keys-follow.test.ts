@@ -101,4 +101,26 @@ describe("a restricted page's key after changes on the members page", () => {
     await addCard(s!, `Nachtrag ${tag}`, "Nur Sue");
     expect((await db().entities.pagemote.query.byPage({ pageId: board }).go()).data.map((m) => m.pageKey).sort()).toEqual([1, 4]);
   });
+
+  it("a reader who leaves on their own: an administrator's open browser makes the next generation, nobody on the members page", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const people = await Promise.all(["Sue", "Ann"].map((name, i) => createSession({ admin: i === 0, superAdmin: i === 0, name: `${name} ${tag}` })));
+    const [sue, ann] = people as [(typeof people)[0], (typeof people)[0]];
+    const [s, a] = (await Promise.all(people.map(signedIn))) as [Page, Page];
+    const group = await groupMadeIn(s, `Kasse ${tag}`, [`Ann ${tag}`]);
+    const board = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: "Kasse", type: "pinboard" } })).body.id;
+    expect((await http("POST", `/api/pages/${board}/permit`, { token: sue.api_token, body: { read: [{ role: false, id: ann.id }], use: [] } })).status).toBe(200);
+    await pageKeyMade(s, sue, group, board);
+    const keys = async () => (await http<Keys>("GET", `/api/pages/${board}/keys`, { token: sue.api_token })).body;
+    expect(await keys()).toMatchObject({ generation: 1, rekey: { readers: [sue.id, ann.id].sort((x, y) => x - y) } });
+
+    // Sue's browser waits on her home page; Ann leaves the group in hers.
+    await gotoApp(s, "/");
+    await gotoApp(a, `/group/${group}/page/members`);
+    await memberCard(a, ann.id).getByRole("button", { name: "Leave group" }).click();
+    await dialog(a).getByRole("button", { name: "Leave" }).click();
+    await a.waitForURL(/\/$/, { timeout: 30_000 });
+    // The keeper in Sue's browser renews the group's key, and the page's key with it: Ann held generation 1.
+    await expect.poll(keys, { timeout: 90_000, interval: 1_000 }).toMatchObject({ generation: 2, rekey: { readers: [sue.id], missing: [], former: [] } });
+  });
 });

@@ -11,14 +11,18 @@ export const KEEPER_ATTEMPTS = 10;
  * The group key keeper, mounted with the signed-in shell: in every group this user administers,
  * the gaps the server names (GET …/wraps/status: members with a key but no wrap of the current
  * epoch) and a rekey a leave left waiting for are completed by this browser, with nobody clicking
- * (group-changes.ts, completeGroupKeys, loaded only when there is something to do). A member whose
- * completion fails is tried again at most KEEPER_ATTEMPTS times in this page's life.
+ * (group-changes.ts, completeGroupKeys, loaded only when there is something to do). After such a
+ * rekey the restricted pages' keys and drive grants follow too (keep-restricted.ts): the member who
+ * left on their own held them. A member whose completion fails, and a group whose restricted keys
+ * could not be kept, is tried again at most KEEPER_ATTEMPTS times in this page's life.
  */
 export function useGroupKeyKeeper(enabled = true): void {
   const holder = useUnlockedKeys();
   useEffect(() => {
     if (!holder || !enabled) return;
     const failures = new Map<string, number>();
+    /** Groups rekeyed after a leave whose restricted pages' keys and drive grants are still to follow. */
+    const restricted = new Set<number>();
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = async () => {
@@ -29,14 +33,27 @@ export function useGroupKeyKeeper(enabled = true): void {
         const tries = (uid: number) => failures.get(`${group.id}:${uid}`) ?? 0;
         const todo = status.missing_wraps.filter((uid) => tries(uid) < KEEPER_ATTEMPTS);
         const rekey = status.needs_rekey && status.log_head >= 0 && tries(0) < KEEPER_ATTEMPTS;
-        if (todo.length === 0 && !rekey) continue;
-        try {
-          const { completeGroupKeys } = await import("./group-changes");
-          const done = await completeGroupKeys(group.id, holder, todo);
-          for (const uid of todo) if (!done.includes(uid)) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
-        } catch (error) {
-          console.warn(`group ${group.id}: completing its keys failed`, error);
-          for (const uid of rekey ? [0, ...todo] : todo) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
+        if (todo.length > 0 || rekey) {
+          try {
+            const { completeGroupKeys } = await import("./group-changes");
+            const done = await completeGroupKeys(group.id, holder, todo);
+            for (const uid of todo) if (!done.includes(uid)) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
+            if (rekey) restricted.add(group.id);
+          } catch (error) {
+            console.warn(`group ${group.id}: completing its keys failed`, error);
+            for (const uid of rekey ? [0, ...todo] : todo) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
+          }
+        }
+        // (-1: the tries of the group's restricted keys.)
+        if (restricted.has(group.id) && tries(-1) < KEEPER_ATTEMPTS) {
+          try {
+            const { keepRestrictedKeys } = await import("./keep-restricted");
+            await keepRestrictedKeys(group.id, holder);
+            restricted.delete(group.id);
+          } catch (error) {
+            console.warn(`group ${group.id}: keeping its restricted pages' keys failed`, error);
+            failures.set(`${group.id}:-1`, tries(-1) + 1);
+          }
         }
       }
     };

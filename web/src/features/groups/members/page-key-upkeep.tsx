@@ -5,8 +5,7 @@ import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { keepDriveGrants } from "../drive/item-permissions";
-import { keepGroupPageKeys } from "../records/page-keys";
+import { keepRestrictedKeys } from "../keys/keep-restricted";
 import { ns } from "./i18n";
 
 type Upkeep = { state: "idle" } | { state: "busy"; done: number; total: number } | { state: "failed"; reason: string };
@@ -22,13 +21,8 @@ export function usePageKeyUpkeep(groupId: number, holder: UnlockedKeys) {
   const [upkeep, setUpkeep] = useState<Upkeep>({ state: "idle" });
   const keep = useMutation({
     scope: { id: `page-key-upkeep:${groupId}` },
-    mutationFn: async () => {
-      // The pages' keys, then the drive's restricted items; both tried, the first failure said.
-      const failures: unknown[] = [];
-      await keepGroupPageKeys(groupId, holder, (done, total) => setUpkeep({ state: "busy", done, total })).catch((error: unknown) => void failures.push(error));
-      await keepDriveGrants(groupId, holder).catch((error: unknown) => void failures.push(error));
-      if (failures.length > 0) throw failures[0];
-    },
+    // The pages' keys, then the drive's restricted items; both tried, the first failure said.
+    mutationFn: () => keepRestrictedKeys(groupId, holder, (done, total) => setUpkeep({ state: "busy", done, total })),
     onSuccess: () => setUpkeep({ state: "idle" }),
     onError: (cause) => setUpkeep({ state: "failed", reason: errorText(cause) }),
     // Cards are opened with the page keys as they are now.
