@@ -11,6 +11,7 @@ import type { keysErrors } from "./keys/errors";
 import type { pickupErrors } from "./pickup/errors";
 import type { totpErrors } from "./totp/errors";
 import type { userErrors } from "./user/errors";
+import { logger } from "./http/logger";
 
 /** Some codes' HTTP status and user-facing text; each domain keeps its own in <domain>/errors.ts. */
 export type ErrorTexts = Partial<Record<ErrorCode, { status: number; text: string }>>;
@@ -61,9 +62,12 @@ export function registerErrors<const T extends ErrorTexts>(texts: T): T {
 export function errorTexts(code: ErrorCode): { status: number; text: string } {
   const found = registered[code];
   if (found) return found;
-  console.error(`Error code ${code} has no status and text in this bundle: the module that names it must import its domain's errors.ts.`);
+  logger.error("An error code has no status and text in this bundle: the module that names it must import its domain's errors.ts", { code });
   return commonErrors.internal;
 }
+
+export type { ErrorCode };
+export type FieldErrors = Record<string, string[]>;
 
 /**
  * The one error type. Each code has a stable name (packages/contracts/src/error-codes.ts), an
@@ -71,9 +75,6 @@ export function errorTexts(code: ErrorCode): { status: number; text: string } {
  * AppError to a response here and nowhere else; anything that is not an AppError becomes
  * `internal` without its details.
  */
-export type { ErrorCode };
-export type FieldErrors = Record<string, string[]>;
-
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

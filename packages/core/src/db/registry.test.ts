@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { JOB_KINDS, queueUrlSetting, resetConfig } from "../config";
 import { AppError } from "../errors";
+import { logger } from "../http/logger";
 import "../pickup/entities";
 import { db } from "./service";
 
@@ -47,14 +48,14 @@ describe("db() serves the registered entities", () => {
 
 describe("AppError with the registered texts", () => {
   it("gives a code whose domain's errors.ts is not in the bundle the status and text of internal, keeping the code", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
     const error = new AppError("pickup_not_found");
     expect({ code: error.code, status: error.status, message: error.message }).toEqual({
       code: "pickup_not_found",
       status: 500,
       message: "Something went wrong on our side. Please try again later.",
     });
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining("pickup_not_found"));
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("errors.ts"), { code: "pickup_not_found" });
     logged.mockRestore();
 
     await import("../pickup/errors");

@@ -17,7 +17,12 @@ export function registerEntities<const M extends Record<string, AnyEntity>>(enti
   return entities;
 }
 
-/** The entities registered so far, and a count that changes with every registration. */
-export function registeredEntities(): { entities: Record<string, AnyEntity>; registrations: number } {
-  return { entities: { ...registered }, registrations };
+/** How many registrations there were so far: db() builds its service again when it changes. */
+export function registrationCount(): number {
+  return registrations;
+}
+
+/** The entities registered so far. */
+export function registeredEntities(): Record<string, AnyEntity> {
+  return { ...registered };
 }

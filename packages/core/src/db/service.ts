@@ -13,7 +13,7 @@ import type { userEntities } from "../user/entities";
 import type { verificationEntities } from "../verification/entities";
 import { config } from "../config";
 import { dynamo } from "./client";
-import { registeredEntities } from "./registry";
+import { registeredEntities, registrationCount } from "./registry";
 import { keyed, primary, SERVICE } from "./schema";
 
 /** Monotonic counters (user, key and conversation ids). */
@@ -103,11 +103,10 @@ let builtFrom = -1;
  * naming it and its domain, instead of failing later on `undefined`.
  */
 export function db(): Service<Entities> {
-  const { entities, registrations } = registeredEntities();
-  if (!service || builtFrom !== registrations) {
-    service = new Service({ ...entities, counter: CounterEntity } as unknown as Entities, { table: config().TABLE_NAME, client: dynamo() });
+  if (!service || builtFrom !== registrationCount()) {
+    builtFrom = registrationCount();
+    service = new Service({ ...registeredEntities(), counter: CounterEntity } as unknown as Entities, { table: config().TABLE_NAME, client: dynamo() });
     service.entities = guarded(service.entities);
-    builtFrom = registrations;
   }
   return service;
 }
