@@ -42,6 +42,8 @@ export interface Bundle {
   packages: Record<string, number>;
   /** The bundle itself, for the smoke test that loads and calls it (test/stacks/bundles.test.ts). */
   code: string;
+  /** Each input's imports and its bytes in the bundle (0 when esbuild left it out), for the tests. */
+  inputs: Record<string, { imports: string[]; bytes: number }>;
 }
 
 /** Bundles one Lambda handler ("functions/areas/keys.handler") in memory, as SST would deploy it. */
@@ -79,6 +81,9 @@ export async function bundle(name: string, handler: string, nodejs: NodejsBundli
       .slice(0, 10),
     packages: byPackage(output.inputs),
     code,
+    inputs: Object.fromEntries(
+      Object.entries(result.metafile.inputs).map(([input, { imports }]) => [input, { imports: imports.map((i) => i.path), bytes: output.inputs[input]?.bytesInOutput ?? 0 }]),
+    ),
   };
 }
 
@@ -110,7 +115,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   mkdirSync(join(ROOT, "bench"), { recursive: true });
   const file = join(ROOT, "bench", "results-bundles.json");
-  const figures = bundles.map(({ code: _code, ...figures }) => figures);
+  const figures = bundles.map(({ code: _code, inputs: _inputs, ...figures }) => figures);
   writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), esbuild: esbuild.version, bundles: figures }, null, 2)}\n`);
   console.log(`written to ${file}`);
 }

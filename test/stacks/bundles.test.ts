@@ -30,6 +30,32 @@ describe("area bundles", () => {
     });
   }
 
+  it("keeps the entities and error texts its modules import for them (core's sideEffects)", () => {
+    // Each domain's entities.ts and errors.ts registers itself when imported; a module imports
+    // those it uses (test/unit/registrations.test.ts), often for that effect alone, which esbuild
+    // keeps only because packages/core/package.json names them in sideEffects.
+    for (const { name, inputs } of bundles) {
+      const dropped = Object.entries(inputs)
+        .filter(([, { bytes }]) => bytes > 0)
+        .flatMap(([input, { imports }]) => imports.filter((path) => /^packages\/core\/src\/[^/]+\/(entities|errors)\.ts$/.test(path) && !(inputs[path]!.bytes > 0)).map((path) => `${input} → ${path}`));
+      expect(dropped, name).toEqual([]);
+    }
+    const registering = bundles.find((b) => b.name === "area pickups")!.inputs["packages/core/src/pickup/entities.ts"];
+    expect(registering?.bytes, "the pickups area registers the pickup entities").toBeGreaterThan(0);
+  });
+
+  it("carries only the entities and error texts of the domains its routes reach", () => {
+    const carried = (name: string) =>
+      Object.entries(bundles.find((b) => b.name === name)!.inputs)
+        .filter(([input, { bytes }]) => bytes > 0 && /^packages\/core\/src\/[^/]+\/(entities|errors)\.ts$/.test(input))
+        .map(([input]) => input.replace("packages/core/src/", ""));
+    // The mail worker sends what it is given; the identities area never reaches groups or drives.
+    expect(carried("worker mail")).toEqual([]);
+    expect(carried("area identities")).not.toContain("group/entities.ts");
+    expect(carried("area identities")).not.toContain("drive/entities.ts");
+    expect(carried("area pickups")).not.toContain("group/entities.ts");
+  });
+
   it("carries no QR code drawing (the browser draws the TOTP setup's code)", () => {
     for (const { name, packages } of bundles) for (const pkg of ["qrcode", "pngjs"]) expect(pkg in packages, `${pkg} in ${name}`).toBe(false);
   });

@@ -1,5 +1,7 @@
 import { afterAll, inject } from "vitest";
 import { trustedTypesViolations } from "./browser";
+// Tests read every domain's entities (db().entities.x) and codes: register them all, as the local runtime does.
+import "@sealwork/core/domains";
 
 // Lets tests use the domain layer (e.g. to create an invited account) against the same table.
 Object.assign(process.env, inject("runtime").env, { POWERTOOLS_LOG_LEVEL: "WARN" });

@@ -1,16 +1,17 @@
 import type { ErrorCode } from "@sealwork/contracts";
 import type * as z from "zod";
-import { conversationErrors } from "./conversation/errors";
-import { driveErrors } from "./drive/errors";
-import { moteErrors } from "./mote/errors";
-import { groupErrors } from "./group/errors";
-import { identityErrors } from "./identity/errors";
-import { instanceErrors } from "./instance/errors";
-import { inviteErrors } from "./invite/errors";
-import { keysErrors } from "./keys/errors";
-import { pickupErrors } from "./pickup/errors";
-import { totpErrors } from "./totp/errors";
-import { userErrors } from "./user/errors";
+import type { conversationErrors } from "./conversation/errors";
+import type { driveErrors } from "./drive/errors";
+import type { moteErrors } from "./mote/errors";
+import type { groupErrors } from "./group/errors";
+import type { identityErrors } from "./identity/errors";
+import type { instanceErrors } from "./instance/errors";
+import type { inviteErrors } from "./invite/errors";
+import type { keysErrors } from "./keys/errors";
+import type { pickupErrors } from "./pickup/errors";
+import type { totpErrors } from "./totp/errors";
+import type { userErrors } from "./user/errors";
+import { logger } from "./http/logger";
 
 /** Some codes' HTTP status and user-facing text; each domain keeps its own in <domain>/errors.ts. */
 export type ErrorTexts = Partial<Record<ErrorCode, { status: number; text: string }>>;
@@ -31,40 +32,60 @@ const commonErrors = {
   internal: { status: 500, text: "Something went wrong on our side. Please try again later." },
 } as const satisfies ErrorTexts;
 
+/** Every code's status and text, as the types see them: the domains' maps merged (type-only imports, which cost a bundle nothing). */
+type AllErrors = typeof commonErrors & typeof userErrors & typeof instanceErrors & typeof totpErrors & typeof keysErrors &
+  typeof inviteErrors & typeof identityErrors & typeof conversationErrors & typeof pickupErrors & typeof groupErrors &
+  typeof driveErrors & typeof moteErrors;
+/** The merge must name every code of the contracts (and no other): the typecheck fails otherwise. */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+export type EveryCodeHasItsText = Holds<Exactly<keyof AllErrors, ErrorCode>>;
+
+const registered: ErrorTexts = { ...commonErrors };
+
 /**
- * The one error type. Each code has a stable name (packages/contracts/src/error-codes.ts), an
- * HTTP status and the user-facing text. The HTTP layer maps AppError to a response here and
- * nowhere else; anything that is not an AppError becomes `internal` without its details. The
- * merge must name every code of the contracts exactly once.
+ * Each domain's errors.ts hands its codes' status and text over here when it is imported, so that
+ * a bundle carries the texts of the domains it imports and no others. Returns `texts`, typed as given.
  */
-export const ERRORS = {
-  ...commonErrors,
-  ...userErrors,
-  ...instanceErrors,
-  ...totpErrors,
-  ...keysErrors,
-  ...inviteErrors,
-  ...identityErrors,
-  ...conversationErrors,
-  ...pickupErrors,
-  ...groupErrors,
-  ...driveErrors,
-  ...moteErrors,
-} as const satisfies Record<ErrorCode, { status: number; text: string }>;
+export function registerErrors<const T extends ErrorTexts>(texts: T): T {
+  Object.assign(registered, texts);
+  return texts;
+}
+
+/**
+ * A code whose domain's errors.ts this bundle did not import (a module names a code without
+ * importing its errors.ts; test/unit/registrations.test.ts is there to catch it): the response
+ * keeps the code, which the SPA translates by itself, with the status and text of `internal`, and
+ * the log says which code lacks its text. A 5xx rather than a guessed 4xx: it is our fault, and
+ * the area's alarms should see it.
+ */
+export function errorTexts(code: ErrorCode): { status: number; text: string } {
+  const found = registered[code];
+  if (found) return found;
+  logger.error("An error code has no status and text in this bundle: the module that names it must import its domain's errors.ts", { code });
+  return commonErrors.internal;
+}
 
 export type { ErrorCode };
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * The one error type. Each code has a stable name (packages/contracts/src/error-codes.ts), an
+ * HTTP status and the user-facing text, kept in its domain's errors.ts. The HTTP layer maps
+ * AppError to a response here and nowhere else; anything that is not an AppError becomes
+ * `internal` without its details.
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly fields?: FieldErrors;
 
   constructor(code: ErrorCode, options: { message?: string; fields?: FieldErrors; cause?: unknown } = {}) {
-    super(options.message ?? ERRORS[code].text, { cause: options.cause });
+    const { status, text } = errorTexts(code);
+    super(options.message ?? text, { cause: options.cause });
     this.name = "AppError";
     this.code = code;
-    this.status = ERRORS[code].status;
+    this.status = status;
     this.fields = options.fields;
   }
 }

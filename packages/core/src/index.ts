@@ -1,8 +1,10 @@
 /**
  * The whole core, merged, for the local runtime and the tests. Lambda handlers import the
  * domain they call (`@sealwork/core/conversation`) and the HTTP stack (`@sealwork/core/http/api`)
- * instead, so that each area's bundle carries only what its routes use.
+ * instead, so that each area's bundle carries only what its routes use. It registers every
+ * domain's entities and error texts (domains.ts).
  */
+import "./domains";
 export * from "./access";
 export * from "./config";
 export * from "./errors";

@@ -18,6 +18,8 @@ import { db } from "./db/service";
 import { fail } from "./errors";
 import { logger } from "./http/logger";
 import { type FileSpace, s3 } from "./storage";
+import "./conversation/errors";
+import "./sweep/entities";
 
 /**
  * Encrypted files between the browser and the bucket, for every container that holds them (a

@@ -4,6 +4,8 @@ import { db } from "../db/service";
 import { id as idSchema } from "@sealwork/contracts";
 import { type ErrorCode, fail, valid } from "../errors";
 import type { ConversationItem, ParticipantItem } from "./entities";
+import "./entities";
+import "./errors";
 
 /** What a verb learns from access(): who acts, the conversation, and the actor's own entry in it. */
 export interface Access {

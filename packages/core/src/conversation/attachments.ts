@@ -10,6 +10,8 @@ import { driveFileToShare } from "../drive/share";
 import { Uploads } from "../uploads";
 import { access } from "./access";
 import { motesById } from "./messages";
+import "./entities";
+import "./errors";
 
 /**
  * Files attached to conversation messages (docs/api.md Attachments), through the uploads every

@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { gsi1, keyed, now, primary, SERVICE, ttl } from "../db/schema";
 
 /**
@@ -222,3 +223,16 @@ export type EpochItem = EntityItem<typeof EpochEntity>;
 export type ParticipantItem = EntityItem<typeof ParticipantEntity>;
 export type MoteItem = EntityItem<typeof MoteEntity>;
 export type AttachmentItem = EntityItem<typeof AttachmentEntity>;
+
+/** The conversation domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const conversationEntities = registerEntities({
+  conversation: ConversationEntity,
+  reservation: ReservationEntity,
+  participant: ParticipantEntity,
+  mote: MoteEntity,
+  localid: LocalIdEntity,
+  attachment: AttachmentEntity,
+  conversationgone: ConversationGoneEntity,
+  logentries: LogEntriesEntity,
+  conversationepoch: EpochEntity,
+});

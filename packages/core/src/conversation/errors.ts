@@ -1,7 +1,7 @@
-import type { ErrorTexts } from "../errors";
+import { registerErrors, type ErrorTexts } from "../errors";
 
 /** Conversations, their participants and attachments: each code's HTTP status and user-facing text (the spec's wording). */
-export const conversationErrors = {
+export const conversationErrors = registerErrors({
   conversation_not_found: { status: 404, text: "This conversation or pickup has been deleted!" },
   conversation_forbidden: { status: 403, text: "You are not authorized to access this conversation or pickup!" },
   conversation_no_shared_group: { status: 403, text: "You can only start a conversation with someone who shares a group with you." },
@@ -34,4 +34,4 @@ export const conversationErrors = {
   attachment_not_found: { status: 404, text: "Error fetching attachment-file for message!" },
   attachment_incomplete: { status: 409, text: "Error sending attachment-file for message!" },
   attachment_invalid: { status: 422, text: "This message names a file that was not uploaded to this conversation, or is already sent." },
-} as const satisfies ErrorTexts;
+} as const satisfies ErrorTexts);

@@ -12,6 +12,8 @@ import type { ConversationItem, ParticipantItem } from "./entities";
 import { type CheckedCopy, EMPTY_LOG, checkCopies, checkRecord, memberIds, replay } from "./log";
 import { assertContact } from "./participants";
 import { describe, view } from "./views";
+import "./entities";
+import "./errors";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -2,6 +2,7 @@ import { type MembershipEntry, type SignedMembershipEntry, entryHash, isCryptoEr
 import { envelopeText } from "../envelope";
 import { type ErrorCode, fail } from "../errors";
 import type { Member } from "./access";
+import "./errors";
 
 /**
  * What the server checks of a conversation's membership log (protocol v2, docs/protocol.md

@@ -10,6 +10,9 @@ import type { ConversationItem, ParticipantItem } from "./entities";
 import { type CheckedCopy, type LogState, type Replayed, EMPTY_LOG, checkCopies, checkRecord, memberIds, replay, storedLog } from "./log";
 import { assertContact } from "./participants";
 import { attribution, participantViews } from "./views";
+import "./entities";
+import "./errors";
+import "../pickup/errors";
 
 /**
  * A conversation's membership log, records and key copies (protocol v2, docs/protocol.md §14.8;

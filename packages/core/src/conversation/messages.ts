@@ -9,6 +9,8 @@ import { fail, valid } from "../errors";
 import { access, find, membersOf, missing } from "./access";
 import type { ConversationItem, MoteItem } from "./entities";
 import { attribution, moteView, participantViews, protocolOf, view } from "./views";
+import "./entities";
+import "./errors";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** How many conflicting transactions an append retries before giving up (DynamoDB's own advice). */

@@ -9,6 +9,9 @@ import { getUser } from "../user/read";
 import { type Access, type Member, access, find, membersOf } from "./access";
 import type { ConversationItem } from "./entities";
 import { attribution, participantViews } from "./views";
+import "./entities";
+import "./errors";
+import "../pickup/errors";
 
 export type Participate = z.input<typeof participateBody>;
 

@@ -5,6 +5,8 @@ import { fail } from "../errors";
 import { getUsers } from "../user/read";
 import { type Member, find, membersOf, participantOf } from "./access";
 import type { ConversationItem, MoteItem, ParticipantItem } from "./entities";
+import "./entities";
+import "./errors";
 
 /** The guest of a pickup (spec 000 §6: user id 0, named Guest). */
 export const GUEST_NAME = "Guest";

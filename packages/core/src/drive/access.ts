@@ -7,6 +7,9 @@ import type { GroupItem } from "../group/entities";
 import type { UserItem } from "../user/entities";
 import { getUsers } from "../user/read";
 import type { DriveItem } from "./entities";
+import "./entities";
+import "./errors";
+import "../group/entities";
 
 /** The lists of an item (empty: none). */
 export type GrantLists = Pick<DriveItem, "read" | "write" | "use">;

@@ -13,6 +13,9 @@ import { type ReaderContext, allowed, findItem as item, hasGrants, isRestricted,
 import type { DriveGrant, DriveItem } from "./entities";
 import { DriveFiles } from "./files";
 import { DrivePermissions } from "./permissions";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
 
 /**
  * A group's drive (spec 001 §2, §4, §6; docs/api.md, Drive): drives at the top, folders in them.

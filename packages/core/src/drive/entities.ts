@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { SERVICE, keyed, now, primary, ttl } from "../db/schema";
 
 const num = { type: "number", required: true } as const;
@@ -113,3 +114,13 @@ export const DriveStateEntity = new Entity({
 export type DriveItem = EntityItem<typeof DriveItemEntity>;
 export type DriveFile = EntityItem<typeof DriveFileEntity>;
 export type DriveGrant = EntityItem<typeof DriveGrantEntity>;
+
+/** The drive domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const driveEntities = registerEntities({
+  driveitem: DriveItemEntity,
+  driverecordid: DriveRecordIdEntity,
+  drivestate: DriveStateEntity,
+  drivefile: DriveFileEntity,
+  drivemote: DriveMoteEntity,
+  drivegrant: DriveGrantEntity,
+});

@@ -9,6 +9,8 @@ import { driveFiles } from "../storage";
 import { Uploads } from "../uploads";
 import { findItem, readableChain } from "./access";
 import type { DriveFile } from "./entities";
+import "../conversation/errors";
+import "./entities";
 
 /**
  * A drive's files: the encrypted bytes of its file items in the drive's space of the bucket

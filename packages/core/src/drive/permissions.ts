@@ -10,6 +10,11 @@ import type { GroupItem } from "../group/entities";
 import { getUsers } from "../user/read";
 import { type GrantLists, allowed, findItem, isRestricted, moteAccess, readersOf, sameGrants, uniqueGrants } from "./access";
 import type { DriveItem } from "./entities";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
+import "../group/entities";
+import "../group/errors";
 
 /**
  * An item's permissions (spec 001 §3 Permission entry, §6, §7; docs/api.md, "Item permissions"):

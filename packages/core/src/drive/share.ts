@@ -5,6 +5,8 @@ import { fail, valid } from "../errors";
 import { reservedPageAccess } from "../group/access";
 import { driveFiles } from "../storage";
 import { findItem, readableChain } from "./access";
+import "../conversation/errors";
+import "./entities";
 
 /**
  * A file a drive item holds, for someone who may read the drive page and the item (its read list

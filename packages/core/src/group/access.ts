@@ -4,6 +4,8 @@ import { db } from "../db/service";
 import { type ErrorCode, fail, valid } from "../errors";
 import type { GroupItem, GroupMemberItem, GroupPageItem } from "./entities";
 import { pageResource } from "./views";
+import "./entities";
+import "./errors";
 
 /** What a verb learns from groupAccess(): who acts, the group, and the actor's membership in it. */
 export interface GroupAccess {

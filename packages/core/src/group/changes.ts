@@ -1,5 +1,8 @@
 import type { TransactionEntities, TransactionItem } from "../db/service";
 import { findGroup } from "./access";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
 
 /**
  * The transaction items that change a group's membership and keys together (members.ts, keys.ts):

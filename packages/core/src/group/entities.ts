@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { SERVICE, gsi1, keyed, now, primary } from "../db/schema";
 
 // Attribute shapes the entities share (they ride in every area's bundle: written once).
@@ -241,3 +242,19 @@ export type GroupMemberItem = EntityItem<typeof GroupMembershipEntity>;
 export type GroupPageItem = EntityItem<typeof GroupPageEntity>;
 export type RoleItem = EntityItem<typeof RoleEntity>;
 export type PageKeyItem = EntityItem<typeof PageKeyEntity>;
+
+/** The group domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const groupEntities = registerEntities({
+  group: GroupEntity,
+  groupmember: GroupMembershipEntity,
+  grouppage: GroupPageEntity,
+  pagekey: PageKeyEntity,
+  pagekeycopy: PageKeyCopyEntity,
+  role: RoleEntity,
+  roleassignment: RoleAssignmentEntity,
+  grouplog: GroupLogEntity,
+  groupepoch: GroupEpochEntity,
+  groupwrap: GroupWrapEntity,
+  groupmote: GroupMessageEntity,
+  grouplocalid: GroupLocalIdEntity,
+});

@@ -1,7 +1,7 @@
-import type { ErrorTexts } from "../errors";
+import { registerErrors, type ErrorTexts } from "../errors";
 
 /** Groups, pages, members, roles and group keys: each code's HTTP status and user-facing text (the spec's wording where it has one, spec 001 §8, spec 000 §5). */
-export const groupErrors = {
+export const groupErrors = registerErrors({
   group_not_found: { status: 404, text: "Error loading group data from server!" },
   group_forbidden: { status: 403, text: "You are not allowed to do this in this group." },
   group_name_missing: { status: 422, text: "Please enter a name for your group." },
@@ -31,4 +31,4 @@ export const groupErrors = {
   page_key_required: { status: 409, text: "This page is encrypted for its readers only, and an administrator has not given you its key yet." },
   page_key_unexpected: { status: 422, text: "This page is readable by the whole group - please refresh the page and try again." },
   group_rekey_invalid: { status: 422, text: "A new key must follow the current one and carry it." },
-} as const satisfies ErrorTexts;
+} as const satisfies ErrorTexts);

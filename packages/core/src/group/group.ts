@@ -9,6 +9,9 @@ import { groupAccess, membersOf, membership, pagesOf } from "./access";
 import { groupsOf } from "./sharing";
 import type { GroupItem, GroupMemberItem, GroupPageItem, RoleItem } from "./entities";
 import { groupView } from "./views";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
 
 const now = () => Math.floor(Date.now() / 1000);
 

@@ -7,6 +7,9 @@ import { currentKey, sealable } from "../keys/current";
 import { groupAccess, membersOf } from "./access";
 import { type GroupChange, groupPatch, groupRefusal, logItem, recordItem, wrapItem } from "./changes";
 import type { GroupItem } from "./entities";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
 
 /**
  * The group key's server side (docs/protocol.md; docs/api.md, Group keys). The server never reads

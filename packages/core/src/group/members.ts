@@ -7,6 +7,9 @@ import { getUser } from "../user/read";
 import { type GroupAccess, findGroup, groupAccess, memberOf } from "./access";
 import type { GroupMemberItem } from "./entities";
 import { type GroupChange, groupPatch, groupRefusal, logItem, recordItem, wrapItem } from "./changes";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
 
 const now = () => Math.floor(Date.now() / 1000);
 

@@ -8,6 +8,8 @@ import type { Actor } from "../access";
 import { reservedPageAccess } from "./access";
 import { GroupKeys } from "./keys";
 import type { GroupMessageItem } from "./entities";
+import "../conversation/errors";
+import "./entities";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -8,6 +8,8 @@ import { fail, valid } from "../errors";
 import type { GroupItem, GroupPageItem } from "./entities";
 import { pageAccess } from "./pages";
 import { pageResource } from "./views";
+import "./entities";
+import "./errors";
 
 type Lists = Pick<GroupPageItem, "read" | "use" | "internal">;
 

@@ -8,6 +8,8 @@ import { getUsers } from "../user/read";
 import { findGroup, groupAccess, memberOf, membersOf, membership, pagesOf } from "./access";
 import type { GroupItem, GroupPageItem } from "./entities";
 import { pageResource, pageView } from "./views";
+import "./entities";
+import "./errors";
 
 export interface PageAccess {
   page: GroupPageItem;

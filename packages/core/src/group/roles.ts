@@ -10,6 +10,9 @@ import { findGroup, groupAccess, memberOf } from "./access";
 import type { GroupItem, RoleItem } from "./entities";
 import { GroupMembers } from "./members";
 import { roleView } from "./views";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
 
 interface RoleAccess {
   role: RoleItem;

@@ -1,4 +1,5 @@
 import { db } from "../db/service";
+import "./entities";
 
 /**
  * What conversations ask of groups (spec 000 §6: starting a conversation, or adding someone to

@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { keyed, primary, SERVICE } from "../db/schema";
 
 /**
@@ -82,3 +83,12 @@ export const AccountDataEntity = new Entity({
 export type IdentityItem = EntityItem<typeof IdentityEntity>;
 export type AdminCertificateItem = EntityItem<typeof AdminCertificateEntity>;
 export type LegacyCertificateItem = EntityItem<typeof LegacyCertificateEntity>;
+
+/** The identity domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const identityEntities = registerEntities({
+  identity: IdentityEntity,
+  admincert: AdminCertificateEntity,
+  legacycert: LegacyCertificateEntity,
+  legacyrule: LegacyRuleEntity,
+  accountdata: AccountDataEntity,
+});

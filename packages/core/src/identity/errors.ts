@@ -1,10 +1,10 @@
-import type { ErrorTexts } from "../errors";
+import { registerErrors, type ErrorTexts } from "../errors";
 
 /**
  * Identities, admin certificates and pins (protocol v2): each code's HTTP status and text. Short:
  * every area's Lambda carries every text, and the SPA shows its own translation (web/src/lib/i18n/errors).
  */
-export const identityErrors = {
+export const identityErrors = registerErrors({
   identity_malformed: { status: 422, text: "Not a well-formed identity record." },
   identity_signature_invalid: { status: 422, text: "A signature does not verify." },
   identity_chain_invalid: { status: 422, text: "The record does not continue the chain of keys." },
@@ -21,4 +21,4 @@ export const identityErrors = {
   legacy_rule_exists: { status: 409, text: "The rule is published already." },
   pins_invalid: { status: 422, text: "Pins must be encrypted." },
   pins_conflict: { status: 409, text: "Changed in another window - please try again." },
-} as const satisfies ErrorTexts;
+} as const satisfies ErrorTexts);

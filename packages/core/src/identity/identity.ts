@@ -9,6 +9,9 @@ import { Invitation } from "../invite/read";
 import { Keypair } from "../keys/keypair";
 import { getUser } from "../user/read";
 import { IdentityRecords, SETUP_USER_ID } from "./records";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
 
 /** A signed record as the answer's JSON object (the contracts do not know the crypto package's types). */
 const json = (record: object) => record as Record<string, unknown>;

@@ -20,8 +20,11 @@ import {
   verifyLegacyRule,
 } from "@sealwork/crypto";
 import { db, type TransactionEntities } from "../db/service";
-import { ERRORS, type ErrorCode, fail } from "../errors";
+import { errorTexts, type ErrorCode, fail } from "../errors";
 import type { AdminCertificateItem, IdentityItem, LegacyCertificateItem } from "./entities";
+import "./entities";
+import "./errors";
+import "../keys/errors";
 
 /**
  * The instance's setup administrator: the first account, whose id the user counter hands out only
@@ -51,7 +54,7 @@ async function checked<T>(run: () => Promise<T> | T): Promise<T> {
   } catch (error) {
     if (!isCryptoError(error)) throw error;
     const code = CRYPTO_FAILURES[error.code] ?? "identity_malformed";
-    fail(code, { message: `${ERRORS[code].text} (${error.message})` });
+    fail(code, { message: `${errorTexts(code).text} (${error.message})` });
   }
 }
 

@@ -5,6 +5,7 @@ import { config } from "../config";
 import { fail, valid } from "../errors";
 import { User } from "../user/user";
 import { instanceInfo } from "./info";
+import "./errors";
 
 /** The instance (tenant): its public settings and its one-time first-administrator setup. */
 export namespace Instance {

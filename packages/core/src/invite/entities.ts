@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { gsi1, keyed, now, primary, SERVICE, ttl } from "../db/schema";
 
 /**
@@ -45,3 +46,9 @@ export const InviteReservationEntity = new Entity({
 });
 
 export type InviteItem = EntityItem<typeof InviteEntity>;
+
+/** The invite domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const inviteEntities = registerEntities({
+  invite: InviteEntity,
+  invitereservation: InviteReservationEntity,
+});

@@ -13,6 +13,10 @@ import type { UserItem } from "../user/entities";
 import { Accounts } from "../user/accounts";
 import { getUser, getUsers, toPublic } from "../user/read";
 import type { InviteItem } from "./entities";
+import "../identity/errors";
+import "./entities";
+import "./errors";
+import "../user/errors";
 
 const DAY = 24 * 3600;
 /** How long an expired invitation stays listed (and resendable) before the TTL removes it. */

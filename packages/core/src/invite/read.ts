@@ -1,5 +1,6 @@
 import { db } from "../db/service";
 import type { InviteItem } from "./entities";
+import "./entities";
 
 /**
  * An account's invitation as other domains need it (the keys domain at takeover): read-only, and

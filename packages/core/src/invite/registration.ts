@@ -12,6 +12,9 @@ import { Login } from "../user/login";
 import { User } from "../user/user";
 import { VerificationCode } from "../verification/verification";
 import type { InviteItem } from "./entities";
+import "./entities";
+import "./errors";
+import "../user/errors";
 
 /**
  * An invited account's registration (spec 000 §7): a 6-digit code to its email or phone, then

@@ -5,6 +5,8 @@ import { db } from "../db/service";
 import { fail, valid } from "../errors";
 import { RateLimit } from "../rate-limit/rate-limit";
 import { isConditionFailure } from "../db/conditions";
+import "./entities";
+import "./errors";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const DAY = 24 * 3600;

@@ -1,5 +1,6 @@
 import { db } from "../db/service";
 import type { KeypairItem } from "./entities";
+import "./entities";
 
 /**
  * A user's current key and whether it is valid: what other domains ask (a group's members without

@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { gsi1, keyed, now, primary, SERVICE, ttl } from "../db/schema";
 
 /**
@@ -84,3 +85,11 @@ export const BackupEntity = new Entity({
 
 export type KeypairItem = EntityItem<typeof KeypairEntity>;
 export type TransitItem = EntityItem<typeof TransitEntity>;
+
+/** The keys domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const keysEntities = registerEntities({
+  keypair: KeypairEntity,
+  keyhead: KeyHeadEntity,
+  backup: BackupEntity,
+  transit: TransitEntity,
+});

@@ -30,6 +30,11 @@ import type { IdentityItem } from "../identity/entities";
 import { instanceInfo } from "../instance/info";
 import { Invitation } from "../invite/read";
 import { getUser } from "../user/read";
+import "../conversation/errors";
+import "../identity/errors";
+import "../invite/errors";
+import "./entities";
+import "./errors";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

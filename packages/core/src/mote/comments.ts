@@ -7,6 +7,10 @@ import { fail, valid } from "../errors";
 import { GroupKeys, PageKeys } from "../group";
 import type { MoteComment } from "./entities";
 import { commentView, commentsOf, createdWith, moteById, nowSeconds, placeOf, sealedParts } from "./place";
+import "../drive/errors";
+import "../group/errors";
+import "./entities";
+import "./errors";
 
 /**
  * The comments of motes (cards): records of their own, sealed like the card (the group key's

@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { SERVICE, gsi1, keyed, now, primary, ttl } from "../db/schema";
 
 const num = { type: "number", required: true } as const;
@@ -105,3 +106,11 @@ export const MoteFileEntity = new Entity({
 export type PageMote = EntityItem<typeof PageMoteEntity>;
 export type MoteFile = EntityItem<typeof MoteFileEntity>;
 export type MoteComment = EntityItem<typeof MoteCommentEntity>;
+
+/** The mote domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const moteEntities = registerEntities({
+  pagemote: PageMoteEntity,
+  motecomment: MoteCommentEntity,
+  moterecordid: MoteRecordIdEntity,
+  motefile: MoteFileEntity,
+});

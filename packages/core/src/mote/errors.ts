@@ -1,7 +1,7 @@
-import type { ErrorTexts } from "../errors";
+import { registerErrors, type ErrorTexts } from "../errors";
 
 /** Motes (cards) and their comments: each code's HTTP status and user-facing text (the spec's wording where it has one, spec 001 §5, §8). */
-export const moteErrors = {
+export const moteErrors = registerErrors({
   mote_not_found: { status: 404, text: "This item does not exist any more - please refresh the page." },
   mote_page_invalid: { status: 422, text: "Items go onto a page of this group (not the drive, members or conversation page)." },
   mote_read_only: { status: 403, text: "Not allowed to edit or create items from this page!" },
@@ -12,4 +12,4 @@ export const moteErrors = {
   mote_comments_full: { status: 422, text: "This item holds as many comments as it can." },
   comment_not_found: { status: 404, text: "This comment does not exist any more - please refresh the page." },
   comment_delete_forbidden: { status: 403, text: "You may delete only your own comments." },
-} as const satisfies ErrorTexts;
+} as const satisfies ErrorTexts);

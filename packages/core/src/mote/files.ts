@@ -9,6 +9,10 @@ import { cardFiles } from "../storage";
 import { Uploads } from "../uploads";
 import type { MoteFile } from "./entities";
 import { allowed, moteById, nowSeconds, pageById, placeOf, placeOn, refuseChange } from "./place";
+import "../conversation/errors";
+import "../group/errors";
+import "./entities";
+import "./errors";
 
 /**
  * A group's cards' files as a card holds them (MoteFileEntity): their upload and download (for

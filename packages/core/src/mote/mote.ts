@@ -11,6 +11,11 @@ import type { GroupPageItem } from "../group/entities";
 import type { PageMote } from "./entities";
 import { CardFiles } from "./files";
 import { allowed, commentView, commentsOf, createdWith, level, moteById, nowSeconds, pageById, placeOf, placeOn, refuseChange, sealedParts, takesMotes, view } from "./place";
+import "../conversation/errors";
+import "../drive/errors";
+import "../group/errors";
+import "./entities";
+import "./errors";
 
 /** The queries as the handlers parsed them (ids as numbers), checked again by the verbs that take them. */
 const listInput = z.object({ page: idSchema, before: idSchema.optional(), limit: z.number().int().min(1).max(MOTES_PAGE_MAX).optional() });

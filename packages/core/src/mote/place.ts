@@ -8,6 +8,11 @@ import { findGroup, memberOf, membership } from "../group/access";
 import type { GroupItem, GroupPageItem } from "../group/entities";
 import { pageResource } from "../group/views";
 import type { MoteComment, PageMote } from "./entities";
+import "../conversation/errors";
+import "../drive/errors";
+import "../group/entities";
+import "./entities";
+import "./errors";
 
 /**
  * What the mote verbs (mote.ts, comments.ts, files.ts) share: where a mote sits and what the actor

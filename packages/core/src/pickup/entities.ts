@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { gsi1, keyed, now, primary, SERVICE, ttl } from "../db/schema";
 
 /**
@@ -49,3 +50,9 @@ export const PickupLookupEntity = new Entity({
 
 
 export type PickupItem = EntityItem<typeof PickupEntity>;
+
+/** The pickup domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const pickupEntities = registerEntities({
+  pickup: PickupEntity,
+  pickuplookup: PickupLookupEntity,
+});

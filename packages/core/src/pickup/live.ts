@@ -1,6 +1,7 @@
 import { PICKUP_MAX_WRONG } from "@sealwork/contracts/pickup-limits";
 import { db } from "../db/service";
 import type { PickupItem } from "./entities";
+import "./entities";
 
 /** A pickup may be opened until its validity end, and until the PICKUP_MAX_WRONG-th wrong code locks it. */
 export const isLive = (p: PickupItem, now = Math.floor(Date.now() / 1000)) => p.expireAt > now && p.failures < PICKUP_MAX_WRONG;

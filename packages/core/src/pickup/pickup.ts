@@ -17,6 +17,9 @@ import { issueToken } from "../tokens";
 import type { PickupItem } from "./entities";
 import { getPickup, isLive } from "./live";
 import { pickupView, pickupViews, withPickupViews } from "./views";
+import "../conversation/errors";
+import "./entities";
+import "./errors";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const DAY = 86_400;

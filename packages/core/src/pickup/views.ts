@@ -3,6 +3,7 @@ import { pickupParams } from "@sealwork/crypto";
 import { keysOf } from "../conversation/access";
 import { db } from "../db/service";
 import type { PickupItem } from "./entities";
+import "./entities";
 
 /**
  * What the creator sees of their pickups in the conversation list and the notification check:

@@ -1,4 +1,5 @@
 import { Entity } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { keyed, primary, SERVICE, ttl } from "../db/schema";
 
 /** A sliding window of failed attempts for one scope and key (login per user, per client). */
@@ -15,3 +16,7 @@ export const AttemptEntity = new Entity({
   },
 });
 
+/** The rate-limit domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const rateLimitEntities = registerEntities({
+  attempt: AttemptEntity,
+});

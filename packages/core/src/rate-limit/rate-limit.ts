@@ -1,6 +1,7 @@
 import { isConditionFailure } from "../db/conditions";
 import { db } from "../db/service";
 import { fail, type ErrorCode } from "../errors";
+import "./entities";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

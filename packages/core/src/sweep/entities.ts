@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { SERVICE, keyed, primary, ttl } from "../db/schema";
 
 /**
@@ -24,3 +25,8 @@ export const FileWatchEntity = new Entity({
 });
 
 export type FileWatch = EntityItem<typeof FileWatchEntity>;
+
+/** The sweep domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const sweepEntities = registerEntities({
+  filewatch: FileWatchEntity,
+});

@@ -4,6 +4,7 @@ import { DriveFiles } from "../drive";
 import { logger } from "../http/logger";
 import { CardFiles } from "../mote";
 import type { FileWatch } from "./entities";
+import "./entities";
 
 /**
  * The upload sweep (job `upload-sweep`, hourly): every file whose day is up (Uploads.watch) is

@@ -19,6 +19,8 @@ import { type UserItem } from "../user/entities";
 import { fail, isAppError, valid } from "../errors";
 import { RateLimit } from "../rate-limit/rate-limit";
 import { isConditionFailure } from "../db/conditions";
+import "./errors";
+import "../user/entities";
 
 /** A setup's pending secret must be finalized within this time. */
 const SETUP_SECONDS = 15 * 60;

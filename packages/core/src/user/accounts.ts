@@ -2,6 +2,7 @@ import { normaliseContact } from "@sealwork/contracts";
 import { nextId } from "../db/counter";
 import type { TransactionEntities } from "../db/service";
 import type { UserItem } from "./entities";
+import "./entities";
 
 /**
  * Making an account's items, without the password hashing of user.ts: an invitation creates

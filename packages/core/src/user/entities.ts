@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { gsi1, keyed, now, primary, SERVICE } from "../db/schema";
 
 // Accounts (packages/core/src/user): the account and its unique contacts.
@@ -59,3 +60,9 @@ export const ContactEntity = new Entity({
 
 
 export type UserItem = EntityItem<typeof UserEntity>;
+
+/** The user domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const userEntities = registerEntities({
+  user: UserEntity,
+  contact: ContactEntity,
+});

@@ -1,7 +1,7 @@
-import type { ErrorTexts } from "../errors";
+import { registerErrors, type ErrorTexts } from "../errors";
 
 /** Accounts: login, registration, settings: each code's HTTP status and user-facing text (the spec's wording). */
-export const userErrors = {
+export const userErrors = registerErrors({
   contact_unknown: { status: 404, text: "Sorry, we do not recognize your contact details..." },
   password_incorrect: { status: 403, text: "Incorrect password" },
   password_or_totp_incorrect: { status: 403, text: "Incorrect password or 2FA code" },
@@ -14,4 +14,4 @@ export const userErrors = {
   verification_limit: { status: 429, text: "Too many codes or wrong codes for this account - please wait an hour before trying again." },
   account_disabled: { status: 403, text: "This account has been disabled - please contact your administrator." },
   disable_self: { status: 422, text: "You cannot disable your own account." },
-} as const satisfies ErrorTexts;
+} as const satisfies ErrorTexts);

@@ -8,6 +8,7 @@ import { Totp } from "../totp/totp";
 import type { UserItem } from "./entities";
 import { getUser } from "./read";
 import { User } from "./user";
+import "./errors";
 
 /**
  * The login screen (spec 000 §7): finding the account behind a contact, then the password and,

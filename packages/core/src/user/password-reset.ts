@@ -13,6 +13,9 @@ import type { UserItem } from "./entities";
 import { getUser } from "./read";
 import { Login } from "./login";
 import { User } from "./user";
+import "../totp/errors";
+import "./entities";
+import "./errors";
 
 /**
  * A forgotten password (spec 000 §7, `POST api/verification/forgot`): a 6-digit code to the

@@ -2,6 +2,7 @@ import type { PublicUser } from "@sealwork/contracts";
 import { currentId } from "../db/counter";
 import { db } from "../db/service";
 import type { UserItem } from "./entities";
+import "./entities";
 
 /**
  * Reading accounts, for every domain that names people (authentication, conversations,

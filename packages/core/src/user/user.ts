@@ -9,6 +9,9 @@ import { fail, valid } from "../errors";
 import { hashPassword, verifyPassword } from "../password";
 import { isConditionFailure } from "../db/conditions";
 import { issueToken } from "../tokens";
+import "../instance/errors";
+import "./entities";
+import "./errors";
 
 export namespace User {
   export interface NewUser {

@@ -1,4 +1,5 @@
 import { Entity } from "electrodb";
+import { registerEntities } from "../db/registry";
 import { keyed, primary, SERVICE, ttl } from "../db/schema";
 
 /**
@@ -19,4 +20,9 @@ export const VerificationEntity = new Entity({
   indexes: {
     byUser: keyed(primary, ["userId"], ["purpose"]),
   },
+});
+
+/** The verification domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
+export const verificationEntities = registerEntities({
+  verification: VerificationEntity,
 });

@@ -1,6 +1,8 @@
 import { config } from "../config";
 import { db, type TransactionEntities } from "../db/service";
 import { RateLimit } from "../rate-limit/rate-limit";
+import "../user/errors";
+import "./entities";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
