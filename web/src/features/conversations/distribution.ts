@@ -92,17 +92,18 @@ export interface KeyRing<R> {
   /** Whether new content may be written: the current epoch has a record and no rekey is pending. */
   writable: boolean;
   keysOf: KeysOf;
+  /**
+   * Checks the log head a verified message names against this ring's log, fetching the log again
+   * for a head beyond it (headCheck below; set where the ring is opened: conversation-log.ts,
+   * groups' group-ring.ts). Rejects with a DistributionError log_fork for a fork. Absent: heads are
+   * not compared.
+   */
+  checkHead?: HeadCheck;
 }
 
 /** A verified conversation's keys and state. */
 export interface Ring extends KeyRing<ConversationRecord> {
   conversationId: number;
-  /**
-   * Checks the log head a verified message names against this ring's log, fetching the log again
-   * for a head beyond it (headCheck below; set by conversation-log.ts openRing).
-   * Rejects with a DistributionError log_fork for a fork. Absent: heads are not compared.
-   */
-  checkHead?: HeadCheck;
 }
 
 /** Checks the log head a verified message names against a ring's log; throws log_fork as a DistributionError. */
@@ -116,7 +117,7 @@ export type HeadCheck = (message: SignedMessage, place: SignedMessagePlace) => P
  * another history than this reader. Other failures (a head of another epoch than its message's)
  * are CryptoErrors: the message is not verified.
  */
-export function headCheck(log: VerifiedLog, newer: (log: VerifiedLog) => Promise<VerifiedLog>): HeadCheck {
+export function headCheck(log: VerifiedLog, newer: (log: VerifiedLog) => Promise<VerifiedLog>, of?: RingTexts): HeadCheck {
   let latest = log;
   let fetching: Promise<VerifiedLog> | null = null;
   const fetchNewer = (from: VerifiedLog) => {
@@ -137,7 +138,7 @@ export function headCheck(log: VerifiedLog, newer: (log: VerifiedLog) => Promise
     try {
       await checkMessageHead(message, place, latest, fetchNewer);
     } catch (error) {
-      if (isCryptoError(error, "log_fork")) throw new DistributionError("log_fork", { cause: error });
+      if (isCryptoError(error, "log_fork")) throw new DistributionError("log_fork", { cause: error, of });
       throw error;
     }
   };
