@@ -76,6 +76,23 @@ async function blocked(page: Page, reason: string, text: string) {
 }
 
 /**
+ * Alice's signed conversation with Bob, to which she adds Carol in her browser; opened again, her
+ * browser verifies the log with Carol and remembers its head. Dan shares a group with her too.
+ * Answers the log as it was before Carol (`before`).
+ */
+async function carolAdded(run: Run, title: string) {
+  const { alice, bob, page, id } = await signedConversation(run, title);
+  const root = await rootAdmin();
+  const [carol, dan] = [await invitedMember(root), await invitedMember(root)];
+  await shareGroup(alice.session, carol.session, dan.session);
+  const before = await logOf(alice, id);
+  await addPerson(page, carol.email);
+  await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+  await personRow(page, carol.session.id).waitFor({ timeout: 30_000 });
+  return { alice, bob, carol, dan, page, id, before };
+}
+
+/**
  * Another history Alice's keys signed: `before` (Alice's answer) with Dan added where she went on
  * otherwise (a change from her other browser that lost the race, which a lying server kept to show
  * to whom it likes), with the record she would sign for it. Epoch 0's copies stay valid.
@@ -199,16 +216,7 @@ export function distributionAttacks(suite: MaliciousSuite): void {
     check: "log-head",
     timeout: 300_000,
     async mount(run) {
-      const { alice, bob, page, id } = await signedConversation(run, "Who is in");
-      const root = await rootAdmin();
-      const [carol, dan] = [await invitedMember(root), await invitedMember(root)];
-      await shareGroup(alice.session, carol.session, dan.session);
-      const before = await logOf(alice, id);
-      // Alice adds Carol; opened again, her browser verifies the log with Carol and remembers its head.
-      await addPerson(page, carol.email);
-      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
-      await personRow(page, carol.session.id).waitFor({ timeout: 30_000 });
-
+      const { alice, bob, carol, dan, page, id, before } = await carolAdded(run, "Who is in");
       const fork = await withDanAdded(id, before, alice, bob, dan);
       const lie = run.proxy.lie("GET", `/api/conversations/${id}/log`, () => fork);
       run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => people.map((p) => (p.user_id === carol.session.id ? { ...p, user_id: dan.session.id } : p))));
@@ -250,15 +258,8 @@ export function distributionAttacks(suite: MaliciousSuite): void {
     check: "message-log-head",
     timeout: 300_000,
     async mount(run) {
-      const { alice, bob, page, id } = await signedConversation(run, "Who reads along");
-      const root = await rootAdmin();
-      const [carol, dan] = [await invitedMember(root), await invitedMember(root)];
-      await shareGroup(alice.session, carol.session, dan.session);
-      const before = await logOf(alice, id);
-      // Alice adds Carol and writes: her message names the head of her log, with Carol.
-      await addPerson(page, carol.email);
-      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
-      await personRow(page, carol.session.id).waitFor({ timeout: 30_000 });
+      const { alice, bob, carol, dan, page, id, before } = await carolAdded(run, "Who reads along");
+      // Alice writes: her message names the head of her log, with Carol.
       await send(page, "Carol reads along from now on");
       await page.close();
 
