@@ -84,6 +84,12 @@ export const TEST_CHECK_NAMES = [
   /** conversations/message-crypto.ts: a member's message must carry its sender's signature. Off: a message that opens is the named sender's, as protocol v1 showed it. */
   "message-signature",
   /**
+   * conversations/message-crypto.ts: the log head a member's signed message names must be in this
+   * client's verified log, fetched again for a head beyond it (log_fork). Off: heads are not
+   * compared, so a fork shown to the sender and the reader goes unnoticed.
+   */
+  "message-log-head",
+  /**
    * groups/records/page-keys.ts: a restricted page's link between generations is opened only if
    * its digest is the one the generation's signed copy (or the verified link after it) names
    * (bad_chain). Off: whatever link the server serves for the generation.

@@ -60,6 +60,14 @@ describe("group conversation", () => {
     await http("POST", `/api/groups/${group}/log`, { token: admin.api_token, body: { head: -1, rekey: { epoch: 1, link: "link" } } });
     expect((await send(ann, "r2", { epoch: 1 })).status).toBe(200);
     expect((await send(ann, "r3")).body).toMatchObject({ code: "epoch_stale" });
+
+    // The log head a message names is stored and served beside it (clients check it); not a head: refused.
+    const head = { seq: 2, hash: "B".repeat(43) };
+    expect((await send(ann, "h1", { epoch: 1, log_head: head })).body).toMatchObject({ mote: { localid: "h1", log_head: head } });
+    expect(first.body.mote).not.toHaveProperty("log_head");
+    const newest = await get<{ motes: Mote[] }>(ann, `/api/groups/${group}/conversation`);
+    expect(newest.body.motes.at(-1)).toMatchObject({ localid: "h1", log_head: head });
+    expect((await send(ann, "h2", { epoch: 1, log_head: { seq: 2, hash: "short" } })).body).toMatchObject({ code: "validation" });
   });
 
   it("holds to the conversation page's permissions: read to load and poll, use to write", async () => {

@@ -283,6 +283,24 @@ describe("signed conversations: messages", () => {
     expect(page.body).toMatchObject({ protocol: 1, epoch: 0 });
     expect(page.body.motes[0]).toMatchObject({ epoch: null, signature: null, sender_key_id: null });
   });
+
+  it("stores and serves the log head a message names with it (absent without one); a head without a signature, or not a head, is refused", async () => {
+    const [ann, ben] = await people(2);
+    const state = await startSigned(ann!, [ben!]);
+    const body = await signedMessageBody(state, ann!, "h-1", "with my head", state.log.epoch, true);
+    expect(body.log_head).toEqual(state.log.head);
+    expect((await append(ann!, state.id, body)).body.mote).toMatchObject({ log_head: state.log.head, signature: body.signature });
+    const without = await append(ann!, state.id, await signedMessageBody(state, ann!, "h-2", "without"));
+    expect(without.body.mote).not.toHaveProperty("log_head");
+    const served = (await load(ben!, state.id)).body.motes as Json[];
+    expect(served.map((m) => m.log_head)).toEqual([state.log.head, undefined]);
+    const unsigned = await append(ann!, state.id, { localid: "h-3", payload: body.payload, log_head: state.log.head });
+    expect([unsigned.status, unsigned.body.code]).toEqual([422, "validation"]);
+    for (const log_head of [{ seq: -1, hash: state.log.head.hash }, { seq: 0, hash: "short" }, { ...state.log.head, extra: 1 }]) {
+      const bad = await append(ann!, state.id, { ...body, localid: `h-bad-${log_head.seq}-${"extra" in log_head}`, log_head });
+      expect([bad.status, bad.body.code]).toEqual([422, "validation"]);
+    }
+  });
 });
 
 describe("signed conversations: the migration of a conversation from before logs", () => {

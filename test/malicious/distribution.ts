@@ -21,12 +21,13 @@ import { TEST_CODE } from "../support/keys";
 import { gotoApp } from "../e2e/helpers";
 import { messageBox } from "../e2e/conversation-helpers";
 import type { MaliciousSuite, Run } from "./harness";
-import { addPerson, aliceAndBob, conversationWith, messageList, noTrustWarning, openedBy, personRow, sentCopies, signInAs, trustWarning, verifiedKeyOf } from "./scenes";
+import { addPerson, aliceAndBob, conversationWith, messageList, noTrustWarning, openedBy, personRow, send, sentCopies, signInAs, trustWarning, verifiedKeyOf } from "./scenes";
 
 /**
  * Signed distribution (issue 11, item 2; docs/protocol.md §14.7–14.8) against a server that lies
  * about who takes part and who handed out the key: a ghost participant, a key copy it sealed
- * itself, a forked and a rolled-back membership log, a message in someone's name without their
+ * itself, a forked and a rolled-back membership log (against the head a client remembers, and
+ * against the head another member's message names), a message in someone's name without their
  * signature. The server holds nobody's signing key: what it serves is either its own (unsigned,
  * or signed over something else) or something a member really signed, shown where it does not
  * belong.
@@ -72,6 +73,43 @@ async function blocked(page: Page, reason: string, text: string) {
   await warning.waitFor({ timeout: 30_000 });
   expect(await warning.textContent()).toContain(text);
   expect(await messageList(page).count()).toBe(0);
+}
+
+/**
+ * Alice's signed conversation with Bob, to which she adds Carol in her browser; opened again, her
+ * browser verifies the log with Carol and remembers its head. Dan shares a group with her too.
+ * Answers the log as it was before Carol (`before`).
+ */
+async function carolAdded(run: Run, title: string) {
+  const { alice, bob, page, id } = await signedConversation(run, title);
+  const root = await rootAdmin();
+  const [carol, dan] = [await invitedMember(root), await invitedMember(root)];
+  await shareGroup(alice.session, carol.session, dan.session);
+  const before = await logOf(alice, id);
+  await addPerson(page, carol.email);
+  await gotoApp(page, `/conversation/${id}`, TEST_CODE);
+  await personRow(page, carol.session.id).waitFor({ timeout: 30_000 });
+  return { alice, bob, carol, dan, page, id, before };
+}
+
+/**
+ * Another history Alice's keys signed: `before` (Alice's answer) with Dan added where she went on
+ * otherwise (a change from her other browser that lost the race, which a lying server kept to show
+ * to whom it likes), with the record she would sign for it. Epoch 0's copies stay valid.
+ */
+async function withDanAdded(id: number, before: LogAnswer, alice: Member, bob: Member, dan: Member): Promise<LogAnswer> {
+  const container = membershipContainer("conversation", id);
+  const keys = await Promise.all([alice, bob, dan].map(verifiedKeyOf));
+  const keysOf = async (userId: number, keyId: string) => {
+    const found = keys.find((k) => k.userId === userId && k.keyId === keyId);
+    if (!found) throw new Error(`unknown key ${keyId} of ${userId}`);
+    return found;
+  };
+  const added = await appendToLog(await verifyLog(container, before.entries, keysOf), { action: "add", subject: { userId: dan.session.id, keyId: dan.me.keyId }, at: Date.now() }, alice.me);
+  const forkLog = await verifyLog(container, [...before.entries, added], keysOf);
+  const { key } = await openConversationKey(before.copy!.sealed, alice.keys.encrypt, { conversationId: id, epoch: 0, extractable: true });
+  const record = await createConversationRecord(key, forkLog.members, forkLog, alice.me);
+  return { ...before, entries: [...before.entries, added], epochs: [{ epoch: 0, record: record as unknown as LogAnswer["epochs"][number]["record"], link: null }] };
 }
 
 export function distributionAttacks(suite: MaliciousSuite): void {
@@ -178,31 +216,8 @@ export function distributionAttacks(suite: MaliciousSuite): void {
     check: "log-head",
     timeout: 300_000,
     async mount(run) {
-      const { alice, bob, page, id } = await signedConversation(run, "Who is in");
-      const root = await rootAdmin();
-      const [carol, dan] = [await invitedMember(root), await invitedMember(root)];
-      await shareGroup(alice.session, carol.session, dan.session);
-      const before = await logOf(alice, id);
-      // Alice adds Carol; opened again, her browser verifies the log with Carol and remembers its head.
-      await addPerson(page, carol.email);
-      await gotoApp(page, `/conversation/${id}`, TEST_CODE);
-      await personRow(page, carol.session.id).waitFor({ timeout: 30_000 });
-
-      // Another history Alice's keys signed: Dan added where she added Carol (a change from her
-      // other browser that lost the race, which a lying server kept to show to whom it likes).
-      const container = membershipContainer("conversation", id);
-      const keys = await Promise.all([alice, bob, dan].map(verifiedKeyOf));
-      const keysOf = async (userId: number, keyId: string) => {
-        const found = keys.find((k) => k.userId === userId && k.keyId === keyId);
-        if (!found) throw new Error(`unknown key ${keyId} of ${userId}`);
-        return found;
-      };
-      const added = await appendToLog(await verifyLog(container, before.entries, keysOf), { action: "add", subject: { userId: dan.session.id, keyId: dan.me.keyId }, at: Date.now() }, alice.me);
-      const forkLog = await verifyLog(container, [...before.entries, added], keysOf);
-      const { key } = await openConversationKey(before.copy!.sealed, alice.keys.encrypt, { conversationId: id, epoch: 0, extractable: true });
-      const record = await createConversationRecord(key, forkLog.members, forkLog, alice.me);
-      const fork: LogAnswer = { ...before, entries: [...before.entries, added], epochs: [{ epoch: 0, record: record as unknown as LogAnswer["epochs"][number]["record"], link: null }] };
-
+      const { alice, bob, carol, dan, page, id, before } = await carolAdded(run, "Who is in");
+      const fork = await withDanAdded(id, before, alice, bob, dan);
       const lie = run.proxy.lie("GET", `/api/conversations/${id}/log`, () => fork);
       run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => people.map((p) => (p.user_id === carol.session.id ? { ...p, user_id: dan.session.id } : p))));
       await gotoApp(page, `/conversation/${id}`, TEST_CODE);
@@ -235,6 +250,42 @@ export function distributionAttacks(suite: MaliciousSuite): void {
       expect(await personRow(page, carol.session.id).count()).toBe(0);
       expect(await personRow(page, dan.session.id).count()).toBe(0);
       expect(older.hits).toBeGreaterThan(0);
+      await noTrustWarning(page);
+    },
+  });
+
+  suite.attack("a fork shown from the start: Bob is shown a history with Dan where Alice added Carol, and opens a message Alice sent", {
+    check: "message-log-head",
+    timeout: 300_000,
+    async mount(run) {
+      const { alice, bob, carol, dan, page, id, before } = await carolAdded(run, "Who reads along");
+      // Alice writes: her message names the head of her log, with Carol.
+      await send(page, "Carol reads along from now on");
+      await page.close();
+
+      // Bob, who never opened the conversation (no head of his own to remember), is shown the
+      // other history: Dan in, Carol out, each entry signed by Alice, his own copy of the key.
+      const fork = { ...(await withDanAdded(id, before, alice, bob, dan)), copy: (await logOf(bob, id)).copy };
+      const lie = run.proxy.lie("GET", `/api/conversations/${id}/log`, () => fork);
+      run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => people.map((p) => (p.user_id === carol.session.id ? { ...p, user_id: dan.session.id } : p))));
+      const bobs = await run.visitor();
+      await signInAs(bobs, bob);
+      await gotoApp(bobs, `/conversation/${id}`, TEST_CODE);
+      return { page: bobs, lie, carol, dan };
+    },
+    async refused({ page, lie, dan }) {
+      // Alice's message names another entry at the seq where Bob's log added Dan: the fork shows.
+      await blocked(page, "log_fork", "not the one another member's message was sent in");
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(await personRow(page, dan.session.id).count()).toBe(0);
+    },
+    async works({ page, lie, carol, dan }) {
+      // Heads not compared: Bob takes the forked history (Dan, not Carol) and reads Alice's message as verified.
+      const shown = messageList(page).locator('[data-message-verified="true"]').getByText("Carol reads along from now on", { exact: true });
+      await shown.waitFor({ timeout: 30_000 });
+      await personRow(page, dan.session.id).waitFor({ timeout: 30_000 });
+      expect(await personRow(page, carol.session.id).count()).toBe(0);
+      expect(lie.hits).toBeGreaterThan(0);
       await noTrustWarning(page);
     },
   });

@@ -192,9 +192,10 @@ export async function rekeyBody(state: SignedState, author: Signer, changes: { a
 }
 
 /** A member's signed message for the current epoch, as POST …/append takes it. */
-export async function signedMessageBody(state: SignedState, sender: Signer, localid: string, text: string, epoch = state.log.epoch) {
-  const message = await sealSignedMessage(state.keys[epoch]!, { v: 2, conversationId: state.id, epoch, senderId: sender.session.id, localid }, { text }, sender.me);
-  return { localid, payload: message.envelope, epoch, signature: message.signature, sender_key_id: message.senderKeyId };
+export async function signedMessageBody(state: SignedState, sender: Signer, localid: string, text: string, epoch = state.log.epoch, withHead = false) {
+  const logHead = withHead ? state.log.head : undefined;
+  const message = await sealSignedMessage(state.keys[epoch]!, { v: 2, conversationId: state.id, epoch, senderId: sender.session.id, localid }, { text }, sender.me, logHead);
+  return { localid, payload: message.envelope, epoch, signature: message.signature, sender_key_id: message.senderKeyId, ...(logHead ? { log_head: logHead } : {}) };
 }
 
 /** The body of POST …/log with which `admin` makes `subject` an admin of the log, or no longer one. */

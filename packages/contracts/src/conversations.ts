@@ -47,6 +47,8 @@ export const localid = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "A local id is 
 export const keyIdText = z.string().regex(/^[A-Za-z0-9_-]{22}$/, "A key id is 22 characters of base64url.");
 /** A `record-signature` envelope's text. */
 export const signatureText = z.string().min(1).max(256);
+/** The membership log head a signed message names (its sender's verified log): seq and the entry's hash, 43 characters of base64url. */
+export const messageLogHead = z.strictObject({ seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), hash: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "A log hash is 43 characters of base64url.") });
 
 /** One participant's signed copy of the key (`SignedSealedKey`). */
 export const signedCopy = z.object({ user_id: uid, copy: signedRecordObject });
@@ -129,6 +131,8 @@ export const moteView = z.object({
   /** Protocol v2: the sender's signature (`record-signature` text) and key id; null for a guest's or an older message. */
   signature: z.string().nullable(),
   sender_key_id: z.string().nullable(),
+  /** Protocol v2: the log head its sender signed with it (absent in messages signed before heads were exchanged). */
+  log_head: messageLogHead.optional(),
 });
 export type MoteView = z.infer<typeof moteView>;
 
@@ -175,10 +179,12 @@ export const appendBody = z.object({
   epoch: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   signature: signatureText.optional(),
   sender_key_id: keyIdText.optional(),
+  /** With a signature: the membership log head the sender verified, which the signature covers. */
+  log_head: messageLogHead.optional(),
 }).refine((b) => [b.epoch, b.signature, b.sender_key_id].every((v) => v === undefined) || [b.epoch, b.signature, b.sender_key_id].every((v) => v !== undefined), {
   message: "A signed message has its epoch, signature and sender key id.",
   path: ["signature"],
-});
+}).refine((b) => b.log_head === undefined || b.signature !== undefined, { message: "Only a signed message names a log head.", path: ["log_head"] });
 export const appendResult = z.object({
   mote: moteView,
   /** The id of the message before this one (0 for the first): in order if the client had it. */

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { MEMBERS } from "./access";
-import { MOTE_PAYLOAD_MAX, aeadText, appendResult, attribution, keyIdText, localid, moteView, signatureText } from "./conversations";
+import { MOTE_PAYLOAD_MAX, aeadText, appendResult, attribution, keyIdText, localid, messageLogHead, moteView, signatureText } from "./conversations";
 import { groupParams } from "./groups";
 import { route, type RouteContract } from "./route";
 
@@ -19,6 +19,8 @@ export const groupAppendBody = z.object({
   epoch: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   signature: signatureText,
   sender_key_id: keyIdText,
+  /** The group log's head the sender verified, which the signature covers (docs/protocol.md §14.8, heads in messages). */
+  log_head: messageLogHead.optional(),
 });
 
 export const groupConversationPage = z.object({

@@ -345,13 +345,15 @@ function sealedFor(recipientWho, context, plaintext, nonce) {
 const copyNonce = range(0x0f, 12);
 const copySealed = sealedFor(root, "conversation-key:42:1", epochKey, copyNonce);
 const copyRecord = { type: "sealed-key", v: 2, conversationId: 42, epoch: 1, recipientUserId: 1, recipientKeyId: keyIdOf(root.pub), sealedDigest: sha256b64u(copySealed), sealer: 2, sealerKeyId: keyIdOf(jurg.pub) };
-function signedMessage(senderId, sender, localid, payload, nonce) {
+// A message may sign the head of the log its sender verified (logHead); without one, the record is as before.
+const withHead = (head) => (head ? { logHead: head } : {});
+function signedMessage(senderId, sender, localid, payload, nonce, head) {
   const json = JSON.stringify(payload);
   const sealedMessage = aead(epochKey, Buffer.from(json, "utf8"), `message:42:1:${senderId}:${localid}`, nonce);
   const place = { conversationId: 42, epoch: 1, senderId, localid };
   if (!sender) return { place, payload, json: text(json), ...sealedMessage };
-  const signed = { type: "message", v: 2, ...place, senderKeyId: keyIdOf(sender.pub), envelopeDigest: sha256b64u(sealedMessage.envelope) };
-  return { place, payload, json: text(json), ...sealedMessage, signatureRecord: signed, signature: v2sign(sender, signed), senderKeyId: keyIdOf(sender.pub) };
+  const signed = { type: "message", v: 2, ...place, senderKeyId: keyIdOf(sender.pub), envelopeDigest: sha256b64u(sealedMessage.envelope), ...withHead(head) };
+  return { place, payload, json: text(json), ...sealedMessage, signatureRecord: signed, signature: v2sign(sender, signed), senderKeyId: keyIdOf(sender.pub), ...withHead(head) };
 }
 
 // The epoch chain: epoch 1's key carries epoch 0's (a newcomer of epoch 1 walks back to it).
@@ -399,12 +401,12 @@ function commentVector(payload) {
   };
 }
 // A message of group 7's own conversation: the group's associated data and signed record type.
-function groupMessage(senderId, sender, localid, payload, nonce) {
+function groupMessage(senderId, sender, localid, payload, nonce, head) {
   const json = JSON.stringify(payload);
   const sealedMessage = aead(groupKey1, Buffer.from(json, "utf8"), `group-message:7:1:${senderId}:${localid}`, nonce);
   const place = { groupId: 7, epoch: 1, senderId, localid };
-  const signed = { type: "group-message", v: 2, ...place, senderKeyId: keyIdOf(sender.pub), envelopeDigest: sha256b64u(sealedMessage.envelope) };
-  return { place, json: text(json), ...sealedMessage, signatureRecord: signed, signature: v2sign(sender, signed), senderKeyId: keyIdOf(sender.pub) };
+  const signed = { type: "group-message", v: 2, ...place, senderKeyId: keyIdOf(sender.pub), envelopeDigest: sha256b64u(sealedMessage.envelope), ...withHead(head) };
+  return { place, json: text(json), ...sealedMessage, signatureRecord: signed, signature: v2sign(sender, signed), senderKeyId: keyIdOf(sender.pub), ...withHead(head) };
 }
 // A restricted page of group 7 (docs/protocol.md, "Restricted pages"): page 31's keys of generations
 // 1 to 3, the links of generations 2 and 3 (the third carries the second's digest after the key),
@@ -472,6 +474,8 @@ const group = {
     comment: commentVector({ text: grueziNfd }),
   },
   message: groupMessage(2, jurg, "local-9", { text: grueziNfd }, range(0xbf, 12)),
+  // The same kind of message naming the head of the group's log that Jürg verified.
+  messageWithHead: groupMessage(2, jurg, "local-10", { text: grueziNfc }, range(0xce, 12), groupHead),
   pageKey,
 };
 
@@ -516,6 +520,8 @@ const v2 = {
       // A pickup's guest cannot sign: the v2 associated data only.
       signedMessage(0, null, "g-1", { text: "Danke!" }, range(0x3f, 12)),
     ],
+    // Messages naming the head of conversation 42's log their sender verified (signed with it).
+    messagesWithHead: [signedMessage(2, jurg, "local-3", { text: grueziNfd }, range(0xcd, 12), logHead)],
     epochLink,
   },
   group,

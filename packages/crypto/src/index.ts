@@ -228,6 +228,7 @@ export {
   createLog,
   entryHash,
   extendLog,
+  findHead,
   membershipContainer,
   verifyLog,
 } from "./records/membership-log";
@@ -251,6 +252,7 @@ export {
   type MessageSignatureRecord,
   type SignedMessage,
   type SignedMessagePlace,
+  checkMessageHead,
   openSignedMessage,
   parseSignedMessage,
   sealSignedMessage,

@@ -97,6 +97,9 @@ export const MoteEntity = new Entity({
     epoch: { type: "number" },
     signature: { type: "string" },
     senderKeyId: { type: "string" },
+    /** The membership log head its sender signed with it (seq and hash), when it names one. */
+    headSeq: { type: "number" },
+    headHash: { type: "string" },
   },
   indexes: {
     byConversation: keyed(primary, ["conversationId"], ["id"]),

@@ -139,8 +139,9 @@ export async function append(actor: Actor, id: number, body: z.input<typeof appe
 
 /**
  * A member's message in a conversation with a log carries its epoch (the current one, with no
- * rekey pending), its signature and the sender's key id; in one without, and from a pickup's
- * guest, none of them. The signature is checked for its shape: clients verify it.
+ * rekey pending), its signature and the sender's key id, and may carry the log head its sender
+ * signed with it; in one without, and from a pickup's guest, none of them. The signature and the
+ * head are checked for their shape: clients verify them.
  */
 function signatureOf(conversation: ConversationItem, actor: Actor, input: z.infer<typeof appendBody>, payload: string) {
   const given = input.signature !== undefined;
@@ -152,13 +153,14 @@ function signatureOf(conversation: ConversationItem, actor: Actor, input: z.infe
   if (conversation.needsRekey) fail("rekey_pending");
   if (input.epoch !== (conversation.epoch ?? 0)) fail("epoch_stale");
   try {
-    const parsed = parseSignedMessage({ envelope: payload, signature: input.signature, senderKeyId: input.sender_key_id });
+    const parsed = parseSignedMessage({ envelope: payload, signature: input.signature, senderKeyId: input.sender_key_id, ...(input.log_head ? { logHead: input.log_head } : {}) });
     parseEnvelope(parsed.signature, "record-signature");
   } catch (error) {
     if (isCryptoError(error)) fail("message_signature_invalid");
     throw error;
   }
-  return { epoch: input.epoch!, signature: input.signature!, senderKeyId: input.sender_key_id! };
+  const head = input.log_head ? { headSeq: input.log_head.seq, headHash: input.log_head.hash } : {};
+  return { epoch: input.epoch!, signature: input.signature!, senderKeyId: input.sender_key_id!, ...head };
 }
 
 async function storedFor(conversationId: number, userId: number, localid: string): Promise<MoteItem | undefined> {

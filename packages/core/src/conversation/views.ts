@@ -54,6 +54,7 @@ export function moteView(m: MoteItem): MoteView {
     epoch: m.epoch ?? null,
     signature: m.signature ?? null,
     sender_key_id: m.senderKeyId ?? null,
+    ...(m.headSeq !== undefined && m.headHash !== undefined ? { log_head: { seq: m.headSeq, hash: m.headHash } } : {}),
   };
 }
 

@@ -221,6 +221,9 @@ export const GroupMessageEntity = new Entity({
     epoch: num,
     signature: str,
     senderKeyId: str,
+    /** The group log's head its sender signed with it, when it names one. */
+    headSeq: { type: "number" },
+    headHash: { type: "string" },
   },
   indexes: {
     byGroup: keyed(primary, ["groupId"], ["id"]),

@@ -14,7 +14,8 @@ import "./entities";
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function moteView(m: GroupMessageItem): MoteView {
-  return { id: m.id, source_id: m.sourceId, timestamp: m.timestamp, payload: m.payload, localid: m.localid, epoch: m.epoch, signature: m.signature, sender_key_id: m.senderKeyId };
+  const head = m.headSeq !== undefined && m.headHash !== undefined ? { log_head: { seq: m.headSeq, hash: m.headHash } } : {};
+  return { id: m.id, source_id: m.sourceId, timestamp: m.timestamp, payload: m.payload, localid: m.localid, epoch: m.epoch, signature: m.signature, sender_key_id: m.senderKeyId, ...head };
 }
 
 /**
@@ -77,6 +78,7 @@ export namespace GroupConversation {
       epoch: input.epoch,
       signature: input.signature,
       senderKeyId: input.sender_key_id,
+      ...(input.log_head ? { headSeq: input.log_head.seq, headHash: input.log_head.hash } : {}),
     };
     const { canceled, reasons } = await writeTransaction((tx) => [
       tx.grouplocalid.create({ groupId, userId: me.uid, localid: input.localid, moteId: mote.id }).commit(),

@@ -11,7 +11,7 @@ import type { SealRandomness } from "./conversation-key";
 import { type IdentityKeys, type KeysOf, resolveSigner } from "./identity-keys";
 import { type LogHead, type LogState, type VerifiedLog, membershipContainer } from "./membership-log";
 import { type ExtractableOption, checkId, encryptRecord } from "./place";
-import { type KeyRef, countField, digestField, idField, keyIdField, keyRefField, parseRecord, signatureField } from "./v2-fields";
+import { type KeyRef, countField, digestField, idField, keyIdField, keyRefField, logHeadField, parseRecord, signatureField } from "./v2-fields";
 
 /**
  * Signed key distribution for a container with a membership log (docs/protocol.md, "Signed
@@ -83,7 +83,6 @@ export type RecipientKey = KeyRef & { encryptPublic: string };
 
 const MAX_MEMBERS = 10_000;
 
-const headSchema = z.strictObject({ seq: countField, hash: digestField });
 
 const membersSchema = z
   .array(keyRefField)
@@ -107,7 +106,7 @@ function schemaOf(kind: DistributionKind) {
       keyCommitment: digestField,
       author: idField,
       authorKeyId: keyIdField,
-      logHead: headSchema,
+      logHead: logHeadField,
     }) as unknown as z.ZodType<RecordV2>;
     schema = { record, signed: z.strictObject({ record, signature: signatureField }) };
     schemas.set(kind, schema);

@@ -5,7 +5,7 @@ import { CryptoError } from "../errors";
 import { sha256 } from "../primitives";
 import { signRecordV2, verifyRecordV2 } from "../signatures";
 import { type IdentityKeys, type KeysOf, resolveSigner } from "./identity-keys";
-import { type KeyRef, countField, digestField, idField, keyIdField, keyRefField, parseRecord, signatureField, timeField } from "./v2-fields";
+import { type KeyRef, countField, digestField, idField, keyIdField, keyRefField, logHeadField, parseRecord, signatureField, timeField } from "./v2-fields";
 
 /**
  * The membership log of a conversation or a group: signed entries, each naming the hash of
@@ -86,7 +86,6 @@ const entrySchema = z
   .refine((entry) => (entry.action === "rekey") === (entry.subject === null), "rekey has no subject, every other action has one");
 
 const signedEntrySchema = z.strictObject({ record: entrySchema, signature: signatureField });
-const headSchema = z.strictObject({ seq: countField, hash: digestField });
 
 function isContainer(text: string): boolean {
   return CONTAINER.test(text) && Number.isSafeInteger(Number(text.slice(text.indexOf(":") + 1)));
@@ -141,7 +140,7 @@ async function signEntry(state: LogState | null, fields: Omit<MembershipEntry, "
  */
 export async function verifyLog(container: string, entries: readonly SignedMembershipEntry[], keysOf: KeysOf, remembered?: LogHead): Promise<VerifiedLog> {
   if (typeof container !== "string" || !isContainer(container)) throw new CryptoError("invalid_input", "a container is conversation:<id> or group:<id>");
-  const stored = remembered === undefined ? undefined : parseRecord(headSchema, remembered, "remembered head", "invalid_input");
+  const stored = remembered === undefined ? undefined : parseRecord(logHeadField, remembered, "remembered head", "invalid_input");
   if (!Array.isArray(entries)) throw new CryptoError("malformed_record", "a log is a list of entries");
   if (entries.length === 0) throw new CryptoError("bad_chain", "the log is empty: a log starts with create");
   const history: LogState[] = [];
@@ -156,6 +155,20 @@ export async function verifyLog(container: string, entries: readonly SignedMembe
     if (history[stored.seq]!.head.hash !== stored.hash) throw new CryptoError("log_fork", `entry ${stored.seq} is not the one this client saw: the log forked`);
   }
   return { container, ...current, history };
+}
+
+/**
+ * Where `head` (one another client saw, as a signed message names it) is in this verified log:
+ * the state after that entry, or undefined when the head lies beyond the log's end (the caller
+ * fetches the log again and looks once more). Rejects: malformed_record (not a head); log_fork
+ * (this log has another entry at that seq: the two clients were shown different histories).
+ */
+export function findHead(log: VerifiedLog, head: LogHead): LogState | undefined {
+  const { seq, hash } = parseRecord(logHeadField, head, "log head");
+  if (seq > log.head.seq) return undefined;
+  const state = log.history[seq]!;
+  if (state.head.hash !== hash) throw new CryptoError("log_fork", `entry ${seq} is not the one another member saw: the log forked`);
+  return state;
 }
 
 /**

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { generateSymmetricKey } from "../aead";
 import { expectRefusal } from "../test-support";
 import { verifyIdentity } from "./identity-chain";
-import { keyLookup } from "./identity-keys";
+import { type IdentityKeys, keyLookup } from "./identity-keys";
+import { type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, membershipContainer, verifyLog } from "./membership-log";
 import { type GroupMessagePlace, type MessagePlaceV2, groupMessageAad, messageAad, messageAadV2, openMessage, sealMessage } from "./message";
-import { type SignedMessage, openSignedMessage, sealSignedMessage, verifyMessageSignature } from "./signed-message";
-import { World, recordMutations } from "./v2-test-support";
+import { type SignedMessage, checkMessageHead, openSignedMessage, sealSignedMessage, verifyMessageSignature } from "./signed-message";
+import { T0, World, recordMutations } from "./v2-test-support";
 
 async function setting() {
   const world = await World.create();
@@ -111,5 +112,129 @@ describe("group messages", () => {
         throw new Error(`${mutation.label}: ${failure.message}`);
       });
     }
+  });
+});
+
+/**
+ * Conversation 42's log as Bob (2) was shown it and as Carol (3) was: the same first entries (1
+ * creates it and adds 2 and 3), then `bobs` and `carols` more by user 1 each (a fork when they differ).
+ */
+async function twoViews(setup: Awaited<ReturnType<typeof setting>>, root: IdentityKeys) {
+  const container = membershipContainer("conversation", 42);
+  const ref = (user: IdentityKeys) => ({ userId: user.userId, keyId: user.keyId });
+  const entries: SignedMembershipEntry[] = [await createLog(container, root, T0)];
+  const verify = (list: SignedMembershipEntry[]) => verifyLog(container, list, setup.keysOf);
+  entries.push(await appendToLog(await verify(entries), { action: "add", subject: ref(setup.bob), at: T0 + 1 }, root));
+  entries.push(await appendToLog(await verify(entries), { action: "add", subject: ref(setup.carol), at: T0 + 2 }, root));
+  const more = async (list: SignedMembershipEntry[], change: Parameters<typeof appendToLog>[1]) => [...list, await appendToLog(await verify(list), change, root)];
+  return { entries, verify, more, ref };
+}
+
+describe("the log head a signed message names (docs/protocol.md §14.8, heads in messages)", () => {
+  async function scene() {
+    const setup = await setting();
+    const root = await setup.world.me(1);
+    const views = await twoViews(setup, root);
+    // Epoch 0 of conversation 42, with Bob and Carol in it.
+    const place: MessagePlaceV2 = { ...setup.place, epoch: 0 };
+    return { ...setup, root, ...views, place };
+  }
+
+  it("is signed with the message, checked against the reader's log: the same seq with the same hash passes", async () => {
+    const { key, place, bob, keysOf, entries, verify } = await scene();
+    const log = await verify(entries);
+    const message = await sealSignedMessage(key, place, { text: "wer ist dabei?" }, bob, log.head);
+    expect(message.logHead).toEqual(log.head);
+    expect(await openSignedMessage(key, message, place, keysOf)).toEqual({ text: "wer ist dabei?" });
+    expect(await checkMessageHead(message, place, log)).toBe(log);
+  });
+
+  it("passes a head the reader's longer log holds, and one before it", async () => {
+    const { key, place, bob, carol, keysOf, entries, verify, more, ref } = await scene();
+    const older = await verify(entries.slice(0, 2));
+    const longer = await verify(await more(entries, { action: "promote", subject: ref(carol), at: T0 + 3 }));
+    const message = await sealSignedMessage(key, place, { text: "x" }, bob, older.head);
+    await verifyMessageSignature(message, place, keysOf);
+    expect(await checkMessageHead(message, place, longer)).toBe(longer);
+  });
+
+  it("is log_fork when the reader's log has another entry at that seq (a fork no remembered head shows)", async () => {
+    const { key, place, bob, keysOf, entries, verify, more, ref, carol } = await scene();
+    // Bob was shown Carol promoted; Carol was shown Carol removed (both really signed by user 1).
+    const bobs = await verify(await more(entries, { action: "promote", subject: ref(carol), at: T0 + 3 }));
+    const carols = await verify(await more(entries, { action: "promote", subject: ref(bob), at: T0 + 3 }));
+    expect(bobs.head.seq).toBe(carols.head.seq);
+    const message = await sealSignedMessage(key, place, { text: "x" }, bob, bobs.head);
+    await verifyMessageSignature(message, place, keysOf);
+    await expectRefusal(checkMessageHead(message, place, carols), "log_fork");
+  });
+
+  it("beyond the reader's log: looked for in the log fetched again; still beyond, or a newer log that does not continue it, is log_fork", async () => {
+    const { key, place, bob, entries, verify, more, ref, carol } = await scene();
+    const readers = await verify(entries);
+    const senders = await verify(await more(entries, { action: "promote", subject: ref(carol), at: T0 + 3 }));
+    const message = await sealSignedMessage(key, place, { text: "x" }, bob, senders.head);
+    // Without a way to fetch: a head the reader's log does not reach.
+    await expectRefusal(checkMessageHead(message, place, readers), "log_fork");
+    // Fetched again, the server serves the sender's log: found there, and that log answered.
+    let asked = 0;
+    const fetched = await checkMessageHead(message, place, readers, async (log: VerifiedLog) => {
+      asked++;
+      expect(log).toBe(readers);
+      return senders;
+    });
+    expect(fetched).toBe(senders);
+    expect(asked).toBe(1);
+    // The server keeps serving the reader's log (it withholds what it showed the sender).
+    await expectRefusal(checkMessageHead(message, place, readers, async () => readers), "log_fork");
+    // A newer log that lacks the reader's own head, or ends before it.
+    const other = await verify(await more(await more(entries.slice(0, 2), { action: "add", subject: ref(carol), at: T0 + 9 }), { action: "promote", subject: ref(carol), at: T0 + 10 }));
+    await expectRefusal(checkMessageHead(message, place, readers, async () => other), "log_fork");
+    await expectRefusal(checkMessageHead(message, place, readers, async () => verify(entries.slice(0, 2))), "log_fork");
+  });
+
+  it("names a state of the message's epoch (bad_chain otherwise); a malformed head is malformed_record", async () => {
+    const { key, place, bob, entries, verify } = await scene();
+    const log = await verify(entries);
+    const message = await sealSignedMessage(key, { ...place, epoch: 1 }, { text: "x" }, bob, log.head);
+    await expectRefusal(checkMessageHead(message, { ...place, epoch: 1 }, log), "bad_chain");
+    await expectRefusal(checkMessageHead({ ...message, logHead: { seq: -1, hash: log.head.hash } }, place, log), "malformed_record");
+    await expectRefusal(sealSignedMessage(key, place, { text: "x" }, bob, { seq: 1, hash: "short" }), "invalid_input");
+  });
+
+  it("is absent from messages signed before heads were exchanged: they open and pass as before", async () => {
+    const { key, place, bob, keysOf, entries, verify } = await scene();
+    const log = await verify(entries);
+    const old = await sealSignedMessage(key, place, { text: "from before" }, bob);
+    expect("logHead" in old).toBe(false);
+    expect(await openSignedMessage(key, old, place, keysOf)).toEqual({ text: "from before" });
+    expect(await checkMessageHead(old, place, log)).toBe(log);
+  });
+
+  it("cannot be stripped, added, moved or changed by the server: the signature covers it", async () => {
+    const { key, place, bob, keysOf, entries, verify, more, ref, carol } = await scene();
+    const log = await verify(entries);
+    const later = await verify(await more(entries, { action: "promote", subject: ref(carol), at: T0 + 3 }));
+    const message = await sealSignedMessage(key, place, { text: "x" }, bob, log.head);
+    const { logHead: _head, ...stripped } = message;
+    await expectRefusal(openSignedMessage(key, stripped, place, keysOf), "bad_signature");
+    const old = await sealSignedMessage(key, place, { text: "y" }, bob);
+    await expectRefusal(openSignedMessage(key, { ...old, logHead: log.head }, place, keysOf), "bad_signature");
+    for (const head of [later.head, log.history[1]!.head, { seq: log.head.seq, hash: later.head.hash }]) {
+      await expectRefusal(openSignedMessage(key, { ...message, logHead: head }, place, keysOf), "bad_signature");
+    }
+    // The head is optional in the shape: removed, it is the signature that fails.
+    const special: Record<string, ("untrusted_key" | "bad_signature")[]> = { "senderKeyId bit flipped": ["untrusted_key"], "logHead removed": ["bad_signature"] };
+    for (const mutation of recordMutations(message, ["bad_signature"])) {
+      const codes = special[mutation.label] ?? mutation.codes!;
+      await expectRefusal(openSignedMessage(key, mutation.value as SignedMessage, place, keysOf), ...codes).catch((failure: Error) => {
+        throw new Error(`${mutation.label}: ${failure.message}`);
+      });
+    }
+    // A group message's head the same way.
+    const inGroup: GroupMessagePlace = { v: 2, groupId: 42, epoch: 0, senderId: 2, localid: "local-1" };
+    const groupMessage = await sealSignedMessage(key, inGroup, { text: "z" }, bob, log.head);
+    expect(await openSignedMessage(key, groupMessage, inGroup, keysOf)).toEqual({ text: "z" });
+    await expectRefusal(openSignedMessage(key, { ...groupMessage, logHead: later.head }, inGroup, keysOf), "bad_signature");
   });
 });

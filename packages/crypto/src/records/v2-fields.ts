@@ -29,6 +29,9 @@ export const keyRefField = z.strictObject({ userId: idField, keyId: keyIdField }
 
 export type KeyRef = z.infer<typeof keyRefField>;
 
+/** A membership log's head: the seq of its last entry and that entry's hash (entryHash). */
+export const logHeadField = z.strictObject({ seq: countField, hash: digestField });
+
 /**
  * The address an invitation binds, as the API normalises contacts (packages/contracts
  * normaliseContact): an e-mail address trimmed and lower-cased, or a phone number (an invitation

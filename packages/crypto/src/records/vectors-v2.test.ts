@@ -13,7 +13,7 @@ import { identityKeys, keyLookup } from "./identity-keys";
 import { type SignedLegacyKey, type SignedLegacyRule, certifyLegacyKey, createLegacyRule, verifyLegacyKey, verifyLegacyRule } from "./legacy-key";
 import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, verifyLog } from "./membership-log";
 import { type MessagePayload, openMessage, sealMessageWith } from "./message";
-import { openSignedMessage, sealSignedMessageWith } from "./signed-message";
+import { checkMessageHead, openSignedMessage, sealSignedMessageWith } from "./signed-message";
 import { commitGroupKey, createGroupRecord, openGroupEpochLink, openGroupKey, sealGroupEpochLinkWith, sealGroupKeyWith, verifyGroupRecord } from "./group-key";
 import { driveItemPayloadSchema, openDriveItem } from "./drive-item";
 import { commentPayloadSchema, motePayloadSchema, openComment, openCommentForPage, openMote, openMoteForPage } from "./mote";
@@ -163,6 +163,18 @@ describe("protocol v2 vectors", () => {
       }
     }
 
+    // A message naming the log head its sender verified: signed with it, checked against the log.
+    for (const m of c.messagesWithHead) {
+      const messagePlace = { v: 2 as const, ...m.place };
+      const signed = { envelope: m.envelope, signature: m.signature, senderKeyId: m.senderKeyId, logHead: m.logHead };
+      expect(m.logHead).toEqual(v.membershipLog.state.head);
+      expect(await sealSignedMessageWith(key, messagePlace, JSON.parse(textOf(m.json)) as MessagePayload, jurg, hex(m.nonce), m.logHead)).toEqual(signed);
+      expect(await openSignedMessage(key, signed, messagePlace, keys)).toEqual(JSON.parse(textOf(m.json)));
+      expect(await checkMessageHead(signed, messagePlace, log)).toBe(log);
+      const { logHead: _stripped, ...without } = signed;
+      await expectRefusal(openSignedMessage(key, without, messagePlace, keys), "bad_signature");
+    }
+
     // Epoch 1's key carries epoch 0's.
     const l = c.epochLink;
     const previous = await importSymmetricKey(hex(l.previousKey));
@@ -252,6 +264,14 @@ describe("protocol v2 vectors", () => {
     expect(await sealSignedMessageWith(key1!, messagePlace, JSON.parse(textOf(m.json)) as MessagePayload, jurg, hex(m.nonce))).toEqual(signed);
     expect(await openSignedMessage(key1!, signed, messagePlace, keys)).toEqual(JSON.parse(textOf(m.json)));
     await expectRefusal(openSignedMessage(key1!, signed, { v: 2, conversationId: 7, epoch: 1, senderId: 2, localid: m.place.localid }, keys), "bad_signature");
+    // And one naming the head of the group's log.
+    const h = g.messageWithHead;
+    const headPlace = { v: 2 as const, ...h.place };
+    const withHead = { envelope: h.envelope, signature: h.signature, senderKeyId: h.senderKeyId, logHead: h.logHead };
+    expect(await sealSignedMessageWith(key1!, headPlace, JSON.parse(textOf(h.json)) as MessagePayload, jurg, hex(h.nonce), g.log.state.head)).toEqual(withHead);
+    expect(await openSignedMessage(key1!, withHead, headPlace, keys)).toEqual(JSON.parse(textOf(h.json)));
+    expect(await checkMessageHead(withHead, headPlace, log)).toBe(log);
+    await expectRefusal(openSignedMessage(key1!, { ...withHead, logHead: { ...h.logHead, seq: 4 } }, headPlace, keys), "bad_signature");
   });
 
   it("group 7's restricted page 31: signed copies covering their link, the links of generations 2 and 3, a card and a comment under page keys", async () => {

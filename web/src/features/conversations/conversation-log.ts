@@ -1,11 +1,11 @@
 import type { Body } from "@sealwork/contracts";
-import type { LogHead } from "@sealwork/crypto";
+import { type LogHead, type SignedMembershipEntry, type VerifiedLog, membershipContainer, verifyLog } from "@sealwork/crypto";
 import { call } from "../../lib/api";
 import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
 import { rememberHead, rememberedHead } from "../../lib/pins";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { bindConversationKey } from "./conversation-crypto";
-import { type LogReply, type Ring, verifyDistribution } from "./distribution";
+import { type LogReply, type Ring, headCheck, verifyDistribution } from "./distribution";
 import { keysOfPerson, myIdentity, signerLookup } from "./signers";
 
 /**
@@ -50,13 +50,24 @@ export function openRing(id: number, holder: UnlockedKeys, log?: Promise<LogRepl
       const ring = await verifyDistribution(as, reply, me, signerLookup(holder), head);
       await rememberHead(holder, ring.conversationId, ring.log.head);
       bindConversationKey(ring.key, ring.conversationId, ring.epoch);
-      return ring;
+      return { ...ring, checkHead: headCheck(ring.log, (log) => newerLog(ring.conversationId, holder, log)) };
     })();
     // A failure is not kept: the next load verifies afresh.
     found.catch(() => rings.delete(id));
     rings.set(id, found);
   }
   return found;
+}
+
+/**
+ * The conversation's log as the server serves it now, verified to continue `log` (its head: else
+ * log_fork) and remembered: what a message naming a head beyond `log` is looked for in.
+ */
+async function newerLog(id: number, holder: UnlockedKeys, log: VerifiedLog): Promise<VerifiedLog> {
+  const reply = await fetchLog(id);
+  const next = await verifyLog(membershipContainer("conversation", id), reply.entries as unknown as SignedMembershipEntry[], signerLookup(holder), log.head);
+  await rememberHead(holder, id, next.head);
+  return next;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type SignedConversation,
   type SignedMembershipEntry,
   type VerifiedKey,
+  type VerifiedLog,
   accountPublicKeys,
   appendToLog,
   createConversationRecord,
@@ -31,7 +32,7 @@ import { describe, expect, it, vi } from "vitest";
 vi.mock("../../lib/i18n", () => ({ i18next: { t: (key: string) => key }, addTranslations: () => undefined }));
 vi.mock("../../lib/trust", () => ({ TrustError: class TrustError extends Error {} }));
 
-const { DistributionError, verifyDistribution } = await import("./distribution");
+const { DistributionError, headCheck, verifyDistribution } = await import("./distribution");
 const { openWithRing } = await import("./message-crypto");
 type LogReply = import("./distribution").LogReply;
 
@@ -208,5 +209,66 @@ describe("openWithRing: how each message shows", () => {
     expect(await openWithRing(ring, { source_id: 2, localid: "old-1", payload: v1, epoch: null, signature: null, sender_key_id: null })).toEqual({ payload: { text: "old" }, verification: "unsigned" });
     const guest = await sealMessage(s.key, { v: 2, conversationId: ID, epoch: 0, senderId: 0, localid: "g-1" }, { text: "Danke" });
     expect(await openWithRing(ring, { source_id: 0, localid: "g-1", payload: guest, epoch: 0, signature: null, sender_key_id: null })).toEqual({ payload: { text: "Danke" }, verification: "guest" });
+  });
+});
+
+describe("openWithRing: the log head a message names (docs/protocol.md §14.8, heads in messages)", () => {
+  /** Ann's ring of the log create, add Ben, add Cem, with the head check; `served` is what fetching the log again gives. */
+  async function headScene() {
+    const s = await setting();
+    const ring = await verifyDistribution(ID, await s.reply(s.ann), s.ann.me, s.keysOf);
+    const fetched: VerifiedLog[] = [];
+    let served: () => Promise<VerifiedLog> = async () => s.log;
+    const checked = { ...ring, checkHead: headCheck(ring.log, async (log) => {
+      fetched.push(log);
+      return served();
+    }) };
+    /** The log after one more entry by Ann: Cem or Ben promoted (two histories with the same seq). */
+    const promoted = async (who: Person) => verifyLog(container, [...s.entries, await appendToLog(s.log, { action: "promote", subject: ref(who), at: 3 }, s.ann.me)], s.keysOf);
+    /** Ben's message of epoch 0 naming `head`, as the server serves it. */
+    const fromBen = async (localid: string, head?: VerifiedLog["head"]) => {
+      const signed = await sealSignedMessage(s.key, { v: 2, conversationId: ID, epoch: 0, senderId: 2, localid }, { text: localid }, s.ben.me, head);
+      return { source_id: 2, localid, payload: signed.envelope, epoch: 0, signature: signed.signature, sender_key_id: signed.senderKeyId, ...(signed.logHead ? { log_head: signed.logHead } : {}) };
+    };
+    return { s, ring: checked, fetched, promoted, fromBen, serve: (next: () => Promise<VerifiedLog>) => (served = next) };
+  }
+
+  it("the head of the reader's log, or none (a message signed before heads were exchanged), is verified as before", async () => {
+    const { s, ring, fetched, fromBen } = await headScene();
+    expect(await openWithRing(ring, await fromBen("same", s.log.head))).toEqual({ payload: { text: "same" }, verification: "signed" });
+    expect(await openWithRing(ring, await fromBen("earlier", s.log.history[1]!.head))).toEqual({ payload: { text: "earlier" }, verification: "signed" });
+    expect(await openWithRing(ring, await fromBen("old"))).toEqual({ payload: { text: "old" }, verification: "signed" });
+    expect(fetched).toEqual([]);
+  });
+
+  it("a head beyond the reader's log: the log is fetched again (once for messages opened together) and the head found there", async () => {
+    const { s, ring, fetched, promoted, fromBen, serve } = await headScene();
+    const bens = await promoted(s.cem);
+    serve(async () => bens);
+    const [a, b] = await Promise.all([openWithRing(ring, await fromBen("a", bens.head)), openWithRing(ring, await fromBen("b", bens.head))]);
+    expect([a.verification, b.verification]).toEqual(["signed", "signed"]);
+    expect(fetched).toHaveLength(1);
+    expect(fetched[0]!.head).toEqual(s.log.head);
+  });
+
+  it("another history at the same seq, or a head the log fetched again still lacks, is a fork: the conversation is refused (log_fork)", async () => {
+    const { s, ring, promoted, fromBen, serve } = await headScene();
+    const [bens, anns] = [await promoted(s.cem), await promoted(s.ben)];
+    // Ben was shown Cem promoted; the server serves Ann the history with Ben promoted.
+    serve(async () => anns);
+    expect(await refusal(openWithRing(ring, await fromBen("fork", bens.head)))).toBe("log_fork");
+    // Beyond, and the server keeps withholding it from Ann.
+    const { ring: again, fromBen: ben2, serve: serve2 } = await headScene();
+    serve2(async () => again.log);
+    expect(await refusal(openWithRing(again, await ben2("withheld", bens.head)))).toBe("log_fork");
+  });
+
+  it("a head stripped, added or changed on the way fails the signature: not verified", async () => {
+    const { s, ring, promoted, fromBen } = await headScene();
+    const { log_head: _head, ...stripped } = await fromBen("stripped", s.log.head);
+    expect((await openWithRing(ring, stripped)).verification).toBe("invalid");
+    expect((await openWithRing(ring, { ...(await fromBen("added")), log_head: s.log.head })).verification).toBe("invalid");
+    const other = await promoted(s.cem);
+    expect((await openWithRing(ring, { ...(await fromBen("changed", s.log.head)), log_head: other.history[1]!.head })).verification).toBe("invalid");
   });
 });

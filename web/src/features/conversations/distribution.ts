@@ -7,8 +7,11 @@ import {
   type LogHead,
   type SignedConversation,
   type SignedMembershipEntry,
+  type SignedMessage,
+  type SignedMessagePlace,
   type SignedSealedKey,
   type VerifiedLog,
+  checkMessageHead,
   isCryptoError,
   membershipContainer,
   openConversationKey,
@@ -89,11 +92,56 @@ export interface KeyRing<R> {
   /** Whether new content may be written: the current epoch has a record and no rekey is pending. */
   writable: boolean;
   keysOf: KeysOf;
+  /**
+   * Checks the log head a verified message names against this ring's log, fetching the log again
+   * for a head beyond it (headCheck below; set where the ring is opened: conversation-log.ts,
+   * groups' group-ring.ts). Rejects with a DistributionError log_fork for a fork. Absent: heads are
+   * not compared.
+   */
+  checkHead?: HeadCheck;
 }
 
 /** A verified conversation's keys and state. */
 export interface Ring extends KeyRing<ConversationRecord> {
   conversationId: number;
+}
+
+/** Checks the log head a verified message names against a ring's log; throws log_fork as a DistributionError. */
+export type HeadCheck = (message: SignedMessage, place: SignedMessagePlace) => Promise<void>;
+
+/**
+ * The head check of a ring (docs/protocol.md §14.8, "Heads in messages"): a head in the ring's log
+ * passes; one beyond it makes `newer` fetch and verify the log again (continuing the ring's) and
+ * look there, once per head beyond the newest log fetched so far (concurrent messages share one
+ * fetch); another hash at that seq, or a head still beyond, is log_fork: the sender was shown
+ * another history than this reader. Other failures (a head of another epoch than its message's)
+ * are CryptoErrors: the message is not verified.
+ */
+export function headCheck(log: VerifiedLog, newer: (log: VerifiedLog) => Promise<VerifiedLog>, of?: RingTexts): HeadCheck {
+  let latest = log;
+  let fetching: Promise<VerifiedLog> | null = null;
+  const fetchNewer = (from: VerifiedLog) => {
+    fetching ??= newer(from).then(
+      (next) => {
+        latest = next;
+        fetching = null;
+        return next;
+      },
+      (error: unknown) => {
+        fetching = null;
+        throw error;
+      },
+    );
+    return fetching;
+  };
+  return async (message, place) => {
+    try {
+      await checkMessageHead(message, place, latest, fetchNewer);
+    } catch (error) {
+      if (isCryptoError(error, "log_fork")) throw new DistributionError("log_fork", { cause: error, of });
+      throw error;
+    }
+  };
 }
 
 /** What differs between the kinds of key ring: the log's container, how a record, one's copy and a link are checked and opened. */

@@ -12,6 +12,11 @@ import {
 import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
 import type { Ring } from "./distribution";
 
+/** A DistributionError (by name: this module does not load distribution.ts and its texts), of `reason` if given. */
+function isDistributionError(error: unknown, reason?: string): boolean {
+  return error instanceof Error && error.name === "DistributionError" && (reason === undefined || (error as { reason?: unknown }).reason === reason);
+}
+
 /**
  * A message's payload under the conversation key (docs/protocol.md, Conversations), over the
  * message record of `@sealwork/crypto`: the associated data names the conversation, the sender
@@ -31,11 +36,11 @@ export async function openMessage(key: Key, conversationId: number, mote: Pick<M
   return openMessageRecord(key, mote.payload, { conversationId, senderId: mote.source_id, localid: mote.localid });
 }
 
-/** What POST …/append takes for a signed message of the ring's current epoch. */
+/** What POST …/append takes for a signed message of the ring's current epoch, naming the head of the log it verified (§14.8). */
 export async function sealForRing(ring: Ring, me: IdentityKeys, localid: string, payload: MessagePayload) {
   const place = { v: 2 as const, conversationId: ring.conversationId, epoch: ring.epoch, senderId: me.userId, localid };
-  const signed = await sealSignedMessage(ring.key, place, payload, me);
-  return { payload: signed.envelope, epoch: ring.epoch, signature: signed.signature, sender_key_id: signed.senderKeyId };
+  const signed = await sealSignedMessage(ring.key, place, payload, me, ring.log.head);
+  return { payload: signed.envelope, epoch: ring.epoch, signature: signed.signature, sender_key_id: signed.senderKeyId, log_head: ring.log.head };
 }
 
 /**
@@ -52,7 +57,7 @@ export interface OpenedMessage {
 }
 
 /** Opens a stored message of a v2 conversation with its epoch's key, checking its signature first. */
-export async function openWithRing(ring: Ring, mote: Pick<MoteView, "source_id" | "localid" | "payload" | "epoch" | "signature" | "sender_key_id">): Promise<OpenedMessage> {
+export async function openWithRing(ring: Ring, mote: Pick<MoteView, "source_id" | "localid" | "payload" | "epoch" | "signature" | "sender_key_id" | "log_head">): Promise<OpenedMessage> {
   const invalid: OpenedMessage = { payload: null, verification: "invalid" };
   const { source_id: senderId, localid, epoch } = mote;
   if (localid === null) return invalid;
@@ -72,7 +77,10 @@ export async function openWithRing(ring: Ring, mote: Pick<MoteView, "source_id" 
     if (mote.signature !== null && mote.sender_key_id !== null && epoch !== null) {
       if (senderId === 0 || !ring.membersOf(epoch).has(senderId)) return invalid;
       const place = { v: 2 as const, conversationId: ring.conversationId, epoch, senderId, localid };
-      await verifyMessageSignature({ envelope: mote.payload, signature: mote.signature, senderKeyId: mote.sender_key_id }, place, ring.keysOf);
+      const signed = { envelope: mote.payload, signature: mote.signature, senderKeyId: mote.sender_key_id, ...(mote.log_head ? { logHead: mote.log_head } : {}) };
+      await verifyMessageSignature(signed, place, ring.keysOf);
+      // The head its sender signed must be in this client's log (test build: not compared with "message-log-head" off).
+      if (ring.checkHead && !(TEST_CHECKS && checkOff("message-log-head"))) await ring.checkHead(signed, place);
       return open(await ring.keyFor(epoch), place, "signed");
     }
     if (senderId === 0) {
@@ -83,8 +91,10 @@ export async function openWithRing(ring: Ring, mote: Pick<MoteView, "source_id" 
     if (epoch !== null) return invalid;
     return open(await ring.keyFor(0), { conversationId: ring.conversationId, senderId, localid }, "unsigned");
   } catch (error) {
+    // A fork its head shows refuses the conversation (the page shows the warning), not just the message.
+    if (isDistributionError(error, "log_fork")) throw error;
     // A key of that epoch that could not be had (distribution.ts refuses it): the message stays unread.
-    if (isCryptoError(error) || (error instanceof Error && error.name === "DistributionError")) return invalid;
+    if (isCryptoError(error) || isDistributionError(error)) return invalid;
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { type QueryKey, queryOptions } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
+import { isDistributionError } from "./distribution";
 import { POLL_START_MS, POLL_TIMEOUT_MS, nextPollDelay } from "./poll-backoff";
 
 /** GET /api/conversations/{id}/poll?largest=: whether a message newer than `largest` exists. */
@@ -25,7 +26,7 @@ export interface PollSource {
  * the next (5000 ms, × 1.1 after a quiet poll or an error, at most 20000 ms, 5000 ms again on
  * news), which `refetchInterval` reads, so the next poll starts that long after this one ended.
  * The first waits 5000 ms after the screen opened (initial data). A 403 or 404 ends it: the query
- * fails, and the screen says why. Not retried, and it keeps going in a background tab, as before.
+ * fails, and the screen says why; so does a refusal of the conversation's keys (DistributionError). Not retried, and it keeps going in a background tab, as before.
  */
 export const conversationPollQuery = (id: number, source: PollSource) =>
   messagePollQuery(queryKeys.conversations.poll(id), (largest, signal) => pollConversation(id, largest, signal), source);
@@ -41,7 +42,8 @@ export const messagePollQuery = (queryKey: QueryKey, check: (largest: number, si
         news = await check(source.largest(), AbortSignal.any([signal, AbortSignal.timeout(POLL_TIMEOUT_MS)]));
         if (news) await source.loadNews();
       } catch (error) {
-        if (signal.aborted || isApiError(error, 403) || isApiError(error, 404)) throw error;
+        // A refusal of the keys (a fork a new message's log head shows) ends it too: the screen shows the warning.
+        if (signal.aborted || isApiError(error, 403) || isApiError(error, 404) || isDistributionError(error)) throw error;
       }
       return { delay: nextPollDelay(last, news) };
     },

@@ -46,7 +46,7 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     if (history.error && !isDistributionError(history.error)) onErrorRef.current(loadErrorText(history.error));
   }, [history.error]);
   useEffect(() => {
-    if (poll.error) onErrorRef.current(loadErrorText(poll.error));
+    if (poll.error && !isDistributionError(poll.error)) onErrorRef.current(loadErrorText(poll.error));
   }, [poll.error]);
 
   const keys = live.keys ?? head?.keys ?? null;
@@ -88,7 +88,8 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
   const participants = useSameValue(live.participants ?? pages.at(-1)?.participants ?? []);
   const attrib = useSameValue(useMemo(() => Object.assign({}, ...(history.data?.pages ?? []).map((p) => p.attrib), live.attrib) as Attribution, [history.data, live.attrib]));
 
-  const fatal = poll.error ?? (head ? null : history.error);
+  // (A refusal met on an older page, or in the poll's news, refuses the conversation as on the first.)
+  const fatal = poll.error ?? (!head || isDistributionError(history.error) ? history.error : null);
   // A conversation whose keys were refused (distribution.ts): the reason, for the warning.
   const refused = isDistributionError(fatal) ? fatal : null;
   const status: "loading" | "ready" | "error" = fatal ? "error" : head ? "ready" : "loading";

@@ -105,7 +105,7 @@ export const de: Texts<typeof en> = {
   },
   distribution: {
     heading: "Diese Unterhaltung ist gesperrt",
-    log_fork: "Der Verlauf der Mitglieder dieser Unterhaltung ist nicht der, den dieser Browser zuvor geprüft hat: Der Server zeigt womöglich verschiedenen Personen verschiedene Verläufe oder einen älteren. Bis das geklärt ist, wird hier nichts angezeigt oder gesendet.",
+    log_fork: "Der Verlauf der Mitglieder dieser Unterhaltung ist nicht der, den dieser Browser zuvor geprüft hat, oder nicht der, in dem ein anderes Mitglied seine Nachricht gesendet hat: Der Server zeigt womöglich verschiedenen Personen verschiedene Verläufe oder einen älteren. Bis das geklärt ist, wird hier nichts angezeigt oder gesendet.",
     log_invalid: "Der Verlauf der Mitglieder dieser Unterhaltung lässt sich nicht prüfen: Eine Änderung ist nicht von jemandem signiert, der sie vornehmen durfte. Hier wird nichts angezeigt oder gesendet.",
     ghost_participant: "Der Schlüsseleintrag dieser Unterhaltung nennt jemanden, der nach ihrem signierten Verlauf kein Mitglied ist. Der Schlüssel wird abgelehnt: Hier wird nichts angezeigt oder gesendet.",
     record_invalid: "Der Schlüsseleintrag dieser Unterhaltung passt nicht zum signierten Verlauf ihrer Mitglieder. Der Schlüssel wird abgelehnt: Hier wird nichts angezeigt oder gesendet.",

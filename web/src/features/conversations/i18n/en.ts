@@ -102,7 +102,7 @@ export const en = {
   },
   distribution: {
     heading: "This conversation is blocked",
-    log_fork: "The history of this conversation's members is not the one this browser verified before: the server may be showing different people different histories, or an older one. Nothing here is shown or sent until this is cleared up.",
+    log_fork: "The history of this conversation's members is not the one this browser verified before, or not the one another member's message was sent in: the server may be showing different people different histories, or an older one. Nothing here is shown or sent until this is cleared up.",
     log_invalid: "The history of this conversation's members does not verify: a change was not signed by someone with the right to make it. Nothing here is shown or sent.",
     ghost_participant: "This conversation's key record names someone who is not a member by its signed history. The key is refused: nothing here is shown or sent.",
     record_invalid: "This conversation's key record does not verify against the signed history of its members. The key is refused: nothing here is shown or sent.",

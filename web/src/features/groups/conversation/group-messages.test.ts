@@ -1,5 +1,5 @@
 import type { MoteView } from "@sealwork/contracts";
-import { type IdentityKeys, sealSignedMessage } from "@sealwork/crypto";
+import { type IdentityKeys, appendToLog, sealSignedMessage, verifyLog } from "@sealwork/crypto";
 import { describe, expect, it, vi } from "vitest";
 import { GROUP_ID, groupSetting } from "../../../../../packages/crypto/src/records/group-test-support";
 
@@ -9,7 +9,7 @@ vi.mock("../../../lib/trust", () => ({ TrustError: class TrustError extends Erro
 vi.mock("../../../lib/api", () => ({ call: () => Promise.reject(new Error("no network in unit tests")), isApiError: () => false }));
 vi.mock("../../../lib/pins", () => ({ rememberHead: () => Promise.resolve(), rememberedHead: () => Promise.resolve(undefined) }));
 
-const { verifyRing } = await import("../../conversations");
+const { DistributionError, headCheck, verifyRing } = await import("../../conversations");
 const { groupKind } = await import("../keys/group-ring");
 const { openGroupMessages, sealGroupMessage } = await import("./group-messages");
 
@@ -65,5 +65,34 @@ describe("a group's messages as a member opens them", async () => {
         verification: "invalid",
       });
     }
+  });
+});
+
+describe("the group log head a message names (docs/protocol.md §14.8, heads in messages)", async () => {
+  const { alice, bob, carol, dave, container, entries, keysOf, signed, copy } = await groupSetting();
+  const verified = await verifyRing(groupKind(GROUP_ID), { entries, epochs: [{ epoch: 0, record: signed as never, link: null }], copy: await copy(2) }, bob, keysOf);
+  // Two histories Alice signed after the same entries: Carol promoted (shown to the sender), Dave added (served to the reader).
+  const after = async (change: Parameters<typeof appendToLog>[1]) => verifyLog(container, [...entries, await appendToLog(verified.log, change, alice)], keysOf);
+  const sendersLog = await after({ action: "promote", subject: { userId: carol.userId, keyId: carol.keyId }, at: 9 });
+  const readersLog = await after({ action: "add", subject: { userId: dave.userId, keyId: dave.keyId }, at: 9 });
+  const ring = { groupId: GROUP_ID, ...verified, checkHead: headCheck(verified.log, async () => readersLog, "groupKeys") };
+  const sendersRing = { ...ring, log: sendersLog };
+  let next = 1;
+  const sent = async (r: typeof ring, text: string) => ({ id: next++, source_id: bob.userId, timestamp: 1_700_000_000, ...(await sealGroupMessage(r, bob, `h-${next}`, { text })) }) as MoteView;
+
+  it("is signed with the message and stored beside it; the reader's own head passes", async () => {
+    const m = await sent(ring, "same history");
+    expect(m.log_head).toEqual(verified.log.head);
+    expect((await openGroupMessages(ring, [m]))[0]).toMatchObject({ payload: { text: "same history" }, verification: "signed" });
+  });
+
+  it("another history at that seq refuses the page with log_fork; stripped, the message is not verified", async () => {
+    const m = await sent(sendersRing, "forked");
+    expect(m.log_head).toEqual(sendersLog.head);
+    const refusal = await openGroupMessages(ring, [m]).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(DistributionError);
+    expect((refusal as InstanceType<typeof DistributionError>).reason).toBe("log_fork");
+    const { log_head: _head, ...stripped } = m;
+    expect((await openGroupMessages(ring, [stripped]))[0]).toMatchObject({ payload: null, verification: "invalid" });
   });
 });

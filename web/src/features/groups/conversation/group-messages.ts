@@ -1,6 +1,7 @@
 import type { MoteView, Response } from "@sealwork/contracts";
 import { type GroupMessagePlace, type IdentityKeys, isCryptoError, openMessage, sealSignedMessage, verifyMessageSignature } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
+import { TEST_CHECKS, checkOff } from "../../../lib/build-settings";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { type Message, type MessagePayload, isDistributionError, shownMessage } from "../../conversations";
 import { type GroupRing, forgetGroupRing, openGroupRing } from "../keys/group-ring";
@@ -45,8 +46,8 @@ const place = (ring: GroupRing, epoch: number, senderId: number, localid: string
 
 /** What POST …/append takes for a message of the ring's current epoch, signed by `me`. */
 export async function sealGroupMessage(ring: GroupRing, me: IdentityKeys, localid: string, payload: MessagePayload) {
-  const signed = await sealSignedMessage(ring.key, place(ring, ring.epoch, me.userId, localid), payload, me);
-  return { localid, payload: signed.envelope, epoch: ring.epoch, signature: signed.signature, sender_key_id: signed.senderKeyId };
+  const signed = await sealSignedMessage(ring.key, place(ring, ring.epoch, me.userId, localid), payload, me, ring.log.head);
+  return { localid, payload: signed.envelope, epoch: ring.epoch, signature: signed.signature, sender_key_id: signed.senderKeyId, log_head: ring.log.head };
 }
 
 /**
@@ -67,9 +68,13 @@ async function openOne(ring: GroupRing, mote: MoteView): Promise<Message> {
     return shown(null, "invalid");
   }
   const where = place(ring, epoch, senderId, localid);
+  const signed = { envelope: mote.payload, signature, senderKeyId, ...(mote.log_head ? { logHead: mote.log_head } : {}) };
   try {
-    await verifyMessageSignature({ envelope: mote.payload, signature, senderKeyId }, where, ring.keysOf);
+    await verifyMessageSignature(signed, where, ring.keysOf);
+    // The head its sender signed must be in this client's log: a fork refuses the page (test build: not compared with "message-log-head" off).
+    if (ring.checkHead && !(TEST_CHECKS && checkOff("message-log-head"))) await ring.checkHead(signed, where);
   } catch (error) {
+    if (isDistributionError(error) && error.reason === "log_fork") throw error;
     if (isCryptoError(error) || isDistributionError(error)) return shown(null, "invalid");
     throw error;
   }

@@ -10,6 +10,7 @@ import {
   type MessagePayload,
   actionErrorText,
   addPending,
+  isDistributionError,
   mergeMessages,
   messagePollQuery,
   myIdentity,
@@ -181,7 +182,8 @@ export function useGroupConversation(groupId: number, holder: UnlockedKeys, onEr
   const messages = useMemo(() => shownMessages(history.data, live), [history.data, live]);
   const attrib = useMemo(() => Object.assign({}, ...(history.data?.pages ?? []).map((p) => p.attrib), live.attrib) as Attribution, [history.data, live.attrib]);
   const ring = live.ring ?? history.data?.pages[0]?.ring ?? null;
-  const error = poll.error ?? (ready ? null : history.error);
+  // (A fork a message's log head shows on an older page refuses the page as on the first.)
+  const error = poll.error ?? (!ready || isDistributionError(history.error) ? history.error : null);
 
   return {
     status: error ? ("error" as const) : ready ? ("ready" as const) : ("loading" as const),

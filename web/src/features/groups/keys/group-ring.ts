@@ -4,17 +4,19 @@ import {
   type GroupRecord,
   type SignedGroup,
   type SignedMembershipEntry,
+  type VerifiedLog,
   membershipContainer,
   openGroupEpochLink,
   openGroupKey,
   verifyGroupRecord,
+  verifyLog,
 } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
 import { handOverBundles } from "../../../lib/trust";
 import { i18next } from "../../../lib/i18n";
 import { rememberHead, rememberedHead } from "../../../lib/pins";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { type KeyRing, type RingKind, keysOfPerson, myIdentity, myKey, signerLookup, verifyRing } from "../../conversations";
+import { type KeyRing, type RingKind, headCheck, keysOfPerson, myIdentity, myKey, signerLookup, verifyRing } from "../../conversations";
 import { ns } from "./i18n";
 
 /**
@@ -92,7 +94,14 @@ export async function verifyGroupRing(groupId: number, holder: UnlockedKeys, rep
   for (const uid of named) if (typeof uid === "number") keysOfPerson(holder, uid).catch(() => undefined);
   const ring = await verifyRing(groupKind(groupId), { entries, epochs: reply.epochs, copy }, me, signerLookup(holder), remembered);
   await rememberHead(holder, { group: groupId }, ring.log.head);
-  return { groupId, ...ring };
+  return { groupId, ...ring, checkHead: headCheck(ring.log, (log) => newerGroupLog(groupId, holder, log), ns) };
+}
+
+/** The group's log as the server serves it now, verified to continue `log` (else log_fork) and remembered: where a message's head beyond `log` is looked for. */
+async function newerGroupLog(groupId: number, holder: UnlockedKeys, log: VerifiedLog): Promise<VerifiedLog> {
+  const next = await verifyLog(membershipContainer("group", groupId), logEntries(await fetchGroupLog(groupId)), signerLookup(holder), log.head);
+  await rememberHead(holder, { group: groupId }, next.head);
+  return next;
 }
 
 const rings = new Map<number, Promise<GroupRing>>();

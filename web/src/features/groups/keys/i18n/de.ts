@@ -6,7 +6,7 @@ export const de: Texts<typeof en> = {
   distribution: {
     heading: "Diese Gruppe ist gesperrt",
     log_fork:
-      "Der Verlauf der Mitglieder dieser Gruppe ist nicht der, den dieser Browser zuvor geprüft hat: Der Server zeigt womöglich verschiedenen Personen verschiedene oder ältere Verläufe. Bis das geklärt ist, wird in dieser Gruppe nichts angezeigt oder geschrieben.",
+      "Der Verlauf der Mitglieder dieser Gruppe ist nicht der, den dieser Browser zuvor geprüft hat, oder nicht der, in dem ein anderes Mitglied seine Nachricht gesendet hat: Der Server zeigt womöglich verschiedenen Personen verschiedene oder ältere Verläufe. Bis das geklärt ist, wird in dieser Gruppe nichts angezeigt oder geschrieben.",
     log_invalid: "Der Verlauf der Mitglieder dieser Gruppe lässt sich nicht prüfen: Eine Änderung wurde nicht von jemandem signiert, der dazu berechtigt ist. In dieser Gruppe wird nichts angezeigt oder geschrieben.",
     ghost_participant: "Der Schlüsseleintrag dieser Gruppe nennt jemanden, der laut dem signierten Verlauf kein Mitglied ist. Der Schlüssel wird abgelehnt: In dieser Gruppe wird nichts angezeigt oder geschrieben.",
     record_invalid: "Der Schlüsseleintrag dieser Gruppe passt nicht zum signierten Verlauf ihrer Mitglieder. Der Schlüssel wird abgelehnt: In dieser Gruppe wird nichts angezeigt oder geschrieben.",

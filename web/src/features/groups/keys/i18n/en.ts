@@ -3,7 +3,7 @@ export const en = {
   distribution: {
     heading: "This group is blocked",
     log_fork:
-      "The history of this group's members is not the one this browser verified before: the server may be showing different people different histories, or an older one. Nothing of this group is shown or written until this is cleared up.",
+      "The history of this group's members is not the one this browser verified before, or not the one another member's message was sent in: the server may be showing different people different histories, or an older one. Nothing of this group is shown or written until this is cleared up.",
     log_invalid: "The history of this group's members does not verify: a change was not signed by someone with the right to make it. Nothing of this group is shown or written.",
     ghost_participant: "This group's key record names someone who is not a member by its signed history. The key is refused: nothing of this group is shown or written.",
     record_invalid: "This group's key record does not verify against the signed history of its members. The key is refused: nothing of this group is shown or written.",
