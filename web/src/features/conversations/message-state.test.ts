@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ShownMessage, LATE_COMMIT_OVERLAP, addPending, mergeMessages, messageKey, newerCursor, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
+import { type ShownMessage, LATE_COMMIT_OVERLAP, addPending, mergeMessages, messageKey, newerCursor, newerKeys, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
 
 type M = ShownMessage<string>;
 const ME = 7;
@@ -77,5 +77,34 @@ describe("conversation messages: pending and stored (spec 000 §4)", () => {
     const retried = addPending(failed, message);
     expect(ids(retried)).toEqual([1, "a"]);
     expect(retried[1]!.status).toBe("pending");
+  });
+});
+
+describe("which keys an open conversation uses: the poll's or the history's", () => {
+  /** Keys as far as a verified log of `seq` entries reaches (null: protocol 1, no log). */
+  const keysAt = (seq: number | null) => ({ ring: seq === null ? null : { log: { head: { seq } } } });
+
+  it("takes the history's when it reaches further in the log (read afresh after a removal made here, the poll's from before it)", () => {
+    const poll = keysAt(3);
+    const history = keysAt(4);
+    expect(newerKeys(poll, history)).toBe(history);
+  });
+
+  it("takes the poll's when it reaches further (another member's change), or as far", () => {
+    const history = keysAt(3);
+    const poll = keysAt(5);
+    expect(newerKeys(poll, history)).toBe(poll);
+    const same = keysAt(3);
+    expect(newerKeys(same, history)).toBe(same);
+  });
+
+  it("takes whichever there is, and the poll's in protocol 1", () => {
+    const history = keysAt(2);
+    expect(newerKeys(undefined, history)).toBe(history);
+    expect(newerKeys(history, undefined)).toBe(history);
+    expect(newerKeys(undefined, undefined)).toBeNull();
+    const v1 = keysAt(null);
+    const v1Poll = keysAt(null);
+    expect(newerKeys(v1Poll, v1)).toBe(v1Poll);
   });
 });

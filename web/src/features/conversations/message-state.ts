@@ -92,3 +92,13 @@ export function reconcileAppend<P>(current: ShownMessage<P>[], stored: ShownMess
   if (previousMote !== newestId(current)) return { messages: current, inOrder: false };
   return { messages: mergeMessages(current, [stored]), inOrder: true };
 }
+
+/**
+ * The keys of whichever view of the conversation reaches further in its verified log: the poll's
+ * (another member's change found by a newer page) or the history's (read afresh after a change made
+ * here, when the poll's are from before it). The poll's when both reach as far (and in protocol 1).
+ */
+export function newerKeys<K extends { ring: { log: { head: { seq: number } } } | null }>(live: K | undefined, history: K | undefined): K | null {
+  if (!live || !history) return live ?? history ?? null;
+  return (history.ring?.log.head.seq ?? -1) > (live.ring?.log.head.seq ?? -1) ? history : live;
+}

@@ -11,7 +11,7 @@ import { isDistributionError } from "./distribution";
 import { cachedMessages, loadNewerMessages, shownMessages, updateLive, useLiveMessages } from "./live-messages";
 import { type Message, conversationMessagesQuery } from "./load-conversation";
 import type { MessagePayload } from "./message-crypto";
-import { newestId, pendingMessage } from "./message-state";
+import { newerKeys, newestId, pendingMessage } from "./message-state";
 import { conversationPollQuery } from "./poll-conversation";
 
 export type { Message };
@@ -49,7 +49,7 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     if (poll.error && !isDistributionError(poll.error)) onErrorRef.current(loadErrorText(poll.error));
   }, [poll.error]);
 
-  const keys = live.keys ?? head?.keys ?? null;
+  const keys = newerKeys(live.keys, head?.keys);
   const sender = useSendMessage(id, unlocked, keys, (error) =>
     onErrorRef.current(isApiError(error, 403) || isApiError(error, 404) ? loadErrorText(error) : actionErrorText(error, "sendFailed")),
   );
