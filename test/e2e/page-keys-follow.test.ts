@@ -123,4 +123,28 @@ describe("a restricted page's key after changes on the members page", () => {
     // The keeper in Sue's browser renews the group's key, and the page's key with it: Ann held generation 1.
     await expect.poll(keys, { timeout: 90_000, interval: 1_000 }).toMatchObject({ generation: 2, rekey: { readers: [sue.id], missing: [], former: [] } });
   });
+
+  it("a reader whose account key appears after the page was restricted: an administrator's open browser gives them the group key and a copy of the page's, nobody visiting", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const people = await Promise.all(["Sue", "Dan"].map((name, i) => createSession({ admin: i === 0, superAdmin: i === 0, name: `${name} ${tag}` })));
+    const [sue, dan] = people as [(typeof people)[0], (typeof people)[0]];
+    // Dan has not signed in yet: no account key, a pending member of the group.
+    const s = await signedIn(sue);
+    const group = await groupMadeIn(s, `Archiv ${tag}`, [`Dan ${tag}`]);
+    const board = (await http<{ id: number }>("POST", "/api/pages", { token: sue.api_token, body: { group, name: "Archiv", type: "pinboard" } })).body.id;
+    expect((await http("POST", `/api/pages/${board}/permit`, { token: sue.api_token, body: { read: [{ role: false, id: dan.id }], use: [] } })).status).toBe(200);
+    const keys = async () => (await http<Keys>("GET", `/api/pages/${board}/keys`, { token: sue.api_token })).body;
+    // Sue's visit makes the first generation and a card under it; Dan, keyless, gets no copy.
+    await openCardPage(s, group, board);
+    await expect.poll(keys, { timeout: 60_000, interval: 500 }).toMatchObject({ generation: 1, rekey: { missing: [dan.id] } });
+    const secret = `Akte ${tag}`;
+    await addCard(s, secret, "Nur für Dan");
+    await gotoApp(s, "/");
+
+    // Dan signs in (his key is made); Sue's browser, idle on home, does the rest.
+    const d = await signedIn(dan);
+    await expect.poll(keys, { timeout: 90_000, interval: 1_000 }).toMatchObject({ generation: 1, rekey: { readers: [sue.id, dan.id].sort((x, y) => x - y), missing: [], former: [] } });
+    await openCardPage(d, group, board);
+    await pin(d, secret).waitFor({ timeout: 30_000 });
+  });
 });

@@ -12,9 +12,10 @@ export const KEEPER_ATTEMPTS = 10;
  * the gaps the server names (GET …/wraps/status: members with a key but no wrap of the current
  * epoch) and a rekey a leave left waiting for are completed by this browser, with nobody clicking
  * (group-changes.ts, completeGroupKeys, loaded only when there is something to do). After such a
- * rekey the restricted pages' keys and drive grants follow too (keep-restricted.ts): the member who
- * left on their own held them. A member whose completion fails, and a group whose restricted keys
- * could not be kept, is tried again at most KEEPER_ATTEMPTS times in this page's life.
+ * rekey, or a member given the group key, the restricted pages' keys and drive grants follow too
+ * (keep-restricted.ts): the member who left on their own held them, the member whose account key
+ * has just appeared may read some. A member whose completion fails, and a group whose restricted
+ * keys could not be kept, is tried again at most KEEPER_ATTEMPTS times in this page's life.
  */
 export function useGroupKeyKeeper(enabled = true): void {
   const holder = useUnlockedKeys();
@@ -38,7 +39,8 @@ export function useGroupKeyKeeper(enabled = true): void {
             const { completeGroupKeys } = await import("./group-changes");
             const done = await completeGroupKeys(group.id, holder, todo);
             for (const uid of todo) if (!done.includes(uid)) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
-            if (rekey) restricted.add(group.id);
+            // New holders of the group key (a pending member's key appeared) may read restricted pages too.
+            if (rekey || done.length > 0) restricted.add(group.id);
           } catch (error) {
             console.warn(`group ${group.id}: completing its keys failed`, error);
             for (const uid of rekey ? [0, ...todo] : todo) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
