@@ -22,7 +22,7 @@ describe("encryptedParts", () => {
       const expected: Uint8Array[] = [];
       for (let i = 0; i < count; i++) expected.push(await encryptFileChunk(stream, i, i === count - 1, data.subarray(i * 1024, (i + 1) * 1024)));
       const parts: Blob[] = [];
-      for await (const part of encryptedParts(new Blob([data]), stream, 3000)) parts.push(part);
+      for await (const part of encryptedParts(new Blob([data]), stream, 3000)) parts.push(new Blob(part));
       const total = encryptedFileSize(size, 1024);
       expect(parts.map((p) => p.size)).toEqual(Array.from({ length: Math.ceil(total / 3000) }, (_, i) => Math.min(3000, total - i * 3000)));
       expect((await concatenated(parts)).equals(await concatenated(expected.map((e) => new Blob([e as Uint8Array<ArrayBuffer>]))))).toBe(true);
