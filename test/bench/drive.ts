@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Session } from "@sealwork/contracts";
@@ -8,6 +8,7 @@ import { ROOT, spawnRuntime } from "../support/runtime";
 import { benchPage, spaBundle } from "./browser-bundle";
 import { client } from "./client";
 import { figures } from "./keys";
+import { type ProcessCpu, cpuSince, processCpu } from "./process-cpu";
 
 /**
  * A large drive in Chromium (issue 13, "Must show"), in one page, BENCH_DRIVE_RUNS (default 5)
@@ -31,7 +32,9 @@ import { figures } from "./keys";
  *    `driveSpace`: read, encrypted in 1 MiB chunks, PUT in 8 MiB parts to presigned URLs, completed)
  *    beside the same bytes unencrypted through the same path (the same routes, the same part size,
  *    the same PUTs of Blob parts, completed), taking turns, BENCH_DRIVE_UPLOAD_RUNS (default 2) each
- *    after a warm-up of each.
+ *    after a warm-up of each; with the CPU time each side's processes used (Chromium's renderer,
+ *    network service and browser, the runtime with s3rver, DynamoDB Local: process-cpu.ts) and the
+ *    load average at the end.
  *
  * Figures, not assertions: bench/results-drive.json.
  */
@@ -179,14 +182,29 @@ async function uploadRatio() {
     await page.evaluate(`bench.plain(${session}, ${group.id})`);
     const encrypted: number[] = [];
     const plain: number[] = [];
+    const cpu: { encrypted: ProcessCpu[]; unencrypted: ProcessCpu[] } = { encrypted: [], unencrypted: [] };
+    // Each side's wall time, and the CPU its processes used meanwhile (the two sides share the machine's cores).
+    const measured = async (side: keyof typeof cpu, call: string) => {
+      const before = processCpu();
+      const ms = (await page.evaluate(call)) as number;
+      cpu[side].push(cpuSince(before));
+      return ms;
+    };
     for (let run = 0; run < UPLOAD_RUNS; run++) {
-      encrypted.push((await page.evaluate(`bench.encrypted(${session}, ${group.id})`)) as number);
-      plain.push((await page.evaluate(`bench.plain(${session}, ${group.id})`)) as number);
+      encrypted.push(await measured("encrypted", `bench.encrypted(${session}, ${group.id})`));
+      plain.push(await measured("unencrypted", `bench.plain(${session}, ${group.id})`));
     }
     const enc = figures(encrypted);
     const bare = figures(plain);
     const mbps = (ms: number) => Math.round((UPLOAD_MB / (ms / 1000)) * 10) / 10;
-    return { file_mb: UPLOAD_MB, encrypted: { ...enc, mb_per_s: mbps(enc.median_ms) }, unencrypted: { ...bare, mb_per_s: mbps(bare.median_ms) }, encrypted_share_of_unencrypted: ratio(bare.median_ms, enc.median_ms) };
+    const medianCpu = (runs: ProcessCpu[]) => Object.fromEntries(Object.keys(runs[0] ?? {}).map((kind) => [kind, figures(runs.map((r) => r[kind] ?? 0)).median_ms]));
+    return {
+      file_mb: UPLOAD_MB,
+      encrypted: { ...enc, mb_per_s: mbps(enc.median_ms), cpu_ms: medianCpu(cpu.encrypted) },
+      unencrypted: { ...bare, mb_per_s: mbps(bare.median_ms), cpu_ms: medianCpu(cpu.unencrypted) },
+      encrypted_share_of_unencrypted: ratio(bare.median_ms, enc.median_ms),
+      load_average: loadavg().map((n) => Math.round(n * 100) / 100),
+    };
   } finally {
     await browser.close();
     await runtime.stop();

@@ -23,16 +23,23 @@ import { makeThumbnail } from "./thumbnail";
 
 /**
  * Moving encrypted files between the browser and the bucket (docs/protocol.md, Files in chunks),
- * for a conversation's attachments and a group's drive alike (the next part encrypted while the
- * current one uploads):
- * the file is read, encrypted and uploaded one part at a time, and downloads are decrypted as
- * they stream in, so memory stays flat whatever the file size.
+ * for a conversation's attachments and a group's drive alike: the file is read, encrypted and
+ * uploaded a few parts at a time (two parts on their way while the next is encrypted), and
+ * downloads are decrypted as they stream in, so memory stays flat whatever the file size.
  */
 
 /** Attempts per part when the network or the bucket fails (not when the user cancels). */
 const PUT_ATTEMPTS = 3;
+/** Parts sent at the same time (docs/benchmarks.md, the drive's upload). */
+const PARTS_IN_FLIGHT = 2;
+/** File chunks read from the file at a time, for upload. */
+const CHUNKS_PER_READ = 8;
 /** Decrypted chunks are handed to a Blob every so often, so the page does not hold them all. */
 const CHUNKS_PER_BLOB = 32;
+
+/** A part of an upload: the encrypted bytes it holds, in order. */
+type Part = Uint8Array<ArrayBuffer>[];
+const bytesIn = (part: Part) => part.reduce((size, piece) => size + piece.length, 0);
 
 export type TransferFailure = "tooLarge" | "failed";
 
@@ -80,25 +87,9 @@ export async function uploadFile(space: FileSpace, file: File, { onProgress, sig
   const total = encryptedFileSize(file.size, stream.header.chunk);
   const thumb = isImage(file) ? await encryptedThumbnail(stream, file) : null;
   const upload = await space.start({ size: total, ...(thumb ? { thumb_size: thumb.length } : {}) }, signal);
-  const etags: string[] = [];
-  let done = 0;
   onProgress?.(0, total);
-  // One part ahead: the next part is read and encrypted while this one is on its way, so the
-  // upload is not held up by the encryption (two parts in memory at most).
-  const parts = encryptedParts(file, stream, upload.part_size);
-  let next = parts.next();
-  for (;;) {
-    const { value: part, done: finished } = await next;
-    if (finished) break;
-    next = parts.next();
-    // An error of the part being encrypted surfaces when it is awaited, not as an unhandled rejection meanwhile.
-    next.catch(() => undefined);
-    const url = upload.parts[etags.length]?.url;
-    if (!url) throw new TransferError("failed", "the server gave fewer part URLs than the file has parts");
-    etags.push(await putWithRetry(url, part, (loaded) => onProgress?.(done + loaded, total), signal));
-    done += part.length;
-  }
-  if (thumb && upload.thumb_url) await putWithRetry(upload.thumb_url, thumb, () => undefined, signal);
+  const etags = await putParts(upload.parts, encryptedParts(file, stream, upload.part_size), (done) => onProgress?.(done, total), signal);
+  if (thumb && upload.thumb_url) await putWithRetry(upload.thumb_url, [thumb as Uint8Array<ArrayBuffer>], () => undefined, signal);
   await space.complete(upload.id, upload.multipart ? { etags } : {}, signal);
   return {
     id: upload.id,
@@ -111,6 +102,60 @@ export async function uploadFile(space: FileSpace, file: File, { onProgress, sig
   };
 }
 
+/**
+ * PUTs the parts to their URLs, PARTS_IN_FLIGHT at a time, with the next part encrypted while they
+ * are on their way (at most PARTS_IN_FLIGHT + 1 parts in memory); answers the ETags in part order.
+ * `onProgress` gets the bytes sent so far. The first part that fails (after its retries) stops the
+ * others, and so does the caller's signal.
+ */
+async function putParts(urls: readonly { url: string }[], parts: AsyncGenerator<Part>, onProgress: (done: number) => void, signal?: AbortSignal): Promise<string[]> {
+  const stop = new AbortController();
+  const stopped = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+  const etags: string[] = [];
+  const sending = new Map<number, number>();
+  let sent = 0;
+  let taken = 0;
+  const report = () => onProgress(sent + [...sending.values()].reduce((sum, n) => sum + n, 0));
+  // One part ahead: an async generator answers its next() calls in order, one part each.
+  let ahead = parts.next();
+  const take = () => {
+    const part = ahead;
+    ahead = parts.next();
+    // An error of the part being encrypted surfaces when it is taken, not as an unhandled rejection meanwhile.
+    ahead.catch(() => undefined);
+    return { index: taken++, part };
+  };
+  async function lane(): Promise<void> {
+    for (;;) {
+      const { index, part } = take();
+      const { value: body, done } = await part;
+      if (done) return;
+      const url = urls[index]?.url;
+      if (!url) throw new TransferError("failed", "the server gave fewer part URLs than the file has parts");
+      sending.set(index, 0);
+      etags[index] = await putWithRetry(url, body, (loaded) => (sending.set(index, loaded), report()), stopped);
+      sending.delete(index);
+      sent += bytesIn(body);
+      report();
+    }
+  }
+  const lanes = Array.from({ length: PARTS_IN_FLIGHT }, () =>
+    lane().catch((error: unknown) => {
+      stop.abort();
+      throw error;
+    }),
+  );
+  try {
+    await Promise.all(lanes);
+  } finally {
+    // Every lane has settled (or is stopped), so the generator's file reads and encryption stop too.
+    stop.abort();
+    await Promise.allSettled(lanes);
+    await parts.return(undefined);
+  }
+  return etags;
+}
+
 /** A 200 px thumbnail encrypted under the file key, or null when the image cannot be drawn. */
 async function encryptedThumbnail(stream: FileStream, file: Blob): Promise<Uint8Array | null> {
   const image = await makeThumbnail(file);
@@ -120,35 +165,44 @@ async function encryptedThumbnail(stream: FileStream, file: Blob): Promise<Uint8
 }
 
 /**
- * The encrypted file cut into upload parts of `partSize` bytes: chunks are read from the file,
- * encrypted and copied into the part being filled; a full part is handed out before the next
- * chunk is read. Holds one part and one chunk.
+ * The encrypted file cut into upload parts of `partSize` bytes, each the encrypted chunks it holds
+ * (and pieces of the chunks at its edges: a part is not a whole number of chunks), so no part is
+ * copied together in the page. The file is read CHUNKS_PER_READ chunks at a time (a read of 8 MiB
+ * costs Chromium half the CPU of eight reads of 1 MiB), the next read while these are encrypted.
+ * Holds one part's chunks and two reads.
  */
-export async function* encryptedParts(file: Blob, stream: FileStream, partSize: number): AsyncGenerator<Uint8Array> {
+export async function* encryptedParts(file: Blob, stream: FileStream, partSize: number): AsyncGenerator<Part> {
   const { chunk } = stream.header;
   const count = fileChunkCount(file.size, chunk);
-  let remaining = encryptedFileSize(file.size, chunk);
-  let part = new Uint8Array(Math.min(partSize, remaining));
+  const read = (first: number) => (first < count ? file.slice(first * chunk, (first + CHUNKS_PER_READ) * chunk).arrayBuffer() : null);
+  let pieces: Uint8Array<ArrayBuffer>[] = [];
   let filled = 0;
-  for (let i = 0; i < count; i++) {
-    const plain = new Uint8Array(await file.slice(i * chunk, (i + 1) * chunk).arrayBuffer());
-    let encrypted = await encryptFileChunk(stream, i, i === count - 1, plain);
-    while (encrypted.length > 0) {
-      const take = Math.min(encrypted.length, part.length - filled);
-      part.set(encrypted.subarray(0, take), filled);
-      filled += take;
-      encrypted = encrypted.subarray(take);
-      if (filled === part.length) {
-        yield part;
-        remaining -= part.length;
-        part = new Uint8Array(Math.min(partSize, remaining));
-        filled = 0;
+  let reading = read(0);
+  for (let first = 0; first < count; first += CHUNKS_PER_READ) {
+    const block = new Uint8Array(await reading!);
+    reading = read(first + CHUNKS_PER_READ);
+    // A read that fails while these chunks are encrypted surfaces when it is awaited.
+    reading?.catch(() => undefined);
+    for (let i = first; i < Math.min(first + CHUNKS_PER_READ, count); i++) {
+      const plain = block.subarray((i - first) * chunk, (i - first + 1) * chunk);
+      let encrypted = (await encryptFileChunk(stream, i, i === count - 1, plain)) as Uint8Array<ArrayBuffer>;
+      while (encrypted.length > 0) {
+        const take = Math.min(encrypted.length, partSize - filled);
+        pieces.push(encrypted.subarray(0, take));
+        filled += take;
+        encrypted = encrypted.subarray(take);
+        if (filled === partSize) {
+          yield pieces;
+          pieces = [];
+          filled = 0;
+        }
       }
     }
   }
+  if (filled > 0) yield pieces;
 }
 
-async function putWithRetry(url: string, body: Uint8Array, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<string> {
+async function putWithRetry(url: string, body: Part, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await put(url, body, onProgress, signal);
@@ -158,8 +212,14 @@ async function putWithRetry(url: string, body: Uint8Array, onProgress: (loaded: 
   }
 }
 
-/** A PUT with upload progress (fetch has none); answers the ETag, which completes multipart uploads. */
-function put(url: string, body: Uint8Array, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<string> {
+/**
+ * A PUT with upload progress (fetch has none); answers the ETag, which completes multipart uploads.
+ * The body goes as a Blob: Chromium sends a typed-array body several times slower (npm run bench).
+ * The Blob is made here, when it is sent, not when the part is encrypted: a Blob's bytes live in
+ * the browser's blob storage until the page's garbage collector drops it, and a part waiting its
+ * turn should not add to that.
+ */
+function put(url: string, body: Part, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new DOMException("The upload was cancelled.", "AbortError"));
     const xhr = new XMLHttpRequest();
@@ -170,8 +230,7 @@ function put(url: string, body: Uint8Array, onProgress: (loaded: number) => void
     xhr.onerror = () => reject(new TransferError("failed", "the upload failed"));
     xhr.onabort = () => reject(new DOMException("The upload was cancelled.", "AbortError"));
     signal?.addEventListener("abort", () => xhr.abort(), { once: true });
-    // As a Blob: Chromium sends a typed-array body about three times slower (npm run bench).
-    xhr.send(new Blob([body as Uint8Array<ArrayBuffer>]));
+    xhr.send(new Blob(body));
   });
 }
 
