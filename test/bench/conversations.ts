@@ -1,5 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +10,7 @@ import { launchBrowser } from "../support/browser";
 import { ROOT, type SpawnedRuntime, spawnRuntime } from "../support/runtime";
 import { bareTransactionLatency } from "./bare-transactions";
 import { browserBundle } from "./browser-bundle";
+import { cpuSince, ownProcesses, processCpu, splitCores, unsplitCores } from "./process-cpu";
 
 /**
  * Conversations under load and in the browser (issue 4), figures not assertions, in
@@ -151,100 +151,12 @@ globalThis.bench = {
 };
 `;
 
-interface OwnProcess {
-  pid: number;
-  cmdline: string;
-  /** /proc/{pid}/status */
-  status: string;
-  /** User and system CPU time so far, ms. */
-  cpuMs: number;
-}
-
-/**
- * This bench's own processes (its descendants: Chromium's, the runtime's, DynamoDB Local's), from
- * /proc: the machine is shared, and another job's browser or runtime must not count here.
- */
-function ownProcesses(): OwnProcess[] {
-  const all = new Map<number, OwnProcess & { parent: number }>();
-  for (const pid of readdirSync("/proc").filter((name) => /^[0-9]+$/.test(name))) {
-    try {
-      // Fields after the command name: state, parent, …, utime (12th), stime (13th), in clock ticks (100 Hz).
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      all.set(Number(pid), { pid: Number(pid), parent: Number(fields[1]), cmdline, status, cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 });
-    } catch {
-      // The process ended between listing and reading.
-    }
-  }
-  const own = (pid: number): boolean => {
-    for (let at = all.get(pid)?.parent; at !== undefined && at > 1; at = all.get(at)?.parent) if (at === process.pid) return true;
-    return false;
-  };
-  return [...all].filter(([pid]) => own(pid)).map(([, p]) => p);
-}
-
 /** Resident memory of this bench's Chromium renderer processes (the page's JS heap and its array buffers). */
 function rendererRssBytes(): number {
   let total = 0;
-  for (const p of ownProcesses()) {
-    if (!p.cmdline.includes("--type=renderer")) continue;
-    total += Number(/VmRSS:\s+([0-9]+) kB/.exec(p.status)?.[1] ?? 0) * 1024;
-  }
+  for (const p of ownProcesses()) if (p.kind === "renderer") total += Number(/VmRSS:\s+([0-9]+) kB/.exec(p.status)?.[1] ?? 0) * 1024;
   return total;
 }
-
-/**
- * CPU time (ms) of this bench's processes by kind, so far: a phase's figure is the difference of
- * two readings. What a page costs beyond its requests shows in the renderer and the rest of
- * Chromium (GPU process: compositing); the runtime and DynamoDB Local answer the requests.
- */
-type ProcessKind = "renderer" | "chromium_other" | "runtime" | "dynamodb";
-
-function kindOf(p: OwnProcess): ProcessKind | null {
-  if (p.cmdline.includes("--type=renderer")) return "renderer";
-  if (/chrom/i.test(p.cmdline)) return "chromium_other";
-  if (p.cmdline.includes("DynamoDBLocal")) return "dynamodb";
-  if (p.cmdline.includes("packages/local/src/main.ts")) return "runtime";
-  return null;
-}
-
-function cpuByKind(): Record<ProcessKind, number> {
-  const cpu = { renderer: 0, chromium_other: 0, runtime: 0, dynamodb: 0 };
-  for (const p of ownProcesses()) {
-    const kind = kindOf(p);
-    if (kind) cpu[kind] += p.cpuMs;
-  }
-  return cpu;
-}
-
-/**
- * BENCH_SPLIT_CORES=1: Chromium on the first core, the runtime and DynamoDB Local on the others
- * (every thread, with taskset), as when the browser and the server are different machines. On a
- * shared pair of cores the renderer's drawing otherwise delays the server's answers, which on AWS
- * it cannot; both sides of a comparison run pinned alike. Chromium's later processes inherit it.
- */
-function splitCores(): boolean {
-  if (process.env.BENCH_SPLIT_CORES !== "1" || cpus().length < 2) return false;
-  pin((kind) => (kind === "renderer" || kind === "chromium_other" ? "0" : `1-${cpus().length - 1}`));
-  return true;
-}
-
-/** Every core again for the runtime and DynamoDB Local (the benches after this one share them). */
-const unsplitCores = () => pin((kind) => (kind === "runtime" || kind === "dynamodb" ? `0-${cpus().length - 1}` : null));
-
-function pin(coresOf: (kind: ProcessKind) => string | null): void {
-  for (const p of ownProcesses()) {
-    const kind = kindOf(p);
-    const cores = kind && coresOf(kind);
-    if (cores) spawnSync("taskset", ["-a", "-p", "-c", cores, String(p.pid)], { stdio: "ignore" });
-  }
-}
-
-const cpuSince = (before: ReturnType<typeof cpuByKind>) => {
-  const now = cpuByKind();
-  return Object.fromEntries(Object.entries(now).map(([kind, ms]) => [kind, ms - before[kind as keyof typeof before]]));
-};
 
 /** Peak JS heap (CDP) and peak renderer RSS while `run` runs, sampled every 100 ms. */
 async function peakMemory(page: Page, run: () => Promise<unknown>) {
@@ -420,12 +332,19 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const log = page.getByRole("log", { name: "Messages" });
     // The list is virtualised: it holds every message loaded (data-messages) and draws those in view.
     const held = async () => Number(await log.getAttribute("data-messages"));
-    const cpuBefore = cpuByKind();
+    const cpuBefore = processCpu();
     const started = performance.now();
     // A client-side navigation (as a click in the menu): the keys stay unlocked, no page load.
-    await page.evaluate(`history.pushState({}, "", "/conversation/${id}"); dispatchEvent(new PopStateEvent("popstate"));`);
+    await page.evaluate(`performance.mark("open"); history.pushState({}, "", "/conversation/${id}"); dispatchEvent(new PopStateEvent("popstate"));`);
     await log.locator(`[data-message="${Math.max(...ids)}"]`).waitFor();
     const openMs = performance.now() - started;
+    // BENCH_OPEN_TRACE=1: what the open asked for, when (ms after the click), and how long each took.
+    if (process.env.BENCH_OPEN_TRACE) {
+      console.error(await page.evaluate(`(() => {
+        const at = performance.getEntriesByName("open")[0].startTime;
+        return performance.getEntriesByType("resource").filter((e) => e.startTime >= at).map((e) => Math.round(e.startTime - at) + "+" + Math.round(e.duration) + " " + e.name.replace(location.origin, "")).join("\\n");
+      })()`));
+    }
     const firstPage = await held();
     // BENCH_PROFILE=1: a CPU profile of the scroll back, its heaviest functions printed (where the time goes).
     const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
@@ -464,7 +383,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     await log.evaluate((el) => el.scrollTo(0, 0));
     await log.locator(`[data-message="${Math.min(...ids)}"]`).waitFor();
 
-    const bareBefore = cpuByKind();
+    const bareBefore = processCpu();
     const spaRequests = await page.evaluate(olderPagesTiming(id));
     await bare.evaluate("performance.clearResourceTimings()");
     const fetched = await fetchAndDecrypt();

@@ -1,14 +1,26 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
+import { cpus } from "node:os";
 
 /**
- * CPU time (user + system, ms) of this process's descendants, by kind: Chromium's renderer, its
- * network service, the rest of the browser, the local runtime's Node process (the API, s3rver and
- * its signature gate) and DynamoDB Local. Linux only (/proc); elsewhere an empty record. A bench
- * takes it before and after a step (`cpuSince`) to show where a step's CPU went on a shared machine.
+ * This bench's own processes (its descendants) by kind, from /proc (Linux only; elsewhere none):
+ * Chromium's renderer, its network service, the rest of the browser, the local runtime's Node
+ * process (the API, s3rver and its signature gate) and DynamoDB Local. The machine is shared, so
+ * another job's browser or runtime must not count here.
  */
-export type ProcessCpu = Record<string, number>;
+export type ProcessKind = "renderer" | "network" | "browser" | "runtime" | "dynamodb";
+export type ProcessCpu = Partial<Record<ProcessKind, number>>;
 
-function kindOf(command: string): string | null {
+interface OwnProcess {
+  pid: number;
+  kind: ProcessKind;
+  /** /proc/{pid}/status */
+  status: string;
+  /** User and system CPU time so far, ms. */
+  ms: number;
+}
+
+function kindOf(command: string): ProcessKind | null {
   if (command.includes("--type=renderer")) return "renderer";
   if (command.includes("network.mojom")) return "network";
   if (command.includes("chrom")) return "browser";
@@ -17,20 +29,22 @@ function kindOf(command: string): string | null {
   return null;
 }
 
-export function processCpu(): ProcessCpu {
-  const processes = new Map<number, { parent: number; command: string; ms: number }>();
+export function ownProcesses(): OwnProcess[] {
+  const processes = new Map<number, { parent: number; command: string; status: string; ms: number }>();
   let pids: string[];
   try {
     pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
   } catch {
-    return {};
+    return [];
   }
   const tick = 1000 / 100; // USER_HZ is 100 on Linux
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Fields after the command name: state, parent, …, utime (12th), stime (13th), in clock ticks.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      processes.set(Number(pid), { parent: Number(fields[1]), command: readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "), ms: (Number(fields[11]) + Number(fields[12])) * tick });
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      processes.set(Number(pid), { parent: Number(fields[1]), command, status: readFileSync(`/proc/${pid}/status`, "utf8"), ms: (Number(fields[11]) + Number(fields[12])) * tick });
     } catch {
       // The process ended meanwhile.
     }
@@ -39,16 +53,47 @@ export function processCpu(): ProcessCpu {
     for (let at = processes.get(pid)?.parent ?? 0, depth = 0; at > 1 && depth < 32; at = processes.get(at)?.parent ?? 0, depth++) if (at === process.pid) return true;
     return false;
   };
-  const cpu: ProcessCpu = {};
-  for (const [pid, { command, ms }] of processes) {
+  const own: OwnProcess[] = [];
+  for (const [pid, { command, status, ms }] of processes) {
     const kind = kindOf(command);
-    if (kind && isOurs(pid)) cpu[kind] = (cpu[kind] ?? 0) + ms;
+    if (kind && isOurs(pid)) own.push({ pid, kind, status, ms });
   }
+  return own;
+}
+
+/** CPU time (user + system, ms) of this bench's processes by kind, so far: a step's figure is `cpuSince` a reading before it. */
+export function processCpu(): ProcessCpu {
+  const cpu: ProcessCpu = {};
+  for (const { kind, ms } of ownProcesses()) cpu[kind] = (cpu[kind] ?? 0) + ms;
   return cpu;
 }
 
 /** The CPU ms each kind used since `before`. */
 export function cpuSince(before: ProcessCpu): ProcessCpu {
   const now = processCpu();
-  return Object.fromEntries(Object.keys(now).map((kind) => [kind, Math.round(now[kind]! - (before[kind] ?? 0))]));
+  return Object.fromEntries(Object.entries(now).map(([kind, ms]) => [kind, Math.round(ms - (before[kind as ProcessKind] ?? 0))]));
+}
+
+const isBrowser = (kind: ProcessKind) => kind === "renderer" || kind === "network" || kind === "browser";
+
+/**
+ * BENCH_SPLIT_CORES=1: Chromium on the first core, the runtime and DynamoDB Local on the others
+ * (every thread, with taskset), as when the browser and the server are different machines. On a
+ * shared pair of cores the browser's work otherwise takes CPU from the server's answers, which on
+ * AWS it cannot; both sides of a comparison run pinned alike. Chromium's later processes inherit
+ * it. Answers whether it split them; `unsplitCores` gives the server every core again.
+ */
+export function splitCores(): boolean {
+  if (process.env.BENCH_SPLIT_CORES !== "1" || cpus().length < 2) return false;
+  pin((kind) => (isBrowser(kind) ? "0" : `1-${cpus().length - 1}`));
+  return true;
+}
+
+export const unsplitCores = () => pin((kind) => (isBrowser(kind) ? null : `0-${cpus().length - 1}`));
+
+function pin(coresOf: (kind: ProcessKind) => string | null): void {
+  for (const p of ownProcesses()) {
+    const cores = coresOf(p.kind);
+    if (cores) spawnSync("taskset", ["-a", "-p", "-c", cores, String(p.pid)], { stdio: "ignore" });
+  }
 }
