@@ -65,3 +65,24 @@ export function normaliseContact(value: string): string {
   const trimmed = value.trim();
   return trimmed.startsWith("+") ? "+" + trimmed.slice(1).replace(/\s+/g, "") : trimmed.toLowerCase();
 }
+
+/**
+ * Base64url (unpadded) of exactly 32 bytes: 43 characters whose last one carries only 4 bits, so
+ * the unused low bits are zero and every value has one spelling (docs/protocol.md §1).
+ */
+const BASE64URL_32 = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+
+/** A raw X25519 or Ed25519 public key. */
+export const rawPublicKey = z.string().regex(BASE64URL_32, "Not a raw 32-byte public key (base64url).");
+/** `backupNameDigest(name)`: SHA-256 of SHA-384 of the name, base64url. Never the name itself. */
+export const backupFilename = z.string().regex(BASE64URL_32, "The filename must be a backup name digest (base64url of 32 bytes).");
+/** A versioned envelope as a JSON object; its kind, fields and lengths are checked by the domain. */
+export const envelopeObject = z.record(z.string().max(64), z.unknown());
+
+/** An invitation's or a key reset's temporary key: its public halves and their signature over `tempKeypairRecord(...)`. */
+export const tempPublicKey = z.object({
+  encrypt_public: rawPublicKey,
+  sign_public: rawPublicKey,
+  signature: envelopeObject,
+  timestamp: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});

@@ -5,7 +5,7 @@ import { route, type RouteContract } from "./route";
 import { normaliseRecoveryCode } from "./totp";
 import { publicUser } from "./users";
 import * as f from "./fields";
-import { envelopeObject, rawPublicKey } from "./keypairs";
+import { envelopeObject, tempPublicKey } from "./fields";
 import { signedRecordObject } from "./identities";
 
 /**
@@ -48,13 +48,6 @@ export function inviteDaysLeft(expiresAt: number, now = Date.now() / 1000): numb
 
 export const inviteStatus = z.enum(["pending", "expired", "accepted"]);
 export type InviteStatus = z.infer<typeof inviteStatus>;
-
-const tempPublicKey = z.object({
-  encrypt_public: rawPublicKey,
-  sign_public: rawPublicKey,
-  signature: envelopeObject,
-  timestamp: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-});
 
 export const newInvite = z.object({
   email: f.email,

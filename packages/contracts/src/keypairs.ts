@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { ANYONE, MEMBERS } from "./access";
 import * as f from "./fields";
+import { backupFilename, envelopeObject, rawPublicKey } from "./fields";
 import { identityBundle, signedRecordObject } from "./identities";
 import { instanceInfo } from "./instance";
 import { route, type RouteContract } from "./route";
@@ -22,18 +23,7 @@ export const BACKUP_DEFAULT_DAYS = 30;
 export const BACKUP_MAX_DAYS = 365;
 export const BACKUP_MAX_CONTENTS = 32 * 1024;
 
-/**
- * Base64url (unpadded) of exactly 32 bytes: 43 characters whose last one carries only 4 bits, so
- * the unused low bits are zero and every value has one spelling (docs/protocol.md §1).
- */
-const BASE64URL_32 = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
-
-/** A raw X25519 or Ed25519 public key. */
-export const rawPublicKey = z.string().regex(BASE64URL_32, "Not a raw 32-byte public key (base64url).");
-/** `backupNameDigest(name)`: SHA-256 of SHA-384 of the name, base64url. Never the name itself. */
-export const backupFilename = z.string().regex(BASE64URL_32, "The filename must be a backup name digest (base64url of 32 bytes).");
-/** A versioned envelope as a JSON object; its kind, fields and lengths are checked by the domain. */
-export const envelopeObject = z.record(z.string().max(64), z.unknown());
+export { backupFilename, envelopeObject, rawPublicKey, tempPublicKey } from "./fields";
 
 export const keypairType = z.enum(["public", "temp"]);
 

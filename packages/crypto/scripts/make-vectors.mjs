@@ -261,9 +261,11 @@ const people = {
   carol: person("carol"),
   carolTemp: person("carol-temp"),
   carolNext: person("carol-next"),
+  carolResetTemp: person("carol-reset-temp"),
+  carolAfterReset: person("carol-after-reset"),
   vera: person("vera-v1"),
 };
-const { root, jurg, jurgTemp, carol, carolTemp, carolNext, vera } = people;
+const { root, jurg, jurgTemp, carol, carolTemp, carolNext, carolResetTemp, carolAfterReset, vera } = people;
 
 function invitation(inviteId, email, temp, issuerUserId, issuer, expires) {
   const record = {
@@ -299,6 +301,21 @@ const carolBirth = identity(3, "carol@example.org", 0, carol, T0 + 3 * DAY, { ki
 const veraCertificateRecord = { type: "legacy-key", v: 2, userId: 7, ...vera.pub, anchor: keyIdOf(root.pub), issuerUserId: 2, issuerKeyId: keyIdOf(jurg.pub), certified: T0 + 5 * DAY };
 const legacyRuleRecord = { type: "legacy-rule", v: 2, rule: "certified-only", anchor: keyIdOf(root.pub), userId: 1, made: T0 + 6 * DAY };
 const carolRotated = identity(3, "carol@example.org", 1, carolNext, T0 + 4 * DAY, { kind: "previous", keyId: keyIdOf(carol.pub) }, carol);
+// Carol lost her key: Jürg resets it, and her next record (seq 2) is certified by the reset's temporary key.
+const carolResetRecord = {
+  type: "key-reset",
+  v: 2,
+  userId: 3,
+  email: "carol@example.org",
+  replaces: keyIdOf(carolNext.pub),
+  tempSignPublic: carolResetTemp.pub.signPublic,
+  tempEncryptPublic: carolResetTemp.pub.encryptPublic,
+  issuerUserId: 2,
+  issuerKeyId: keyIdOf(jurg.pub),
+  expires: T0 + 40 * DAY,
+};
+const carolReset = { record: carolResetRecord, signature: v2sign(jurg, carolResetRecord) };
+const carolResetIdentity = identity(3, "carol@example.org", 2, carolAfterReset, T0 + 7 * DAY, { kind: "reset", reset: carolReset }, carolResetTemp);
 
 // The membership log of conversation 42: Jürg and Carol added, Jürg promoted, Carol removed by Jürg, rekey.
 const container = "conversation:42";
@@ -502,6 +519,9 @@ const v2 = {
     veraCertificate: { record: veraCertificateRecord, signature: v2sign(jurg, veraCertificateRecord) },
     legacyRule: { record: legacyRuleRecord, signature: v2sign(root, legacyRuleRecord) },
     carolVerified: { userId: 3, seq: 1, keyId: keyIdOf(carolNext.pub), anchor: keyIdOf(root.pub), admin: false, keys: [keyIdOf(carol.pub), keyIdOf(carolNext.pub)] },
+    // Carol's key reset by Jürg, and her record after it (her chain: carol, then this).
+    carolReset,
+    carolAfterReset: carolResetIdentity,
   },
   membershipLog: {
     container,

@@ -171,16 +171,21 @@ export {
   type Certification,
   type IdentityRecord,
   type InvitationRecord,
+  type KeyResetRecord,
   type SignedAdmin,
   type SignedIdentity,
   type SignedInvitation,
+  type SignedKeyReset,
   createInvitation,
   createInvitedIdentity,
+  createKeyReset,
+  createResetIdentity,
   createRootIdentity,
   grantAdmin,
   parseSignedAdmin,
   parseSignedIdentity,
   parseSignedInvitation,
+  parseSignedKeyReset,
   rotateIdentity,
 } from "./records/identity";
 export {
@@ -192,6 +197,7 @@ export {
   verifyAdminKey,
   verifyIdentity,
   verifyInvitation,
+  verifyKeyReset,
 } from "./records/identity-chain";
 export {
   type LegacyKeyRecord,

@@ -114,8 +114,12 @@ export namespace IdentityRecords {
         continue;
       }
       chains.set(user, records);
-      const birth = records[0]!.record.certifiedBy;
-      if (birth.kind === "invitation") queue.push(birth.invitation.record.issuerUserId);
+      // The administrators whose invitation or key resets certify records of this chain.
+      for (const { record } of records) {
+        const by = record.certifiedBy;
+        if (by.kind === "invitation") queue.push(by.invitation.record.issuerUserId);
+        if (by.kind === "reset") queue.push(by.reset.record.issuerUserId);
+      }
       const admin = own && subject.admin ? subject.admin : cert ? (JSON.parse(cert.record) as SignedAdmin) : undefined;
       if (admin) {
         admins.set(user, admin);

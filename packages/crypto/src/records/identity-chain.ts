@@ -4,7 +4,17 @@ import { keyIdOf } from "../digests";
 import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
 import { verifyRecordV2 } from "../signatures";
-import { type SignedAdmin, type SignedIdentity, type SignedInvitation, signedAdminSchema, signedIdentitySchema, signedInvitationSchema } from "./identity";
+import {
+  type IdentityRecord,
+  type SignedAdmin,
+  type SignedIdentity,
+  type SignedInvitation,
+  type SignedKeyReset,
+  signedAdminSchema,
+  signedIdentitySchema,
+  signedInvitationSchema,
+  signedKeyResetSchema,
+} from "./identity";
 import { type VerifiedIdentity, type VerifiedKey, signingKey } from "./identity-keys";
 import { idField, keyIdField, parseRecord } from "./v2-fields";
 
@@ -68,8 +78,26 @@ export async function verifyInvitation(invitation: SignedInvitation, issuerChain
   if (typeof now !== "number" || !Number.isSafeInteger(now)) throw new CryptoError("invalid_input", "now is a time in ms");
   const verifier = new ChainVerifier(issuerChain, trust);
   if (signed.record.issuerUserId !== verifier.subject) throw new CryptoError("bad_chain", "the chain is not the invitation issuer's");
-  await verifier.invitation(signed, []);
+  await verifier.issued(signed, [], "the invitation's issuer");
   if (now > signed.record.expires) throw new CryptoError("bad_chain", "the invitation has expired");
+  return verifier.identity();
+}
+
+/**
+ * What a user checks before taking a key reset over, as an invitee checks an invitation: it is
+ * for them, signed by its issuer's key, the issuer an administrator at that key (their chain and
+ * certificates in `issuerChain`), and not expired at `now` (ms). Answers the issuer's verified
+ * identity. That it replaces their current key is checked when the new record is made
+ * (`createResetIdentity`) and by everyone who verifies the chain.
+ */
+export async function verifyKeyReset(reset: SignedKeyReset, userId: number, issuerChain: IdentityChain, trust: InstanceTrust, now: number): Promise<VerifiedIdentity> {
+  const signed = parseRecord(signedKeyResetSchema, reset, "key reset");
+  if (typeof now !== "number" || !Number.isSafeInteger(now)) throw new CryptoError("invalid_input", "now is a time in ms");
+  if (signed.record.userId !== userId) throw new CryptoError("bad_chain", "the key reset is for another user");
+  const verifier = new ChainVerifier(issuerChain, trust);
+  if (signed.record.issuerUserId !== verifier.subject) throw new CryptoError("bad_chain", "the chain is not the key reset's issuer's");
+  await verifier.issued(signed, [], "the key reset's issuer");
+  if (now > signed.record.expires) throw new CryptoError("bad_chain", "the key reset has expired");
   return verifier.identity();
 }
 
@@ -150,15 +178,35 @@ class ChainVerifier {
     return this.once(this.adminFroms, userId, `admin:${userId}`, path, (inner) => this.verifyAdmin(userId, inner));
   }
 
-  /** Checks an invitation's signature and its issuer's rights; answers the issuer's chain. */
-  async invitation(signed: SignedInvitation, path: readonly string[]): Promise<UserChain> {
+  /** Checks the signature of an invitation or a key reset and its issuer's rights; answers the issuer's chain. */
+  async issued(signed: SignedInvitation | SignedKeyReset, path: readonly string[], what: string): Promise<UserChain> {
     const { record } = signed;
-    const { issuer, index } = await this.keyOf(record.issuerUserId, record.issuerKeyId, path, "the invitation's issuer");
+    const { issuer, index } = await this.keyOf(record.issuerUserId, record.issuerKeyId, path, what);
     await verifyRecordV2(await signingKey(issuer.keys[index]!.signPublic), record, signed.signature);
     if ((await this.adminFrom(record.issuerUserId, path)) > index) {
-      throw new CryptoError("untrusted_key", "the invitation's issuer was not an administrator at that key");
+      throw new CryptoError("untrusted_key", `${what} was not an administrator at that key`);
     }
     return issuer;
+  }
+
+  /**
+   * A record certified by a key reset: the reset is for this user, their address and the key the
+   * record replaces (`previous`, null at birth); the record was made before the reset expired,
+   * with keys other than the temporary ones, and its certifier is the temporary key; the reset is
+   * signed by an administrator at that key (never the user: their own chain would loop). Answers
+   * the issuer's chain.
+   */
+  private async resetOf(record: IdentityRecord, certifier: string, reset: SignedKeyReset, previous: string | null, path: readonly string[]): Promise<UserChain> {
+    const r = reset.record;
+    if (r.userId !== record.userId) throw new CryptoError("bad_chain", "the key reset is for another user");
+    if (r.email !== record.email) throw new CryptoError("bad_chain", "the identity's address is not the key reset's");
+    if (r.replaces !== previous) throw new CryptoError("bad_chain", "the key reset replaces another key than the one before the record");
+    if (record.created > r.expires) throw new CryptoError("bad_chain", "the key reset had expired when the identity was made");
+    if (r.tempSignPublic === record.signPublic || r.tempEncryptPublic === record.encryptPublic) {
+      throw new CryptoError("bad_chain", "the identity kept the key reset's temporary keys");
+    }
+    await verifyRecordV2(await signingKey(r.tempSignPublic), record, certifier);
+    return this.issued(reset, path, "the key reset's issuer");
   }
 
   private once<T>(memo: Map<number, Promise<T>>, userId: number, step: string, path: readonly string[], run: (inner: readonly string[]) => Promise<T>): Promise<T> {
@@ -212,19 +260,34 @@ class ChainVerifier {
             throw new CryptoError("bad_chain", "the identity kept the invitation's temporary keys");
           }
           await verifyRecordV2(await signingKey(invitation.tempSignPublic), record, signed.certifier!);
-          anchor = (await this.invitation(certification.invitation, path)).anchor;
+          anchor = (await this.issued(certification.invitation, path, "the invitation's issuer")).anchor;
+        } else if (certification.kind === "reset") {
+          anchor = (await this.resetOf(record, signed.certifier!, certification.reset, null, path)).anchor;
         } else {
-          throw new CryptoError("bad_chain", "a birth record is certified by a root or an invitation");
+          throw new CryptoError("bad_chain", "a birth record is certified by a root, an invitation or a key reset");
         }
       } else {
         if (record.email !== email) throw new CryptoError("bad_chain", "the address changed within the chain");
-        if (certification.kind !== "previous" || certification.keyId !== keys[index - 1]!.keyId) {
-          throw new CryptoError("bad_chain", `record ${index} is not certified by the key before it`);
+        const before = keys[index - 1]!.keyId;
+        if (certification.kind === "reset") {
+          // An administrator's reset: the chain goes on, the anchor stays the birth's.
+          await this.resetOf(record, signed.certifier!, certification.reset, before, path);
+        } else if (certification.kind !== "previous" || certification.keyId !== before) {
+          throw new CryptoError("bad_chain", `record ${index} is not certified by the key before it or a key reset`);
+        } else {
+          await verifyRecordV2(previousSign!, record, signed.certifier!);
         }
-        await verifyRecordV2(previousSign!, record, signed.certifier!);
       }
       previousSign = own;
-      keys.push({ userId, keyId, seq: record.seq, encryptPublic: record.encryptPublic, signPublic: record.signPublic, created: record.created });
+      keys.push({
+        userId,
+        keyId,
+        seq: record.seq,
+        encryptPublic: record.encryptPublic,
+        signPublic: record.signPublic,
+        created: record.created,
+        ...(certification.kind === "reset" ? { reset: true as const } : {}),
+      });
     }
     return { userId, email, keys, anchor, root: (records[0] as SignedIdentity).record.certifiedBy.kind === "root" };
   }

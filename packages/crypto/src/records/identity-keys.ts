@@ -19,6 +19,8 @@ export interface VerifiedKey {
   signPublic: string;
   /** ms, as the record says (signed by the user). */
   created: number;
+  /** An administrator's key reset certified this key, not the key before it (absent otherwise). */
+  reset?: true;
 }
 
 /** A user's identity as `verifyIdentity` answers it: the current key, and every key of the chain. */

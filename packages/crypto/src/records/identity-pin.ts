@@ -15,7 +15,7 @@ export interface IdentityPin {
   verified: boolean;
 }
 
-export type PinStatus = "new" | "same" | "rotated";
+export type PinStatus = "new" | "same" | "rotated" | "reset";
 
 export interface PinCheck {
   status: PinStatus;
@@ -29,7 +29,9 @@ const pinSchema = z.strictObject({ userId: idField, keyId: keyIdField, seq: coun
  * Compares a verified identity with the pin held for that user. No pin: "new" (pin it, not yet
  * verified). The pinned key: "same". A later key whose chain contains the pinned key at the pinned
  * seq: "rotated", and the pin moves to the current key; the verified mark carries over, because
- * the key the user verified signed the rotation. Refuses: stale_key when the chain ends below the
+ * the key the user verified signed the rotation. A later key that an administrator's key reset
+ * certified anywhere after the pinned one: "reset", the pin moves and is no longer verified (the
+ * key the user compared did not sign it; the client says that the key changed). Refuses: stale_key when the chain ends below the
  * pinned seq (an old record), untrusted_key when the key differs without a chain from the pinned
  * one. Pure: no I/O, throws instead of rejecting.
  */
@@ -41,5 +43,7 @@ export function checkPin(pin: IdentityPin | undefined, identity: VerifiedIdentit
   if (identity.seq < held.seq) throw new CryptoError("stale_key", `the server answered key ${identity.seq} of user ${held.userId}, older than the pinned ${held.seq}`);
   if (identity.keys?.[held.seq]?.keyId !== held.keyId) throw new CryptoError("untrusted_key", `user ${held.userId}'s key changed without a chain from the pinned key`);
   if (identity.seq === held.seq) return { status: "same", pin: held };
-  return { status: "rotated", pin: { ...held, keyId: identity.keyId, seq: identity.seq } };
+  const moved = { ...held, keyId: identity.keyId, seq: identity.seq };
+  if (identity.keys.slice(held.seq + 1).some((key) => key.reset)) return { status: "reset", pin: { ...moved, verified: false } };
+  return { status: "rotated", pin: moved };
 }

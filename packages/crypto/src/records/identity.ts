@@ -2,7 +2,7 @@ import * as z from "zod";
 import { type AccountKeys, type AccountPublicKeys, accountPublicKeys } from "../account-keys";
 import { keyIdOf } from "../digests";
 import { CryptoError } from "../errors";
-import { signRecordV2 } from "../signatures";
+import { type RecordV2, signRecordV2 } from "../signatures";
 import type { IdentityKeys } from "./identity-keys";
 import {
   countField,
@@ -45,7 +45,39 @@ export interface SignedInvitation {
   signature: string;
 }
 
-export type Certification = { kind: "root" } | { kind: "invitation"; invitation: SignedInvitation } | { kind: "previous"; keyId: string };
+/**
+ * An administrator's word that a user lost their key (docs/protocol.md, "Key resets"): the
+ * temporary keys their browser made, wrapped under a code the administrator hands over, certify
+ * the user's next identity record, which replaces the key `replaces` (the chain's current key when
+ * the administrator signed; null for an account of protocol version 1 that had no identity yet, so
+ * that the record is a birth).
+ */
+export interface KeyResetRecord {
+  type: "key-reset";
+  v: 2;
+  userId: number;
+  /** The user's address as their chain holds it, normalised (normalizeEmail). */
+  email: string;
+  replaces: string | null;
+  tempSignPublic: string;
+  tempEncryptPublic: string;
+  issuerUserId: number;
+  issuerKeyId: string;
+  /** ms: an identity created after this is not certified by it. */
+  expires: number;
+}
+
+/** A key reset signed by the administrator who made it. */
+export interface SignedKeyReset {
+  record: KeyResetRecord;
+  signature: string;
+}
+
+export type Certification =
+  | { kind: "root" }
+  | { kind: "invitation"; invitation: SignedInvitation }
+  | { kind: "previous"; keyId: string }
+  | { kind: "reset"; reset: SignedKeyReset };
 
 export interface IdentityRecord {
   type: "identity";
@@ -99,10 +131,26 @@ export const invitationRecordSchema = z.strictObject({
 
 export const signedInvitationSchema = z.strictObject({ record: invitationRecordSchema, signature: signatureField });
 
+export const keyResetRecordSchema = z.strictObject({
+  type: z.literal("key-reset"),
+  v: z.literal(2),
+  userId: idField,
+  email: emailField,
+  replaces: keyIdField.nullable(),
+  tempSignPublic: publicKeyField,
+  tempEncryptPublic: publicKeyField,
+  issuerUserId: idField,
+  issuerKeyId: keyIdField,
+  expires: timeField,
+});
+
+export const signedKeyResetSchema = z.strictObject({ record: keyResetRecordSchema, signature: signatureField });
+
 const certificationSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("root") }),
   z.strictObject({ kind: z.literal("invitation"), invitation: signedInvitationSchema }),
   z.strictObject({ kind: z.literal("previous"), keyId: keyIdField }),
+  z.strictObject({ kind: z.literal("reset"), reset: signedKeyResetSchema }),
 ]);
 
 export const identityRecordSchema = z.strictObject({
@@ -144,20 +192,28 @@ export async function createInvitation(
   input: { inviteId: number; email: string; temp: AccountPublicKeys; expires: number },
   issuer: IdentityKeys,
 ): Promise<SignedInvitation> {
+  return issue(invitationRecordSchema, { type: "invitation", v: 2, inviteId: input?.inviteId, email: normalizeEmail(input?.email) }, input, issuer, "invitation");
+}
+
+/** A record an administrator issues for the temporary keys their browser made (an invitation, a key reset): those keys, the issuer and the end, signed by the issuer. */
+async function issue<T extends RecordV2>(
+  schema: z.ZodType<T>,
+  fields: Record<string, unknown>,
+  input: { temp: AccountPublicKeys; expires: number },
+  issuer: IdentityKeys,
+  what: string,
+): Promise<{ record: T; signature: string }> {
   const record = parseRecord(
-    invitationRecordSchema,
+    schema,
     {
-      type: "invitation",
-      v: 2,
-      inviteId: input?.inviteId,
-      email: normalizeEmail(input?.email),
+      ...fields,
       tempSignPublic: input?.temp?.signPublic,
       tempEncryptPublic: input?.temp?.encryptPublic,
       issuerUserId: issuer?.userId,
       issuerKeyId: issuer?.keyId,
       expires: input?.expires,
     },
-    "invitation",
+    what,
     "invalid_input",
   );
   return { record, signature: await signRecordV2(issuer.keys.sign.privateKey, record) };
@@ -181,6 +237,58 @@ export async function createInvitedIdentity(
   const record = await identityRecord({ ...input, email: invitation.record.email }, 0, keys, { kind: "invitation", invitation });
   if (record.signPublic === temp.signPublic || record.encryptPublic === temp.encryptPublic) {
     throw new CryptoError("invalid_input", "the invitee makes fresh keys at takeover");
+  }
+  return { record, self: await signRecordV2(keys.sign.privateKey, record), certifier: await signRecordV2(tempKeys.sign.privateKey, record) };
+}
+
+/**
+ * A key reset, signed by an administrator, for `userId` whose current identity is `current` (null:
+ * a version 1 account without one, `email` then its address) and for the temporary keys the
+ * administrator's browser made. Not for one's own key (rotate it instead).
+ */
+export async function createKeyReset(
+  input: { userId: number; current: SignedIdentity | null; email?: string; temp: AccountPublicKeys; expires: number },
+  issuer: IdentityKeys,
+): Promise<SignedKeyReset> {
+  const current = input?.current ? parseRecord(signedIdentitySchema, input.current, "identity record", "invalid_input").record : null;
+  if (current && current.userId !== input.userId) throw new CryptoError("invalid_input", "the current identity is another user's");
+  if (input?.userId === issuer?.userId) throw new CryptoError("invalid_input", "an administrator does not reset their own key (rotate it)");
+  const fields = {
+    type: "key-reset",
+    v: 2,
+    userId: input?.userId,
+    email: normalizeEmail(current ? current.email : (input?.email ?? "")),
+    replaces: current ? await keyIdOf(current) : null,
+  };
+  return issue(keyResetRecordSchema, fields, input, issuer, "key reset");
+}
+
+/**
+ * The user's identity record after a key reset, made with fresh keys once they opened the
+ * temporary keys with the administrator's code: seq one past `current` (0 without one), certified
+ * by the temporary signing key, the reset's address.
+ */
+export async function createResetIdentity(
+  input: { current: SignedIdentity | null; created: number; reset: SignedKeyReset },
+  keys: AccountKeys,
+  tempKeys: AccountKeys,
+): Promise<SignedIdentity> {
+  const reset = parseRecord(signedKeyResetSchema, input?.reset, "key reset", "invalid_input");
+  const current = input?.current ? parseRecord(signedIdentitySchema, input.current, "identity record", "invalid_input").record : null;
+  if ((current ? await keyIdOf(current) : null) !== reset.record.replaces) throw new CryptoError("invalid_input", "the reset replaces another key than the current one");
+  if (current && current.userId !== reset.record.userId) throw new CryptoError("invalid_input", "the current identity is another user's");
+  const temp = await accountPublicKeys(tempKeys);
+  if (temp.signPublic !== reset.record.tempSignPublic || temp.encryptPublic !== reset.record.tempEncryptPublic) {
+    throw new CryptoError("invalid_input", "these are not the reset's temporary keys");
+  }
+  const record = await identityRecord(
+    { userId: reset.record.userId, email: reset.record.email, created: input?.created },
+    current ? current.seq + 1 : 0,
+    keys,
+    { kind: "reset", reset },
+  );
+  if (record.signPublic === temp.signPublic || record.encryptPublic === temp.encryptPublic) {
+    throw new CryptoError("invalid_input", "a reset makes fresh keys");
   }
   return { record, self: await signRecordV2(keys.sign.privateKey, record), certifier: await signRecordV2(tempKeys.sign.privateKey, record) };
 }
@@ -244,6 +352,11 @@ export function parseSignedIdentity(value: unknown): SignedIdentity {
 /** A signed invitation, checked for its exact shape only (malformed_record). */
 export function parseSignedInvitation(value: unknown): SignedInvitation {
   return parseRecord(signedInvitationSchema, value, "invitation");
+}
+
+/** A signed key reset, checked for its exact shape only (malformed_record). */
+export function parseSignedKeyReset(value: unknown): SignedKeyReset {
+  return parseRecord(signedKeyResetSchema, value, "key reset");
 }
 
 /** A signed admin certificate, checked for its exact shape only (malformed_record). */

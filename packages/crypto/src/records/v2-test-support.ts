@@ -2,7 +2,18 @@ import { type AccountKeys, accountPublicKeys, generateAccountKeys } from "../acc
 import { base64urlEncode, tryBase64urlDecode } from "../bytes";
 import type { CryptoErrorCode } from "../errors";
 import { type Mutation, expectRefusal } from "../test-support";
-import { type SignedAdmin, type SignedIdentity, createInvitation, createInvitedIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
+import {
+  type SignedAdmin,
+  type SignedIdentity,
+  type SignedKeyReset,
+  createInvitation,
+  createInvitedIdentity,
+  createKeyReset,
+  createResetIdentity,
+  createRootIdentity,
+  grantAdmin,
+  rotateIdentity,
+} from "./identity";
 import type { IdentityChain } from "./identity-chain";
 import { type IdentityKeys, identityKeys } from "./identity-keys";
 
@@ -59,6 +70,24 @@ export class World {
     person.keys.push(keys);
     person.records.push(next);
     return next;
+  }
+
+  /**
+   * `issuer` resets `userId`'s key (they lost it): the user takes the reset over with fresh keys.
+   * Answers the new record and the reset.
+   */
+  async reset(issuer: number, userId: number, options: { created?: number; expires?: number } = {}): Promise<{ record: SignedIdentity; reset: SignedKeyReset }> {
+    const person = this.person(userId);
+    const temp = await generateAccountKeys();
+    const reset = await createKeyReset(
+      { userId, current: person.records.at(-1)!, temp: await accountPublicKeys(temp), expires: options.expires ?? T0 + 40 * DAY },
+      await this.me(issuer),
+    );
+    const keys = await generateAccountKeys();
+    const record = await createResetIdentity({ current: person.records.at(-1)!, created: options.created ?? T0 + 5 * DAY + person.records.length, reset }, keys, temp);
+    person.keys.push(keys);
+    person.records.push(record);
+    return { record, reset };
   }
 
   /** The user's current identity keys (to sign with). */

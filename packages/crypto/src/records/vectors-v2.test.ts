@@ -7,8 +7,8 @@ import { expectRefusal, hex } from "../test-support";
 import vectors from "../vectors.json";
 import { openEpochLink, sealEpochLinkWith } from "./epoch-chain";
 import { commitKey, createConversationRecord, openSignedConversationKey, sealSignedConversationKeyWith, verifyConversationRecord } from "./conversation-v2";
-import { type SignedAdmin, createInvitation, createInvitedIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
-import { type IdentityChain, verifyIdentity } from "./identity-chain";
+import { type SignedAdmin, type SignedIdentity, type SignedKeyReset, createInvitation, createInvitedIdentity, createKeyReset, createResetIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
+import { type IdentityChain, verifyIdentity, verifyKeyReset } from "./identity-chain";
 import { identityKeys, keyLookup } from "./identity-keys";
 import { type SignedLegacyKey, type SignedLegacyRule, certifyLegacyKey, createLegacyRule, verifyLegacyKey, verifyLegacyRule } from "./legacy-key";
 import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, verifyLog } from "./membership-log";
@@ -94,6 +94,16 @@ describe("protocol v2 vectors", () => {
     await expectRefusal(verifyIdentity(carolChain, { anchors: [v.keyIds.jurg] }), "untrusted_key");
     await expectRefusal(verifyIdentity({ ...carolChain, admins: [] }, trust), "untrusted_key");
     expect((await verifyIdentity(chainOf(2), trust)).admin).toBe(true);
+  });
+
+  it("Carol's key reset by Jürg: the reset, her record after it, and the chain through it", async () => {
+    const temp = await keysOf("carolResetTemp");
+    const reset = await createKeyReset({ userId: 3, current: ids.carol[1] as SignedIdentity, temp: await accountPublicKeys(temp), expires: T0 + 40 * DAY }, await me(2, "jurg"));
+    expect(reset).toEqual(ids.carolReset);
+    expect(await createResetIdentity({ current: ids.carol[1] as SignedIdentity, created: T0 + 7 * DAY, reset }, await keysOf("carolAfterReset"), temp)).toEqual(ids.carolAfterReset);
+    expect((await verifyKeyReset(ids.carolReset as SignedKeyReset, 3, chainOf(2), trust, T0)).userId).toBe(2);
+    const after = await verifyIdentity({ ...carolChain, records: [...carolChain.records, ids.carolAfterReset as never] }, trust);
+    expect({ seq: after.seq, keyId: after.keyId, resets: after.keys.map((k) => k.reset ?? false) }).toEqual({ seq: 2, keyId: v.keyIds.carolAfterReset, resets: [false, false, true] });
   });
 
   it("Vera's version 1 key certified by Jürg, and the root's legacy rule", async () => {
