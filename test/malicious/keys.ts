@@ -1,10 +1,21 @@
 import { keypairRecord } from "@sealwork/contracts";
-import { accountPublicKeys, createLegacyRule, createRootIdentity, generateAccountKeys, openConversationKey, openConversationTitle, signRecord } from "@sealwork/crypto";
+import {
+  accountPublicKeys,
+  createKeyReset,
+  createLegacyRule,
+  createResetIdentity,
+  createRootIdentity,
+  generateAccountKeys,
+  identityKeys,
+  openConversationKey,
+  openConversationTitle,
+  signRecord,
+} from "@sealwork/crypto";
 import { expect } from "vitest";
 import { conversationPanel } from "../e2e/conversation-helpers";
 import { errorDialogText } from "../e2e/helpers";
 import { shareGroup } from "../support/conversations";
-import { type Member, invitedMember, rootAdmin } from "../support/identities";
+import { type Member, chainOf, invitedMember, rootAdmin } from "../support/identities";
 import type { MaliciousSuite, Run } from "./harness";
 import { aliceAndBob, conversationWith, openedBy, rotate, sentCopies, signInAs, startConversationWith } from "./scenes";
 
@@ -13,6 +24,27 @@ async function substituteKey(run: Run, member: Member) {
   const serverKeys = await generateAccountKeys();
   const forged = await createRootIdentity({ userId: member.session.id, email: member.email, created: Date.now() }, serverKeys);
   const lie = run.proxy.lie("GET", `/api/identities/${member.session.id}`, () => ({ chain: { userId: member.session.id, records: [forged], issuers: [], admins: [] }, legacy: null }));
+  return { lie, serverKeys };
+}
+
+/**
+ * A key reset the server makes up for `member`: their real chain, then a record for keys of its
+ * own, certified by a reset that an "administrator" of its making issued (a root identity of the
+ * server's own, served among the issuers). Only a client that takes any root for an anchor follows it.
+ */
+async function forgeReset(run: Run, member: Member) {
+  const serverKeys = await generateAccountKeys();
+  const temp = await generateAccountKeys();
+  const adminKeys = await generateAccountKeys();
+  const adminId = 990_000 + member.session.id;
+  const adminRoot = await createRootIdentity({ userId: adminId, email: `admin${adminId}@example.org`, created: Date.now() }, adminKeys);
+  const current = (await chainOf(member.session.api_token, member.session.id)).chain!.records.at(-1)!;
+  const reset = await createKeyReset({ userId: member.session.id, current, temp: await accountPublicKeys(temp), expires: Date.now() + 86_400_000 }, await identityKeys(adminId, adminKeys));
+  const record = await createResetIdentity({ current, created: Date.now(), reset }, serverKeys, temp);
+  const lie = run.proxy.lie("GET", `/api/identities/${member.session.id}`, (bundle) => ({
+    ...bundle,
+    chain: { ...bundle.chain, records: [...bundle.chain.records, record], issuers: [...bundle.chain.issuers, { userId: adminId, records: [adminRoot] }] },
+  }));
   return { lie, serverKeys };
 }
 
@@ -142,6 +174,37 @@ export function keyAttacks(suite: MaliciousSuite): void {
       const { key } = await openConversationKey(copy.sealed, serverKeys.encrypt, { conversationId: copy.conversationId, epoch: copy.epoch });
       const created = run.proxy.sentTo("POST", "/api/conversations")[0]!.body as { title: string };
       expect((await openConversationTitle(key, created.title, { conversationId: copy.conversationId })).title).toBe("Legacy plans");
+    },
+  });
+
+  suite.attack("a forged key reset: the server says an administrator reset the key of Bob, whom Alice has met, to keys of its own", {
+    check: "identity-anchors",
+    timeout: 240_000,
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      const page = await run.visitor();
+      await signInAs(page, alice);
+      // Alice meets Bob: a conversation with him pins his key.
+      await conversationWith(page, bob.email, "Before the reset");
+      const { lie, serverKeys } = await forgeReset(run, bob);
+      const createdBefore = run.proxy.sentTo("POST", "/api/conversations").length;
+      await startConversationWith(page, bob.email, "After the reset");
+      return { page, lie, serverKeys, createdBefore, bobId: bob.session.id };
+    },
+    async refused({ page, lie, serverKeys, createdBefore }, run) {
+      expect(await errorDialogText(page)).toContain(UNTRUSTED);
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(run.proxy.sentTo("POST", "/api/conversations")).toHaveLength(createdBefore);
+      expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
+    },
+    async works({ lie, serverKeys, createdBefore, bobId }, run) {
+      const created = () => run.proxy.sentTo("POST", "/api/conversations");
+      await expect.poll(() => created().length, { timeout: 30_000 }).toBe(createdBefore + 1);
+      expect(lie.hits).toBeGreaterThan(0);
+      // The pin followed the "reset": Bob's copy of the new conversation is the server's to open.
+      const { id } = created().at(-1)!.body as { id: number };
+      const copies = sentCopies(run.proxy.sent).filter((copy) => copy.conversationId === id);
+      expect((await openedBy(copies, serverKeys)).map((copy) => copy.userId)).toEqual([bobId]);
     },
   });
 

@@ -17,6 +17,9 @@ import { secureCodeAttacks } from "./secure-code";
  * Covered (the client check in brackets, web/build-settings.ts TEST_CHECK_NAMES):
  * - a substituted public key: the server's own key for a contact, self-signed on a root of its own
  *   [identity-anchors] (keys.ts);
+ * - a forged key reset: a contact's chain continued by a record for the server's keys, certified
+ *   by a reset from an "administrator" resting on a root of the server's own [identity-anchors]
+ *   (keys.ts);
  * - an old key record: an older, validly signed identity record than one the client has seen
  *   [pin-seq] (keys.ts);
  * - a substituted key presented as a protocol v1 (legacy) key on first contact, on an instance
