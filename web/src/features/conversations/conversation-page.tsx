@@ -93,7 +93,12 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
         {state.status === "error" && error === null && !state.refused ? <Text c="red">{state.error}</Text> : null}
         {/* Keys refused (a forked log, a ghost participant, a copy not from a participant): the warning, no messages. */}
         {state.refused ? (
-          <Alert color="red" role="alert" title={t("distribution.heading")} data-trust-warning={state.refused.reason}>
+          <Alert
+            color={state.refused.reason === "key_moved" ? "yellow" : "red"}
+            role="alert"
+            title={t(state.refused.reason === "key_moved" ? "distribution.movedHeading" : "distribution.heading")}
+            data-trust-warning={state.refused.reason}
+          >
             {state.refused.message}
           </Alert>
         ) : null}

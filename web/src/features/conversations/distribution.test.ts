@@ -154,6 +154,33 @@ describe("verifyDistribution", () => {
     expect(await refusal(verifyDistribution(ID, await s.reply(s.ben, { copy: null }), s.ben.me, s.keysOf))).toBe("copy_invalid");
   });
 
+  it("a record that seals for a key of one's own one no longer holds is key_moved; an admin's next epoch gives the new key everything again", async () => {
+    const s = await setting();
+    // Ben's key was reset: he holds new keys; his verified chain has both.
+    const benNow = await person(2);
+    const keysOf = lookup([s.ann, s.ben, benNow, s.cem, s.mal]);
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben), benNow.me, keysOf))).toBe("key_moved");
+    // Someone the record does not name at all is still refused as before.
+    expect(await refusal(verifyDistribution(ID, await s.reply(s.ben), s.mal.me, keysOf))).toBe("copy_invalid");
+    // Ann renews the key: a rekey entry, the record naming Ben's new key, his copy, the link to epoch 0.
+    const entries = [...s.entries, await appendToLog(s.log, { action: "rekey", subject: null, at: 3 }, s.ann.me)];
+    const log = await verifyLog(container, entries, keysOf);
+    const key1 = await generateSymmetricKey();
+    const signed1 = await createConversationRecord(key1, [ref(s.ann), ref(benNow), ref(s.cem)], log, s.ann.me);
+    const reply: LogReply = {
+      entries: entries.map(json),
+      epochs: [
+        { epoch: 0, record: json(s.signed), link: null },
+        { epoch: 1, record: json(signed1), link: await sealEpochLink(key1, s.key, { conversationId: ID, epoch: 1 }) },
+      ],
+      copy: json(await sealSignedConversationKey(key1, signed1.record, benNow.key, s.ann.me)),
+      epoch: 1,
+      needs_rekey: false,
+    };
+    const ring = await verifyDistribution(ID, reply, benNow.me, keysOf);
+    expect(await exportSymmetricKey(await ring.keyFor(0))).toEqual(await exportSymmetricKey(s.key));
+  });
+
   it("walks back through the epochs after a removal; the removed person has no copy of the new key", async () => {
     const s = await setting();
     const entries = [...s.entries];

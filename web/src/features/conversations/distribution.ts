@@ -42,9 +42,11 @@ export type LogReply = Response<"GET /api/conversations/{id}/log">;
  * log_invalid: an entry that is not signed by someone with the right, or does not continue the log;
  * ghost_participant: a record names people who are not the log's members;
  * record_invalid: a record that does not verify otherwise;
- * copy_invalid: one's copy of the key was not sealed and signed by a participant, or is not the committed key.
+ * copy_invalid: one's copy of the key was not sealed and signed by a participant, or is not the committed key;
+ * key_moved: the current epoch's verified record names another key of one's own than the one held
+ * (one's key was renewed or reset since): nothing is wrong, the key waits for an admin's renewal.
  */
-export type DistributionProblem = "log_fork" | "log_invalid" | "ghost_participant" | "record_invalid" | "copy_invalid";
+export type DistributionProblem = "log_fork" | "log_invalid" | "ghost_participant" | "record_invalid" | "copy_invalid" | "key_moved";
 
 /** The namespaces that hold a ring's refusal texts (`distribution.<reason>`). */
 export type RingTexts = "conversations" | "groupKeys";
@@ -149,8 +151,8 @@ export interface RingKind<R extends { epoch: number }> {
   container: string;
   /** The namespace of the texts of a refusal (`distribution.<reason>`). */
   of: RingTexts;
-  /** The people a record names before it is verified (to tell a ghost member from another failure). */
-  named(signed: unknown): readonly { userId: number }[] | undefined;
+  /** The people a record names (with the keys it seals for) before it is verified (to tell a ghost member from another failure). */
+  named(signed: unknown): readonly { userId: number; keyId?: string }[] | undefined;
   verifyRecord(signed: unknown, log: VerifiedLog, keysOf: KeysOf): Promise<R>;
   openCopy(copy: SignedSealedKey, record: R, log: VerifiedLog, me: IdentityKeys, keysOf: KeysOf): Promise<Key>;
   openLink(next: Key, link: string, previous: R): Promise<Key>;
@@ -204,6 +206,9 @@ export async function verifyRing<R extends { epoch: number }>(kind: RingKind<R>,
     if (record) records.set(epoch, await verifyEpochRecord(kind, log, keysOf, epoch, record));
   }
   const current = records.get(log.epoch);
+  // The verified record seals this epoch for a key of one's own that is not the one held now.
+  const mine = current ? kind.named(input.epochs.find((e) => e.epoch === log.epoch)?.record)?.find((p) => p.userId === me.userId) : undefined;
+  if (mine?.keyId !== undefined && mine.keyId !== me.keyId) throw fail("key_moved");
   if (!current || !input.copy) throw fail("copy_invalid");
   let key: Key;
   try {

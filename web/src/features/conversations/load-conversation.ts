@@ -10,7 +10,7 @@ import { currentRing, fetchLog, forgetRing, hasRing } from "./conversation-log";
 import type { LogReply, Ring } from "./distribution";
 import { type MessagePayload, type Verification, openMessage, openWithRing } from "./message-crypto";
 import { type ShownMessage, messageKey, oldestId } from "./message-state";
-import { migrate, rekeySigned } from "./signed-changes";
+import { keysMoved, migrate, rekeySigned } from "./signed-changes";
 
 export type ConversationPage = Response<"GET /api/conversations/{id}">;
 export type Message = ShownMessage<MessagePayload>;
@@ -204,8 +204,11 @@ export async function fetchMessagePage(
   }
   let keys = await keysFor(id, unlocked, page, log);
   let title = page.meta ? await titleOf(keys, page.meta) : null;
-  // (Not with a title that does not open: the new key would carry it away.)
-  if (page.meta && title !== undefined && keys.ring?.log.needsRekey && keys.ring.log.admins.includes(unlocked.uid) && "keys" in unlocked) {
+  // The next key, made by an admin of the log: after someone left, or for someone whose key moved
+  // (renewed or reset) since their copy was sealed. (Not with a title that does not open: the new
+  // key would carry it away.)
+  const ring = keys.ring;
+  if (page.meta && title !== undefined && ring?.log.admins.includes(unlocked.uid) && "keys" in unlocked && (ring.log.needsRekey || (await keysMoved(ring, unlocked)))) {
     try {
       await rekeySigned(id, unlocked, title);
       page = await loadConversation(id, query, signal);

@@ -23,7 +23,7 @@ import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { bindConversationKey, encryptTitle, extractableConversationKey } from "./conversation-crypto";
 import { forgetRing, openRing, postLog } from "./conversation-log";
 import type { KeyRing, Ring } from "./distribution";
-import { keyOf, myIdentity, myKey, signerLookup } from "./signers";
+import { keyOf, keysOfPerson, myIdentity, myKey, signerLookup } from "./signers";
 
 /**
  * Every change of a protocol v2 conversation's people, signed by this client (docs/protocol.md
@@ -154,6 +154,19 @@ function rekeyed(id: number, holder: UnlockedKeys, changes: (ring: Ring) => Para
     if (title) body.title = await encryptTitle(key, title, id);
     return postLog(id, body);
   });
+}
+
+/**
+ * Whether someone the current epoch's record seals for holds another key now (they renewed it, or
+ * an administrator reset it, docs/protocol.md §14.3): their copy is for a key they no longer have,
+ * so an admin's client renews the key for everyone, and the epoch chain gives them the history
+ * again. A person whose key is refused or cannot be looked up does not count (nothing would be
+ * sealed for them).
+ */
+export async function keysMoved(ring: Ring, holder: UnlockedKeys): Promise<boolean> {
+  const others = currentRecord(ring).participants.filter((p) => p.userId !== holder.uid);
+  const now = await Promise.all(others.map((p) => keysOfPerson(holder, p.userId).then((keys) => keys.at(-1)?.keyId, () => undefined)));
+  return others.some((p, i) => now[i] !== undefined && now[i] !== p.keyId);
 }
 
 /** Removes a person and starts the next epoch: they hold no key of it. */

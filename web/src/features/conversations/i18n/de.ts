@@ -105,11 +105,13 @@ export const de: Texts<typeof en> = {
   },
   distribution: {
     heading: "Diese Unterhaltung ist gesperrt",
+    movedHeading: "Diese Unterhaltung wartet auf ihren Schlüssel",
     log_fork: "Der Verlauf der Mitglieder dieser Unterhaltung ist nicht der, den dieser Browser zuvor geprüft hat, oder nicht der, in dem ein anderes Mitglied seine Nachricht gesendet hat: Der Server zeigt womöglich verschiedenen Personen verschiedene Verläufe oder einen älteren. Bis das geklärt ist, wird hier nichts angezeigt oder gesendet.",
     log_invalid: "Der Verlauf der Mitglieder dieser Unterhaltung lässt sich nicht prüfen: Eine Änderung ist nicht von jemandem signiert, der sie vornehmen durfte. Hier wird nichts angezeigt oder gesendet.",
     ghost_participant: "Der Schlüsseleintrag dieser Unterhaltung nennt jemanden, der nach ihrem signierten Verlauf kein Mitglied ist. Der Schlüssel wird abgelehnt: Hier wird nichts angezeigt oder gesendet.",
     record_invalid: "Der Schlüsseleintrag dieser Unterhaltung passt nicht zum signierten Verlauf ihrer Mitglieder. Der Schlüssel wird abgelehnt: Hier wird nichts angezeigt oder gesendet.",
     copy_invalid: "Der Schlüssel, den du für diese Unterhaltung erhalten hast, wurde nicht von einer beteiligten Person ausgegeben oder ist nicht der zugesagte. Er wird abgelehnt: Hier wird nichts angezeigt oder gesendet.",
+    key_moved: "Dein Schlüssel wurde erneuert oder zurückgesetzt, seit der Schlüssel dieser Unterhaltung zuletzt verteilt wurde; er ging an einen Schlüssel, den du nicht mehr hast. Sie öffnet sich wieder, sobald eine Person mit Admin-Rechten in dieser Unterhaltung sie öffnet und ihren Schlüssel für alle erneuert.",
     rekeyPending: "Jemand hat diese Unterhaltung verlassen. Nachrichten warten, bis ein Admin sie öffnet und ihren Schlüssel erneuert.",
     unverifiedSender: "Absender nicht bestätigt",
     unverifiedMessage: "Die Signatur dieser Nachricht lässt sich nicht prüfen: Sie stammt nicht von der Person, die der Server nennt, und wird nicht angezeigt.",

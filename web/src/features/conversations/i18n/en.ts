@@ -102,11 +102,13 @@ export const en = {
   },
   distribution: {
     heading: "This conversation is blocked",
+    movedHeading: "This conversation waits for its key",
     log_fork: "The history of this conversation's members is not the one this browser verified before, or not the one another member's message was sent in: the server may be showing different people different histories, or an older one. Nothing here is shown or sent until this is cleared up.",
     log_invalid: "The history of this conversation's members does not verify: a change was not signed by someone with the right to make it. Nothing here is shown or sent.",
     ghost_participant: "This conversation's key record names someone who is not a member by its signed history. The key is refused: nothing here is shown or sent.",
     record_invalid: "This conversation's key record does not verify against the signed history of its members. The key is refused: nothing here is shown or sent.",
     copy_invalid: "The key you were given for this conversation was not handed out by one of its participants, or is not the key they committed to. It is refused: nothing here is shown or sent.",
+    key_moved: "Your key was renewed or reset since this conversation's key was last handed out, so it was given to a key you no longer have. It opens again once an admin of this conversation opens it and renews its key for everyone.",
     rekeyPending: "Someone left this conversation. Messages wait until an admin opens it and renews its key.",
     unverifiedSender: "Unverified sender",
     unverifiedMessage: "This message's signature does not verify: it is not from whom the server says, and it is not shown.",

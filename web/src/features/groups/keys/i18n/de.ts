@@ -11,6 +11,7 @@ export const de: Texts<typeof en> = {
     ghost_participant: "Der Schlüsseleintrag dieser Gruppe nennt jemanden, der laut dem signierten Verlauf kein Mitglied ist. Der Schlüssel wird abgelehnt: In dieser Gruppe wird nichts angezeigt oder geschrieben.",
     record_invalid: "Der Schlüsseleintrag dieser Gruppe passt nicht zum signierten Verlauf ihrer Mitglieder. Der Schlüssel wird abgelehnt: In dieser Gruppe wird nichts angezeigt oder geschrieben.",
     copy_invalid: "Der Schlüssel, den du für diese Gruppe erhalten hast, stammt nicht von einem ihrer Administratoren oder ist nicht der zugesagte. Er wird abgelehnt: In dieser Gruppe wird nichts angezeigt oder geschrieben.",
+    key_moved: "Dein Schlüssel wurde erneuert oder zurückgesetzt, seit der Schlüssel dieser Gruppe zuletzt verteilt wurde; er ging an einen Schlüssel, den du nicht mehr hast. Sie öffnet sich wieder, sobald ein Gruppenadministrator sie öffnet und ihren Schlüssel für alle erneuert.",
     waiting: "Dein Schlüssel für diese Gruppe wurde noch nicht übergeben. Er kommt, sobald ein Gruppenadministrator online ist.",
     rekeyPending: "Ein Mitglied hat diese Gruppe verlassen. Nachrichten warten, bis der Browser eines Gruppenadministrators den Gruppenschlüssel erneuert; das geschieht, sobald einer online ist.",
   },
