@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { ADMINS, MEMBERS } from "./access";
 import * as f from "./fields";
+import { envelopeObject, tempPublicKey } from "./fields";
 import { route, type RouteContract } from "./route";
 
 /**
@@ -68,6 +69,33 @@ export const legacyRuleBody = z.object({ rule: signedRecordObject });
 
 export const identityPublished = z.object({ user_id: z.number(), seq: z.number(), key_id: z.string() });
 
+/** How long a key reset may be taken over (its code handed to the user) before an administrator must make a new one. */
+export const KEY_RESET_DAYS = 7;
+
+/**
+ * POST /api/identities/{id}/reset: an administrator resets the key of a user who lost it
+ * (docs/protocol.md §14.3, "Key resets"; spec 000 §4, *invalidated*). Their browser made
+ * temporary keys and wrapped them under a code it shows the administrator only; the server makes
+ * the temporary key the user's current key, so that their key popup asks for the code, as at an
+ * invitation's takeover.
+ */
+export const keyResetBody = z.object({
+  /** The temporary key's public halves and their signature over `tempKeypairRecord(...)`. */
+  public_key: tempPublicKey,
+  /** The temporary keys wrapped under the reset code (a secure-code-wrap envelope). */
+  transit: envelopeObject,
+  /** The `SignedKeyReset` naming these temporary keys, the user and the key they lose. */
+  reset: signedRecordObject,
+});
+export const keyResetMade = z.object({
+  user_id: z.number(),
+  /** The temporary key's id, now the user's current key. */
+  keypair_id: z.number(),
+  /** Seconds: the reset's end (its `expires`), after which the transit envelope is gone. */
+  expires: z.number(),
+});
+export type KeyResetMade = z.infer<typeof keyResetMade>;
+
 /** Encrypted account data (the pins): the envelope's text and its revision, 0 before the first save. */
 export const accountDataView = z.object({ data: z.string().nullable(), rev: z.number() });
 
@@ -91,10 +119,14 @@ export const identityRoutes = {
   }),
   /** The setup administrator publishes the instance's legacy rule, signed by the root (once). */
   "POST /api/identities/legacy-rule": route({ access: MEMBERS, body: legacyRuleBody, response: z.object({ anchor: z.string() }) }),
-  /** The caller's own signed invitation while they have not taken it over (null otherwise, or for an unsigned one). */
+  /**
+   * The caller's own signed invitation while they have not taken it over (null otherwise, or for
+   * an unsigned one), or the key reset an administrator made for them while they have not taken it
+   * over (null otherwise).
+   */
   "GET /api/identities/invitation": route({
     access: MEMBERS,
-    response: z.object({ invitation: signedRecordObject.nullable() }),
+    response: z.object({ invitation: signedRecordObject.nullable(), reset: signedRecordObject.nullable() }),
   }),
   "GET /api/identities/pins": route({ access: MEMBERS, response: accountDataView }),
   "PUT /api/identities/pins": route({ access: MEMBERS, body: accountDataSave, response: z.object({ rev: z.number() }) }),
@@ -107,6 +139,13 @@ export const identityRoutes = {
     params: z.object({ id: f.idParam }),
     body: adminCertificateBody,
     response: z.object({ user_id: z.number(), key_id: z.string() }),
+  }),
+  /** An administrator resets another user's key (they lost it): a temporary key, its transit envelope, the signed reset. */
+  "POST /api/identities/{id}/reset": route({
+    access: ADMINS,
+    params: z.object({ id: f.idParam }),
+    body: keyResetBody,
+    response: keyResetMade,
   }),
   /** An administrator certifies a version 1 account's current key (one certificate per key). */
   "POST /api/identities/{id}/legacy": route({
@@ -135,4 +174,8 @@ export const identityErrorCodes = [
   "legacy_rule_exists",
   "pins_invalid",
   "pins_conflict",
+  "key_reset_invalid",
+  "key_reset_expired",
+  "key_reset_own",
+  "key_reset_required",
 ] as const;

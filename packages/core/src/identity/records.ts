@@ -1,7 +1,8 @@
-import { normaliseContact } from "@sealwork/contracts";
+import { KEY_RESET_DAYS, normaliseContact } from "@sealwork/contracts";
 import {
   type CryptoErrorCode,
   type IdentityChain,
+  type InstanceTrust,
   type IdentityRecords as ChainRecords,
   type SignedAdmin,
   type SignedIdentity,
@@ -11,11 +12,13 @@ import {
   parseSignedAdmin,
   parseSignedIdentity,
   parseSignedInvitation,
+  parseSignedKeyReset,
   parseSignedLegacyKey,
   parseSignedLegacyRule,
   rootAnchor,
   verifyIdentity,
   verifyInvitation,
+  verifyKeyReset,
   verifyLegacyKey,
   verifyLegacyRule,
 } from "@sealwork/crypto";
@@ -36,6 +39,8 @@ export const SETUP_USER_ID = 1;
 const CLOCK_TOLERANCE_MS = 24 * 3600 * 1000;
 /** A signed invitation expires at most this long after it is made (30 days), with some slack for clocks. */
 const INVITATION_MAX_MS = 30 * 24 * 3600 * 1000 + 3600 * 1000;
+/** A key reset ends at most KEY_RESET_DAYS after it is made, with the same slack. */
+const KEY_RESET_MAX_MS = KEY_RESET_DAYS * 24 * 3600 * 1000 + 3600 * 1000;
 /** The most users one bundle carries (the crypto package refuses more). */
 const MAX_BUNDLE_USERS = 64;
 
@@ -137,13 +142,15 @@ export namespace IdentityRecords {
     contacts: (string | undefined)[];
     /** The signed invitation stored for the account while it has not taken it over (canonical JSON), else null. */
     invitation: string | null;
+    /** The key reset pending for the account, when the record takes its temporary key over (canonical JSON), else null. */
+    reset: string | null;
   }
 
   /**
    * Checks a user's next identity record before it is stored: its shape, that it is theirs and
    * for `facts.keys`, that it is the next seq (a lower one: identity_conflict, someone was first),
-   * that a root is the setup administrator's birth record and a birth by invitation the one their
-   * invitation signed, and then the whole future chain with verifyIdentity against the instance's
+   * that a root is the setup administrator's birth record, a birth by invitation the one their
+   * invitation signed and a takeover of a key reset certified by exactly that reset, and then the whole future chain with verifyIdentity against the instance's
    * anchors. Answers the item to store (create-only: `publication`).
    */
   export async function checkNew(userId: number, raw: unknown, facts: Facts, nowMs = Date.now()): Promise<IdentityItem> {
@@ -171,6 +178,9 @@ export namespace IdentityRecords {
       if (facts.invitation === null) fail("invitation_invalid", { message: "This account has no signed invitation to take over." });
       if (canonicalJson(record.certifiedBy.invitation) !== facts.invitation) fail("invitation_invalid");
     }
+    if (kind === "reset" ? canonicalJson(record.certifiedBy.reset) !== facts.reset : facts.reset !== null) {
+      fail("key_reset_invalid", { message: facts.reset === null ? "This account has no key reset to take over." : "The new key must be certified by the key reset." });
+    }
     const previous = existing.map((item) => JSON.parse(item.record) as SignedIdentity);
     const chain = await bundle(userId, { records: [...previous, signed] });
     await checked(() => verifyIdentity(chain!, { anchors }));
@@ -180,6 +190,13 @@ export namespace IdentityRecords {
   /** The transaction item that stores a checked record; it fails when that seq exists (another window was first). */
   export function publication(tx: TransactionEntities, item: IdentityItem) {
     return tx.identity.create(item).commit();
+  }
+
+  /** The identity of the administrator who signed a record, and the anchors to verify it against: identity_untrusted without one. */
+  async function issuer(issuerId: number, does: string): Promise<{ chain: IdentityChain; trust: InstanceTrust }> {
+    const chain = await bundle(issuerId);
+    if (!chain) fail("identity_untrusted", { message: `Only an administrator with a certified identity ${does}.` });
+    return { chain, trust: { anchors: await anchorIds() } };
   }
 
   export interface Invitation {
@@ -206,9 +223,40 @@ export namespace IdentityRecords {
       record.tempSignPublic === expected.temp.signPublic;
     if (!fits) fail("invitation_invalid");
     if (record.expires <= nowMs || record.expires > nowMs + INVITATION_MAX_MS) fail("invitation_invalid", { message: "A signed invitation expires within 30 days." });
-    const chain = await bundle(issuerId);
-    if (!chain) fail("identity_untrusted", { message: "Only an administrator with a certified identity signs invitations." });
-    await checked(async () => verifyInvitation(signed, chain, { anchors: await anchorIds() }, nowMs));
+    const { chain, trust } = await issuer(issuerId, "signs invitations");
+    await checked(() => verifyInvitation(signed, chain, trust, nowMs));
+    return { text: canonicalJson(signed), expires: record.expires };
+  }
+
+  export interface KeyReset {
+    userId: number;
+    /** The addresses the reset may name: the chain's, or without a chain the account's contacts. */
+    emails: string[];
+    /** The key id of the user's current identity record, null without one. */
+    replaces: string | null;
+    temp: { encryptPublic: string; signPublic: string };
+  }
+
+  /**
+   * Checks a key reset the administrator `issuerId` signed (docs/protocol.md §14.3, "Key resets"):
+   * its shape, that it names this user, address, replaced key and temporary keys, ends within
+   * KEY_RESET_DAYS, and that the issuer's identity verifies and held administrator rights at the
+   * signing key (verifyKeyReset). Answers its canonical JSON (to store) and its end (ms).
+   */
+  export async function checkKeyReset(issuerId: number, raw: unknown, expected: KeyReset, nowMs = Date.now()): Promise<{ text: string; expires: number }> {
+    const signed = await checked(() => parseSignedKeyReset(raw));
+    const { record } = signed;
+    if (record.issuerUserId !== issuerId) fail("key_reset_invalid", { message: "A key reset is signed by the administrator who makes it." });
+    const fits =
+      record.userId === expected.userId &&
+      expected.emails.includes(record.email) &&
+      record.replaces === expected.replaces &&
+      record.tempEncryptPublic === expected.temp.encryptPublic &&
+      record.tempSignPublic === expected.temp.signPublic;
+    if (!fits) fail("key_reset_invalid");
+    if (record.expires <= nowMs || record.expires > nowMs + KEY_RESET_MAX_MS) fail("key_reset_invalid", { message: `A key reset ends within ${KEY_RESET_DAYS} days.` });
+    const { chain, trust } = await issuer(issuerId, "resets keys");
+    await checked(() => verifyKeyReset(signed, expected.userId, chain, trust, nowMs));
     return { text: canonicalJson(signed), expires: record.expires };
   }
 
@@ -260,9 +308,8 @@ export namespace IdentityRecords {
     if (record.userId !== userId) fail("forbidden", { message: "This certificate is for another account." });
     if (record.encryptPublic !== key.encryptPublic || record.signPublic !== key.signPublic) fail("identity_keys_mismatch");
     if (Math.abs(record.certified - nowMs) > CLOCK_TOLERANCE_MS) fail("clock_skew");
-    const chain = await bundle(issuerId);
-    if (!chain) fail("identity_untrusted", { message: "Only an administrator with a certified identity certifies keys." });
-    await checked(async () => verifyLegacyKey(signed, { userId, encryptPublic: key.encryptPublic, signPublic: key.signPublic }, chain, { anchors: await anchorIds() }));
+    const { chain, trust } = await issuer(issuerId, "certifies keys");
+    await checked(() => verifyLegacyKey(signed, { userId, encryptPublic: key.encryptPublic, signPublic: key.signPublic }, chain, trust));
     return { userId, keypairId: key.id, record: canonicalJson(signed) };
   }
 
