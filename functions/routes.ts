@@ -181,6 +181,8 @@ export const workers = {
   "pickup-sweep": { handler: "functions/workers/pickup-sweep.handler", timeoutSeconds: 300, batchSize: 1 },
   // Uploads that no message, drive item or card took within their day: items and bytes (UploadSweep.run).
   "upload-sweep": { handler: "functions/workers/upload-sweep.handler", timeoutSeconds: 300, batchSize: 1 },
+  // Marks the memberships of a user whose account key moved (each group's administrators then renew its key).
+  "key-moved": { handler: "functions/workers/key-moved.handler", timeoutSeconds: 60, batchSize: 10 },
 } as const satisfies Record<JobKind, JobWorker>;
 
 /**

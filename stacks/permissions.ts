@@ -56,8 +56,8 @@ export const AREA_GRANTS: Record<string, Grant> = {
   users: { table: ["GetItem", ...WRITE, "DeleteItem"], send: ["mail"] },
   // Account keys and their encrypted backups; a key registered with its identity record (the
   // chain is read to check it: Query); a takeover deletes the temporary key and its transit
-  // envelope, as does a look at an expired one.
-  keys: { table: [...READ, ...WRITE, "DeleteItem"] },
+  // envelope, as does a look at an expired one; a key in place of one held queues the key-moved job.
+  keys: { table: [...READ, ...WRITE, "DeleteItem"], send: ["key-moved"] },
   // Identity chains, anchors, admin certificates and the encrypted pins (protocol v2).
   // A key reset replaces a pending one: its temporary key, transit and item (DeleteItem).
   identities: { table: [...READ, ...WRITE, "DeleteItem"] },
@@ -116,6 +116,8 @@ export const WORKER_GRANTS: Record<JobKind, Grant> = {
     table: ["GetItem", "Query", "DeleteItem"],
     objects: [{ actions: ["DeleteObject"], prefixes: [ATTACHMENTS, DRIVE_FILES, CARD_FILES] }],
   },
+  // The user's memberships (Query of the index), each marked (a conditional UpdateItem).
+  "key-moved": { table: ["Query", "UpdateItem"] },
 };
 
 /** An area's grant; an area without one is a mistake that must not deploy. */

@@ -3,19 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
 import { aliceAndBob, conversationWith, rotate, send, signInAs } from "../malicious/scenes";
-import type { Member } from "../support/identities";
+import { shareGroup } from "../support/conversations";
+import { ADMIN } from "../support/global-setup";
+import { type Member, rootAdmin } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
 import { conversationPanel, messageList } from "./conversation-helpers";
-import { gotoApp } from "./helpers";
+import { gotoApp, signIn } from "./helpers";
 
 /**
  * A participant whose key moved (renewed, or reset by an administrator after they lost it:
  * docs/protocol.md §14.3) holds no key the conversation's copies were sealed for. Their screen says
  * the conversation waits for its key (not an attack: `key_moved`), and the next time an admin of
  * the conversation opens it, their browser renews the key for everyone's current keys; the epoch
- * chain gives the moved member the history again.
+ * chain gives the moved member the history again. In a group, the server names the member whose key
+ * moved (`moved_keys`) and an administrator's idle browser starts the group key's next epoch.
  */
-describe("a conversation after a participant's key moved", () => {
+describe("conversations and groups after a member's key moved", () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -71,5 +74,29 @@ describe("a conversation after a participant's key moved", () => {
     await verified(a3, "Back with my new key").waitFor({ timeout: 30_000 });
     expect((await http<{ epoch: number }>("GET", `/api/conversations/${id}/log`, { token: alice.session.api_token })).body.epoch).toBe(1);
     for (const page of [a, a2, a3, b]) await page.context().close();
+  });
+
+  it("a group: an administrator's idle browser renews the group key for the member whose key moved", { timeout: 300_000 }, async () => {
+    const root = await rootAdmin();
+    const { bob } = await aliceAndBob();
+    // A group the setup administrator made; their browser makes its keys (Bob's wrap among them).
+    const g = await shareGroup(bob.session);
+    const { page: s } = await newVisitor(browser);
+    await signIn(s, ADMIN.email, ADMIN.password);
+    await gotoApp(s, `/group/${g}/page/members`);
+    const keyReady = (page: Page, epoch: number) => page.locator(`[data-group-key="ready"][data-group-key-epoch="${epoch}"]`);
+    await keyReady(s, 0).waitFor({ timeout: 60_000 });
+    const b = await visit(bob);
+    await gotoApp(b, `/group/${g}/page/members`, TEST_CODE);
+    await keyReady(b, 0).waitFor({ timeout: 60_000 });
+
+    await rotate(bob);
+    // Nobody clicks: the administrator's browser, idling on the group, starts epoch 1 for everyone's current keys.
+    const status = async () => (await http<{ epoch: number; moved_keys: number[]; missing_wraps: number[] }>("GET", `/api/groups/${g}/wraps/status`, { token: root.session.api_token })).body;
+    await expect.poll(status, { timeout: 90_000, interval: 2_000 }).toMatchObject({ epoch: 1, moved_keys: [], missing_wraps: [] });
+    const b2 = await visit(bob);
+    await gotoApp(b2, `/group/${g}/page/members`, TEST_CODE);
+    await keyReady(b2, 1).waitFor({ timeout: 60_000 });
+    for (const page of [s, b, b2]) await page.context().close();
   });
 });

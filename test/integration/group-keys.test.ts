@@ -1,7 +1,7 @@
 import { GROUP_RECORD_MAX_CHARS, type Session, WRAPS_MAX, WRAPS_PER_TRANSACTION } from "@sealwork/contracts";
 import { db } from "@sealwork/core/db/service";
 import { describe, expect, it } from "vitest";
-import { assignMember, blob, revokeMember, getAs as get, groupTeam, postAs as post } from "../support/groups";
+import { assignMember, blob, createGroup, revokeMember, getAs as get, groupTeam, postAs as post } from "../support/groups";
 import { registerKey } from "../support/keys";
 import { createSession } from "../support/users";
 
@@ -18,6 +18,7 @@ interface Status {
   members: number;
   missing_wraps: number[];
   missing_keys: number[];
+  moved_keys: number[];
   log_head: number;
   needs_rekey: boolean;
 }
@@ -139,6 +140,27 @@ describe("group keys: wraps", () => {
     const otherSuper = await createSession({ admin: true, superAdmin: true });
     expect((await get(otherSuper, `/api/groups/${group}/wraps/status`)).status).toBe(200);
     expect((await get(otherSuper, `/api/groups/${group}`)).status).toBe(403);
+  });
+
+  it("a member whose account key moved is in moved_keys, in each of their groups, until a wrap for them is stored", async () => {
+    const { admin, ann, ben, group } = await team();
+    const other = await team();
+    const second = (await createGroup([ann], { by: admin, name: "Second" })).id;
+    const first = await registerKey(ann);
+    await registerKey(ben);
+    const status = async (id = group, as = admin) => (await get<Status>(as, `/api/groups/${id}/wraps/status`)).body;
+    // An account's first key moves nothing.
+    expect((await status()).moved_keys).toEqual([]);
+    await post(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("w") }] });
+    // Ann's new key in place of her first: her wrap is for a key she no longer holds (the key-moved job marks it).
+    await registerKey(ann, first);
+    await expect.poll(status, { timeout: 20_000 }).toMatchObject({ moved_keys: [ann.id], missing_wraps: [ben.id] });
+    await expect.poll(async () => (await status(second)).moved_keys, { timeout: 20_000 }).toEqual([ann.id]);
+    // Not in a group she is not in.
+    expect((await status(other.group, other.admin)).moved_keys).toEqual([]);
+    // A wrap stored for her (the next epoch's, made for her current key) clears it; Ben's stays missing.
+    await post(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("w2") }] });
+    expect(await status()).toMatchObject({ moved_keys: [], missing_wraps: [ben.id] });
   });
 
   it("adding a member stores their log entry and wrap in the same transaction: a stale head adds nobody", async () => {

@@ -90,6 +90,7 @@ describe("the bundles run", () => {
       PURGE_ATTACHMENTS_QUEUE_URL: "http://localhost:1/purge",
       PICKUP_SWEEP_QUEUE_URL: "http://localhost:1/sweep",
       UPLOAD_SWEEP_QUEUE_URL: "http://localhost:1/upload-sweep",
+      KEY_MOVED_QUEUE_URL: "http://localhost:1/key-moved",
       JWT_PRIVATE_JWK: "{}",
       APP_URL: "http://localhost:5173",
     };

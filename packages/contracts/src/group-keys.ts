@@ -72,6 +72,11 @@ export const wrapStatus = z.object({
   missing_wraps: z.array(z.number()),
   /** Members without an account key yet (pending invitees): they get their wrap once it appears. */
   missing_keys: z.array(z.number()),
+  /**
+   * Members whose account key moved (renewed, or reset after they lost it) since their wrap was
+   * made: it is for a key they no longer hold, so the next epoch is due (sealed for current keys).
+   */
+  moved_keys: z.array(z.number()),
   /** The log's head (-1: no log yet) and whether a member left since the current epoch began (the next epoch is due). */
   log_head: z.number(),
   needs_rekey: z.boolean(),

@@ -5,7 +5,7 @@ import * as z from "zod";
  * The kinds of job. Each has its own SQS queue (with a dead-letter queue) and worker, declared in
  * functions/routes.ts; JobMessage (queue.ts) has one message shape per kind.
  */
-export const JOB_KINDS = ["mail", "purge-attachments", "pickup-sweep", "upload-sweep"] as const;
+export const JOB_KINDS = ["mail", "purge-attachments", "pickup-sweep", "upload-sweep", "key-moved"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 type Snake<S extends string> = S extends `${infer A}-${infer B}` ? `${A}_${Snake<B>}` : S;

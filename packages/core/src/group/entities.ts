@@ -56,6 +56,12 @@ export const GroupMembershipEntity = new Entity({
     /** The group conversation: the newest message they loaded, and when (seconds; 0 before the first visit). */
     lastSeenMote: { ...num, default: 0 },
     lastVisit: { ...num, default: 0 },
+    /**
+     * Seconds: when the member's account key moved (renewed, or reset after they lost it) since
+     * their wrap of the group key was made; cleared when a wrap for them is stored. While set, an
+     * administrator's browser starts the next epoch, sealed for everyone's current keys.
+     */
+    keyMovedAt: { type: "number" },
   },
   indexes: {
     byGroup: keyed(primary, ["groupId"], ["userId"]),

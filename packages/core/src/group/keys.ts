@@ -108,6 +108,30 @@ export namespace GroupKeys {
     return { head: newHead, epoch, needs_rekey: input.rekey ? false : group.needsRekey };
   }
 
+  /**
+   * The account key of `userId` moved (renewed, or reset after they lost it; the keys domain calls
+   * this after it stored the new key): in every group they are a member of, their wrap is for a
+   * key they no longer hold, which the wraps status says (`moved_keys`) until a wrap for them is
+   * stored again.
+   */
+  export async function keyMoved(userId: number): Promise<void> {
+    const { data } = await db().entities.groupmember.query.byUser({ userId }).go({ pages: "all" });
+    const at = Math.floor(Date.now() / 1000);
+    await Promise.all(
+      data.map((m) =>
+        db()
+          .entities.groupmember.patch({ groupId: m.groupId, userId })
+          .set({ keyMovedAt: at })
+          .where((attr, op) => op.exists(attr.userId))
+          .go()
+          .catch((error: unknown) => {
+            // Left the group meanwhile: nothing to move.
+            if (!(error instanceof Error && /conditional/i.test(error.message))) throw error;
+          }),
+      ),
+    );
+  }
+
   /** GET /api/groups/{id}/wraps: the caller's own wraps, every epoch they were given (any member; nobody reads another's). */
   export async function mine(actor: Actor, groupId: number) {
     const { me, group } = await groupAccess(actor, groupId, "read");
@@ -139,7 +163,12 @@ export namespace GroupKeys {
       parts.map((part) =>
         writeTransaction((tx) =>
           part.flatMap((w) => [
-            tx.groupmember.check({ groupId, userId: w.user_id }).where((attr, op) => op.exists(attr.userId)).commit(),
+            // Still a member; a wrap made now is for the key they hold now.
+            tx.groupmember
+              .patch({ groupId, userId: w.user_id })
+              .remove(["keyMovedAt"])
+              .where((attr, op) => op.exists(attr.userId))
+              .commit(),
             wrapItem(tx, groupId, input.epoch, w.user_id, w.wrap, me.uid),
           ]),
         ),
@@ -171,6 +200,7 @@ export namespace GroupKeys {
       members: members.length,
       missing_wraps: keys.filter(([, has]) => has).map(([uid]) => uid),
       missing_keys: keys.filter(([, has]) => !has).map(([uid]) => uid),
+      moved_keys: members.filter((m) => m.keyMovedAt !== undefined).map((m) => m.userId),
       log_head: group.logSeq,
       needs_rekey: group.needsRekey,
     };

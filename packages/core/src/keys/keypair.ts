@@ -27,9 +27,11 @@ import { currentKey as current } from "./current";
 import { type KeyResetItem, type KeypairItem, type TransitItem } from "./entities";
 import { KeyResets } from "./resets";
 import { fail, valid } from "../errors";
+import { logger } from "../http/logger";
 import { IdentityRecords } from "../identity/records";
 import type { IdentityItem } from "../identity/entities";
 import { instanceInfo } from "../instance/info";
+import { Queue } from "../queue";
 import { Invitation } from "../invite/read";
 import { getUser } from "../user/read";
 import "../conversation/errors";
@@ -132,6 +134,11 @@ export namespace Keypair {
       // The head's condition: another window registered a key first; the identity's: it published that seq first.
       const reasons = cancellationReasons(result);
       fail(reasons[1] === "ConditionalCheckFailed" || !identity ? "keypair_stale" : "identity_conflict");
+    }
+    // A key in place of one the user held (renewed, or after a reset; not an invitation's first):
+    // what groups sealed for them is for the old one (the key-moved job marks it, group domain).
+    if (head?.item.type === "public" || certifier.reset !== null) {
+      await Queue.send({ type: "key-moved", userId: uid }).catch((error: unknown) => logger.error("the key-moved job was not queued", { userId: uid, error: error as Error }));
     }
     return view(item, true);
   }

@@ -197,19 +197,22 @@ export async function promoteGroupMember(id: number, holder: UnlockedKeys, uid: 
 
 /**
  * What an admin's browser completes without anyone clicking (docs/protocol.md §8: pending members,
- * a rekey after a leave): the next epoch when the log waits for one; for each member the server
- * names as lacking a wrap of the current epoch, the signed `add` and record when the log does not
- * have them yet (a pending member whose key appeared), and their wrap. Answers who was completed.
+ * a rekey after a leave, members whose key moved): the next epoch when the log waits for one or
+ * someone's wrap is for a key they no longer hold (`moved`: renewed, or reset after they lost it;
+ * the new epoch is sealed for everyone's current keys and its chain reaches back); for each member
+ * the server names as lacking a wrap of the current epoch, the signed `add` and record when the
+ * log does not have them yet (a pending member whose key appeared), and their wrap. Answers who
+ * was completed.
  */
-export async function completeGroupKeys(id: number, holder: UnlockedKeys, missing: number[]): Promise<number[]> {
+export async function completeGroupKeys(id: number, holder: UnlockedKeys, missing: number[], moved: number[] = []): Promise<number[]> {
   forgetGroupRing(id);
   let ring = await openGroupRing(id, holder);
   if (!ring.log.admins.includes(holder.uid)) return [];
   const done: number[] = [];
-  if (ring.log.needsRekey) {
+  if (ring.log.needsRekey || moved.length > 0) {
     await nextEpoch(ring, holder, [], null);
     forgetGroupRing(id);
-    return ring.log.members.map((m) => m.userId).filter((uid) => missing.includes(uid));
+    return ring.log.members.map((m) => m.userId).filter((uid) => missing.includes(uid) || moved.includes(uid));
   }
   for (const uid of missing) {
     const contact = await keyOrPending(holder, uid);

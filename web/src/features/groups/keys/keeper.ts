@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { call } from "../../../lib/api";
 import { useUnlockedKeys } from "../../../lib/unlocked-keys";
 
-/** How often an admin's browser looks for members who lack the current key (a pending member's key appeared, a rekey after a leave). */
+/** How often an admin's browser looks for members who lack the current key (a pending member's key appeared, a rekey after a leave, a member's key moved). */
 export const KEEPER_INTERVAL_MS = 4_000;
 /** Spec 001 §7 notes: after a member add, key translation is retried up to 10 times. */
 export const KEEPER_ATTEMPTS = 10;
@@ -33,17 +33,20 @@ export function useGroupKeyKeeper(enabled = true): void {
         const status = await call("GET /api/groups/{id}/wraps/status", { params: { id: group.id } });
         const tries = (uid: number) => failures.get(`${group.id}:${uid}`) ?? 0;
         const todo = status.missing_wraps.filter((uid) => tries(uid) < KEEPER_ATTEMPTS);
+        // Members whose wrap is for a key they no longer hold: the next epoch, for everyone's current keys.
+        const moved = status.log_head >= 0 ? status.moved_keys.filter((uid) => tries(uid) < KEEPER_ATTEMPTS) : [];
         const rekey = status.needs_rekey && status.log_head >= 0 && tries(0) < KEEPER_ATTEMPTS;
-        if (todo.length > 0 || rekey) {
+        if (todo.length > 0 || moved.length > 0 || rekey) {
+          const asked = [...todo, ...moved];
           try {
             const { completeGroupKeys } = await import("./group-changes");
-            const done = await completeGroupKeys(group.id, holder, todo);
-            for (const uid of todo) if (!done.includes(uid)) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
+            const done = await completeGroupKeys(group.id, holder, todo, moved);
+            for (const uid of asked) if (!done.includes(uid)) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
             // New holders of the group key (a pending member's key appeared) may read restricted pages too.
             if (rekey || done.length > 0) restricted.add(group.id);
           } catch (error) {
             console.warn(`group ${group.id}: completing its keys failed`, error);
-            for (const uid of rekey ? [0, ...todo] : todo) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
+            for (const uid of rekey ? [0, ...asked] : asked) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
           }
         }
         // (-1: the tries of the group's restricted keys.)
