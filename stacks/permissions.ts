@@ -116,8 +116,10 @@ export const WORKER_GRANTS: Record<JobKind, Grant> = {
     table: ["GetItem", "Query", "DeleteItem"],
     objects: [{ actions: ["DeleteObject"], prefixes: [ATTACHMENTS, DRIVE_FILES, CARD_FILES] }],
   },
-  // The user's memberships (Query of the index), each marked (a conditional UpdateItem).
-  "key-moved": { table: ["Query", "UpdateItem"] },
+  // The user's memberships (Query of the index), each marked (a conditional UpdateItem); in their
+  // groups, the restricted pages' keys (Query, GetItem) they held (UpdateItem, their copy
+  // DeleteItem) and the drive items granted to them (Query, UpdateItem).
+  "key-moved": { table: ["GetItem", "Query", "UpdateItem", "DeleteItem"] },
 };
 
 /** An area's grant; an area without one is a mistake that must not deploy. */

@@ -7,6 +7,7 @@ import { putBytes } from "../support/attachments";
 import { burst, tally } from "../support/attack";
 import { conversationKey, encrypted } from "../support/conversations";
 import { getAs as get, groupTeam, postAs as post, revokeMember } from "../support/groups";
+import { registerKey } from "../support/keys";
 import { createSession } from "../support/users";
 
 type Json = Record<string, unknown>;
@@ -190,6 +191,26 @@ describe("drive item permissions", () => {
     // Nothing of this reached the lists.
     expect((await permissions(ann, folder.id)).body).toMatchObject({ read: [], use: [], write: [user(ben)] });
     void sealed;
+  });
+
+  it("a grantee whose account key moved is missing a grant again (the upkeep grants it for the new key); others keep theirs", async () => {
+    const { admin, ann, ben, group } = await groupTeam();
+    const first = await registerKey(ben);
+    const { create, load, sealed } = await driveOf(group);
+    const drive = await create(ann, "drive", 0);
+    const folder = await create(ann, "folder", drive.id);
+    const reseal = { payload: (await sealed("for Ben")).payload, epoch: 0 };
+    const grants = [grantFor(ann, ann.id), grantFor(ann, ben.id), grantFor(ann, admin.id)];
+    expect((await permit(ann, folder.id, { read: [user(ben)], seal: { ...reseal, grants } })).status).toBe(200);
+    expect((await load(ann)).items.find((i) => i.id === folder.id)?.regrant).toEqual({ missing: [], former: [] });
+    // Ben's new key in place of his first (the key-moved job): his grant is for the old key.
+    await registerKey(ben, first);
+    await expect.poll(async () => (await load(ann)).items.find((i) => i.id === folder.id)?.regrant, { timeout: 20_000 }).toEqual({ missing: [ben.id], former: [] });
+    expect(await grantees(group, folder.id)).toEqual([ann.id, admin.id].sort((a, b) => a - b));
+    // Granted again (as the upkeep does, for the key he holds now): nothing missing.
+    const again = { payload: (await sealed("for Ben again")).payload, epoch: 0 };
+    expect((await permit(ann, folder.id, { read: [user(ben)], seal: { ...again, grants } })).status).toBe(200);
+    expect((await load(ann)).items.find((i) => i.id === folder.id)?.regrant).toEqual({ missing: [], former: [] });
   });
 
   it("a removed member's grant is not served, and a role names its holders", async () => {

@@ -4,6 +4,7 @@ import { type MotePayload, generatePageKey, pageKeyLinkDigest, generateRecordId,
 import { describe, expect, it } from "vitest";
 import { burst, tally } from "../support/attack";
 import { getAs as get, groupTeam, postAs as post, revokeMember } from "../support/groups";
+import { registerKey } from "../support/keys";
 import { createSession } from "../support/users";
 
 type Json = Record<string, unknown>;
@@ -66,6 +67,22 @@ async function boardOf(group: number, admin: Who) {
 }
 
 describe("page keys", () => {
+  it("a reader whose account key moved no longer holds the current generation: their copy goes and they are missing until sealed for again", async () => {
+    const { admin, ann, group } = await groupTeam();
+    const first = await registerKey(ann);
+    const b = await boardOf(group, admin);
+    expect((await permit(admin, b.page, { read: [], use: [user(ann)] })).status).toBe(200);
+    expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, admin.id), copyFor(admin, ann.id)] })).body).toMatchObject({ rekey: { missing: [], former: [] } });
+    // Ann's new key in place of her first (the key-moved job): her copy was sealed for the old one.
+    await registerKey(ann, first);
+    await expect.poll(async () => (await keysOf(admin, b.page)).body.rekey, { timeout: 20_000 }).toEqual({ readers: [admin.id, ann.id].sort((x, y) => x - y), missing: [ann.id], former: [] });
+    expect((await keysOf(ann, b.page)).body.copies).toEqual([]);
+    expect((await keysOf(admin, b.page)).body.copies).toHaveLength(1);
+    // The upkeep seals the same generation for the key she holds now.
+    expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, ann.id, "new key")] })).body).toMatchObject({ generation: 1, rekey: { missing: [], former: [] } });
+    expect((await keysOf(ann, b.page)).body.copies).toEqual([{ generation: 1, copy: copyFor(admin, ann.id, "new key").copy }]);
+  });
+
   it("a restricted page takes cards under its current key only; copies go to readers only, each their own", async () => {
     const { admin, ann, ben, outsider, group } = await groupTeam();
     const b = await boardOf(group, admin);

@@ -95,6 +95,33 @@ export namespace DrivePermissions {
     return (dropDockey ? patch.remove(["dockey"]) : patch).where((attr, op) => op.eq(attr.payload, it.payload)).commit();
   }
 
+  /**
+   * A grantee's account key moved (renewed, or reset after they lost it; the key-moved job): the
+   * grants they hold in the group are sealed for the old key. They stop counting as grantees of
+   * those items and the grants go, so the upkeep of an
+   * administrator's browser (`regrant.missing`) grants each item's key again for the key they
+   * hold now. An item permitted again meanwhile (another payload) is read again.
+   */
+  export async function granteeKeyMoved(groupId: number, userId: number): Promise<void> {
+    const { data: items } = await db().entities.driveitem.query.byGroup({ groupId }).go({ pages: "all" });
+    for (let it of items.filter((item) => item.grantees.includes(userId))) {
+      for (let attempt = 0; attempt < 5 && it.grantees.includes(userId); attempt++) {
+        const { canceled } = await writeTransaction((tx) => [
+          tx.driveitem
+            .patch({ groupId, id: it.id })
+            .set({ grantees: it.grantees.filter((u) => u !== userId) })
+            .where((attr, op) => op.eq(attr.payload, it.payload))
+            .commit(),
+          tx.drivegrant.delete({ groupId, userId, itemId: it.id }).commit(),
+        ]);
+        if (!canceled) break;
+        const again = await findItem(groupId, it.id);
+        if (!again) break;
+        it = again;
+      }
+    }
+  }
+
   /** Deletes the grants of readers who get none now and writes the new ones (whoever held one of the old key keeps what they could read). */
   export function replaceGrants(tx: TransactionEntities, it: DriveItem, grants: z.infer<typeof driveGrant>[]): TransactionItem[] {
     const next = new Set(grants.map((g) => g.user_id));

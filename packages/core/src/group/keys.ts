@@ -109,18 +109,17 @@ export namespace GroupKeys {
   }
 
   /**
-   * The account key of `userId` moved (renewed, or reset after they lost it; the keys domain calls
-   * this after it stored the new key): in every group they are a member of, their wrap is for a
-   * key they no longer hold, which the wraps status says (`moved_keys`) until a wrap for them is
-   * stored again.
+   * The account key of `userId` moved (renewed, or reset after they lost it; the key-moved job,
+   * after the page keys and drive grants they held): in every group they are a member of, their
+   * wrap is for a key they no longer hold, which the wraps status says (`moved_keys`) until a wrap
+   * for them is stored again.
    */
   export async function keyMoved(userId: number): Promise<void> {
-    const { data } = await db().entities.groupmember.query.byUser({ userId }).go({ pages: "all" });
     const at = Math.floor(Date.now() / 1000);
     await Promise.all(
-      data.map((m) =>
+      (await groupsOf(userId)).map((groupId) =>
         db()
-          .entities.groupmember.patch({ groupId: m.groupId, userId })
+          .entities.groupmember.patch({ groupId, userId })
           .set({ keyMovedAt: at })
           .where((attr, op) => op.exists(attr.userId))
           .go()
@@ -130,6 +129,12 @@ export namespace GroupKeys {
           }),
       ),
     );
+  }
+
+  /** The ids of the groups `userId` is a member of. */
+  export async function groupsOf(userId: number): Promise<number[]> {
+    const { data } = await db().entities.groupmember.query.byUser({ userId }).go({ pages: "all" });
+    return data.map((m) => m.groupId);
   }
 
   /** GET /api/groups/{id}/wraps: the caller's own wraps, every epoch they were given (any member; nobody reads another's). */

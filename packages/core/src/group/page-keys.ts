@@ -22,6 +22,34 @@ type Lists = Pick<GroupPageItem, "read" | "use" | "internal">;
  * a record of such a page whose key is not under its current generation.
  */
 export namespace PageKeys {
+  /**
+   * A reader's account key moved (renewed, or reset after they lost it; the key-moved job): on each
+   * restricted page of the group they hold a copy of the current generation for the old key, which
+   * they can no longer open. They stop counting as its holder and the copy goes, so the page-key
+   * upkeep of an administrator's browser (`rekey.missing` in `mine`) seals the generation for the
+   * key they hold now; the generations before it reach them through the links.
+   */
+  export async function readerKeyMoved(groupId: number, userId: number): Promise<void> {
+    const { data: pages } = await db().entities.grouppage.query.byGroup({ groupId }).go({ pages: "all" });
+    for (const page of pages.filter((p) => !p.reserved && isRestricted(p) && generationOf(p) > 0)) {
+      const generation = generationOf(page);
+      // A copy added for someone else meanwhile changes the holders: read them again (a few times).
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const { data: key } = await db().entities.pagekey.get({ pageId: page.id, generation }).go();
+        if (!key?.holders.includes(userId)) break;
+        const { canceled } = await writeTransaction((tx) => [
+          tx.pagekey
+            .patch({ pageId: page.id, generation })
+            .set({ holders: key.holders.filter((u) => u !== userId) })
+            .where((attr, op) => op.eq(attr.holders, key.holders))
+            .commit(),
+          tx.pagekeycopy.delete({ pageId: page.id, userId, generation }).commit(),
+        ]);
+        if (!canceled) break;
+      }
+    }
+  }
+
   /** Whether the page's records go under a page key: fewer than all members read it. */
   export const isRestricted = (page: Lists): boolean => page.read.length > 0 || page.use.length > 0 || page.internal;
 
