@@ -143,6 +143,15 @@ export async function ownIdentity(holder: UnlockedKeys): Promise<VerifiedIdentit
 }
 
 /**
+ * The signed-in user's own identity when it verifies as an administrator's at the key they hold
+ * now (so what they sign with it, an invitation or a key reset, verifies for others); null otherwise.
+ */
+export async function ownAdminIdentity(holder: UnlockedKeys): Promise<VerifiedIdentity | null> {
+  const identity = await ownIdentity(holder);
+  return identity?.admin && identity.keyId === (await keyId(holder.publicKeys)) ? identity : null;
+}
+
+/**
  * A contact's key for `holder`, checked: their chain and the pin (pinned now when it is the
  * first time). Rejects with a TrustError.
  */
