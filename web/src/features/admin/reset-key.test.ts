@@ -4,18 +4,15 @@ import {
   type SignedIdentity,
   type SignedKeyReset,
   accountPublicKeys,
-  createInvitation,
-  createInvitedIdentity,
   createResetIdentity,
-  createRootIdentity,
   generateAccountKeys,
-  identityKeys,
   keyId,
   unwrapAccountKeys,
   verifyIdentity,
   verifyKeyReset,
 } from "@sealwork/crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { rootAndBob } from "../../lib/identity-test-support";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
 // The API and the client's trust answer from the fake below; texts are their keys.
@@ -50,18 +47,11 @@ const DAY = 86_400_000;
 
 /** The root (1) and Bob (2), invited by the root; the administrator resetting is the root. */
 async function instance() {
-  const rootKeys = await generateAccountKeys();
-  const root = await createRootIdentity({ userId: 1, email: "root@example.org", created: Date.now() }, rootKeys);
-  const temp = await generateAccountKeys();
-  const invitation = await createInvitation({ inviteId: 9, email: "bob@example.org", temp: await accountPublicKeys(temp), expires: Date.now() + DAY }, await identityKeys(1, rootKeys));
-  const bobKeys = await generateAccountKeys();
-  const bob = await createInvitedIdentity({ userId: 2, created: Date.now(), invitation }, bobKeys, temp);
-  const rootChain = { userId: 1, records: [root] };
-  const bobChain = { userId: 2, records: [bob], issuers: [rootChain], admins: [] };
-  fake.bundles.set(2, { chain: bobChain, legacy: null });
-  fake.anchors = [await keyId(await accountPublicKeys(rootKeys))];
-  const me: UnlockedKeys = { uid: 1, keyId: 1, keys: rootKeys, publicKeys: await accountPublicKeys(rootKeys) };
-  return { me, rootChain, bob, bobChain };
+  const world = await rootAndBob();
+  fake.bundles.set(2, { chain: world.bobChain, legacy: null });
+  fake.anchors = world.anchors;
+  const me: UnlockedKeys = { uid: 1, keyId: 1, keys: world.rootKeys, publicKeys: await accountPublicKeys(world.rootKeys) };
+  return { ...world, me };
 }
 
 const user = (id: number, email: string | null): PublicUser => ({
