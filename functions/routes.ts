@@ -47,6 +47,7 @@ export const routes: Record<RouteKey, string> = {
   "POST /api/identities": "functions/api/identities/publish.handler",
   "POST /api/identities/{id}/admin": "functions/api/identities/certify-admin.handler",
   "POST /api/identities/{id}/legacy": "functions/api/identities/certify-legacy.handler",
+  "POST /api/identities/{id}/reset": "functions/api/identities/reset.handler",
   "POST /api/identities/legacy-rule": "functions/api/identities/legacy-rule.handler",
   // Conversations
   "GET /api/users/{id}/conversations": "functions/api/conversations/list.handler",

@@ -59,7 +59,8 @@ export const AREA_GRANTS: Record<string, Grant> = {
   // envelope, as does a look at an expired one.
   keys: { table: [...READ, ...WRITE, "DeleteItem"] },
   // Identity chains, anchors, admin certificates and the encrypted pins (protocol v2).
-  identities: { table: [...READ, ...WRITE] },
+  // A key reset replaces a pending one: its temporary key, transit and item (DeleteItem).
+  identities: { table: [...READ, ...WRITE, "DeleteItem"] },
   // Conversations, messages and participants (leaving deletes one's participant item), and
   // attachments: presigned PUTs to uploads/, multipart uploads and the copies to attachments/,
   // HeadObject of both, presigned GETs of attachments/, deleting staged uploads; a drive's file

@@ -9,6 +9,7 @@ import { handler as identitiesGet } from "../api/identities/get";
 import { handler as identitiesPublish } from "../api/identities/publish";
 import { handler as identitiesCertifyAdmin } from "../api/identities/certify-admin";
 import { handler as identitiesCertifyLegacy } from "../api/identities/certify-legacy";
+import { handler as identitiesReset } from "../api/identities/reset";
 import { handler as identitiesLegacyRule } from "../api/identities/legacy-rule";
 
 export const handler = dispatch({
@@ -20,5 +21,6 @@ export const handler = dispatch({
   "POST /api/identities": identitiesPublish,
   "POST /api/identities/{id}/admin": identitiesCertifyAdmin,
   "POST /api/identities/{id}/legacy": identitiesCertifyLegacy,
+  "POST /api/identities/{id}/reset": identitiesReset,
   "POST /api/identities/legacy-rule": identitiesLegacyRule,
 });

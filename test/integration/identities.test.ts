@@ -85,8 +85,8 @@ describe("identities: the root, invitations and takeovers (protocol v2)", () => 
     const tempId = made.body.keypair.id;
     const session = await registerInvitee(made.body.account.id, invite.body.email);
     // The invitee finds their invitation; nobody else's.
-    expect((await http<Json>("GET", "/api/identities/invitation", { token: session.api_token })).body).toEqual({ invitation: invite.invitation });
-    expect((await http<Json>("GET", "/api/identities/invitation", { token: root.session.api_token })).body).toEqual({ invitation: null });
+    expect((await http<Json>("GET", "/api/identities/invitation", { token: session.api_token })).body).toEqual({ invitation: invite.invitation, reset: null });
+    expect((await http<Json>("GET", "/api/identities/invitation", { token: root.session.api_token })).body).toEqual({ invitation: null, reset: null });
     const transit = await http<{ recover: Json }>("POST", `/api/keypairs/${tempId}/recover`, { token: session.api_token });
     expect(transit.status).toBe(200);
     expect(await db().entities.transit.get({ keyId: tempId }).go()).toMatchObject({ data: { keyId: tempId } });
@@ -112,7 +112,7 @@ describe("identities: the root, invitations and takeovers (protocol v2)", () => 
     expect((await http("GET", `/api/keypairs/${tempId}`, { token: session.api_token })).status).toBe(404);
     expect((await http("POST", `/api/keypairs/${tempId}/recover`, { token: session.api_token })).status).toBe(404);
     expect((await db().entities.transit.get({ keyId: tempId }).go()).data).toBeNull();
-    expect((await http<Json>("GET", "/api/identities/invitation", { token: session.api_token })).body).toEqual({ invitation: null });
+    expect((await http<Json>("GET", "/api/identities/invitation", { token: session.api_token })).body).toEqual({ invitation: null, reset: null });
 
     const member = { session, keys: fresh, me: await identityKeys(session.id, fresh), email: invite.body.email, keyId: taken.body.id };
     const identity = await verified(root, session.id);

@@ -8,28 +8,29 @@ export function invitationCode(): string {
   return [...crypto.getRandomValues(new Uint8Array(8))].map((b) => INVITATION_CODE_ALPHABET[b & 31]).join("");
 }
 
+/**
+ * Temporary keys as an administrator's browser makes them for an invitation or a key reset: the
+ * keys, the code, the transit envelope (the keys wrapped under the code) and the public halves
+ * signed over `tempKeypairRecord`.
+ */
+export async function tempKeyBody(code = invitationCode()) {
+  const keys = await generateAccountKeys();
+  const pub = await accountPublicKeys(keys);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const transit = await wrapAccountKeys(keys, code, FAST_ARGON2ID);
+  const signature = await signRecord(keys.sign.privateKey, tempKeypairRecord({ ...pub, timestamp }));
+  const public_key = { encrypt_public: pub.encryptPublic, sign_public: pub.signPublic, signature: { ...signature }, timestamp };
+  return { keys, code, public_key, transit: { ...transit } };
+}
+
 /** An invite body made the way the web client makes it (temporary keys, transit, signature). */
 export async function newInviteBody(
   changes: Partial<NewInvite> = {},
   options: { code?: string } = {},
 ): Promise<{ body: NewInvite; keys: AccountKeys; code: string }> {
-  const keys = await generateAccountKeys();
-  const pub = await accountPublicKeys(keys);
-  const code = options.code ?? invitationCode();
-  const timestamp = Math.floor(Date.now() / 1000);
-  const transit = await wrapAccountKeys(keys, code, FAST_ARGON2ID);
-  const signature = await signRecord(keys.sign.privateKey, tempKeypairRecord({ ...pub, timestamp }));
+  const { keys, code, public_key, transit } = await tempKeyBody(options.code);
   return {
-    body: {
-      email: uniqueEmail("invitee"),
-      groups: [],
-      roles: {},
-      sendEmail: true,
-      message: "Welcome aboard",
-      public_key: { encrypt_public: pub.encryptPublic, sign_public: pub.signPublic, signature: { ...signature }, timestamp },
-      transit: { ...transit },
-      ...changes,
-    },
+    body: { email: uniqueEmail("invitee"), groups: [], roles: {}, sendEmail: true, message: "Welcome aboard", public_key, transit, ...changes },
     keys,
     code,
   };

@@ -94,6 +94,7 @@ export const keyResetMade = z.object({
   /** Seconds: the reset's end (its `expires`), after which the transit envelope is gone. */
   expires: z.number(),
 });
+export type KeyResetMade = z.infer<typeof keyResetMade>;
 
 /** Encrypted account data (the pins): the envelope's text and its revision, 0 before the first save. */
 export const accountDataView = z.object({ data: z.string().nullable(), rev: z.number() });

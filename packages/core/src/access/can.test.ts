@@ -29,7 +29,7 @@ type ActorName = keyof typeof actors;
 
 const ACTIONS: { [K in Kind]: Actions[K][] } = {
   instance: ["use", "administrate", "grant-super", "create-group"],
-  account: ["read", "update", "administrate", "disable"],
+  account: ["read", "update", "administrate", "disable", "reset-key"],
   person: ["contact"],
   keypair: ["read", "recover"],
   conversation: ["read", "write", "rename", "archive", "manage", "delete"],
@@ -68,11 +68,11 @@ const matrix: Record<string, Row<Kind>> = {
   },
   "another's account": {
     resource: { kind: "account", id: 11, superAdmin: false },
-    allowed: { ...none, user: [], admin: ["read", "update", "administrate", "disable"], super: ["read", "update", "administrate", "disable"] },
+    allowed: { ...none, user: [], admin: ["read", "update", "administrate", "disable", "reset-key"], super: ["read", "update", "administrate", "disable", "reset-key"] },
   },
   "a super administrator's account": {
     resource: { kind: "account", id: 11, superAdmin: true },
-    allowed: { ...none, user: [], admin: ["read"], super: ["read", "update", "administrate", "disable"] },
+    allowed: { ...none, user: [], admin: ["read"], super: ["read", "update", "administrate", "disable", "reset-key"] },
   },
   "a person sharing a group": {
     resource: { kind: "person", id: 11, sharesGroup: true },

@@ -64,10 +64,11 @@ export interface Actions {
   instance: "use" | "administrate" | "grant-super" | "create-group";
   /**
    * read and update: the owner or an administrator; administrate (email, another's 2FA): an
-   * administrator; disable (and enable again): an administrator, never on their own account.
-   * Changing a super administrator's account takes a super administrator.
+   * administrator; disable (and enable again) and reset-key (make a new key for someone who lost
+   * theirs): an administrator, never on their own account. Changing a super administrator's
+   * account takes a super administrator.
    */
-  account: "read" | "update" | "administrate" | "disable";
+  account: "read" | "update" | "administrate" | "disable" | "reset-key";
   person: "contact";
   /** read: any member; recover the encrypted backup: the owner only, whoever else asks. */
   keypair: "read" | "recover";
@@ -129,7 +130,7 @@ const rules: Rules = {
     // A super administrator's account changes only by their own hand or another super administrator's.
     if (action !== "read" && account.superAdmin && !self && actor.kind !== "super") return false;
     if (action === "administrate") return isAdmin(actor);
-    if (action === "disable") return isAdmin(actor) && !self;
+    if (action === "disable" || action === "reset-key") return isAdmin(actor) && !self;
     return self || isAdmin(actor);
   },
 

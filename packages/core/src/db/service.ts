@@ -48,6 +48,7 @@ const OWNERS: Record<keyof Entities, string> = {
   keyhead: "keys",
   backup: "keys",
   transit: "keys",
+  keyreset: "keys",
   invite: "invite",
   invitereservation: "invite",
   identity: "identity",

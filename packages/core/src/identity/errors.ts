@@ -21,4 +21,8 @@ export const identityErrors = registerErrors({
   legacy_rule_exists: { status: 409, text: "The rule is published already." },
   pins_invalid: { status: 422, text: "Pins must be encrypted." },
   pins_conflict: { status: 409, text: "Changed in another window - please try again." },
+  key_reset_invalid: { status: 422, text: "The key reset does not match this account." },
+  key_reset_expired: { status: 403, text: "This key reset has expired - please ask an administrator for a new one." },
+  key_reset_own: { status: 403, text: "You cannot reset your own key." },
+  key_reset_required: { status: 422, text: "Your key was reset: the new key needs the record the reset certifies." },
 } as const satisfies ErrorTexts);

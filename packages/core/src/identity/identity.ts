@@ -7,6 +7,7 @@ import { db } from "../db/service";
 import { fail, valid } from "../errors";
 import { Invitation } from "../invite/read";
 import { Keypair } from "../keys/keypair";
+import { KeyResets } from "../keys/resets";
 import { getUser } from "../user/read";
 import { IdentityRecords, SETUP_USER_ID } from "./records";
 import "../conversation/errors";
@@ -68,12 +69,20 @@ export namespace Identity {
     return { roots: roots.map(json), setup_user_id: SETUP_USER_ID, legacy_rule: rule ? (JSON.parse(rule) as Record<string, unknown>) : null };
   }
 
-  /** GET /api/identities/invitation: the actor's signed invitation, while their current key is the temporary one. */
+  /**
+   * GET /api/identities/invitation: what the actor's current temporary key is to be taken over
+   * with: their signed invitation, or the key reset an administrator made for them while it has not
+   * expired (a reset's temporary key is never the invitation's, which was taken over before).
+   */
   export async function invitation(actor: Actor) {
     const { uid } = requireMember(actor);
     const [head, invite] = await Promise.all([Keypair.currentKey(uid), Invitation.ofUser(uid)]);
-    const pending = head?.item.type === "temp" && invite?.invitation !== undefined;
-    return { invitation: pending ? (JSON.parse(invite.invitation!) as Record<string, unknown>) : null };
+    const reset = head ? await KeyResets.of(head.item) : undefined;
+    const pending = head?.item.type === "temp" && !reset && invite?.invitation !== undefined;
+    return {
+      invitation: pending ? (JSON.parse(invite.invitation!) as Record<string, unknown>) : null,
+      reset: reset && !KeyResets.expired(reset) ? (JSON.parse(reset.reset) as Record<string, unknown>) : null,
+    };
   }
 
   /**
@@ -90,6 +99,7 @@ export namespace Identity {
       keys: { encryptPublic: head.item.encryptPublic, signPublic: head.item.signPublic },
       contacts: [user.email, user.phone],
       invitation: null,
+      reset: null,
     });
     try {
       await db().entities.identity.create(item).go();

@@ -1,4 +1,4 @@
-import { normaliseContact } from "@sealwork/contracts";
+import { KEY_RESET_DAYS, normaliseContact } from "@sealwork/contracts";
 import {
   type CryptoErrorCode,
   type IdentityChain,
@@ -11,11 +11,13 @@ import {
   parseSignedAdmin,
   parseSignedIdentity,
   parseSignedInvitation,
+  parseSignedKeyReset,
   parseSignedLegacyKey,
   parseSignedLegacyRule,
   rootAnchor,
   verifyIdentity,
   verifyInvitation,
+  verifyKeyReset,
   verifyLegacyKey,
   verifyLegacyRule,
 } from "@sealwork/crypto";
@@ -36,6 +38,8 @@ export const SETUP_USER_ID = 1;
 const CLOCK_TOLERANCE_MS = 24 * 3600 * 1000;
 /** A signed invitation expires at most this long after it is made (30 days), with some slack for clocks. */
 const INVITATION_MAX_MS = 30 * 24 * 3600 * 1000 + 3600 * 1000;
+/** A key reset ends at most KEY_RESET_DAYS after it is made, with the same slack. */
+const KEY_RESET_MAX_MS = KEY_RESET_DAYS * 24 * 3600 * 1000 + 3600 * 1000;
 /** The most users one bundle carries (the crypto package refuses more). */
 const MAX_BUNDLE_USERS = 64;
 
@@ -137,13 +141,15 @@ export namespace IdentityRecords {
     contacts: (string | undefined)[];
     /** The signed invitation stored for the account while it has not taken it over (canonical JSON), else null. */
     invitation: string | null;
+    /** The key reset pending for the account, when the record takes its temporary key over (canonical JSON), else null. */
+    reset: string | null;
   }
 
   /**
    * Checks a user's next identity record before it is stored: its shape, that it is theirs and
    * for `facts.keys`, that it is the next seq (a lower one: identity_conflict, someone was first),
-   * that a root is the setup administrator's birth record and a birth by invitation the one their
-   * invitation signed, and then the whole future chain with verifyIdentity against the instance's
+   * that a root is the setup administrator's birth record, a birth by invitation the one their
+   * invitation signed and a takeover of a key reset certified by exactly that reset, and then the whole future chain with verifyIdentity against the instance's
    * anchors. Answers the item to store (create-only: `publication`).
    */
   export async function checkNew(userId: number, raw: unknown, facts: Facts, nowMs = Date.now()): Promise<IdentityItem> {
@@ -170,6 +176,9 @@ export namespace IdentityRecords {
     if (kind === "invitation") {
       if (facts.invitation === null) fail("invitation_invalid", { message: "This account has no signed invitation to take over." });
       if (canonicalJson(record.certifiedBy.invitation) !== facts.invitation) fail("invitation_invalid");
+    }
+    if (kind === "reset" ? canonicalJson(record.certifiedBy.reset) !== facts.reset : facts.reset !== null) {
+      fail("key_reset_invalid", { message: facts.reset === null ? "This account has no key reset to take over." : "The new key must be certified by the key reset." });
     }
     const previous = existing.map((item) => JSON.parse(item.record) as SignedIdentity);
     const chain = await bundle(userId, { records: [...previous, signed] });
@@ -209,6 +218,39 @@ export namespace IdentityRecords {
     const chain = await bundle(issuerId);
     if (!chain) fail("identity_untrusted", { message: "Only an administrator with a certified identity signs invitations." });
     await checked(async () => verifyInvitation(signed, chain, { anchors: await anchorIds() }, nowMs));
+    return { text: canonicalJson(signed), expires: record.expires };
+  }
+
+  export interface KeyReset {
+    userId: number;
+    /** The addresses the reset may name: the chain's, or without a chain the account's contacts. */
+    emails: string[];
+    /** The key id of the user's current identity record, null without one. */
+    replaces: string | null;
+    temp: { encryptPublic: string; signPublic: string };
+  }
+
+  /**
+   * Checks a key reset the administrator `issuerId` signed (docs/protocol.md §14.3, "Key resets"):
+   * its shape, that it names this user, address, replaced key and temporary keys, ends within
+   * KEY_RESET_DAYS, and that the issuer's identity verifies and held administrator rights at the
+   * signing key (verifyKeyReset). Answers its canonical JSON (to store) and its end (ms).
+   */
+  export async function checkKeyReset(issuerId: number, raw: unknown, expected: KeyReset, nowMs = Date.now()): Promise<{ text: string; expires: number }> {
+    const signed = await checked(() => parseSignedKeyReset(raw));
+    const { record } = signed;
+    if (record.issuerUserId !== issuerId) fail("key_reset_invalid", { message: "A key reset is signed by the administrator who makes it." });
+    const fits =
+      record.userId === expected.userId &&
+      expected.emails.includes(record.email) &&
+      record.replaces === expected.replaces &&
+      record.tempEncryptPublic === expected.temp.encryptPublic &&
+      record.tempSignPublic === expected.temp.signPublic;
+    if (!fits) fail("key_reset_invalid");
+    if (record.expires <= nowMs || record.expires > nowMs + KEY_RESET_MAX_MS) fail("key_reset_invalid", { message: `A key reset ends within ${KEY_RESET_DAYS} days.` });
+    const chain = await bundle(issuerId);
+    if (!chain) fail("identity_untrusted", { message: "Only an administrator with a certified identity resets keys." });
+    await checked(async () => verifyKeyReset(signed, expected.userId, chain, { anchors: await anchorIds() }, nowMs));
     return { text: canonicalJson(signed), expires: record.expires };
   }
 

@@ -1,4 +1,4 @@
-import { INVITE_VALID_DAYS, id as idSchema, newInvite, resendInvite, tempKeypairRecord, type InviteView, type PublicUser } from "@sealwork/contracts";
+import { INVITE_VALID_DAYS, id as idSchema, newInvite, resendInvite, type InviteView, type PublicUser } from "@sealwork/contracts";
 import type * as z from "zod";
 import { can, requireAdmin, type Actor } from "../access";
 import { config } from "../config";
@@ -63,7 +63,7 @@ export namespace Invite {
       fail("forbidden", { message: "Only a super administrator can invite a super administrator." });
     }
     const now = nowSeconds();
-    const temp = await tempKey(input.public_key, input.transit, now);
+    const temp = await Keypair.checkTemp(input.public_key, input.transit, now);
     const signed = input.invitation === undefined ? undefined : await signedInvitation(inviter.uid, input.invitation, input.email, temp.key, now);
 
     const uid = await Accounts.allocateUserId();
@@ -109,15 +109,6 @@ export namespace Invite {
       transit: { id: invite.id, expires_at: invite.validUntil },
       vericode: null,
     };
-  }
-
-  type TempKeyInput = z.output<typeof newInvite>["public_key"];
-
-  /** The temporary key's stored fields and its transit envelope, checked like any key (docs/protocol.md §13). */
-  async function tempKey(pub: TempKeyInput, transit: unknown, now: number) {
-    const record = tempKeypairRecord({ encryptPublic: pub.encrypt_public, signPublic: pub.sign_public, timestamp: pub.timestamp });
-    const { backup, ...key } = await Keypair.checkNew({ ...pub, backup: transit }, record, now);
-    return { key, transit: backup };
   }
 
   /** A signed invitation for this address and temporary key, on an id this administrator reserved. */
@@ -176,7 +167,7 @@ export namespace Invite {
       const head = await Keypair.currentKey(invitee.id);
       if (head?.item.type !== "temp") fail("invite_accepted");
       if (invite.invitation && !input.invitation) fail("invitation_required");
-      const temp = await tempKey(input.public_key, input.transit, now);
+      const temp = await Keypair.checkTemp(input.public_key, input.transit, now);
       const contact = invitee.email ?? invitee.phone ?? "";
       const signed = input.invitation === undefined ? undefined : await IdentityRecords.checkInvitation(inviter.uid, input.invitation, { inviteId: invite.id, email: contact, temp: temp.key });
       const validUntil = signed ? Math.min(Math.floor(signed.expires / 1000), now + INVITE_VALID_DAYS * DAY) : now + INVITE_VALID_DAYS * DAY;

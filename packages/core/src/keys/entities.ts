@@ -66,6 +66,30 @@ export const TransitEntity = new Entity({
 });
 
 
+/**
+ * A key reset an administrator made for a user who lost their key (docs/protocol.md §14.3, "Key
+ * resets"): the signed reset, the temporary key it made the user's current key, and its end. One
+ * per user, living exactly as long as that temporary key is current: made with it, replaced with
+ * it by a newer reset, and deleted with it when the user registers the key the reset certifies.
+ * No TTL: while it is there a temporary key is a reset's (not an invitation's), also after its end.
+ */
+export const KeyResetEntity = new Entity({
+  model: { entity: "keyreset", version: "1", service: SERVICE },
+  attributes: {
+    userId: { type: "number", required: true },
+    /** The temporary key's id. */
+    keyId: { type: "number", required: true },
+    /** The `SignedKeyReset` as canonical JSON. */
+    reset: { type: "string", required: true },
+    /** Seconds: the reset's `expires`, after which it certifies nothing and its transit is gone. */
+    expiresAt: { type: "number", required: true },
+  },
+  indexes: {
+    byUser: keyed(primary, ["userId"], []),
+  },
+});
+
+
 /** The unauthenticated backup store (pickups, invitations): found by a name digest, expiring. */
 export const BackupEntity = new Entity({
   model: { entity: "backup", version: "1", service: SERVICE },
@@ -85,6 +109,7 @@ export const BackupEntity = new Entity({
 
 export type KeypairItem = EntityItem<typeof KeypairEntity>;
 export type TransitItem = EntityItem<typeof TransitEntity>;
+export type KeyResetItem = EntityItem<typeof KeyResetEntity>;
 
 /** The keys domain's item kinds, registered with the db module by importing this file (db/registry.ts). */
 export const keysEntities = registerEntities({
@@ -92,4 +117,5 @@ export const keysEntities = registerEntities({
   keyhead: KeyHeadEntity,
   backup: BackupEntity,
   transit: TransitEntity,
+  keyreset: KeyResetEntity,
 });

@@ -3,6 +3,7 @@ import {
   id as idSchema,
   keypairRecord,
   newKeypair,
+  tempKeypairRecord,
   type InstanceInfo,
   type KeypairFetchOnly,
   type KeypairPublic,
@@ -23,7 +24,8 @@ import { can, requireMember, type Actor } from "../access";
 import { nextId } from "../db/counter";
 import { cancellationReasons, db, type TransactionEntities } from "../db/service";
 import { currentKey as current } from "./current";
-import { type KeypairItem, type TransitItem } from "./entities";
+import { type KeyResetItem, type KeypairItem, type TransitItem } from "./entities";
+import { KeyResets } from "./resets";
 import { fail, valid } from "../errors";
 import { IdentityRecords } from "../identity/records";
 import type { IdentityItem } from "../identity/entities";
@@ -94,6 +96,8 @@ export namespace Keypair {
    * invitee's keys must be fresh (not the temporary ones the administrator's browser made), the
    * invitation still valid, and where it is signed the identity record must be the birth record
    * it certifies. The temporary key and its transit envelope are deleted in the same transaction.
+   * Replacing a key reset's temporary key is the same, certified by the reset instead (§14.3, "Key
+   * resets"): the identity record is required and the reset's item goes too.
    */
   export async function register(actor: Actor, body: z.input<typeof newKeypair>): Promise<KeypairView> {
     const input = valid(newKeypair, body);
@@ -103,17 +107,10 @@ export namespace Keypair {
     const checked = await checkNew(input, record, now);
     const head = input.last_key === null ? undefined : await current(uid);
     const temp = head?.item.id === input.last_key && head.item.type === "temp" ? head.item : undefined;
-    let invitation: string | null = null;
-    if (temp) {
-      if (temp.encryptPublic === input.encrypt_public || temp.signPublic === input.sign_public) fail("takeover_fresh_keys");
-      const invite = await Invitation.ofUser(uid);
-      if (invite && Invitation.expired(invite, now)) fail("invite_expired");
-      invitation = invite?.invitation ?? null;
-      if (invitation !== null && input.identity === undefined) fail("invitation_required");
-    }
+    const certifier = temp ? await takeover(temp, input, now) : { invitation: null, reset: null };
     const keys = { encryptPublic: input.encrypt_public, signPublic: input.sign_public };
     const identity: IdentityItem | undefined =
-      input.identity === undefined ? undefined : await IdentityRecords.checkNew(uid, input.identity, { keys, contacts: [user.email, user.phone], invitation });
+      input.identity === undefined ? undefined : await IdentityRecords.checkNew(uid, input.identity, { keys, contacts: [user.email, user.phone], ...certifier });
     const item: KeypairItem = { id: await nextId("keypair"), userId: uid, type: "public", sentinel: now, ...checked };
     const result = await db()
       .transaction.write((tx) => [
@@ -128,6 +125,7 @@ export namespace Keypair {
         ...(identity ? [IdentityRecords.publication(tx, identity)] : []),
         // The takeover: the temporary keys' item and their 40-bit-code wrap go for good.
         ...(temp ? [tx.keypair.delete({ id: temp.id }).commit(), tx.transit.delete({ keyId: temp.id }).commit()] : []),
+        ...(certifier.reset !== null ? [tx.keyreset.delete({ userId: uid }).commit()] : []),
       ])
       .go();
     if (result.canceled) {
@@ -136,6 +134,25 @@ export namespace Keypair {
       fail(reasons[1] === "ConditionalCheckFailed" || !identity ? "keypair_stale" : "identity_conflict");
     }
     return view(item, true);
+  }
+
+  /**
+   * What the takeover of the temporary key `temp` must be certified by: the pending key reset that
+   * made it (canonical JSON), or else the account's signed invitation (null for a legacy one).
+   */
+  async function takeover(temp: KeypairItem, input: { encrypt_public: string; sign_public: string; identity?: unknown }, now: number) {
+    if (temp.encryptPublic === input.encrypt_public || temp.signPublic === input.sign_public) fail("takeover_fresh_keys");
+    const reset = await KeyResets.of(temp);
+    if (reset) {
+      if (KeyResets.expired(reset, now)) fail("key_reset_expired");
+      if (input.identity === undefined) fail("key_reset_required");
+      return { invitation: null, reset: reset.reset };
+    }
+    const invite = await Invitation.ofUser(temp.userId);
+    if (invite && Invitation.expired(invite, now)) fail("invite_expired");
+    const invitation = invite?.invitation ?? null;
+    if (invitation !== null && input.identity === undefined) fail("invitation_required");
+    return { invitation, reset: null };
   }
 
   /** The transaction items that store `key` and make it its owner's current key (a new account's first). */
@@ -182,6 +199,17 @@ export namespace Keypair {
     };
   }
 
+  /**
+   * An invitation's or a key reset's temporary key (docs/protocol.md §13): checked like any key,
+   * its signature over `tempKeypairRecord` and the transit envelope holding the same public keys.
+   * Answers the stored fields (without a backup) and the transit envelope's canonical text.
+   */
+  export async function checkTemp(pub: Omit<NewKeyInput, "backup">, transit: unknown, now = nowSeconds()) {
+    const record = tempKeypairRecord({ encryptPublic: pub.encrypt_public, signPublic: pub.sign_public, timestamp: pub.timestamp });
+    const { backup, ...key } = await checkNew({ ...pub, backup: transit }, record, now);
+    return { key, transit: backup };
+  }
+
   /** GET /api/keypairs/{id}: a key's public halves, signature and metadata (any member). */
   export async function publicKey(actor: Actor, id: number): Promise<KeypairPublic> {
     requireMember(actor);
@@ -219,8 +247,9 @@ export namespace Keypair {
 
   /**
    * POST /api/keypairs/{id}/recover: the encrypted backup, for the key's owner only. For an
-   * invitation's temporary key that is the transit envelope, while the invitation is valid: once
-   * it has expired the envelope is deleted (if the TTL has not done it yet) and refused.
+   * invitation's or a key reset's temporary key that is the transit envelope, while the invitation
+   * or the reset is valid: once it has expired the envelope is deleted (if the TTL has not done it
+   * yet) and refused.
    */
   export async function recover(actor: Actor, id: number): Promise<{ id: number; recover: Record<string, unknown> }> {
     requireMember(actor);
@@ -233,7 +262,12 @@ export namespace Keypair {
   }
 
   async function transitOf(item: KeypairItem): Promise<string> {
-    const invite = await Invitation.ofUser(item.userId);
+    const reset = await KeyResets.of(item);
+    if (reset && KeyResets.expired(reset)) {
+      await dropTransit(item);
+      fail("key_reset_expired");
+    }
+    const invite = reset ? undefined : await Invitation.ofUser(item.userId);
     if (invite && Invitation.expired(invite)) {
       await dropTransit(item);
       fail("invite_expired");
@@ -244,7 +278,7 @@ export namespace Keypair {
     return envelope ?? fail("backup_not_found");
   }
 
-  /** Deletes a temporary key's transit envelope (an expired invitation's): the item and the older in-place copy. */
+  /** Deletes a temporary key's transit envelope (an expired invitation's or reset's): the item and the older in-place copy. */
   async function dropTransit(item: KeypairItem): Promise<void> {
     await db().entities.transit.delete({ keyId: item.id }).go();
     if (item.backup) await db().entities.keypair.patch({ id: item.id }).remove(["backup"]).go();
@@ -261,6 +295,11 @@ export namespace Keypair {
    * key) by a new one with its transit envelope: an expired invitation issued again.
    */
   export function tempReplacement(tx: TransactionEntities, oldId: number, key: KeypairItem, envelope: string, expiresAt: number) {
+    return [...tempInstallation(tx, oldId, key, envelope, expiresAt), tx.keypair.delete({ id: oldId }).commit(), tx.transit.delete({ keyId: oldId }).commit()];
+  }
+
+  /** The temporary key `key` stored with its transit envelope and made its owner's current key, on the condition that `oldId` still is. */
+  function tempInstallation(tx: TransactionEntities, oldId: number, key: KeypairItem, envelope: string, expiresAt: number) {
     return [
       tx.keypair.create(key).commit(),
       tx.keyhead
@@ -268,9 +307,21 @@ export namespace Keypair {
         .set({ keyId: key.id, valid: true, updatedAt: key.sentinel })
         .where((attr, op) => op.eq(attr.keyId, oldId))
         .commit(),
-      tx.keypair.delete({ id: oldId }).commit(),
-      tx.transit.delete({ keyId: oldId }).commit(),
       transitCreation(tx, key, envelope, expiresAt),
+    ];
+  }
+
+  /**
+   * The transaction items of a key reset (docs/protocol.md §14.3, "Key resets"): the temporary key
+   * `key` becomes its owner's current key in place of `oldId` on the condition that `oldId` still
+   * is (of two administrators resetting at once, one wins), with its transit envelope until the
+   * reset's end, and the reset's item. When `oldId` is an earlier reset's temporary key
+   * (`supersedes`), that key and its transit go, and the new item takes the old one's place.
+   */
+  export function resetInstallation(tx: TransactionEntities, oldId: number, supersedes: boolean, key: KeypairItem, envelope: string, reset: KeyResetItem) {
+    return [
+      ...(supersedes ? tempReplacement(tx, oldId, key, envelope, reset.expiresAt) : tempInstallation(tx, oldId, key, envelope, reset.expiresAt)),
+      tx.keyreset.put(reset).commit(),
     ];
   }
 
