@@ -38,8 +38,8 @@ describe("the local IAM grants", () => {
 
   it("check each item of a transaction by its own action", async () => {
     const write = (item: object) => dynamo.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: "t", Item: {} } }, item] }));
-    await expect(as("identities")(() => write({ Update: { TableName: "t", Key: {}, UpdateExpression: "SET a = :a" } }))).resolves.toBeDefined();
-    await expect(as("identities")(() => write({ Delete: { TableName: "t", Key: {} } }))).rejects.toMatchObject(denied);
+    await expect(as("instance")(() => write({ Update: { TableName: "t", Key: {}, UpdateExpression: "SET a = :a" } }))).resolves.toBeDefined();
+    await expect(as("instance")(() => write({ Delete: { TableName: "t", Key: {} } }))).rejects.toMatchObject(denied);
     await expect(as("users")(() => write({ Delete: { TableName: "t", Key: {} } }))).resolves.toBeDefined();
   });
 

@@ -2,6 +2,7 @@ import { KEY_RESET_DAYS, normaliseContact } from "@sealwork/contracts";
 import {
   type CryptoErrorCode,
   type IdentityChain,
+  type InstanceTrust,
   type IdentityRecords as ChainRecords,
   type SignedAdmin,
   type SignedIdentity,
@@ -191,6 +192,13 @@ export namespace IdentityRecords {
     return tx.identity.create(item).commit();
   }
 
+  /** The identity of the administrator who signed a record, and the anchors to verify it against: identity_untrusted without one. */
+  async function issuer(issuerId: number, does: string): Promise<{ chain: IdentityChain; trust: InstanceTrust }> {
+    const chain = await bundle(issuerId);
+    if (!chain) fail("identity_untrusted", { message: `Only an administrator with a certified identity ${does}.` });
+    return { chain, trust: { anchors: await anchorIds() } };
+  }
+
   export interface Invitation {
     inviteId: number;
     /** The invitee's address, as the account holds it. */
@@ -215,9 +223,8 @@ export namespace IdentityRecords {
       record.tempSignPublic === expected.temp.signPublic;
     if (!fits) fail("invitation_invalid");
     if (record.expires <= nowMs || record.expires > nowMs + INVITATION_MAX_MS) fail("invitation_invalid", { message: "A signed invitation expires within 30 days." });
-    const chain = await bundle(issuerId);
-    if (!chain) fail("identity_untrusted", { message: "Only an administrator with a certified identity signs invitations." });
-    await checked(async () => verifyInvitation(signed, chain, { anchors: await anchorIds() }, nowMs));
+    const { chain, trust } = await issuer(issuerId, "signs invitations");
+    await checked(() => verifyInvitation(signed, chain, trust, nowMs));
     return { text: canonicalJson(signed), expires: record.expires };
   }
 
@@ -248,9 +255,8 @@ export namespace IdentityRecords {
       record.tempSignPublic === expected.temp.signPublic;
     if (!fits) fail("key_reset_invalid");
     if (record.expires <= nowMs || record.expires > nowMs + KEY_RESET_MAX_MS) fail("key_reset_invalid", { message: `A key reset ends within ${KEY_RESET_DAYS} days.` });
-    const chain = await bundle(issuerId);
-    if (!chain) fail("identity_untrusted", { message: "Only an administrator with a certified identity resets keys." });
-    await checked(async () => verifyKeyReset(signed, expected.userId, chain, { anchors: await anchorIds() }, nowMs));
+    const { chain, trust } = await issuer(issuerId, "resets keys");
+    await checked(() => verifyKeyReset(signed, expected.userId, chain, trust, nowMs));
     return { text: canonicalJson(signed), expires: record.expires };
   }
 
@@ -302,9 +308,8 @@ export namespace IdentityRecords {
     if (record.userId !== userId) fail("forbidden", { message: "This certificate is for another account." });
     if (record.encryptPublic !== key.encryptPublic || record.signPublic !== key.signPublic) fail("identity_keys_mismatch");
     if (Math.abs(record.certified - nowMs) > CLOCK_TOLERANCE_MS) fail("clock_skew");
-    const chain = await bundle(issuerId);
-    if (!chain) fail("identity_untrusted", { message: "Only an administrator with a certified identity certifies keys." });
-    await checked(async () => verifyLegacyKey(signed, { userId, encryptPublic: key.encryptPublic, signPublic: key.signPublic }, chain, { anchors: await anchorIds() }));
+    const { chain, trust } = await issuer(issuerId, "certifies keys");
+    await checked(() => verifyLegacyKey(signed, { userId, encryptPublic: key.encryptPublic, signPublic: key.signPublic }, chain, trust));
     return { userId, keypairId: key.id, record: canonicalJson(signed) };
   }
 
