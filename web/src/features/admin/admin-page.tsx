@@ -46,7 +46,7 @@ export function AdminPage() {
       </Title>
       {users.isPending ? <Loader aria-label={t("common:loading")} /> : null}
       {users.isError ? <Alert color="red">{t("fetchFailed")}</Alert> : null}
-      {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} onToggleDisabled={setToggling} onResetKey={setResetting} selfId={session?.id} /> : null}
+      {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} onToggleDisabled={setToggling} onResetKey={setResetting} selfId={session?.id} selfSuper={session?.hasSuperAdminRole} /> : null}
       {users.data ? <AdminCertificates users={users.data} /> : null}
       {users.data ? <LegacyKeys users={users.data} /> : null}
       <Title order={2} size="h3">

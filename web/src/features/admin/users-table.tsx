@@ -14,9 +14,11 @@ export interface UsersTableProps {
   onResetKey?: (user: PublicUser) => void;
   /** The signed-in administrator, who cannot disable themself nor reset their own key. */
   selfId?: number;
+  /** The signed-in administrator is a super administrator: only they reset a super administrator's key. */
+  selfSuper?: boolean;
 }
 
-export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, onResetKey, selfId }: UsersTableProps) {
+export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, onResetKey, selfId, selfSuper }: UsersTableProps) {
   const { t } = useTranslation(ns);
   if (users.length === 0) return <Text c="dimmed">{t("noUsers")}</Text>;
 
@@ -72,7 +74,7 @@ export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, o
                       {t(user.disabled ? "account.enable" : "account.disable")}
                     </Button>
                   ) : null}
-                  {onResetKey && user.id !== selfId && !user.password_empty ? (
+                  {onResetKey && user.id !== selfId && !user.password_empty && (selfSuper || !user.hasSuperAdminRole) ? (
                     <Button size="xs" variant="light" color="orange" aria-label={t("resetKey.actionUser", { name: user.name })} onClick={() => onResetKey(user)}>
                       {t("resetKey.action")}
                     </Button>
