@@ -1,3 +1,4 @@
+import { db } from "@sealwork/core/db/service";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
@@ -6,6 +7,7 @@ import { shareGroup } from "../support/conversations";
 import { ADMIN } from "../support/global-setup";
 import { invitedMember, rootAdmin } from "../support/identities";
 import { newInviteBody } from "../support/invites";
+import { currentIdentity, newKeyReset } from "../support/key-resets";
 import { TEST_CODE } from "../support/keys";
 import { conversationIdOf, conversationPanel, messageBox, messageList } from "./conversation-helpers";
 import { KEY_WORK_TIMEOUT, gotoApp, keyPopupState, signIn, untilKeyPopupCloses } from "./helpers";
@@ -144,5 +146,25 @@ describe("an administrator resets a lost key in the browser", () => {
     await gotoApp(b, `/conversation/${after}`, BOB_NEW_CODE);
     await messageList(b).getByText("Hello Bob, after your reset").waitFor({ timeout: POLL_WAIT });
     await personRow(b, aliceId).waitFor();
+  });
+
+  it("a reset that has ended: the popup tells the user to ask for a new one", { timeout: 180_000 }, async () => {
+    const root = await rootAdmin();
+    const paul = await invitedMember(root);
+    const made = await newKeyReset(root, { userId: paul.session.id, current: await currentIdentity(root.session.api_token, paul.session.id) });
+    expect((await http("POST", `/api/identities/${paul.session.id}/reset`, { token: root.session.api_token, body: made.body })).status).toBe(200);
+    await db().entities.keyreset.patch({ userId: paul.session.id }).set({ expiresAt: Math.floor(Date.now() / 1000) - 1 }).go();
+
+    const page = (await newVisitor(browser)).page;
+    await signIn(page, paul.email, INVITEE_PASSWORD, null);
+    expect(await keyPopupState(page, ["temp", "missing", "error"])).toBe("temp");
+    const popup = page.getByRole("dialog", { name: "Secure key" });
+    // The server no longer names the ended reset: the code is asked for, and its envelope refused.
+    await popup.getByRole("textbox").first().fill(made.code);
+    await popup.getByRole("button", { name: "Continue" }).click();
+    expect(await keyPopupState(page, ["error"])).toBe("error");
+    await popup.getByText("The reset of your key has expired", { exact: false }).waitFor();
+    await popup.getByText("Ask an administrator to reset your key again.", { exact: false }).waitFor();
+    await popup.getByText("TTRX").waitFor();
   });
 });
