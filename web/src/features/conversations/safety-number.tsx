@@ -33,7 +33,7 @@ export function TrustBadge({ entry }: { entry: TrustEntry | undefined }) {
   }
   if (contact.reset) {
     return (
-      <Text size="xs" c="orange.8" fw={700} data-trust="reset">
+      <Text size="xs" c="var(--mantine-color-orange-light-color)" fw={700} data-trust="reset">
         {t("trust.reset")}
       </Text>
     );
@@ -87,7 +87,7 @@ function SafetyNumber({ me, uid, name }: { me: UnlockedKeys; uid: number; name: 
         {certified ? t("trust.certifiedText") : t("trust.legacyText", { name })}
       </Text>
       {reset ? (
-        <Text size="sm" c="orange.8" data-reset-text>
+        <Text size="sm" c="var(--mantine-color-orange-light-color)" data-reset-text>
           {t("trust.resetText", { name })}
         </Text>
       ) : null}

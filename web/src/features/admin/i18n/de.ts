@@ -78,7 +78,7 @@ export const de: Texts<typeof en> = {
   },
   resetKey: {
     action: "Schlüssel zurücksetzen…",
-    actionUser: "Schlüssel von {{name}} zurücksetzen",
+    actionUser: "Schlüssel zurücksetzen für {{name}}",
   },
   reset: {
     title: "Schlüssel von {{name}} zurücksetzen",

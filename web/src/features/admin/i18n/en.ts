@@ -75,7 +75,7 @@ export const en = {
   },
   resetKey: {
     action: "Reset key…",
-    actionUser: "Reset the key of {{name}}",
+    actionUser: "Reset key for {{name}}",
   },
   reset: {
     title: "Reset the key of {{name}}",
