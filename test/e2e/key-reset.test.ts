@@ -9,6 +9,7 @@ import { invitedMember, rootAdmin } from "../support/identities";
 import { newInviteBody } from "../support/invites";
 import { currentIdentity, newKeyReset } from "../support/key-resets";
 import { TEST_CODE } from "../support/keys";
+import { expectAccessible } from "./accessibility";
 import { conversationIdOf, conversationPanel, messageBox, messageList } from "./conversation-helpers";
 import { KEY_WORK_TIMEOUT, gotoApp, keyPopupState, signIn, untilKeyPopupCloses } from "./helpers";
 
@@ -76,7 +77,7 @@ describe("an administrator resets a lost key in the browser", () => {
     // A non-administrator has no administration, hence no reset.
     await gotoApp(a, "/instanceadmin/", TEST_CODE);
     await a.getByText("Requested content not found.").waitFor();
-    expect(await a.getByRole("button", { name: /^Reset the key of/ }).count()).toBe(0);
+    expect(await a.getByRole("button", { name: /^Reset key for/ }).count()).toBe(0);
 
     // The administrator: no reset for themself nor for a pending invitation; Escape closes the modal.
     const pending = await newInviteBody();
@@ -84,12 +85,12 @@ describe("an administrator resets a lost key in the browser", () => {
     const admin = (await newVisitor(browser)).page;
     await signIn(admin, ADMIN.email, ADMIN.password);
     await admin.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Administration" }).click();
-    const resetBob = admin.getByRole("button", { name: "Reset the key of Bob Lostkey" });
+    const resetBob = admin.getByRole("button", { name: "Reset key for Bob Lostkey" });
     await resetBob.waitFor();
-    expect(await admin.getByRole("button", { name: `Reset the key of ${ADMIN.name}` }).count()).toBe(0);
+    expect(await admin.getByRole("button", { name: `Reset key for ${ADMIN.name}` }).count()).toBe(0);
     const pendingRow = admin.getByRole("row").filter({ hasText: pending.body.email });
     await pendingRow.getByRole("button", { name: /^Edit/ }).waitFor();
-    expect(await pendingRow.getByRole("button", { name: /^Reset the key of/ }).count()).toBe(0);
+    expect(await pendingRow.getByRole("button", { name: /^Reset key for/ }).count()).toBe(0);
     await resetBob.click();
     const dialog = admin.getByRole("dialog", { name: "Reset the key of Bob Lostkey" });
     await dialog.getByText("Their current key stops working", { exact: false }).waitFor();
@@ -97,9 +98,12 @@ describe("an administrator resets a lost key in the browser", () => {
     await dialog.waitFor({ state: "detached" });
 
     await resetBob.click();
+    await dialog.getByText("Their current key stops working", { exact: false }).waitFor();
+    await expectAccessible(admin, "administration, resetting a key");
     await dialog.getByRole("button", { name: "Reset key", exact: true }).click();
     const shown = dialog.locator("[data-reset-code]");
     await shown.waitFor({ timeout: 60_000 });
+    await expectAccessible(admin, "administration, a reset code");
     const code = ((await shown.textContent()) ?? "").trim();
     expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
     await dialog.getByText("valid for 7 days", { exact: false }).waitFor();
@@ -113,6 +117,7 @@ describe("an administrator resets a lost key in the browser", () => {
     expect(await keyPopupState(b, ["temp", "missing", "error"])).toBe("temp");
     const popup = b.getByRole("dialog", { name: "Secure key" });
     await popup.getByRole("heading", { name: "Your key was reset" }).waitFor();
+    await expectAccessible(b, "key popup: a key reset");
     const wrong = (code[0] === "A" ? "B" : "A") + code.slice(1);
     await popup.getByLabel("Reset code").fill(wrong);
     await popup.getByRole("button", { name: "Continue" }).click();
@@ -139,6 +144,7 @@ describe("an administrator resets a lost key in the browser", () => {
     await modal.locator('[data-verified="false"] [data-safety-number]').waitFor();
     await modal.getByRole("button", { name: "Mark as verified" }).waitFor();
     expect(await a.locator("[data-trust-warning]").count()).toBe(0);
+    await expectAccessible(a, "a conversation with someone whose key was reset, their safety number");
     await a.keyboard.press("Escape");
 
     // A new conversation with Bob, sealed for his new key, which he reads.
