@@ -220,7 +220,7 @@ async function certifiedContact(holder: UnlockedKeys, uid: number, chain: Identi
  * across later rotations until the user marks the person verified; someone met for the first
  * time whose current key a reset certified gets it too.
  */
-export function pinAfterCheck(pin: Pin | undefined, identity: VerifiedIdentity): Pin {
+function pinAfterCheck(pin: Pin | undefined, identity: VerifiedIdentity): Pin {
   const check = checkPin(pin && withoutReset(pin), identity);
   if (check.status === "reset") return markReset(check.pin, true);
   if (check.status === "new") return markReset(check.pin, identity.keys.at(-1)?.reset === true);
