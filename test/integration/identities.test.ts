@@ -27,6 +27,7 @@ import {
   registerInvitee,
   reserveInviteId,
   rootAdmin,
+  trustOf,
 } from "../support/identities";
 import { newInviteBody } from "../support/invites";
 import { TEST_CODE, newKeyBody, registerKey } from "../support/keys";
@@ -35,14 +36,9 @@ import { createSession } from "../support/users";
 type Json = Record<string, unknown>;
 const DAY_MS = 86_400_000;
 
-/** What a client pins for the instance: the root key ids. */
-async function trust(token: string) {
-  return { anchors: await Promise.all((await anchorsOf(token)).map((root) => rootAnchor(root))) };
-}
-
 async function verified(viewer: Member, uid: number) {
   const { chain } = await chainOf(viewer.session.api_token, uid);
-  return verifyIdentity(chain!, await trust(viewer.session.api_token));
+  return verifyIdentity(chain!, await trustOf(viewer.session.api_token));
 }
 
 describe("identities: the root, invitations and takeovers (protocol v2)", () => {

@@ -8,13 +8,12 @@ import {
   generateAccountKeys,
   grantAdmin,
   identityKeys,
-  rootAnchor,
   rotateIdentity,
   verifyIdentity,
 } from "@sealwork/crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { http, uniqueEmail } from "../support/api";
-import { type Member, anchorsOf, chainOf, invitedMember, legacyMember, newSignedInvite, rootAdmin } from "../support/identities";
+import { type Member, chainOf, invitedMember, legacyMember, newSignedInvite, rootAdmin, trustOf } from "../support/identities";
 import { currentIdentity, newKeyReset, resetTakeover } from "../support/key-resets";
 import { tempKeyBody } from "../support/invites";
 import { newKeyBody } from "../support/keys";
@@ -28,10 +27,6 @@ import { createSession } from "../support/users";
 
 type Json = Record<string, unknown>;
 const DAY_MS = 86_400_000;
-
-async function trust(token: string) {
-  return { anchors: await Promise.all((await anchorsOf(token)).map((root) => rootAnchor(root))) };
-}
 
 const post = (token: string, uid: number | string, body: unknown) => http<Json>("POST", `/api/identities/${uid}/reset`, { token, body });
 const keyState = async (token: string) => (await http<{ keypair: { id: number; type: string } }>("GET", "/api/keypairs", { token })).body.keypair;
@@ -93,7 +88,7 @@ describe("key resets", () => {
     // Everyone gets a chain that verifies: the new key current, certified by the reset, its issuer's chain included.
     const { chain } = await chainOf(root.session.api_token, paul.session.id);
     expect(chain!.issuers.map((i) => i.userId).sort((a, b) => a - b)).toEqual([1, carol.session.id]);
-    const verified = await verifyIdentity(chain!, await trust(root.session.api_token));
+    const verified = await verifyIdentity(chain!, await trustOf(root.session.api_token));
     const me = await identityKeys(paul.session.id, takeover.keys);
     expect(verified).toMatchObject({ userId: paul.session.id, seq: 1, keyId: me.keyId, anchor: root.me.keyId, admin: false });
     expect(verified.keys.map((k) => k.reset ?? false)).toEqual([false, true]);
@@ -114,7 +109,7 @@ describe("key resets", () => {
     expect((await http("POST", "/api/keypairs", { token: vera.session.api_token, body: takeover.body })).status).toBe(200);
     const { chain, legacy } = await chainOf(carol.session.api_token, vera.session.id);
     expect(legacy).toBeNull();
-    expect(await verifyIdentity(chain!, await trust(carol.session.api_token))).toMatchObject({ userId: vera.session.id, seq: 0, email, anchor: root.me.keyId });
+    expect(await verifyIdentity(chain!, await trustOf(carol.session.api_token))).toMatchObject({ userId: vera.session.id, seq: 0, email, anchor: root.me.keyId });
   });
 
   it("refuses resets with stable codes, and stores nothing of them", { timeout: 180_000 }, async () => {
@@ -207,7 +202,7 @@ describe("key resets", () => {
     expect(await http("POST", "/api/keypairs", { token: paul.session.api_token, body: late })).toMatchObject({ status: 422, body: { code: "key_reset_invalid" } });
     const takeover = await resetTakeover(paul.session, secondId, second.code, current);
     expect((await http("POST", "/api/keypairs", { token: paul.session.api_token, body: takeover.body })).status).toBe(200);
-    expect(await verifyIdentity((await chainOf(carol.session.api_token, paul.session.id)).chain!, await trust(carol.session.api_token))).toMatchObject({ seq: 1 });
+    expect(await verifyIdentity((await chainOf(carol.session.api_token, paul.session.id)).chain!, await trustOf(carol.session.api_token))).toMatchObject({ seq: 1 });
   });
 
   it("after its end a reset hands out nothing and certifies nothing; a new one replaces it", { timeout: 120_000 }, async () => {

@@ -1,4 +1,5 @@
 import { AppError, Conversation, Invite, PasswordReset, Pickup, User, kindOf, type Actor } from "@sealwork/core";
+import { KeyReset } from "@sealwork/core/identity";
 import { describe, expect, it } from "vitest";
 import { login } from "../support/api";
 import { shareGroup, startConversation } from "../support/conversations";
@@ -30,6 +31,7 @@ describe("verbs called directly", () => {
     expect(await refusal(User.update(actorOf(alice), bob.id, { name: "Mallory" }))).toMatchObject({ code: "forbidden" });
     expect(await refusal(User.setDisabled(actorOf(alice), bob.id, true))).toMatchObject({ code: "forbidden" });
     expect(await refusal(User.setDisabled(anonymous, bob.id, true))).toMatchObject({ code: "forbidden" });
+    expect(await refusal(KeyReset.make(actorOf(alice), bob.id, {} as never))).toMatchObject({ code: "forbidden" });
     const guest: Actor = { kind: "guest", ip: "192.0.2.1", uid: 0, pickup: 1, live: true };
     expect(await refusal(Pickup.create(guest, {} as never))).toMatchObject({ code: "forbidden" });
   });
@@ -45,6 +47,8 @@ describe("verbs called directly", () => {
     expect(await refusal(PasswordReset.request(anonymous, 0, "not an address"))).toMatchObject({ code: "validation", fields: { uid: expect.any(Array), contact: expect.any(Array) } });
     expect(await refusal(PasswordReset.reset(anonymous, { contact: alice.email, vericode: "12", password: "short" }))).toMatchObject({ code: "validation", fields: { vericode: expect.any(Array), password: expect.any(Array) } });
     expect(await refusal(Invite.create(me, { email: "not an address" } as never))).toMatchObject({ code: "validation" });
+    expect(await refusal(KeyReset.make(me, 1.5, {} as never))).toMatchObject({ code: "validation" });
+    expect(await refusal(KeyReset.make(me, alice.id, { public_key: {}, transit: {}, reset: null } as never))).toMatchObject({ code: "validation", fields: { "public_key.timestamp": expect.any(Array), reset: expect.any(Array) } });
   });
 
   it("apply the same rules as over HTTP", async () => {

@@ -12,6 +12,7 @@ import {
   generateAccountKeys,
   identityKeys,
   parseEnvelope,
+  rootAnchor,
   unwrapAccountKeys,
 } from "@sealwork/crypto";
 import { adminSession, http, mailedCodes, uniqueEmail } from "./api";
@@ -89,6 +90,11 @@ export async function chainOf(token: string, uid: number): Promise<IdentityBundl
 /** The instance anchors a client pins (the root key ids), from the server's roots. */
 export async function anchorsOf(token: string): Promise<SignedIdentity[]> {
   return (await http<{ roots: SignedIdentity[] }>("GET", "/api/identities/anchors", { token })).body.roots;
+}
+
+/** What a client pins for the instance: the root key ids. */
+export async function trustOf(token: string): Promise<{ anchors: string[] }> {
+  return { anchors: await Promise.all((await anchorsOf(token)).map((root) => rootAnchor(root))) };
 }
 
 export async function reserveInviteId(token: string): Promise<number> {
