@@ -10,10 +10,15 @@ import { call, isApiError } from "./api";
  * browser of the same user has them and the server reads nothing; cached in this page's memory.
  */
 
-/** checkPin's pin, or a protocol v1 contact's key (`legacy`): pinned on first use, or `certified` by an administrator (never taken back to uncertified). */
+/**
+ * checkPin's pin, or a protocol v1 contact's key (`legacy`): pinned on first use, or `certified` by
+ * an administrator (never taken back to uncertified). `reset`: an administrator's key reset moved
+ * it (lib/trust.ts), until the user marks the person verified.
+ */
 export interface Pin extends IdentityPin {
   legacy?: true;
   certified?: true;
+  reset?: true;
 }
 
 export interface PinBook {
@@ -40,6 +45,7 @@ const bookSchema = z.object({
       verified: z.boolean(),
       legacy: z.literal(true).optional(),
       certified: z.literal(true).optional(),
+      reset: z.literal(true).optional(),
     }),
   ),
   heads: z

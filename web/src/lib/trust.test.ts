@@ -7,6 +7,8 @@ import {
   createInvitation,
   createLegacyRule,
   createInvitedIdentity,
+  createKeyReset,
+  createResetIdentity,
   createRootIdentity,
   generateAccountKeys,
   identityKeys,
@@ -90,6 +92,33 @@ async function legacy(uid: number) {
   return keys;
 }
 
+/** Bob (2), invited by the root, pinned by user 4 and marked verified. */
+async function verifiedBob() {
+  const world = await instance();
+  const bob = await world.invite(2);
+  world.serve(2, bob);
+  const me = await holder(4);
+  const first = await contactKey(me, 2);
+  await setVerified(me, 2, first.keyId, true);
+  return { world, bob, me, first };
+}
+
+/** `person`'s next key, certified by their current one. */
+async function rotate(person: Person): Promise<Person> {
+  const next = await generateAccountKeys();
+  return { keys: [...person.keys, next], records: [...person.records, await rotateIdentity(person.records.at(-1)!, person.keys.at(-1)!, { created: Date.now() }, next)] };
+}
+
+/** The root resets the key of `uid` (`person`'s chain, or none with `email`), and they take the reset over with fresh keys. */
+async function resetByRoot(world: Awaited<ReturnType<typeof instance>>, uid: number, person: Person | null, email?: string): Promise<Person> {
+  const temp = await generateAccountKeys();
+  const current = person?.records.at(-1) ?? null;
+  const reset = await createKeyReset({ userId: uid, current, email, temp: await accountPublicKeys(temp), expires: Date.now() + DAY }, await identityKeys(1, world.root.keys[0]!));
+  const fresh = await generateAccountKeys();
+  const record = await createResetIdentity({ current, created: Date.now(), reset }, fresh, temp);
+  return { keys: [...(person?.keys ?? []), fresh], records: [...(person?.records ?? []), record] };
+}
+
 /** The administrator `issuer` (the root unless said) certifies the v1 key served for `uid`, served with it from now on. */
 async function certify(world: Awaited<ReturnType<typeof instance>>, uid: number, issuer: { userId: number; person: Person } = { userId: 1, person: world.root }) {
   const bundle = server.bundles.get(uid) as { legacy: IdentityBundle["legacy"] & object };
@@ -142,15 +171,8 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
   });
 
   it("follows a rotation signed by the pinned key, keeping the mark; refuses an old record and a key without a chain", async () => {
-    const world = await instance();
-    const bob = await world.invite(2);
-    world.serve(2, bob);
-    const me = await holder(4);
-    const first = await contactKey(me, 2);
-    await setVerified(me, 2, first.keyId, true);
-
-    const next = await generateAccountKeys();
-    const rotated: Person = { keys: [...bob.keys, next], records: [...bob.records, await rotateIdentity(bob.records[0]!, bob.keys[0]!, { created: Date.now() }, next)] };
+    const { world, bob, me } = await verifiedBob();
+    const rotated = await rotate(bob);
     world.serve(2, rotated);
     expect(await contactKey(me, 2)).toMatchObject({ seq: 1, verified: true, certified: true });
 
@@ -198,6 +220,54 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
     expect(await refusal(contactKey(me, 2))).toBe("untrusted_key");
     // Nobody with no key at all.
     expect(await refusal(contactKey(me, 9))).toBe("no_key");
+  });
+
+  it("follows an administrator's key reset: the pin moves, loses its mark and says reset until verified again", async () => {
+    const { world, bob, me, first } = await verifiedBob();
+    expect(await contactKey(me, 2)).toMatchObject({ verified: true, reset: false });
+
+    // Bob lost his key: the root resets it, Bob takes the reset over with fresh keys.
+    const afterReset = await resetByRoot(world, 2, bob);
+    world.serve(2, afterReset);
+    const reseated = await contactKey(me, 2);
+    expect(reseated).toMatchObject({ seq: 1, certified: true, verified: false, reset: true });
+    expect(reseated.keyId).not.toBe(first.keyId);
+    const book = (await openAccountData(me.keys, { userId: 4, kind: "pins" }, server.pins.data!)) as { pins: Record<string, unknown> };
+    expect(book.pins["2"]).toEqual({ userId: 2, keyId: reseated.keyId, seq: 1, verified: false, reset: true });
+
+    // Another browser of the same user: the mark is in the pins. A rotation after the reset keeps it.
+    forgetPins();
+    expect(await contactKey(me, 2)).toMatchObject({ reset: true });
+    const rotatedAfter = await rotate(afterReset);
+    world.serve(2, rotatedAfter);
+    const rotated = await contactKey(me, 2);
+    expect(rotated).toMatchObject({ seq: 2, verified: false, reset: true });
+
+    // Compared and marked verified: the reset is behind them, also once the mark is taken back.
+    await setVerified(me, 2, rotated.keyId, true);
+    expect(await contactKey(me, 2)).toMatchObject({ verified: true, reset: false });
+    await setVerified(me, 2, rotated.keyId, false);
+    expect(await contactKey(me, 2)).toMatchObject({ verified: false, reset: false });
+
+    // Someone who meets Bob for the first time right after the reset is told too; not after his rotation.
+    forgetPins();
+    server.pins = { data: null, rev: 0 };
+    world.serve(2, afterReset);
+    expect(await contactKey(await holder(5), 2)).toMatchObject({ reset: true, verified: false });
+    forgetPins();
+    server.pins = { data: null, rev: 0 };
+    world.serve(2, rotatedAfter);
+    expect(await contactKey(await holder(6), 2)).toMatchObject({ reset: false });
+  });
+
+  it("a v1 contact whose key an administrator reset is pinned from the reset's birth record, marked reset", async () => {
+    const world = await instance();
+    const me = await holder(4);
+    await legacy(3);
+    const old = await contactKey(me, 3);
+    await setVerified(me, 3, old.keyId, true);
+    world.serve(3, await resetByRoot(world, 3, null, "u3@example.org"));
+    expect(await contactKey(me, 3)).toMatchObject({ seq: 0, certified: true, verified: false, reset: true });
   });
 
   it("a v1 contact who becomes certified is pinned anew, without the old mark", async () => {

@@ -1,6 +1,7 @@
 import type { IdentityBundle } from "@sealwork/contracts";
 import {
   type IdentityChain,
+  type IdentityPin,
   type SignedLegacyKey,
   type SignedLegacyRule,
   type VerifiedIdentity,
@@ -60,6 +61,12 @@ export interface Contact {
   certified: boolean;
   /** The user compared safety numbers with them and marked them verified. */
   verified: boolean;
+  /**
+   * An administrator's key reset certified their key (they lost theirs) after the key this client
+   * had pinned or, for someone met for the first time, their current key; and they have not been
+   * marked verified since.
+   */
+  reset: boolean;
   /** Every key of their chain, birth first (the last is this one): what their signatures may be made with. */
   keys: VerifiedKey[];
 }
@@ -143,6 +150,15 @@ export async function ownIdentity(holder: UnlockedKeys): Promise<VerifiedIdentit
 }
 
 /**
+ * The signed-in user's own identity when it verifies as an administrator's at the key they hold
+ * now (so what they sign with it, an invitation or a key reset, verifies for others); null otherwise.
+ */
+export async function ownAdminIdentity(holder: UnlockedKeys): Promise<VerifiedIdentity | null> {
+  const identity = await ownIdentity(holder);
+  return identity?.admin && identity.keyId === (await keyId(holder.publicKeys)) ? identity : null;
+}
+
+/**
  * A contact's key for `holder`, checked: their chain and the pin (pinned now when it is the
  * first time). Rejects with a TrustError.
  */
@@ -181,10 +197,10 @@ async function certifiedContact(holder: UnlockedKeys, uid: number, chain: Identi
     const pin = book.pins[uid];
     // A v1 contact pinned on first use who now has a certified identity: certified beats a first
     // sight, but the mark of a comparison of the old key does not carry over.
-    if (pin?.legacy) return { userId: uid, keyId: identity.keyId, seq: identity.seq, verified: false };
+    if (pin?.legacy) return markReset({ userId: uid, keyId: identity.keyId, seq: identity.seq, verified: false }, identity.keys.at(-1)?.reset === true);
     // Test build only (test/malicious): an older record than the pinned one is pinned again.
     if (TEST_CHECKS && checkOff("pin-seq") && pin && identity.seq < pin.seq) return { userId: uid, keyId: identity.keyId, seq: identity.seq, verified: false };
-    return checkPin(pin, identity).pin;
+    return pinAfterCheck(pin, identity);
   };
   let pin: Pin;
   try {
@@ -195,7 +211,34 @@ async function certifiedContact(holder: UnlockedKeys, uid: number, chain: Identi
     throw trustFailure(error, uid);
   }
   const { keyId: id, seq, encryptPublic, signPublic } = identity;
-  return { userId: uid, keyId: id, seq, encryptPublic, signPublic, certified: true, verified: pin.verified, keys: identity.keys };
+  return { userId: uid, keyId: id, seq, encryptPublic, signPublic, certified: true, verified: pin.verified, reset: isReset(pin), keys: identity.keys };
+}
+
+/**
+ * checkPin, keeping what it does not know of: the mark that an administrator's key reset moved
+ * the pin (docs/protocol.md §14.5, "reset": the pin moves and is no longer verified). It stays
+ * across later rotations until the user marks the person verified; someone met for the first
+ * time whose current key a reset certified gets it too.
+ */
+function pinAfterCheck(pin: Pin | undefined, identity: VerifiedIdentity): Pin {
+  const check = checkPin(pin && withoutReset(pin), identity);
+  if (check.status === "reset") return markReset(check.pin, true);
+  if (check.status === "new") return markReset(check.pin, identity.keys.at(-1)?.reset === true);
+  return markReset(check.pin, pin?.reset === true && !check.pin.verified);
+}
+
+function withoutReset(pin: Pin): Pin {
+  const rest = { ...pin };
+  delete rest.reset;
+  return rest;
+}
+
+function markReset(pin: IdentityPin, reset: boolean): Pin {
+  return reset ? { ...pin, reset: true } : pin;
+}
+
+function isReset(pin: Pin): boolean {
+  return pin.reset === true && !pin.verified;
 }
 
 async function legacyContact(holder: UnlockedKeys, uid: number, legacy: NonNullable<IdentityBundle["legacy"]>): Promise<Contact> {
@@ -230,7 +273,7 @@ async function legacyContact(holder: UnlockedKeys, uid: number, legacy: NonNulla
     return samePin(book.pins[uid], next) ? null : { ...book, pins: { ...book.pins, [uid]: next } };
   });
   const key = { userId: uid, keyId: id, seq: 0, ...keys, created: legacy.timestamp * 1000 };
-  return { ...key, certified, verified: pin.verified, keys: [key] };
+  return { ...key, certified, verified: pin.verified, reset: false, keys: [key] };
 }
 
 /**
@@ -251,7 +294,9 @@ export async function setVerified(holder: UnlockedKeys, uid: number, keyIdShown:
   await updatePins(holder, (book) => {
     const pin = book.pins[uid];
     if (!pin || pin.keyId !== keyIdShown) throw new TrustError("untrusted_key", uid);
-    return pin.verified === verified ? null : { ...book, pins: { ...book.pins, [uid]: { ...pin, verified } } };
+    if (pin.verified === verified) return null;
+    // Compared after a key reset: the reset is behind them (a mark taken back does not bring it back).
+    return { ...book, pins: { ...book.pins, [uid]: { ...withoutReset(pin), verified } } };
   });
 }
 
@@ -269,6 +314,7 @@ function samePin(a: Pin | undefined, b: Pin): boolean {
     a.seq === b.seq &&
     a.verified === b.verified &&
     Boolean(a.legacy) === Boolean(b.legacy) &&
+    Boolean(a.reset) === Boolean(b.reset) &&
     Boolean(a.certified) === Boolean(b.certified)
   );
 }

@@ -14,6 +14,7 @@ import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { errorText } from "../../lib/error-text";
 import { SwitchOffTotpModal } from "./switch-off-totp-modal";
 import { DisableAccountModal } from "./disable-account-modal";
+import { ResetKeyModal } from "./reset-key-modal";
 import { useSession } from "../../lib/session";
 import { UsersTable } from "./users-table";
 import { ns } from "./i18n";
@@ -27,6 +28,7 @@ export function AdminPage() {
   const [switchingOff, setSwitchingOff] = useState<PublicUser | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [toggling, setToggling] = useState<PublicUser | null>(null);
+  const [resetting, setResetting] = useState<PublicUser | null>(null);
   const session = useSession();
   const invites = useInstanceInvites();
   const resend = useResendInvite();
@@ -44,7 +46,7 @@ export function AdminPage() {
       </Title>
       {users.isPending ? <Loader aria-label={t("common:loading")} /> : null}
       {users.isError ? <Alert color="red">{t("fetchFailed")}</Alert> : null}
-      {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} onToggleDisabled={setToggling} selfId={session?.id} /> : null}
+      {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} onToggleDisabled={setToggling} onResetKey={setResetting} selfId={session?.id} selfSuper={session?.hasSuperAdminRole} /> : null}
       {users.data ? <AdminCertificates users={users.data} /> : null}
       {users.data ? <LegacyKeys users={users.data} /> : null}
       <Title order={2} size="h3">
@@ -67,6 +69,7 @@ export function AdminPage() {
       <EditUserModal user={editing} onClose={() => setEditing(null)} />
       <SwitchOffTotpModal user={switchingOff} onClose={() => setSwitchingOff(null)} onError={setFailure} />
       <DisableAccountModal user={toggling} onClose={() => setToggling(null)} onError={setFailure} />
+      <ResetKeyModal user={resetting} onClose={() => setResetting(null)} />
       <ErrorDialog message={failure} onClose={() => setFailure(null)} />
       <Modal opened={reissued !== null} onClose={() => setReissued(null)} title={t("invites.reissuedTitle")} centered>
         <Stack>

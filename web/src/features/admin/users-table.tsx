@@ -10,11 +10,15 @@ export interface UsersTableProps {
   onSwitchOffTotp?: (user: PublicUser) => void;
   /** Offered for every account but the administrator's own: disable, or enable a disabled one. */
   onToggleDisabled?: (user: PublicUser) => void;
-  /** The signed-in administrator, who cannot disable themself. */
+  /** Offered for every account but the administrator's own whose invitation was taken: reset the key of someone who lost their secure code. */
+  onResetKey?: (user: PublicUser) => void;
+  /** The signed-in administrator, who cannot disable themself nor reset their own key. */
   selfId?: number;
+  /** The signed-in administrator is a super administrator: only they reset a super administrator's key. */
+  selfSuper?: boolean;
 }
 
-export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, selfId }: UsersTableProps) {
+export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, onResetKey, selfId, selfSuper }: UsersTableProps) {
   const { t } = useTranslation(ns);
   if (users.length === 0) return <Text c="dimmed">{t("noUsers")}</Text>;
 
@@ -68,6 +72,11 @@ export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, s
                       onClick={() => onToggleDisabled(user)}
                     >
                       {t(user.disabled ? "account.enable" : "account.disable")}
+                    </Button>
+                  ) : null}
+                  {onResetKey && user.id !== selfId && !user.password_empty && (selfSuper || !user.hasSuperAdminRole) ? (
+                    <Button size="xs" variant="light" color="orange" aria-label={t("resetKey.actionUser", { name: user.name })} onClick={() => onResetKey(user)}>
+                      {t("resetKey.action")}
                     </Button>
                   ) : null}
                 </Group>

@@ -12,7 +12,7 @@ export interface TrustEntry {
   error?: unknown;
 }
 
-/** Beside a person's name: verified, not certified (a protocol v1 key), or a changed key. */
+/** Beside a person's name: verified, not certified (a protocol v1 key), a key an administrator reset (not blocking), or a changed key. */
 export function TrustBadge({ entry }: { entry: TrustEntry | undefined }) {
   const { t } = useTranslation(ns);
   if (isTrustError(entry?.error, "untrusted_key", "stale_key")) {
@@ -28,6 +28,13 @@ export function TrustBadge({ entry }: { entry: TrustEntry | undefined }) {
     return (
       <Text size="xs" c="green.8" data-trust="verified">
         {t("trust.verified")}
+      </Text>
+    );
+  }
+  if (contact.reset) {
+    return (
+      <Text size="xs" c="var(--mantine-color-orange-light-color)" fw={700} data-trust="reset">
+        {t("trust.reset")}
       </Text>
     );
   }
@@ -69,7 +76,7 @@ function SafetyNumber({ me, uid, name }: { me: UnlockedKeys; uid: number; name: 
     );
   }
   if (!contact.data || !number.data) return <Loader size="sm" aria-label={t("trust.computing")} />;
-  const { verified, certified } = contact.data;
+  const { verified, certified, reset } = contact.data;
   return (
     <Stack gap="sm" data-safety-contact={uid} data-verified={verified}>
       <Text size="sm">{t("trust.compare", { name })}</Text>
@@ -79,6 +86,11 @@ function SafetyNumber({ me, uid, name }: { me: UnlockedKeys; uid: number; name: 
       <Text size="sm" c={certified ? undefined : "dimmed"}>
         {certified ? t("trust.certifiedText") : t("trust.legacyText", { name })}
       </Text>
+      {reset ? (
+        <Text size="sm" c="var(--mantine-color-orange-light-color)" data-reset-text>
+          {t("trust.resetText", { name })}
+        </Text>
+      ) : null}
       {verified ? <Text size="sm" c="green.8">{t("trust.verifiedText", { name })}</Text> : null}
       {mark.error ? <Alert color="red">{mark.error.message}</Alert> : null}
       <Group justify="flex-end">
@@ -90,7 +102,7 @@ function SafetyNumber({ me, uid, name }: { me: UnlockedKeys; uid: number; name: 
   );
 }
 
-const placeholder: Contact = { userId: 1, keyId: "", seq: 0, encryptPublic: "", signPublic: "", certified: false, verified: false, keys: [] };
+const placeholder: Contact = { userId: 1, keyId: "", seq: 0, encryptPublic: "", signPublic: "", certified: false, verified: false, reset: false, keys: [] };
 
 /** "12345 67890 …" as three lines of four groups. */
 function groupsOf(number: string): string[] {

@@ -1,12 +1,10 @@
 import { INVITE_VALID_DAYS, type Body, type Response } from "@sealwork/contracts";
-import { createInvitation, generateAccountKeys, identityKeys, wrapAccountKeys } from "@sealwork/crypto";
+import { createInvitation, identityKeys } from "@sealwork/crypto";
 import { call, isApiError } from "../../lib/api";
-import { secureCodeSetting } from "../../lib/build-settings";
 import { errorText } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
-import { generateInvitationCode } from "../../lib/invitation-code";
-import { signedPublicKey } from "../../lib/keypairs";
-import { ownIdentity } from "../../lib/trust";
+import { type TempKeys, makeTempKeys, tempPublicKeys } from "../../lib/temp-keys";
+import { ownAdminIdentity } from "../../lib/trust";
 import { getUnlockedKeys } from "../../lib/unlocked-keys";
 import "./i18n";
 
@@ -23,23 +21,12 @@ export class InviteError extends Error {
   }
 }
 
-export interface PreparedInvite {
-  code: string;
-  public_key: Body<"POST /api/instance/invite">["public_key"];
-  transit: Record<string, unknown>;
-}
+export type PreparedInvite = TempKeys;
 
-/**
- * The invitee's temporary keys, made here (docs/protocol.md §13): an invitation code (or the
- * build's default code where the build switched secure codes off), the keys wrapped under it, and their
- * signature. The code stays in this browser: it is shown to the administrator only.
- */
+/** The invitee's temporary keys and invitation code, made here (docs/protocol.md §13; lib/temp-keys.ts). */
 export async function prepareInvite(): Promise<PreparedInvite> {
   try {
-    const code = secureCodeSetting().defaultCode ?? generateInvitationCode();
-    const keys = await generateAccountKeys();
-    const transit = await wrapAccountKeys(keys, code);
-    return { code, public_key: await signedPublicKey(keys, "temp"), transit: { ...transit } };
+    return await makeTempKeys();
   } catch (cause) {
     throw new InviteError(i18next.t("invite:errors.keys"), false, { cause });
   }
@@ -57,11 +44,9 @@ const DAY_MS = 86_400_000;
 export async function signInvitation(email: string, prepared: Pick<PreparedInvite, "public_key">, inviteId?: number): Promise<Record<string, unknown> | undefined> {
   const unlocked = getUnlockedKeys();
   if (!unlocked) return undefined;
-  const me = await ownIdentity(unlocked);
-  if (!me?.admin || me.keyId !== (await identityKeys(unlocked.uid, unlocked.keys)).keyId) return undefined;
+  if (!(await ownAdminIdentity(unlocked))) return undefined;
   const id = inviteId ?? (await call("POST /api/instance/invites/reserve")).id;
-  const temp = { encryptPublic: prepared.public_key.encrypt_public, signPublic: prepared.public_key.sign_public };
-  const invitation = await createInvitation({ inviteId: id, email, temp, expires: Date.now() + INVITE_VALID_DAYS * DAY_MS }, await identityKeys(unlocked.uid, unlocked.keys));
+  const invitation = await createInvitation({ inviteId: id, email, temp: tempPublicKeys(prepared), expires: Date.now() + INVITE_VALID_DAYS * DAY_MS }, await identityKeys(unlocked.uid, unlocked.keys));
   return { ...invitation };
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Code, CopyButton, Group, Loader, Paper, Stack, Switch, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { Alert, Button, Checkbox, Group, Loader, Paper, Stack, Switch, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { INVITE_GROUPS_DISABLED, INVITE_MESSAGE_MAX } from "@sealwork/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
 import { queryKeys } from "../../lib/query-keys";
 import { useRequiredSession } from "../../lib/session";
+import { HandoverCode } from "../../lib/ui/handover-code";
 import { useLengthLimit } from "../../lib/ui/use-length-limit";
 import { isValidEmail, isValidPhone } from "../../lib/validation";
 import { InviteError, prepareInvite, sendInvite, type CreatedInvite, type InviteDetails } from "./create-invite";
@@ -95,18 +96,7 @@ export function InvitePage() {
             <Text size="sm" c="dimmed">
               {t("created.hint")}
             </Text>
-            <Group>
-              <Code fz="xl" fw={700} p="md" aria-label={t("created.codeLabel")} data-invitation-code>
-                {state.code}
-              </Code>
-              <CopyButton value={state.code}>
-                {({ copied, copy }) => (
-                  <Button variant="light" onClick={copy}>
-                    {copied ? t("created.copied") : t("created.copy")}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
+            <HandoverCode code={state.code} label={t("created.codeLabel")} attributes={{ "data-invitation-code": true }} />
             <Group>
               <Button onClick={again}>{t("created.another")}</Button>
             </Group>

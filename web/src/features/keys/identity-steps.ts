@@ -2,17 +2,21 @@ import {
   type AccountKeys,
   type IdentityChain,
   type SignedIdentity,
+  type SignedKeyReset,
   createInvitedIdentity,
+  createResetIdentity,
   createRootIdentity,
   isCryptoError,
   parseSignedInvitation,
+  parseSignedKeyReset,
   verifyInvitation,
+  verifyKeyReset,
 } from "@sealwork/crypto";
 import { call } from "../../lib/api";
 import { getSession } from "../../lib/session";
 import { fetchAnchors, fetchBundle, instanceAnchors, pinLegacyRule } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
-import { KeyFlowError } from "./key-errors";
+import { KeyFlowError, step } from "./key-errors";
 
 /**
  * The key popup's protocol v2 steps (docs/protocol.md §14): the setup administrator's root
@@ -54,12 +58,15 @@ export interface TakeoverIdentity {
 }
 
 /**
- * The invitee's birth record for their fresh keys (issue 11 item 1): their signed invitation is
- * checked first (signed by an administrator at that key, chaining to the instance's root, not
- * expired: TTIV otherwise), then the record is certified by the temporary key the code opened.
+ * The identity record for the fresh keys that take a temporary key over: after an administrator's
+ * key reset, the next record of the user's chain (resetIdentity); otherwise the invitee's birth
+ * record (issue 11 item 1): their signed invitation is checked first (signed by an administrator
+ * at that key, chaining to the instance's root, not expired: TTIV otherwise), then the record is
+ * certified by the temporary key the code opened.
  */
 export async function takeoverIdentity(uid: number, fresh: AccountKeys, temp: AccountKeys): Promise<TakeoverIdentity> {
-  const { invitation } = await call("GET /api/identities/invitation");
+  const { invitation, reset } = await call("GET /api/identities/invitation");
+  if (reset) return resetIdentity(uid, reset, fresh, temp);
   if (!invitation) return {};
   try {
     const signed = parseSignedInvitation(invitation);
@@ -73,4 +80,46 @@ export async function takeoverIdentity(uid: number, fresh: AccountKeys, temp: Ac
     if (isCryptoError(error)) throw new KeyFlowError("TTIV", { cause: error });
     throw error;
   }
+}
+
+/**
+ * The record that continues the user's chain after an administrator reset their key
+ * (docs/protocol.md §14.3, "Key resets"): the reset is checked first against the issuer's chain
+ * and the instance's anchors, fetched anew as at first use (the user's pins were sealed under the
+ * key they lost), then the record replacing their chain's last one is certified by the temporary
+ * key the reset code opened. TTRX when the reset has expired, TTRV when it does not verify.
+ */
+async function resetIdentity(uid: number, answer: unknown, fresh: AccountKeys, temp: AccountKeys): Promise<TakeoverIdentity> {
+  let signed: SignedKeyReset | undefined;
+  try {
+    signed = parseSignedKeyReset(answer);
+    const anchors = await fetchAnchors();
+    const [issuer, own] = await Promise.all([fetchBundle(signed.record.issuerUserId, true), fetchBundle(uid, true)]);
+    if (!issuer.chain) throw new KeyFlowError("TTRV");
+    await verifyKeyReset(signed, uid, issuer.chain as unknown as IdentityChain, { anchors }, Date.now());
+    const current = (own.chain as unknown as IdentityChain | null)?.records.at(-1) ?? null;
+    const identity = await createResetIdentity({ current, created: Date.now(), reset: signed }, fresh, temp);
+    return { identity, anchors };
+  } catch (error) {
+    if (!isCryptoError(error)) throw error;
+    throw new KeyFlowError(signed && resetExpired(signed) ? "TTRX" : "TTRV", { cause: error });
+  }
+}
+
+/**
+ * The key reset an administrator made for this user, while their current key is its temporary
+ * key (null: an invitation's). Only its shape is checked here, to word the popup; it is verified
+ * at takeover. TTRX when it has expired.
+ */
+export async function pendingReset(): Promise<SignedKeyReset | null> {
+  const { reset } = await call("GET /api/identities/invitation");
+  if (!reset) return null;
+  const signed = await step("TTRV", async () => parseSignedKeyReset(reset));
+  if (resetExpired(signed)) throw new KeyFlowError("TTRX");
+  return signed;
+}
+
+/** A key reset past its end: it can no longer be taken over (the user asks for a new one). */
+export function resetExpired(reset: SignedKeyReset, now = Date.now()): boolean {
+  return now > reset.record.expires;
 }

@@ -20,7 +20,9 @@
  *   over to the server (registering it as the user's own) failed; TTCD the invitation code does
  *   not open it; TTFO the temporary key's envelope is not valid or holds other keys; TTIV the
  *   signed invitation does not verify (not signed by an administrator of the pinned instance,
- *   expired, or for other temporary keys)
+ *   expired, or for other temporary keys); TTRV an administrator's key reset does not verify (not
+ *   signed by an administrator of the pinned instance, for another user or another key); TTRX the
+ *   key reset has expired (the user asks an administrator for a new one)
  */
 export const KEY_ERROR_CODES = [
   "NCRP",
@@ -52,6 +54,8 @@ export const KEY_ERROR_CODES = [
   "TTCD",
   "TTFO",
   "TTIV",
+  "TTRV",
+  "TTRX",
 ] as const;
 
 export type KeyErrorCode = (typeof KEY_ERROR_CODES)[number];

@@ -2,6 +2,7 @@ import { SENTINEL_TOLERANCE_SECONDS } from "@sealwork/contracts";
 import {
   type AccountKeys,
   type SecureCodeWrapEnvelope,
+  type SignedKeyReset,
   accountPublicKeys,
   generateAccountKeys,
   isCryptoError,
@@ -28,7 +29,7 @@ import {
 import { isInvitationCode, normalizeInvitationCode } from "../../lib/invitation-code";
 import { setUnlockedKeys } from "../../lib/unlocked-keys";
 import { VaultError, clearLocalKey, loadLocalKey, readRaw, saveLocalKey, type LocalKey } from "../../lib/vault";
-import { afterUnlock, rootForFirstKey, takeoverIdentity } from "./identity-steps";
+import { afterUnlock, pendingReset, rootForFirstKey, takeoverIdentity } from "./identity-steps";
 import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
 import "./i18n";
 
@@ -39,7 +40,9 @@ import "./i18n";
  * when the keys are unlocked in memory and the popup closes. temp (an invitation's temporary key):
  * the invitation code opens it (`keys` then set: the temporary keys), and with the user's own
  * secure code the browser makes fresh keys, certified by the temporary key where the invitation
- * is signed, and registers them in its place (docs/protocol.md §13, §14.3).
+ * is signed, and registers them in its place (docs/protocol.md §13, §14.3). The same after an
+ * administrator reset the key of a user who lost their secure code (`reset` set: the code is the
+ * reset code, and the new key continues their identity chain, certified by the reset).
  */
 export type KeyFlowState =
   | { kind: "checking" }
@@ -49,11 +52,11 @@ export type KeyFlowState =
   | { kind: "recovery"; server: KeyState; keypair: KeypairView }
   | { kind: "import"; server: KeyState; keypair: KeypairView; envelope: SecureCodeWrapEnvelope | null }
   | { kind: "invalidated"; server: KeyState; keypair: KeypairView }
-  | { kind: "temp"; server: KeyState; keypair: KeypairView; keys: AccountKeys | null }
+  | { kind: "temp"; server: KeyState; keypair: KeypairView; keys: AccountKeys | null; reset: SignedKeyReset | null }
   | { kind: "error"; code: KeyErrorCode }
   | { kind: "loaded" };
 
-export type KeyFlowBusy = "generating" | "unlocking" | "recovering" | "opening" | null;
+export type KeyFlowBusy = "generating" | "unlocking" | "recovering" | "opening" | "openingReset" | null;
 
 /** A problem shown inside the current state (a wrong code), not a move to the error state. */
 export interface KeyFlowNotice {
@@ -125,8 +128,12 @@ export function useKeyFlow(uid: number) {
         await step("BRCC", () => verifyKeypair(keypair));
         if (current !== run.current) return;
         if (!keypair.valid) return go({ kind: "invalidated", server, keypair });
-        // An invitation's key: whatever this device holds, the invitee takes this one over first.
-        if (keypair.type === "temp") return go({ kind: "temp", server, keypair, keys: null });
+        // An invitation's key (or a key reset's): whatever this device holds, the user takes this one over first.
+        if (keypair.type === "temp") {
+          const reset = await step("SYNA", () => pendingReset());
+          if (current !== run.current) return;
+          return go({ kind: "temp", server, keypair, keys: null, reset });
+        }
         if (local.status === "none") return go({ kind: "missing", server, keypair, older: false });
         if (local.status === "damaged") throw new KeyFlowError("LINV");
         const { key } = local;
@@ -277,12 +284,12 @@ export function useKeyFlow(uid: number) {
       // Where the build switched secure codes off, the invitation code is its default code, as typed.
       const codesOff = secureCodeSetting().disabled;
       const code = codesOff ? input : normalizeInvitationCode(input);
-      if (!codesOff && !isInvitationCode(code)) return setNotice({ message: i18next.t("keys:temp.invalid") });
+      if (!codesOff && !isInvitationCode(code)) return setNotice({ message: i18next.t(state.reset ? "keys:reset.invalid" : "keys:temp.invalid") });
       const taken = state;
       return perform(async (current) => {
         if (!transit.current) {
           const raw = await fetchBackup(taken.keypair.id).catch((error: unknown) => {
-            throw new KeyFlowError("TTFT", { cause: error });
+            throw new KeyFlowError(isApiError(error) && error.code === "key_reset_expired" ? "TTRX" : "TTFT", { cause: error });
           });
           const envelope = await step("TTFO", async () => parseEnvelope(raw, "secure-code-wrap"));
           if (!envelopeMatches(envelope, taken.keypair)) throw new KeyFlowError("TTFO");
@@ -292,7 +299,7 @@ export function useKeyFlow(uid: number) {
         if (current !== run.current) return;
         if (keys === WRONG_CODE) return setNotice({ message: i18next.t("keys:wrongCode"), detail: `${i18next.t("keys:error.code")} TTCD` });
         go({ ...taken, keys });
-      }, "opening");
+      }, taken.reset ? "openingReset" : "opening");
     },
     [go, perform, state],
   );
@@ -312,6 +319,7 @@ export function useKeyFlow(uid: number) {
         const { identity, anchors } = await step("TTHS", () => takeoverIdentity(uid, keys, temp));
         const envelope = await step("KGAE", () => wrapAccountKeys(keys, code));
         const view = await registerKeypair(uid, keys, envelope, keypair.id, identity).catch((error: unknown) => {
+          if (isApiError(error) && error.code === "key_reset_expired") throw new KeyFlowError("TTRX", { cause: error });
           throw new KeyFlowError(isCryptoError(error) ? "KGAE" : "TTHS", { cause: error });
         });
         transit.current = null;

@@ -132,8 +132,9 @@ function StateView({ flow }: { flow: KeyFlow }) {
         </StateSection>
       );
     case "temp":
+      // An invitation's temporary key, or one an administrator's key reset made (its own texts).
       return state.keys ? (
-        <StateSection heading={t("temp.chooseHeading")} intro={t("temp.chooseIntro")}>
+        <StateSection heading={t("temp.chooseHeading")} intro={t(state.reset ? "reset.chooseIntro" : "temp.chooseIntro")}>
           <CodeForm choose submitLabel={t("temp.chooseSubmit")} onSubmit={(code) => void flow.takeOver(code)} busy={working} notice={notice}>
             <Text size="sm" c="dimmed">
               {t("fresh.hint")}
@@ -141,8 +142,8 @@ function StateView({ flow }: { flow: KeyFlow }) {
           </CodeForm>
         </StateSection>
       ) : (
-        <StateSection heading={t("temp.heading")} intro={t("temp.intro")}>
-          <InvitationCodeForm onSubmit={(code) => void flow.openInvitation(code)} busy={working} notice={notice} />
+        <StateSection heading={t(state.reset ? "reset.heading" : "temp.heading")} intro={t(state.reset ? "reset.intro" : "temp.intro")}>
+          <InvitationCodeForm label={t(state.reset ? "reset.code" : "temp.code")} onSubmit={(code) => void flow.openInvitation(code)} busy={working} notice={notice} />
         </StateSection>
       );
     case "invalidated":
@@ -181,8 +182,8 @@ function StateView({ flow }: { flow: KeyFlow }) {
   }
 }
 
-/** temp: the invitation code, shown as typed but upper-cased (spaces go and look-alikes are read on submit: normalizeInvitationCode). */
-function InvitationCodeForm({ onSubmit, busy, notice }: { onSubmit: (code: string) => void; busy: boolean; notice: KeyFlowNotice | null }) {
+/** temp: the invitation (or reset) code, shown as typed but upper-cased (spaces go and look-alikes are read on submit: normalizeInvitationCode). */
+function InvitationCodeForm({ label, onSubmit, busy, notice }: { label: string; onSubmit: (code: string) => void; busy: boolean; notice: KeyFlowNotice | null }) {
   const { t } = useTranslation([ns, "common"]);
   const [code, setCode] = useState("");
   return (
@@ -195,7 +196,7 @@ function InvitationCodeForm({ onSubmit, busy, notice }: { onSubmit: (code: strin
     >
       <Stack>
         <TextInput
-          label={t("temp.code")}
+          label={label}
           value={code}
           onChange={(event) => setCode(event.currentTarget.value.toUpperCase())}
           autoComplete="off"

@@ -26,8 +26,6 @@ export const de: Texts<typeof en> = {
     text: "Die Einladung für {{email}} wurde erstellt.",
     hint: "Gib diesen Einladungscode der eingeladenen Person auf einem anderen Weg weiter (persönlich oder per Telefon). Er steht nicht in der E-Mail und wird nicht mehr angezeigt. Sie braucht ihn nach der Registrierung.",
     codeLabel: "Einladungscode",
-    copy: "Code kopieren",
-    copied: "Kopiert",
     another: "Weitere Person einladen",
   },
   errors: {

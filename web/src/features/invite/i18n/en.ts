@@ -23,8 +23,6 @@ export const en = {
     text: "The invitation for {{email}} was created.",
     hint: "Give this invitation code to the invitee by another channel (in person or by phone). It is not in the email, and you cannot see it again. They need it after registering.",
     codeLabel: "Invitation code",
-    copy: "Copy code",
-    copied: "Copied",
     another: "Invite another user",
   },
   errors: {

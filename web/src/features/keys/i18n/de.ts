@@ -45,6 +45,7 @@ export const de: Texts<typeof en> = {
     unlocking: "Dein Schlüssel wird entsperrt… Das dauert einen Moment.",
     recovering: "Dein Schlüssel wird wiederhergestellt… Das dauert einen Moment.",
     opening: "Dein Einladungsschlüssel wird geöffnet… Das dauert einen Moment.",
+    openingReset: "Der zurückgesetzte Schlüssel wird geöffnet… Das dauert einen Moment.",
   },
   fresh: {
     heading: "Wähle deinen Sicherheitscode",
@@ -89,6 +90,13 @@ export const de: Texts<typeof en> = {
     chooseIntro: "Die Einladung ist geöffnet. Wähle deinen eigenen Sicherheitscode: Dein Browser erstellt jetzt neue Schlüssel, die nur du hast, beglaubigt durch die Einladung, und der temporäre Schlüssel wird gelöscht.",
     chooseSubmit: "Meinen Schlüssel speichern",
   },
+  reset: {
+    heading: "Dein Schlüssel wurde zurückgesetzt",
+    intro: "Eine Administratorin oder ein Administrator hat deinen Schlüssel zurückgesetzt, weil du deinen Sicherheitscode verloren hast. Du hast dafür separat einen Rücksetzcode erhalten (persönlich oder per Telefon; er kommt nie per E-Mail). Gib ihn ein, um fortzufahren.",
+    code: "Rücksetzcode",
+    invalid: "Ein Rücksetzcode hat 8 Buchstaben und Ziffern.",
+    chooseIntro: "Das Zurücksetzen ist geöffnet. Wähle einen neuen Sicherheitscode: Dein Browser erzeugt jetzt neue Schlüssel, die nur du hast, beglaubigt durch das Zurücksetzen, und der temporäre Schlüssel wird gelöscht. Die Personen, mit denen du schreibst, sehen, dass sich dein Schlüssel geändert hat, und Unterhaltungen und Gruppen, in denen du warst, müssen dir den Zugang neu geben.",
+  },
   invalidated: {
     heading: "Dein Schlüssel wurde ungültig gemacht",
     text: "Dein Schlüssel ist nicht mehr gültig. Erstelle einen neuen Schlüssel mit einem Sicherheitscode. Inhalte, die nur für den alten Schlüssel verschlüsselt wurden, sind möglicherweise nicht mehr lesbar.",
@@ -131,5 +139,7 @@ export const de: Texts<typeof en> = {
     TTCD: "Der Einladungscode öffnet deinen Einladungsschlüssel nicht.",
     TTFO: "Dein Einladungsschlüssel hat ein ungültiges Format.",
     TTIV: "Deine Einladung ist nicht von einer Administratorin oder einem Administrator dieser Instanz signiert, oder sie ist abgelaufen. Bitte um eine neue Einladung.",
+    TTRV: "Das Zurücksetzen deines Schlüssels ist nicht von einer Administratorin oder einem Administrator dieser Instanz signiert oder gilt nicht für deinen Schlüssel. Bitte darum, deinen Schlüssel erneut zurückzusetzen.",
+    TTRX: "Das Zurücksetzen deines Schlüssels ist abgelaufen: Sein Rücksetzcode funktioniert nicht mehr. Bitte darum, deinen Schlüssel erneut zurückzusetzen.",
   },
 };

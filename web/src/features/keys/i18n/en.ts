@@ -42,6 +42,7 @@ export const en = {
     unlocking: "Unlocking your key… This takes a moment.",
     recovering: "Recovering your key… This takes a moment.",
     opening: "Opening your invitation key… This takes a moment.",
+    openingReset: "Opening the key your administrator reset… This takes a moment.",
   },
   fresh: {
     heading: "Choose your secure code",
@@ -86,6 +87,13 @@ export const en = {
     chooseIntro: "The invitation is open. Choose your own secure code: your browser now makes new keys that only you have, certified by the invitation, and the temporary key is deleted.",
     chooseSubmit: "Save my key",
   },
+  reset: {
+    heading: "Your key was reset",
+    intro: "An administrator reset your key because you lost your secure code. They gave you a reset code separately (in person or by phone; it is never sent by email). Enter it to continue.",
+    code: "Reset code",
+    invalid: "A reset code has 8 letters and digits.",
+    chooseIntro: "The reset is open. Choose a new secure code: your browser now makes new keys that only you have, certified by the administrator's reset, and the temporary key is deleted. The people you write with will see that your key changed, and conversations and groups you were in need to give you access again.",
+  },
   invalidated: {
     heading: "Your key was invalidated",
     text: "Your key is no longer valid. Create a new key with a secure code. Content that was encrypted only for the old key may no longer be readable.",
@@ -128,5 +136,7 @@ export const en = {
     TTCD: "The invitation code does not open your invitation key.",
     TTFO: "Your invitation key has an invalid format.",
     TTIV: "Your invitation is not signed by an administrator of this instance, or has expired. Ask for a new invitation.",
+    TTRV: "The reset of your key is not signed by an administrator of this instance, or is not for your key. Ask an administrator to reset your key again.",
+    TTRX: "The reset of your key has expired: its reset code no longer works. Ask an administrator to reset your key again.",
   },
 };

@@ -15,6 +15,8 @@ export const de: Texts<typeof en> = {
   loading: "Wird geladen…",
   saved: "Deine Änderungen wurden gespeichert.",
   notSet: "Nicht angegeben",
+  copyCode: "Code kopieren",
+  copied: "Kopiert",
   failed: {
     network: "Der Server ist nicht erreichbar. Bitte prüfe deine Verbindung und versuche es nochmals.",
     server: "Serverfehler {{status}}. Bitte versuche es später nochmals.",

@@ -12,6 +12,8 @@ export const en = {
   loading: "Loading…",
   saved: "Your changes were saved.",
   notSet: "Not set",
+  copyCode: "Copy code",
+  copied: "Copied",
   failed: {
     network: "The server could not be reached. Please check your connection and try again.",
     server: "Server error {{status}}. Please try again later.",
