@@ -18,7 +18,8 @@ import { KEY_WORK_TIMEOUT, gotoApp, keyPopupState, signIn, untilKeyPopupCloses }
  * "Key resets"): Administration → Reset key… makes temporary keys and a reset code in the
  * administrator's browser; the user's key popup asks for the code, refuses a wrong one, and with
  * the right one and a new secure code makes fresh keys certified by the reset; a contact who had
- * them pinned and verified sees "key reset by an administrator" and can write to them again.
+ * them pinned and verified sees "key reset by an administrator" and can write to them again; a
+ * conversation from before opens for them again once its admin's browser renewed its key.
  */
 const INVITEE_PASSWORD = "invitee-password-1";
 const BOB_NEW_CODE = "bobs-new-code-42";
@@ -146,6 +147,13 @@ describe("an administrator resets a lost key in the browser", () => {
     expect(await a.locator("[data-trust-warning]").count()).toBe(0);
     await expectAccessible(a, "a conversation with someone whose key was reset, their safety number");
     await a.keyboard.press("Escape");
+
+    // The conversation from before: Alice's browser (its admin) renewed its key on opening it, for
+    // Bob's new key; Bob reads its history again.
+    await conversationPanel(a).locator('[data-key-epoch="1"]').waitFor({ timeout: 30_000 });
+    await gotoApp(b, `/conversation/${before}`, BOB_NEW_CODE);
+    await messageList(b).getByText("Hello Bob, before").waitFor({ timeout: POLL_WAIT });
+    expect(await b.locator("[data-trust-warning]").count()).toBe(0);
 
     // A new conversation with Bob, sealed for his new key, which he reads.
     const after = await startWith(a, bob!.email, "After the reset", "Hello Bob, after your reset");
