@@ -4,6 +4,7 @@ import { keypairRecord } from "@sealwork/contracts";
 import { backupNameDigest, generateAccountKeys, importSigningPublicKey, signRecord, unwrapAccountKeys, verifyRecord } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { http } from "../support/api";
+import { shareGroup } from "../support/conversations";
 import { TEST_CODE, newKeyBody, registerKey } from "../support/keys";
 import { createSession } from "../support/users";
 
@@ -136,7 +137,8 @@ describe("account keys: lookups of other users", () => {
     expect(targets.body).toHaveLength(1);
     expect(targets.body[0]).toMatchObject({ user_id: other.id, id: second, encrypt_public: expect.any(String) });
     // Groups: test/integration/groups.test.ts; someone outside a group learns nothing of its members.
-    expect((await http("GET", `/api/keypairs/target?type=group&id=1`, { token: me.api_token })).status).toBe(403);
+    const group = await shareGroup(other);
+    expect((await http("GET", `/api/keypairs/target?type=group&id=${group}`, { token: me.api_token })).status).toBe(403);
     expect((await http("GET", `/api/keypairs/target?type=team&id=1`, { token: me.api_token })).status).toBe(422);
 
     await Keypair.invalidate(other.id);
