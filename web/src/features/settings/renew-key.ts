@@ -62,7 +62,21 @@ export async function renewKey(holder: UnlockedKeys, current: SignedIdentity, co
   const view = await registerKeypair(holder.uid, keys, envelope, holder.keyId, identity);
   await saveLocalKey(holder.uid, view.id, envelope);
   const next: UnlockedKeys = { uid: holder.uid, keyId: view.id, keys: await lockAccountKeys(keys), publicKeys: await accountPublicKeys(keys) };
-  await resealPins(holder, next);
+  try {
+    await resealPins(holder, next);
+  } catch (error) {
+    // The new key is the server's now: the page holds it even though the pins stayed behind.
+    setUnlockedKeys(next);
+    throw new PinsLeftBehind({ cause: error });
+  }
   setUnlockedKeys(next);
   return next;
+}
+
+/** The key was renewed, but the pins could not be sealed again for it (the new key starts a book of its own). */
+export class PinsLeftBehind extends Error {
+  constructor(options: { cause?: unknown } = {}) {
+    super("the key was renewed; the pins were not carried over", options);
+    this.name = "PinsLeftBehind";
+  }
 }
