@@ -82,7 +82,9 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
       setNotice({ message: t("renew.failed"), detail: isCryptoError(error) ? undefined : errorText(error) });
     } finally {
       setBusy(false);
+      // What was shown for the old key: its data, and contacts' trust read with its pins.
       void client.invalidateQueries({ queryKey: queryKeys.keypairs.own() });
+      void client.invalidateQueries({ queryKey: queryKeys.identities.all() });
     }
   }
 

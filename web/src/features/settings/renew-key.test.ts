@@ -128,6 +128,10 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     expect(sealed.anchors).toEqual(fake.anchors);
     await expect(openAccountData(holder.keys, { userId: 2, kind: "pins" }, fake.pins.data!)).rejects.toThrow();
     expect((await pinBook(next)).pins["3"]).toEqual(alicePin);
+    // A screen still holding the old key saves nothing over the carried book.
+    const saved = fake.pins;
+    await expect(updatePins(holder, (book) => ({ ...book, pins: {} }))).rejects.toThrow("renewed");
+    expect(fake.pins).toBe(saved);
     forgetPins();
     const reloaded = await pinBook(next);
     expect(reloaded.pins["3"]).toEqual(alicePin);
