@@ -5,6 +5,7 @@ import { launchBrowser, newVisitor } from "../support/browser";
 import { aliceAndBob, conversationWith, send, signInAs } from "../malicious/scenes";
 import { chainOf } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
+import { expectAccessible } from "./accessibility";
 import { conversationPanel, messageList } from "./conversation-helpers";
 import { KEY_WORK_TIMEOUT, gotoApp, keyPopupState, untilKeyPopupCloses } from "./helpers";
 
@@ -71,6 +72,7 @@ describe("a user renews their key in Settings", () => {
     const dialog = b.getByRole("dialog", { name: "Renew my key" });
     await dialog.getByText("Your contacts keep trusting you", { exact: false }).waitFor();
     await dialog.getByLabel("Secure code", { exact: true }).waitFor();
+    await expectAccessible(b, "the Renew my key modal");
     await b.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
 
