@@ -23,12 +23,14 @@ const fake = vi.hoisted(() => ({
   posted: [] as { last_key: number | null; identity?: unknown; backup: unknown }[],
   vault: new Map<number, { keyId: number; envelope: unknown }>(),
   failRegister: false,
+  failPins: false,
 }));
 vi.mock("../../lib/api", () => ({
   isApiError: (error: unknown, status?: number) => (error as { status?: number })?.status === status,
   call: vi.fn(async (key: string, options: { body?: Record<string, unknown> } = {}) => {
     if (key === "GET /api/identities/pins") return { ...fake.pins };
     if (key === "PUT /api/identities/pins") {
+      if (fake.failPins) throw Object.assign(new Error("server error"), { status: 500 });
       const body = options.body as { data: string; rev: number };
       if (body.rev !== fake.pins.rev) throw Object.assign(new Error("conflict"), { status: 409 });
       fake.pins = { data: body.data, rev: fake.pins.rev + 1 };
@@ -53,7 +55,7 @@ vi.mock("../../lib/vault", () => ({
   saveLocalKey: async (uid: number, keyId: number, envelope: unknown) => void fake.vault.set(uid, { keyId, envelope }),
 }));
 
-const { renewAvailability, renewKey } = await import("./renew-key");
+const { PinsLeftBehind, renewAvailability, renewKey } = await import("./renew-key");
 const { forgetPins, pinBook, updatePins } = await import("../../lib/pins");
 const { getUnlockedKeys, setUnlockedKeys } = await import("../../lib/unlocked-keys");
 
@@ -79,6 +81,7 @@ beforeEach(() => {
   fake.posted = [];
   fake.vault.clear();
   fake.failRegister = false;
+  fake.failPins = false;
   forgetPins();
 });
 
@@ -160,6 +163,17 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     expect(fake.pins).toBe(before);
     expect(fake.vault.size).toBe(0);
     expect(getUnlockedKeys()).toBe(holder);
+  });
+
+  it("switches to the registered key even when the pins could not be saved for it, and says so", async () => {
+    const { holder, bob } = await bobHolding();
+    await pinBook(holder);
+    fake.failPins = true;
+    const failure = await renewKey(holder, bob, NEW_CODE).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PinsLeftBehind);
+    expect(fake.posted).toHaveLength(1);
+    expect(fake.vault.get(2)?.keyId).toBe(21);
+    expect(getUnlockedKeys()?.keyId).toBe(21);
   });
 
   it("refuses a current record that is not the held key's", async () => {
