@@ -161,7 +161,6 @@ export async function resealPins(from: Holder, to: Holder): Promise<PinBook> {
   }
 }
 
-
 /** Called after every saved change (the conversation panel refreshes what it shows). */
 export function subscribePins(listener: () => void): () => void {
   listeners.add(listener);
