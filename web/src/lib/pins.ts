@@ -68,6 +68,10 @@ interface Loaded {
 
 const EMPTY: PinBook = { anchors: [], pins: {}, heads: {} };
 let loaded: Promise<Loaded> | null = null;
+/** Account keys whose book resealPins carried to a new key. */
+const retired = new WeakSet<AccountKeys>();
+/** What is sealed: the book as JSON, in the shape bookSchema reads. */
+const bookValue = (book: PinBook) => ({ v: 1, anchors: book.anchors, pins: book.pins, heads: book.heads, ...(book.legacyRule ? { legacyRule: true } : {}) });
 const listeners = new Set<() => void>();
 
 /** The pins of the signed-in user (loaded once per unlocked key). */
@@ -76,6 +80,9 @@ export async function pinBook(holder: Holder): Promise<PinBook> {
 }
 
 function current(holder: Holder): Promise<Loaded> {
+  // A renewed key's book went to its successor: read or saved under it, it would start over and
+  // save an empty book over the carried one (a request of a screen that began before the switch).
+  if (retired.has(holder.keys)) return Promise.reject(new Error("this account key was renewed"));
   if (!loaded) {
     loaded = load(holder);
     // A failed load is not kept: the next use tries again.
@@ -115,7 +122,7 @@ export async function updatePins(holder: Holder, change: (book: PinBook) => PinB
     const state = await current(holder);
     const next = change(state.book);
     if (!next) return state.book;
-    const data = await sealAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, { v: 1, anchors: next.anchors, pins: next.pins, heads: next.heads, ...(next.legacyRule ? { legacyRule: true } : {}) });
+    const data = await sealAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, bookValue(next));
     try {
       const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
       state.rev = rev;
@@ -125,6 +132,31 @@ export async function updatePins(holder: Holder, change: (book: PinBook) => PinB
     } catch (error) {
       if (!isApiError(error, 409) || attempt >= 4) throw error;
       await reload(holder);
+    }
+  }
+}
+
+/**
+ * A rotation of the account key (Settings → Advanced, "Renew my key"): the book `from` opens is
+ * saved again sealed for `to` (over the revision it was read at; 409: read again, with `from`);
+ * from then on the cache holds it for `to`, and `from` reads and saves no pins. Called before the
+ * page switches to `to`, while both keys are in memory: the key derived from `from` opens nothing
+ * of `to`'s.
+ */
+export async function resealPins(from: Holder, to: Holder): Promise<PinBook> {
+  for (let attempt = 0; ; attempt++) {
+    const state = await current(from);
+    const { book } = state;
+    const data = await sealAccountData(to.keys, { userId: to.uid, kind: "pins" }, bookValue(book));
+    try {
+      const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
+      retired.add(from.keys);
+      loaded = Promise.resolve({ uid: to.uid, keys: to.keys, rev, book });
+      for (const listener of listeners) listener();
+      return book;
+    } catch (error) {
+      if (!isApiError(error, 409) || attempt >= 4) throw error;
+      await reload(from);
     }
   }
 }

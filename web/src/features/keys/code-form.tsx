@@ -19,6 +19,8 @@ export interface CodeFormProps {
   /** Something to choose before the code can be entered (the key file). */
   ready?: boolean;
   children?: ReactNode;
+  /** Buttons before the submit button (a Cancel). */
+  actions?: ReactNode;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface CodeFormProps {
  * and marked so password managers keep the secure code apart from the login password: `off`
  * where an existing code is typed, `new-password` where one is chosen.
  */
-export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, ready = true, children }: CodeFormProps) {
+export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, ready = true, children, actions }: CodeFormProps) {
   const { t } = useTranslation(ns);
   const [code, setCode] = useState("");
   const [repeat, setRepeat] = useState("");
@@ -101,6 +103,7 @@ export function CodeForm({ submitLabel, onSubmit, busy, notice, choose = false, 
         ) : null}
         <NoticeAlert notice={notice} />
         <Group justify="flex-end">
+          {actions}
           <Button type="submit" loading={busy || checking} disabled={!ready}>
             {submitLabel}
           </Button>

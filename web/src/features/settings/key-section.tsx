@@ -12,6 +12,7 @@ import { PasswordField } from "../../lib/ui/password-field";
 import { setUnlockedKeys, useUnlockedKeys } from "../../lib/unlocked-keys";
 import { loadLocalKey, saveLocalKey } from "../../lib/vault";
 import { KeypairData } from "./keypair-data";
+import { RenewKeySection } from "./renew-key-section";
 import { ns } from "./i18n";
 
 /**
@@ -90,6 +91,7 @@ export function KeySection() {
           <Text size="sm">{t("common:loading")}</Text>
         )
       ) : null}
+      <RenewKeySection />
       {imported && keypair ? (
         <ImportUnlock
           envelope={imported}
