@@ -51,9 +51,10 @@ describe("group keys in the browser", () => {
     await page.getByRole("button", { name: "Create" }).click();
     await page.getByRole("menuitem", { name: "New group" }).click();
     await page.waitForURL(/\/group\/new$/);
-    // A name is required.
+    // A name is required (the form drawn first: a click before it is ready does nothing).
+    await page.getByLabel("Name").waitFor();
     await page.getByRole("button", { name: "Create group" }).click();
-    await page.getByText("Please enter a name for your group.").waitFor();
+    await page.getByText("Please enter a name for your group.").waitFor({ timeout: 30_000 });
     await page.getByLabel("Name").fill(name);
     for (const member of members) {
       await pick(page, page, member);
