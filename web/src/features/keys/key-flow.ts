@@ -8,7 +8,6 @@ import {
   isCryptoError,
   lockAccountKeys,
   parseEnvelope,
-  unwrapAccountKeys,
   wrapAccountKeys,
 } from "@sealwork/crypto";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -31,6 +30,7 @@ import { setUnlockedKeys } from "../../lib/unlocked-keys";
 import { VaultError, clearLocalKey, loadLocalKey, readRaw, saveLocalKey, type LocalKey } from "../../lib/vault";
 import { afterUnlock, pendingReset, rootForFirstKey, takeoverIdentity } from "./identity-steps";
 import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
+import { WRONG_CODE, open } from "./open-envelope";
 import "./i18n";
 
 /**
@@ -64,7 +64,6 @@ export interface KeyFlowNotice {
   detail?: string;
 }
 
-const WRONG_CODE = "wrong-code" as const;
 
 export function useKeyFlow(uid: number) {
   const [state, setState] = useState<KeyFlowState>({ kind: "checking" });
@@ -391,20 +390,3 @@ export function useKeyFlow(uid: number) {
 }
 
 export type KeyFlow = ReturnType<typeof useKeyFlow>;
-
-/** Opens an envelope; a wrong code is an answer, not an error. */
-async function open(
-  envelope: SecureCodeWrapEnvelope,
-  code: string,
-  codes: { damaged: KeyErrorCode; malformed: KeyErrorCode },
-): Promise<AccountKeys | typeof WRONG_CODE> {
-  try {
-    return await unwrapAccountKeys(envelope, code);
-  } catch (error) {
-    if (isCryptoError(error, "decrypt_failed") || isCryptoError(error, "invalid_input")) return WRONG_CODE;
-    if (isCryptoError(error, "invalid_key")) throw new KeyFlowError(codes.damaged, { cause: error });
-    if (isCryptoError(error, "crypto_unavailable")) throw new KeyFlowError("NCRP", { cause: error });
-    if (isCryptoError(error)) throw new KeyFlowError(codes.malformed, { cause: error });
-    throw error;
-  }
-}
