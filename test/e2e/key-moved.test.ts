@@ -94,6 +94,8 @@ describe("conversations and groups after a member's key moved", () => {
     // Nobody clicks: the administrator's browser, idling on the group, starts epoch 1 for everyone's current keys.
     const status = async () => (await http<{ epoch: number; moved_keys: number[]; missing_wraps: number[] }>("GET", `/api/groups/${g}/wraps/status`, { token: root.session.api_token })).body;
     await expect.poll(status, { timeout: 90_000, interval: 2_000 }).toMatchObject({ epoch: 1, moved_keys: [], missing_wraps: [] });
+    // The administrator's page shows the epoch its browser started, without a reload.
+    await keyReady(s, 1).waitFor({ timeout: 15_000 });
     const b2 = await visit(bob);
     await gotoApp(b2, `/group/${g}/page/members`, TEST_CODE);
     await keyReady(b2, 1).waitFor({ timeout: 60_000 });

@@ -60,6 +60,10 @@ export const queryKeys = {
     list: (uid: number) => ["groups", "list", uid] as const,
     one: (id: number) => ["groups", "one", id] as const,
     members: (id: number) => ["groups", "one", id, "members"] as const,
+    /** This member's verified ring of the group's keys (its epoch, the epochs reached). */
+    ring: (id: number, uid: number) => ["groups", "one", id, "ring", uid] as const,
+    /** Who lacks a wrap of the current epoch, whose key moved (GET …/wraps/status). */
+    wrapsStatus: (id: number) => ["groups", "one", id, "wraps"] as const,
     page: (groupId: number, pageId: number) => ["groups", "one", groupId, "page", pageId] as const,
     permissions: (groupId: number, pageId: number) => ["groups", "one", groupId, "page", pageId, "permissions"] as const,
     /** The group's own conversation: not under `one(id)`, so a change of the group's pages does not load its messages again. */

@@ -1,5 +1,7 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { call } from "../../../lib/api";
+import { queryKeys } from "../../../lib/query-keys";
 import { useUnlockedKeys } from "../../../lib/unlocked-keys";
 
 /** How often an admin's browser looks for members who lack the current key (a pending member's key appeared, a rekey after a leave, a member's key moved). */
@@ -15,10 +17,12 @@ export const KEEPER_ATTEMPTS = 10;
  * rekey, or a member given the group key, the restricted pages' keys and drive grants follow too
  * (keep-restricted.ts): the member who left on their own held them, the member whose account key
  * has just appeared may read some. A member whose completion fails, and a group whose restricted
- * keys could not be kept, is tried again at most KEEPER_ATTEMPTS times in this page's life.
+ * keys could not be kept, is tried again at most KEEPER_ATTEMPTS times in this page's life. What
+ * this browser shows of a group it changed (its epoch, who lacks a wrap) is fetched again.
  */
 export function useGroupKeyKeeper(enabled = true): void {
   const holder = useUnlockedKeys();
+  const client = useQueryClient();
   useEffect(() => {
     if (!holder || !enabled) return;
     const failures = new Map<string, number>();
@@ -42,6 +46,10 @@ export function useGroupKeyKeeper(enabled = true): void {
             const { completeGroupKeys } = await import("./group-changes");
             const done = await completeGroupKeys(group.id, holder, todo, moved);
             for (const uid of asked) if (!done.includes(uid)) failures.set(`${group.id}:${uid}`, tries(uid) + 1);
+            if (rekey || done.length > 0) {
+              void client.invalidateQueries({ queryKey: queryKeys.groups.ring(group.id, holder.uid) });
+              void client.invalidateQueries({ queryKey: queryKeys.groups.wrapsStatus(group.id) });
+            }
             // New holders of the group key (a pending member's key appeared) may read restricted pages too.
             if (rekey || done.length > 0) restricted.add(group.id);
           } catch (error) {
@@ -71,5 +79,5 @@ export function useGroupKeyKeeper(enabled = true): void {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [holder, enabled]);
+  }, [holder, enabled, client]);
 }

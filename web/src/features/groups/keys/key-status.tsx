@@ -1,6 +1,7 @@
 import { Alert, Text } from "@mantine/core";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { isDistributionError } from "../../conversations";
 import { GroupKeyWaitingError, forgetGroupRing, openGroupRing } from "./group-ring";
@@ -9,7 +10,7 @@ import { ns } from "./i18n";
 /** The group's ring, verified afresh whenever the page asks (after a change of its members, or a poll). */
 export function groupRingQuery(groupId: number, holder: UnlockedKeys) {
   return queryOptions({
-    queryKey: ["group-ring", holder.uid, groupId] as const,
+    queryKey: queryKeys.groups.ring(groupId, holder.uid),
     queryFn: async () => {
       forgetGroupRing(groupId);
       const ring = await openGroupRing(groupId, holder);

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { errorText } from "../../../lib/error-text";
+import { queryKeys } from "../../../lib/query-keys";
 import { usePageTitle } from "../../../lib/page-title";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
@@ -38,7 +39,7 @@ export function NewGroupForm({ unlocked, onDone }: { unlocked: UnlockedKeys; onD
     }
     create.mutate(undefined, {
       onSuccess: ({ group }) => {
-        void client.invalidateQueries({ queryKey: ["user-groups"] });
+        void client.invalidateQueries({ queryKey: queryKeys.groups.lists() });
         onDone?.();
         void navigate(`/group/${group.id}/page/members`);
       },

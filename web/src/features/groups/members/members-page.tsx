@@ -5,10 +5,12 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { Response } from "@sealwork/contracts";
 import { call, isApiError } from "../../../lib/api";
+import { queryKeys } from "../../../lib/query-keys";
 import { errorText, isRefusal } from "../../../lib/error-text";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { addGroupMember, leaveGroup, promoteGroupMember, removeGroupMember } from "../keys/group-changes";
+import { groupMembersQuery } from "../get-members";
 import { GroupKeyStatus } from "../keys/key-status";
 import { PersonSelector } from "../../people";
 import { useSession } from "../../../lib/session";
@@ -21,8 +23,6 @@ type MembersReply = Response<"GET /api/groups/{id}/members">;
 type Member = MembersReply["members"][number];
 type RoleFilter = "none" | "group" | "all";
 type View = "cards" | "list";
-
-const membersKey = (groupId: number) => ["group-members", groupId] as const;
 
 /**
  * The members page (spec 001, Members page): the group's members with the roles the filter shows
@@ -49,14 +49,14 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
   const superAdmin = useSession()?.hasSuperAdminRole === true;
   const [confirm, setConfirm] = useState<{ kind: "promote" | "remove"; member: Member } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const page = useQuery({ queryKey: membersKey(groupId), queryFn: () => call("GET /api/groups/{id}/members", { params: { id: groupId } }) });
+  const page = useQuery(groupMembersQuery(groupId));
   const pending = useQuery({
-    queryKey: ["group-wraps-status", groupId],
+    queryKey: queryKeys.groups.wrapsStatus(groupId),
     queryFn: () => call("GET /api/groups/{id}/wraps/status", { params: { id: groupId } }),
     enabled: page.data?.attrib.am_admin === true,
     refetchInterval: 5_000,
   });
-  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: membersKey(groupId) }), client.invalidateQueries({ queryKey: ["group-ring", holder.uid, groupId] })]);
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.groups.members(groupId) }), client.invalidateQueries({ queryKey: queryKeys.groups.ring(groupId, holder.uid) })]);
   // Who reads a restricted page may have changed: its key follows (never blocking the change itself).
   const keys = usePageKeyUpkeep(groupId, holder);
   const readersChanged = () => keys.run();

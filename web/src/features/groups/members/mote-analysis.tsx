@@ -2,6 +2,7 @@ import { Alert, Button, Group, List, Modal, Stack, Text } from "@mantine/core";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call } from "../../../lib/api";
+import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { ns } from "./i18n";
 
@@ -17,7 +18,7 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whol
  */
 export function MoteAnalysis({ groupId, holder, names, groupAdmin, onClose }: { groupId: number; holder: UnlockedKeys; names: Map<number, string>; groupAdmin: boolean; onClose: () => void }) {
   const { t } = useTranslation(ns);
-  const status = useQuery({ queryKey: ["group-wraps-status", groupId], queryFn: () => call("GET /api/groups/{id}/wraps/status", { params: { id: groupId } }) });
+  const status = useQuery({ queryKey: queryKeys.groups.wrapsStatus(groupId), queryFn: () => call("GET /api/groups/{id}/wraps/status", { params: { id: groupId } }) });
   const force = useMutation({
     mutationFn: async (missing: number[]) => (await import("../keys/group-changes")).completeGroupKeys(groupId, holder, missing),
     onSettled: () => status.refetch(),
