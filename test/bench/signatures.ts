@@ -168,14 +168,20 @@ const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 let holder;
 const load = (id, query) => call("GET /api/conversations/{id}", { params: { id }, query });
 
-/** Up to \`pages\` pages, newest first, each opened with open(motes) before the next is fetched (as the screen pages back). */
-async function pagesOf(id, first, open, pages) {
+/**
+ * Up to \`pages\` pages, newest first, each opened with open(motes). \`ahead\`: the next page is asked
+ * for as soon as an answer is in and this one is opened meanwhile, as the screen pages back
+ * (load-conversation.ts, fetchAhead); else each is opened before the next is fetched.
+ */
+async function pagesOf(id, first, open, pages, ahead) {
   let page = first;
   let opened = 0;
   for (let n = 1; ; n++) {
+    const next = page.more && n < pages ? load(id, { before: page.motes[0].id }) : null;
+    if (!ahead) await next?.catch(() => undefined);
     opened += (await open(page.motes)).filter((m) => m && (m.payload ?? m.text)).length;
-    if (!page.more || n >= pages) return opened;
-    page = await load(id, { before: page.motes[0].id });
+    if (!next) return opened;
+    page = await next;
   }
 }
 
@@ -190,20 +196,20 @@ globalThis.bench = {
     holder = { uid: session.id, keyId: 0, keys: { encrypt, sign }, publicKeys: keys.publicKeys };
   },
   /** The SPA's checks: the ring (log, record, signed copy) and each message through openWithRing. */
-  async verified(id, pages) {
+  async verified(id, pages, ahead) {
     forgetRing(id);
     const started = performance.now();
     const [first, ring] = await Promise.all([load(id, { meta: "1" }), openRing(id, holder)]);
     const keys = ringKeys(ring);
-    const opened = await pagesOf(id, first, async (motes) => (await keys.open(motes)).filter((m) => m.verification === "signed"), pages);
+    const opened = await pagesOf(id, first, async (motes) => (await keys.open(motes)).filter((m) => m.verification === "signed"), pages, ahead);
     return { ms: performance.now() - started, opened };
   },
   /** The same pages, the key opened from the copy's envelope, each message decrypted: nothing checked. */
-  async plain(id, pages) {
+  async plain(id, pages, ahead) {
     const started = performance.now();
     const first = await load(id, { meta: "1" });
     const { key } = await openConversationKey(first.sealed, holder.keys.encrypt, { conversationId: id, epoch: first.epoch });
-    const opened = await pagesOf(id, first, (motes) => Promise.all(motes.map((m) => openMessage(key, m.payload, { v: 2, conversationId: id, epoch: m.epoch, senderId: m.source_id, localid: m.localid }))), pages);
+    const opened = await pagesOf(id, first, (motes) => Promise.all(motes.map((m) => openMessage(key, m.payload, { v: 2, conversationId: id, epoch: m.epoch, senderId: m.source_id, localid: m.localid }))), pages, ahead);
     return { ms: performance.now() - started, opened };
   },
   /** The screen's own query function (fetchMessagePage through TanStack Query), run to the last page. */
@@ -271,8 +277,8 @@ async function inTheSpa() {
     };
     await page.evaluate(`bench.setup(${JSON.stringify(ben.session)}, ${JSON.stringify(handed)})`);
     const pages = Math.ceil(MESSAGES / 50);
-    const run = async (way: "verified" | "plain" | "screen", upTo = pages) => {
-      const { ms, opened } = (await page.evaluate(`bench.${way}(${state.id}, ${upTo})`)) as { ms: number; opened: number };
+    const run = async (way: "verified" | "plain" | "screen", upTo = pages, ahead = false) => {
+      const { ms, opened } = (await page.evaluate(`bench.${way}(${state.id}, ${upTo}, ${ahead})`)) as { ms: number; opened: number };
       const expected = Math.min(MESSAGES, upTo * 50);
       if (opened !== expected) throw new Error(`${way} opened ${opened} of ${expected} messages`);
       return ms;
@@ -284,10 +290,14 @@ async function inTheSpa() {
     const plain: number[] = [];
     const newestVerified: number[] = [];
     const newestPlain: number[] = [];
+    const verifiedAhead: number[] = [];
+    const plainAhead: number[] = [];
     const screen: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const order = i % 2 === 0 ? (["verified", "plain"] as const) : (["plain", "verified"] as const);
       for (const way of order) (way === "verified" ? verified : plain).push(await run(way));
+      // The same, each next page asked for while this one opens (as the screen pages back).
+      for (const way of order) (way === "verified" ? verifiedAhead : plainAhead).push(await run(way, pages, true));
       // What opening shows first: the newest page (and, verified, the log, record and copy).
       for (const way of order) (way === "verified" ? newestVerified : newestPlain).push(await run(way, 1));
       screen.push(await run("screen"));
@@ -297,6 +307,7 @@ async function inTheSpa() {
       seed_seconds: Math.round(seedSeconds),
       first_open: first,
       ...compare(verified, plain),
+      fetched_ahead: compare(verifiedAhead, plainAhead),
       newest_page: compare(newestVerified, newestPlain),
       screen_query_function: figures(screen),
     };
@@ -325,7 +336,7 @@ function write(spa: Awaited<ReturnType<typeof inTheSpa>>, alone: Awaited<ReturnT
     cryptography_alone: alone,
   };
   const brief = (r: ReturnType<typeof compare>) => ({ verified_ms: r.verified.median_ms, plain_ms: r.plain.median_ms, overhead_percent: r.overhead_percent, paired_overhead_percent: r.paired_overhead_percent });
-  console.log(JSON.stringify({ messages: MESSAGES, spa: brief(spa), alone: brief(alone) }));
+  console.log(JSON.stringify({ messages: MESSAGES, spa: brief(spa), spa_fetched_ahead: brief(spa.fetched_ahead), alone: brief(alone) }));
   mkdirSync(join(ROOT, "bench"), { recursive: true });
   const file = join(ROOT, "bench", "results-signatures.json");
   writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
