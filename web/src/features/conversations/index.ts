@@ -6,6 +6,8 @@
 export { type DistributionProblem, type KeyRing, type RingInput, type RingKind, DistributionError, headCheck, isDistributionError, verifyRing } from "./distribution";
 export { extend, json, newLog, onNewest, ref, withKeys } from "./signed-changes";
 export { keyOf, keysOfPerson, myIdentity, myKey, signerLookup } from "./signers";
+/** A renewal of the user's account key (features/settings) renews the keys of the conversations they administer. */
+export { type RenewProgress, renewConversationKeys } from "./renew-conversations";
 
 /** The message screen's parts, used by a group's own conversation page (features/groups/conversation). */
 export { MessageList } from "./message-list";

@@ -137,7 +137,7 @@ function migratable(page: ConversationPage, holder: KeyHolder): holder is Unlock
  * raced a rekey). Undefined when it has one that opens under none of them (another conversation's,
  * or changed on the way): said on the page, not passed over (issue 11, item 6).
  */
-async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<string | null | undefined> {
+export async function titleOf(keys: ConversationKeys, meta: ConversationView): Promise<string | null | undefined> {
   if (!meta.title) return null;
   for (let epoch = keys.epoch; epoch >= 0; epoch--) {
     const key = keys.ring ? await keys.ring.keyFor(epoch).catch(() => null) : epoch === keys.epoch ? keys.key : null;

@@ -142,11 +142,11 @@ export function addSigned(id: number, holder: UnlockedKeys, uid: number) {
  * sealed for everyone who stays (their verified keys), carrying the previous one, the record for
  * it, and the title sealed anew (when it is known).
  */
-function rekeyed(id: number, holder: UnlockedKeys, changes: (ring: Ring) => Parameters<typeof appendToLog>[1][], title: string | null) {
+function rekeyed(id: number, holder: UnlockedKeys, changes: (ring: Ring) => Parameters<typeof appendToLog>[1][], title: string | null, renewedTo?: UnlockedKeys) {
   return onNewestLog(id, holder, async (ring) => {
     const me = await myIdentity(holder);
     const { entries, log } = await extend(ring, [...changes(ring), { action: "rekey", subject: null, at: Date.now() }], me, ring.keysOf);
-    const stay = await Promise.all(log.members.map((m) => (m.userId === holder.uid ? myKey(holder) : trustedKey(m.userId).then(keyOf))));
+    const stay = await Promise.all(log.members.map((m) => (m.userId === holder.uid ? myKey(renewedTo ?? holder) : trustedKey(m.userId).then(keyOf))));
     const key = bindConversationKey(await generateSymmetricKey(), id, log.epoch);
     const { record, copies } = await recordAndCopies(key, stay.map(ref), log, stay, me);
     const link = await sealEpochLink(key, ring.key, { conversationId: id, epoch: log.epoch });
@@ -174,9 +174,13 @@ export function removeSigned(id: number, holder: UnlockedKeys, uid: number, titl
   return rekeyed(id, holder, (ring) => [{ action: "remove", subject: ring.log.members.find((m) => m.userId === uid) ?? { userId: uid, keyId: "" }, at: Date.now() }], title);
 }
 
-/** The next epoch after someone left (an admin's client does it when it finds the log waiting for one). */
-export function rekeySigned(id: number, holder: UnlockedKeys, title: string | null) {
-  return rekeyed(id, holder, () => [], title);
+/**
+ * The next epoch after someone left (an admin's client does it when it finds the log waiting for
+ * one), or for someone whose key moved. `renewedTo`: the key the holder is renewing theirs to (the
+ * holder's own copy is sealed for it; the held key opens the current epoch and signs).
+ */
+export function rekeySigned(id: number, holder: UnlockedKeys, title: string | null, renewedTo?: UnlockedKeys) {
+  return rekeyed(id, holder, () => [], title, renewedTo);
 }
 
 /** Leaves: a `leave` entry, nothing else (the leaver must not make the next key; an admin does). */

@@ -8,7 +8,7 @@ import { errorText } from "../../lib/error-text";
 import { queryKeys } from "../../lib/query-keys";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { CodeForm, NoticeAlert } from "../keys";
-import { PinsLeftBehind, type RenewBlock, renewAvailability, renewKey } from "./renew-key";
+import { PinsLeftBehind, type RenewBlock, type RenewStep, renewAvailability, renewKey } from "./renew-key";
 import { ns } from "./i18n";
 
 type Step = { kind: "checking" } | { kind: "blocked"; reason: RenewBlock | "failed" } | { kind: "ready"; current: SignedIdentity };
@@ -60,16 +60,18 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
   const unlocked = useUnlockedKeys();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<RenewStep | null>(null);
   const [notice, setNotice] = useState<{ message: string; detail?: string } | null>(null);
 
   async function renew(current: SignedIdentity, code: string) {
     if (!unlocked || busy) return;
     setBusy(true);
+    setProgress(null);
     setNotice(null);
     try {
       // Let the progress paint before Argon2id takes the main thread.
       await new Promise((resolve) => window.setTimeout(resolve, 30));
-      await renewKey(unlocked, current, code);
+      await renewKey(unlocked, current, code, setProgress);
       notifications.show({ color: "green", message: t("renew.done") });
       onClose();
     } catch (error) {
@@ -124,7 +126,7 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
             />
             {busy ? (
               <Text size="sm" role="status">
-                {t("renew.busy")}
+                {progress && progress.total > 0 ? t(`renew.progress.${progress.what}`, { done: progress.done, total: progress.total }) : t("renew.busy")}
               </Text>
             ) : null}
             <NoticeAlert notice={notice} />

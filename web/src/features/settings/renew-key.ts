@@ -11,6 +11,8 @@ import {
   wrapAccountKeys,
 } from "@sealwork/crypto";
 import { registerKeypair } from "../../lib/keypairs";
+import { renewConversationKeys } from "../conversations";
+import { renewGroupKeys } from "../groups";
 import { pinBook, resealPins } from "../../lib/pins";
 import { fetchBundle, instanceAnchors } from "../../lib/trust";
 import { type UnlockedKeys, setUnlockedKeys } from "../../lib/unlocked-keys";
@@ -48,13 +50,18 @@ export async function renewAvailability(holder: UnlockedKeys): Promise<RenewAvai
   return current ? { ok: true, current } : { ok: false, reason: "noIdentity" };
 }
 
+/** How far the renewal of the conversations' and groups' keys is (renewKey). */
+export type RenewStep = { what: "conversations" | "groups"; done: number; total: number };
+
 /**
  * The rotation: fresh keys, their record certified by the held key (`rotateIdentity` refuses a
  * `current` that is not the held key's), wrapped under `code`, registered in place of the held
- * key, kept on this device; the pins sealed again for them; then the page switches to them.
- * The pins are read before anything changes, so a failure to read them stops it all.
+ * key, kept on this device; the next key of every conversation and group this user administers,
+ * with their own copy for the new key, while the held key still opens the current one; the pins
+ * sealed again for them; then the page switches to them. The pins are read before anything
+ * changes, so a failure to read them stops it all.
  */
-export async function renewKey(holder: UnlockedKeys, current: SignedIdentity, code: string): Promise<UnlockedKeys> {
+export async function renewKey(holder: UnlockedKeys, current: SignedIdentity, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
   await pinBook(holder);
   const keys = await generateAccountKeys();
   const identity = await rotateIdentity(current, holder.keys, { created: Date.now() }, keys);
@@ -62,6 +69,9 @@ export async function renewKey(holder: UnlockedKeys, current: SignedIdentity, co
   const view = await registerKeypair(holder.uid, keys, envelope, holder.keyId, identity);
   await saveLocalKey(holder.uid, view.id, envelope);
   const next: UnlockedKeys = { uid: holder.uid, keyId: view.id, keys: await lockAccountKeys(keys), publicKeys: await accountPublicKeys(keys) };
+  // (Each one that fails is left to another admin; nothing here stops the renewal, which is done.)
+  await renewConversationKeys(holder, next, (done, total) => progress?.({ what: "conversations", done, total })).catch((error: unknown) => console.warn("conversations keep their keys", error));
+  await renewGroupKeys(holder, next, (done, total) => progress?.({ what: "groups", done, total })).catch((error: unknown) => console.warn("groups keep their keys", error));
   try {
     await resealPins(holder, next);
   } catch (error) {

@@ -135,11 +135,19 @@ export async function addGroupMember(id: number, holder: UnlockedKeys, uid: numb
  * wrapped for everyone who stays (their current verified keys), the record, and the link that
  * carries the previous key. `first` sends the entries before the rekey (the removal's transaction).
  */
-async function nextEpoch(ring: GroupRing, holder: UnlockedKeys, changes: SignedMembershipEntry["record"]["action"][], subject: KeyRef | null, first?: (entries: Record<string, unknown>[]) => Promise<unknown>) {
+async function nextEpoch(
+  ring: GroupRing,
+  holder: UnlockedKeys,
+  changes: SignedMembershipEntry["record"]["action"][],
+  subject: KeyRef | null,
+  first?: (entries: Record<string, unknown>[]) => Promise<unknown>,
+  /** The key the holder is renewing theirs to: their own wrap is for it (renewGroupKey). */
+  renewedTo?: UnlockedKeys,
+) {
   const me = await myIdentity(holder);
   const steps = [...changes.map((action) => ({ action: action as "remove", subject, at: Date.now() })), { action: "rekey" as const, subject: null, at: Date.now() }];
   const { entries, log } = await extend(ring, steps, me, ring.keysOf);
-  const stay = await Promise.all(log.members.map((m) => (m.userId === holder.uid ? myKey(holder) : contactKey(holder, m.userId).then(keyOf))));
+  const stay = await Promise.all(log.members.map((m) => (m.userId === holder.uid ? myKey(renewedTo ?? holder) : contactKey(holder, m.userId).then(keyOf))));
   const key = await generateSymmetricKey();
   const { record, wraps } = await recordAndWraps(key, stay.map(ref), log, stay, me);
   const link = await sealGroupEpochLink(key, ring.key, { groupId: ring.groupId, epoch: log.epoch });
@@ -166,6 +174,21 @@ export function removeGroupMember(id: number, holder: UnlockedKeys, uid: number)
       result = await call("POST /api/groups/{id}/revokeMember", { params: { id }, body: { member_uid: uid, log: { head: ring.log.head.seq, entries } } });
     });
     return result;
+  });
+}
+
+/**
+ * While this member renews their account key (Settings, "Renew my key"; the new one registered
+ * already, the held one still in memory): in a group they administer, the next epoch with their
+ * own wrap for the new key, opened and signed with the held one. Without it a group whose only
+ * administrator renewed would wait for good: nobody else may start an epoch, and their wrap of the
+ * current one is for the key they no longer hold. Answers whether it started one.
+ */
+export function renewGroupKey(id: number, holder: UnlockedKeys, renewedTo: UnlockedKeys): Promise<boolean> {
+  return onNewestRing(id, holder, async (ring) => {
+    if (!ring.log.admins.includes(holder.uid)) return false;
+    await nextEpoch(ring, holder, [], null, undefined, renewedTo);
+    return true;
   });
 }
 
