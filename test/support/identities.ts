@@ -164,5 +164,5 @@ export async function legacyMember(admin: Pick<Member, "session">, email: string
   const key = await newKeyBody(session.id, invited.body.keypair.id, { code });
   const reply = await http<{ id: number }>("POST", "/api/keypairs", { token: session.api_token, body: key.body });
   if (reply.status !== 200) throw new Error(`key: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return { session, email, keys: await accountPublicKeys(key.keys), keypairId: reply.body.id };
+  return { session, email, keys: await accountPublicKeys(key.keys), keypairId: reply.body.id, accountKeys: key.keys };
 }

@@ -178,4 +178,6 @@ export const identityErrorCodes = [
   "key_reset_expired",
   "key_reset_own",
   "key_reset_required",
+  "legacy_key_uncertified",
+  "legacy_certificate_mismatch",
 ] as const;

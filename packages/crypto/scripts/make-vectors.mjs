@@ -264,8 +264,9 @@ const people = {
   carolResetTemp: person("carol-reset-temp"),
   carolAfterReset: person("carol-after-reset"),
   vera: person("vera-v1"),
+  veraIdentity: person("vera-identity"),
 };
-const { root, jurg, jurgTemp, carol, carolTemp, carolNext, carolResetTemp, carolAfterReset, vera } = people;
+const { root, jurg, jurgTemp, carol, carolTemp, carolNext, carolResetTemp, carolAfterReset, vera, veraIdentity } = people;
 
 function invitation(inviteId, email, temp, issuerUserId, issuer, expires) {
   const record = {
@@ -315,6 +316,9 @@ const carolResetRecord = {
   expires: T0 + 40 * DAY,
 };
 const carolReset = { record: carolResetRecord, signature: v2sign(jurg, carolResetRecord) };
+// Vera moves from her certified v1 key to an identity: a birth record of fresh keys, certified by the v1 key, carrying Jürg's certificate.
+const veraCertificate = { record: veraCertificateRecord, signature: v2sign(jurg, veraCertificateRecord) };
+const veraBirth = identity(7, "vera@example.org", 0, veraIdentity, T0 + 8 * DAY, { kind: "legacy", certificate: veraCertificate }, vera);
 const carolResetIdentity = identity(3, "carol@example.org", 2, carolAfterReset, T0 + 7 * DAY, { kind: "reset", reset: carolReset }, carolResetTemp);
 
 // The membership log of conversation 42: Jürg and Carol added, Jürg promoted, Carol removed by Jürg, rekey.
@@ -516,12 +520,14 @@ const v2 = {
     inviteCarol,
     carol: [carolBirth, carolRotated],
     // What verifyIdentity answers for Carol with the root's key id pinned.
-    veraCertificate: { record: veraCertificateRecord, signature: v2sign(jurg, veraCertificateRecord) },
+    veraCertificate,
     legacyRule: { record: legacyRuleRecord, signature: v2sign(root, legacyRuleRecord) },
     carolVerified: { userId: 3, seq: 1, keyId: keyIdOf(carolNext.pub), anchor: keyIdOf(root.pub), admin: false, keys: [keyIdOf(carol.pub), keyIdOf(carolNext.pub)] },
     // Carol's key reset by Jürg, and her record after it (her chain: carol, then this).
     carolReset,
     carolAfterReset: carolResetIdentity,
+    // Vera's birth record certified by her v1 key (her chain: this alone; Jürg's and the root's as issuers).
+    veraBirth,
   },
   membershipLog: {
     container,

@@ -179,6 +179,7 @@ export {
   createInvitation,
   createInvitedIdentity,
   createKeyReset,
+  createLegacyIdentity,
   createResetIdentity,
   createRootIdentity,
   grantAdmin,

@@ -3,7 +3,9 @@ import {
   type AccountKeys,
   type SignedIdentity,
   accountPublicKeys,
+  type SignedLegacyKey,
   certifyLegacyKey,
+  createLegacyIdentity,
   createInvitation,
   createLegacyRule,
   createInvitedIdentity,
@@ -278,6 +280,31 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
     await setVerified(me, 2, old.keyId, true);
     world.serve(2, await world.invite(2));
     expect(await contactKey(me, 2)).toMatchObject({ certified: true, verified: false });
+  });
+
+  it("a v1 contact whose certified v1 key certifies their first identity is followed to it, the verified mark carried", async () => {
+    const world = await instance();
+    const me = await holder(4);
+    const v1 = await legacy(3);
+    // Someone who pinned the v1 key before an administrator certified it.
+    const early = await holder(5);
+    expect(await contactKey(early, 3)).toMatchObject({ certified: false });
+    await certify(world, 3);
+    const old = await contactKey(me, 3);
+    await setVerified(me, 3, old.keyId, true);
+    const certificate = (server.bundles.get(3) as { legacy: { certificate: SignedLegacyKey } }).legacy.certificate;
+    const fresh = await generateAccountKeys();
+    const birth = await createLegacyIdentity({ userId: 3, email: "u3@example.org", created: Date.now(), certificate }, fresh, v1);
+    world.serve(3, { keys: [fresh], records: [birth] });
+    const moved = await contactKey(me, 3);
+    expect(moved).toMatchObject({ keyId: await keyId(await accountPublicKeys(fresh)), seq: 0, certified: true, verified: true, reset: false });
+    // Pinned as a certified identity now: going back to the v1 key is refused.
+    await legacy(3);
+    expect(await refusal(contactKey(me, 3))).toBe("untrusted_key");
+    // The one who pinned it uncertified follows it too, without a warning; someone new pins it.
+    world.serve(3, { keys: [fresh], records: [birth] });
+    expect(await contactKey(early, 3)).toMatchObject({ keyId: moved.keyId, certified: true, verified: false, reset: false });
+    expect(await contactKey(await holder(6), 3)).toMatchObject({ keyId: moved.keyId, certified: true, verified: false });
   });
 
   it("takes a v1 key an administrator certified as certified; refuses a certificate that does not verify, and going back to uncertified", async () => {

@@ -195,6 +195,9 @@ async function certifiedContact(holder: UnlockedKeys, uid: number, chain: Identi
   // Against the newest pins (another window may have moved them), and saved when they change.
   const pinFor = (book: PinBook): Pin => {
     const pin = book.pins[uid];
+    // A v1 contact whose pinned v1 key certified their first identity record (docs/protocol.md
+    // §14.14): a chain from the pinned key, as a rotation, the mark of a comparison carried.
+    if (pin?.legacy && identity.keys[0]?.legacy === pin.keyId) return pinAfterCheck({ userId: uid, keyId: pin.keyId, seq: 0, verified: pin.verified }, identity);
     // A v1 contact pinned on first use who now has a certified identity: certified beats a first
     // sight, but the mark of a comparison of the old key does not carry over.
     if (pin?.legacy) return markReset({ userId: uid, keyId: identity.keyId, seq: identity.seq, verified: false }, identity.keys.at(-1)?.reset === true);

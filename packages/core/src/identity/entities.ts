@@ -14,7 +14,7 @@ export const IdentityEntity = new Entity({
     userId: { type: "number", required: true },
     seq: { type: "number", required: true, padding: { length: 10, char: "0" } },
     keyId: { type: "string", required: true },
-    certifiedBy: { type: ["root", "invitation", "previous", "reset"] as const, required: true },
+    certifiedBy: { type: ["root", "invitation", "previous", "reset", "legacy"] as const, required: true },
     /** The `SignedIdentity` as canonical JSON. */
     record: { type: "string", required: true },
   },

@@ -25,4 +25,6 @@ export const identityErrors = registerErrors({
   key_reset_expired: { status: 403, text: "This key reset has expired - please ask an administrator for a new one." },
   key_reset_own: { status: 403, text: "You cannot reset your own key." },
   key_reset_required: { status: 422, text: "Your key was reset: the new key needs the record the reset certifies." },
+  legacy_key_uncertified: { status: 422, text: "An administrator must certify your key first." },
+  legacy_certificate_mismatch: { status: 422, text: "The record must carry the certificate of your key." },
 } as const satisfies ErrorTexts);

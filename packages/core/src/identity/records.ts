@@ -124,6 +124,7 @@ export namespace IdentityRecords {
         const by = record.certifiedBy;
         if (by.kind === "invitation") queue.push(by.invitation.record.issuerUserId);
         if (by.kind === "reset") queue.push(by.reset.record.issuerUserId);
+        if (by.kind === "legacy") queue.push(by.certificate.record.issuerUserId);
       }
       const admin = own && subject.admin ? subject.admin : cert ? (JSON.parse(cert.record) as SignedAdmin) : undefined;
       if (admin) {
@@ -144,13 +145,15 @@ export namespace IdentityRecords {
     invitation: string | null;
     /** The key reset pending for the account, when the record takes its temporary key over (canonical JSON), else null. */
     reset: string | null;
+    /** The administrator's certificate stored for the version 1 key the record replaces (canonical JSON), else null or absent. */
+    legacy?: string | null;
   }
 
   /**
    * Checks a user's next identity record before it is stored: its shape, that it is theirs and
    * for `facts.keys`, that it is the next seq (a lower one: identity_conflict, someone was first),
    * that a root is the setup administrator's birth record, a birth by invitation the one their
-   * invitation signed and a takeover of a key reset certified by exactly that reset, and then the whole future chain with verifyIdentity against the instance's
+   * invitation signed, a takeover of a key reset certified by exactly that reset, a version 1 user's birth by exactly the certificate stored for the key it replaces, and then the whole future chain with verifyIdentity against the instance's
    * anchors. Answers the item to store (create-only: `publication`).
    */
   export async function checkNew(userId: number, raw: unknown, facts: Facts, nowMs = Date.now()): Promise<IdentityItem> {
@@ -180,6 +183,11 @@ export namespace IdentityRecords {
     }
     if (kind === "reset" ? canonicalJson(record.certifiedBy.reset) !== facts.reset : facts.reset !== null) {
       fail("key_reset_invalid", { message: facts.reset === null ? "This account has no key reset to take over." : "The new key must be certified by the key reset." });
+    }
+    // A version 1 user's own move (docs/protocol.md §14.14): certified by the key they hold, which an administrator certified.
+    if (kind === "legacy") {
+      if (!facts.legacy) fail("legacy_key_uncertified");
+      if (canonicalJson(record.certifiedBy.certificate) !== facts.legacy) fail("legacy_certificate_mismatch");
     }
     const previous = existing.map((item) => JSON.parse(item.record) as SignedIdentity);
     const chain = await bundle(userId, { records: [...previous, signed] });

@@ -109,7 +109,7 @@ export namespace Keypair {
     const checked = await checkNew(input, record, now);
     const head = input.last_key === null ? undefined : await current(uid);
     const temp = head?.item.id === input.last_key && head.item.type === "temp" ? head.item : undefined;
-    const certifier = temp ? await takeover(temp, input, now) : { invitation: null, reset: null };
+    const certifier = temp ? await takeover(temp, input, now) : { invitation: null, reset: null, legacy: await legacyCertificate(head?.item, input) };
     const keys = { encryptPublic: input.encrypt_public, signPublic: input.sign_public };
     const identity: IdentityItem | undefined =
       input.identity === undefined ? undefined : await IdentityRecords.checkNew(uid, input.identity, { keys, contacts: [user.email, user.phone], ...certifier });
@@ -160,6 +160,17 @@ export namespace Keypair {
     const invitation = invite?.invitation ?? null;
     if (invitation !== null && input.identity === undefined) fail("invitation_required");
     return { invitation, reset: null };
+  }
+
+  /**
+   * A version 1 user's move to a certified identity (docs/protocol.md §14.14): the certificate an
+   * administrator stored for the key the record replaces (canonical JSON), which the record must
+   * carry; null when it is not such a record, the key is not the current public one, or it has none.
+   */
+  async function legacyCertificate(head: KeypairItem | undefined, input: { last_key: number | null; identity?: unknown }): Promise<string | null> {
+    const kind = (input.identity as { record?: { certifiedBy?: { kind?: unknown } } } | undefined)?.record?.certifiedBy?.kind;
+    if (kind !== "legacy" || head?.type !== "public" || head.id !== input.last_key) return null;
+    return (await IdentityRecords.legacyCertificate(head.userId, head.id))?.record ?? null;
   }
 
   /** The transaction items that store `key` and make it its owner's current key (a new account's first). */

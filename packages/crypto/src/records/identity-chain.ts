@@ -16,6 +16,7 @@ import {
   signedKeyResetSchema,
 } from "./identity";
 import { type VerifiedIdentity, type VerifiedKey, signingKey } from "./identity-keys";
+import type { SignedLegacyKey } from "./legacy-key-record";
 import { idField, keyIdField, parseRecord } from "./v2-fields";
 
 /**
@@ -178,8 +179,8 @@ class ChainVerifier {
     return this.once(this.adminFroms, userId, `admin:${userId}`, path, (inner) => this.verifyAdmin(userId, inner));
   }
 
-  /** Checks the signature of an invitation or a key reset and its issuer's rights; answers the issuer's chain. */
-  async issued(signed: SignedInvitation | SignedKeyReset, path: readonly string[], what: string): Promise<UserChain> {
+  /** Checks the signature of an invitation, a key reset or a v1 key's certificate and its issuer's rights; answers the issuer's chain. */
+  async issued(signed: SignedInvitation | SignedKeyReset | SignedLegacyKey, path: readonly string[], what: string): Promise<UserChain> {
     const { record } = signed;
     const { issuer, index } = await this.keyOf(record.issuerUserId, record.issuerKeyId, path, what);
     await verifyRecordV2(await signingKey(issuer.keys[index]!.signPublic), record, signed.signature);
@@ -209,6 +210,25 @@ class ChainVerifier {
     return this.issued(reset, path, "the key reset's issuer");
   }
 
+  /**
+   * A version 1 user's birth record certified by their v1 key (docs/protocol.md §14.14): the
+   * certificate verifies as verifyLegacyKey checks it (signed by an administrator at that key, in
+   * the instance their identity rests on, not their own key), it is for this user, the certifier
+   * is exactly the certified v1 key, and the record's keys are fresh. Answers the anchor and the
+   * v1 key's id.
+   */
+  private async legacyOf(record: IdentityRecord, certifier: string, certificate: SignedLegacyKey, path: readonly string[]): Promise<{ anchor: string; legacy: string }> {
+    const c = certificate.record;
+    const issuer = await this.issued(certificate, path, "the certificate's issuer");
+    if (c.userId !== record.userId) throw new CryptoError("bad_chain", "the v1 key's certificate is for another user");
+    if (c.issuerUserId === c.userId) throw new CryptoError("bad_chain", "an administrator certified their own key");
+    if (c.anchor !== issuer.anchor) throw new CryptoError("bad_chain", "the certificate is for another instance");
+    if (c.signPublic === record.signPublic || c.encryptPublic === record.encryptPublic) throw new CryptoError("bad_chain", "the identity kept the version 1 keys");
+    await importEncryptionPublicKey(c.encryptPublic);
+    await verifyRecordV2(await signingKey(c.signPublic), record, certifier);
+    return { anchor: c.anchor, legacy: await keyIdOf(c) };
+  }
+
   private once<T>(memo: Map<number, Promise<T>>, userId: number, step: string, path: readonly string[], run: (inner: readonly string[]) => Promise<T>): Promise<T> {
     if (path.includes(step)) return Promise.reject(new CryptoError("bad_chain", `the chain loops (${[...path, step].join(" → ")})`));
     if (path.length >= MAX_CHAIN_DEPTH) return Promise.reject(new CryptoError("bad_chain", "the chain is too deep"));
@@ -234,6 +254,8 @@ class ChainVerifier {
     let anchor = "";
     let previousSign: Key | undefined;
     let email = "";
+    /** The version 1 key that certified the birth, if it did: never a key of the chain. */
+    let legacy: { keyId: string; signPublic: string; encryptPublic: string } | undefined;
     for (const [index, input] of records.entries()) {
       const signed = parseRecord(signedIdentitySchema, input, "identity record");
       const { record } = signed;
@@ -243,7 +265,7 @@ class ChainVerifier {
       if (record.userId !== userId) throw new CryptoError("bad_chain", `a record of user ${record.userId} in the chain of user ${userId}`);
       if (record.seq !== index) throw new CryptoError("bad_chain", `record ${index} has seq ${record.seq}: a gap, a repeat or another order`);
       const keyId = await keyIdOf(record);
-      if (keys.some((key) => key.keyId === keyId || key.signPublic === record.signPublic || key.encryptPublic === record.encryptPublic)) {
+      if ([...keys, ...(legacy ? [legacy] : [])].some((key) => key.keyId === keyId || key.signPublic === record.signPublic || key.encryptPublic === record.encryptPublic)) {
         throw new CryptoError("bad_chain", "a key appears twice in the chain");
       }
       const certification = record.certifiedBy;
@@ -263,8 +285,12 @@ class ChainVerifier {
           anchor = (await this.issued(certification.invitation, path, "the invitation's issuer")).anchor;
         } else if (certification.kind === "reset") {
           anchor = (await this.resetOf(record, signed.certifier!, certification.reset, null, path)).anchor;
+        } else if (certification.kind === "legacy") {
+          const certified = await this.legacyOf(record, signed.certifier!, certification.certificate, path);
+          anchor = certified.anchor;
+          legacy = { keyId: certified.legacy, ...certification.certificate.record };
         } else {
-          throw new CryptoError("bad_chain", "a birth record is certified by a root, an invitation or a key reset");
+          throw new CryptoError("bad_chain", "a birth record is certified by a root, an invitation, a key reset or a certified version 1 key");
         }
       } else {
         if (record.email !== email) throw new CryptoError("bad_chain", "the address changed within the chain");
@@ -287,6 +313,7 @@ class ChainVerifier {
         signPublic: record.signPublic,
         created: record.created,
         ...(certification.kind === "reset" ? { reset: true as const } : {}),
+        ...(legacy && index === 0 ? { legacy: legacy.keyId } : {}),
       });
     }
     return { userId, email, keys, anchor, root: (records[0] as SignedIdentity).record.certifiedBy.kind === "root" };

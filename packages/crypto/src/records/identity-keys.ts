@@ -21,6 +21,8 @@ export interface VerifiedKey {
   created: number;
   /** An administrator's key reset certified this key, not the key before it (absent otherwise). */
   reset?: true;
+  /** Birth records only: the key id of the certified version 1 key that certified this key (absent otherwise). */
+  legacy?: string;
 }
 
 /** A user's identity as `verifyIdentity` answers it: the current key, and every key of the chain. */

@@ -4,6 +4,7 @@ import { keyIdOf } from "../digests";
 import { CryptoError } from "../errors";
 import { type RecordV2, signRecordV2 } from "../signatures";
 import type { IdentityKeys } from "./identity-keys";
+import { type SignedLegacyKey, signedLegacyKeySchema } from "./legacy-key-record";
 import {
   countField,
   emailField,
@@ -77,7 +78,9 @@ export type Certification =
   | { kind: "root" }
   | { kind: "invitation"; invitation: SignedInvitation }
   | { kind: "previous"; keyId: string }
-  | { kind: "reset"; reset: SignedKeyReset };
+  | { kind: "reset"; reset: SignedKeyReset }
+  /** A version 1 user's first identity: certified by their v1 key, which an administrator's certificate (carried here) chains to the anchors. */
+  | { kind: "legacy"; certificate: SignedLegacyKey };
 
 export interface IdentityRecord {
   type: "identity";
@@ -93,7 +96,7 @@ export interface IdentityRecord {
   certifiedBy: Certification;
 }
 
-/** An identity record with its signatures: `self` by its own key; `certifier` by the invitation's temporary key or the previous key (absent for a root). */
+/** An identity record with its signatures: `self` by its own key; `certifier` by the invitation's or reset's temporary key, the previous key, or the certified v1 key (absent for a root). */
 export interface SignedIdentity {
   record: IdentityRecord;
   self: string;
@@ -151,6 +154,7 @@ const certificationSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("invitation"), invitation: signedInvitationSchema }),
   z.strictObject({ kind: z.literal("previous"), keyId: keyIdField }),
   z.strictObject({ kind: z.literal("reset"), reset: signedKeyResetSchema }),
+  z.strictObject({ kind: z.literal("legacy"), certificate: signedLegacyKeySchema }),
 ]);
 
 export const identityRecordSchema = z.strictObject({
@@ -291,6 +295,31 @@ export async function createResetIdentity(
     throw new CryptoError("invalid_input", "a reset makes fresh keys");
   }
   return { record, self: await signRecordV2(keys.sign.privateKey, record), certifier: await signRecordV2(tempKeys.sign.privateKey, record) };
+}
+
+/**
+ * A version 1 user's move to a certified identity (docs/protocol.md §14.14): the birth record of
+ * fresh keys, certified by the v1 key they hold (`v1Keys`) as an invitation's birth is by its
+ * temporary key, and carrying the administrator's certificate of that v1 key. Refuses
+ * (invalid_input) a certificate of another user or another key, and keys that are not fresh; that
+ * the certificate verifies to the anchors is verifyIdentity's (the caller checks it first).
+ */
+export async function createLegacyIdentity(
+  input: { userId: number; email: string; created: number; certificate: SignedLegacyKey },
+  keys: AccountKeys,
+  v1Keys: AccountKeys,
+): Promise<SignedIdentity> {
+  const certificate = parseRecord(signedLegacyKeySchema, input?.certificate, "legacy key certificate", "invalid_input");
+  if (certificate.record.userId !== input.userId) throw new CryptoError("invalid_input", "the certificate is for another user");
+  const held = await accountPublicKeys(v1Keys);
+  if (held.signPublic !== certificate.record.signPublic || held.encryptPublic !== certificate.record.encryptPublic) {
+    throw new CryptoError("invalid_input", "the certificate is for another key than the one held");
+  }
+  const record = await identityRecord(input, 0, keys, { kind: "legacy", certificate });
+  if (record.signPublic === held.signPublic || record.encryptPublic === held.encryptPublic) {
+    throw new CryptoError("invalid_input", "the certified identity has fresh keys");
+  }
+  return { record, self: await signRecordV2(keys.sign.privateKey, record), certifier: await signRecordV2(v1Keys.sign.privateKey, record) };
 }
 
 /** The next identity key of the same user (seq + 1), certified by the current one. */

@@ -6,7 +6,10 @@ import { signRecordV2, verifyRecordV2 } from "../signatures";
 import type { SignedIdentity } from "./identity";
 import { type IdentityChain, type InstanceTrust, rootAnchor, verifyAdminKey } from "./identity-chain";
 import { type IdentityKeys, signingKey } from "./identity-keys";
-import { idField, keyIdField, parseRecord, publicKeyField, signatureField, timeField } from "./v2-fields";
+import { type SignedLegacyKey, legacyKeyRecordSchema, signedLegacyKeySchema } from "./legacy-key-record";
+import { idField, keyIdField, parseRecord, signatureField, timeField } from "./v2-fields";
+
+export { type LegacyKeyRecord, type SignedLegacyKey, legacyKeyRecordSchema, signedLegacyKeySchema } from "./legacy-key-record";
 
 /**
  * Version 1 (legacy) account keys in protocol v2 (docs/protocol.md §14.14): such a key has no
@@ -16,26 +19,6 @@ import { idField, keyIdField, parseRecord, publicKeyField, signatureField, timeF
  * instance's root then says, in a signed `legacy-rule`, that from now on a version 1 key counts
  * only with such a certificate; a client that pinned the rule refuses an uncertified one.
  */
-
-/** Certifies `userId`'s version 1 key (both public keys) in the instance of root `anchor`. */
-export interface LegacyKeyRecord {
-  type: "legacy-key";
-  v: 2;
-  userId: number;
-  encryptPublic: string;
-  signPublic: string;
-  /** The instance: the root key id (an anchor) the certifying administrator's identity rests on. */
-  anchor: string;
-  issuerUserId: number;
-  issuerKeyId: string;
-  /** ms, the administrator's clock. */
-  certified: number;
-}
-
-export interface SignedLegacyKey {
-  record: LegacyKeyRecord;
-  signature: string;
-}
 
 /** The instance's rule, signed by its root: version 1 keys are trusted only with a certificate. */
 export interface LegacyRuleRecord {
@@ -64,20 +47,6 @@ export interface VerifiedLegacyKey {
   anchor: string;
   issuer: { userId: number; keyId: string };
 }
-
-export const legacyKeyRecordSchema = z.strictObject({
-  type: z.literal("legacy-key"),
-  v: z.literal(2),
-  userId: idField,
-  encryptPublic: publicKeyField,
-  signPublic: publicKeyField,
-  anchor: keyIdField,
-  issuerUserId: idField,
-  issuerKeyId: keyIdField,
-  certified: timeField,
-});
-
-export const signedLegacyKeySchema = z.strictObject({ record: legacyKeyRecordSchema, signature: signatureField });
 
 export const legacyRuleRecordSchema = z.strictObject({
   type: z.literal("legacy-rule"),

@@ -7,8 +7,9 @@ import { expectRefusal, hex } from "../test-support";
 import vectors from "../vectors.json";
 import { openEpochLink, sealEpochLinkWith } from "./epoch-chain";
 import { commitKey, createConversationRecord, openSignedConversationKey, sealSignedConversationKeyWith, verifyConversationRecord } from "./conversation-v2";
-import { type SignedAdmin, type SignedIdentity, type SignedKeyReset, createInvitation, createInvitedIdentity, createKeyReset, createResetIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
+import { type SignedAdmin, type SignedIdentity, type SignedKeyReset, createInvitation, createInvitedIdentity, createKeyReset, createLegacyIdentity, createResetIdentity, createRootIdentity, grantAdmin, rotateIdentity } from "./identity";
 import { type IdentityChain, verifyIdentity, verifyKeyReset } from "./identity-chain";
+import { checkPin } from "./identity-pin";
 import { identityKeys, keyLookup } from "./identity-keys";
 import { type SignedLegacyKey, type SignedLegacyRule, certifyLegacyKey, createLegacyRule, verifyLegacyKey, verifyLegacyRule } from "./legacy-key";
 import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, verifyLog } from "./membership-log";
@@ -116,6 +117,21 @@ describe("protocol v2 vectors", () => {
     const rule = await createLegacyRule({ made: T0 + 6 * DAY }, await me(1, "root"));
     expect(rule).toEqual(ids.legacyRule);
     expect(await verifyLegacyRule(ids.legacyRule as SignedLegacyRule, [ids.root as never], trust)).toBe(v.keyIds.root);
+  });
+
+  it("Vera's birth record certified by her certified v1 key, and her v1 pin moving to it", async () => {
+    const birth = await createLegacyIdentity(
+      { userId: 7, email: "vera@example.org", created: T0 + 8 * DAY, certificate: ids.veraCertificate as SignedLegacyKey },
+      await keysOf("veraIdentity"),
+      await keysOf("vera"),
+    );
+    expect(birth).toEqual(ids.veraBirth);
+    const chain: IdentityChain = { userId: 7, records: [ids.veraBirth as never], issuers: [{ userId: 1, records: [ids.root as never] }, { userId: 2, records: [ids.jurg as never] }], admins: [jurgAdmin] };
+    const identity = await verifyIdentity(chain, trust);
+    expect({ seq: identity.seq, keyId: identity.keyId, anchor: identity.anchor, legacy: identity.keys[0]!.legacy }).toEqual({ seq: 0, keyId: v.keyIds.veraIdentity, anchor: v.keyIds.root, legacy: v.keyIds.vera });
+    expect(checkPin({ userId: 7, keyId: v.keyIds.vera, seq: 0, verified: true }, identity)).toEqual({ status: "rotated", pin: { userId: 7, keyId: v.keyIds.veraIdentity, seq: 0, verified: true } });
+    // Without Jürg's admin certificate the v1 key's certificate does not chain.
+    await expectRefusal(verifyIdentity({ ...chain, admins: [] }, trust), "untrusted_key");
   });
 
   it("the membership log: the same entries, hashes and state", async () => {

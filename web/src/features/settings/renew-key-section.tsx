@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { type SignedIdentity, isCryptoError } from "@sealwork/crypto";
+import { isCryptoError } from "@sealwork/crypto";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,10 +8,10 @@ import { errorText } from "../../lib/error-text";
 import { queryKeys } from "../../lib/query-keys";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { CodeForm, NoticeAlert } from "../keys";
-import { PinsLeftBehind, type RenewBlock, type RenewStep, renewAvailability, renewKey } from "./renew-key";
+import { PinsLeftBehind, type RenewBlock, type RenewFrom, type RenewStep, renewAvailability, renewKey } from "./renew-key";
 import { ns } from "./i18n";
 
-type Step = { kind: "checking" } | { kind: "blocked"; reason: RenewBlock | "failed" } | { kind: "ready"; current: SignedIdentity };
+type Step = { kind: "checking" } | { kind: "blocked"; reason: RenewBlock | "failed" } | { kind: "ready"; from: RenewFrom };
 
 /**
  * Settings → Advanced, "Renew my key" (docs/protocol.md §14.3, rotation): the modal explains what
@@ -30,7 +30,7 @@ export function RenewKeySection() {
     setStep({ kind: "checking" });
     try {
       const answer = await renewAvailability(unlocked);
-      if (run === opened.current) setStep(answer.ok ? { kind: "ready", current: answer.current } : { kind: "blocked", reason: answer.reason });
+      if (run === opened.current) setStep(answer.ok ? { kind: "ready", from: answer.from } : { kind: "blocked", reason: answer.reason });
     } catch (error) {
       console.error("Checking your identity failed", error);
       if (run === opened.current) setStep({ kind: "blocked", reason: "failed" });
@@ -63,7 +63,7 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
   const [progress, setProgress] = useState<RenewStep | null>(null);
   const [notice, setNotice] = useState<{ message: string; detail?: string } | null>(null);
 
-  async function renew(current: SignedIdentity, code: string) {
+  async function renew(from: RenewFrom, code: string) {
     if (!unlocked || busy) return;
     setBusy(true);
     setProgress(null);
@@ -71,7 +71,7 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
     try {
       // Let the progress paint before Argon2id takes the main thread.
       await new Promise((resolve) => window.setTimeout(resolve, 30));
-      await renewKey(unlocked, current, code, setProgress);
+      await renewKey(unlocked, from, code, setProgress);
       notifications.show({ color: "green", message: t("renew.done") });
       onClose();
     } catch (error) {
@@ -95,6 +95,7 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
       <Stack>
         <Text size="sm">{t("renew.intro")}</Text>
         <Text size="sm">{t("renew.contacts")}</Text>
+        {step.kind === "ready" && step.from.kind === "legacy" ? <Text size="sm">{t("renew.legacy")}</Text> : null}
         <Text size="sm">{t("renew.access")}</Text>
         {step.kind === "checking" ? <Text size="sm">{t("common:loading")}</Text> : null}
         {step.kind === "blocked" ? (
@@ -117,7 +118,7 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
               submitLabel={t("renew.submit")}
               busy={busy}
               notice={null}
-              onSubmit={(code) => void renew(step.current, code)}
+              onSubmit={(code) => void renew(step.from, code)}
               actions={
                 <Button variant="default" onClick={onClose} disabled={busy}>
                   {t("common:cancel")}

@@ -5,6 +5,7 @@ import {
   createInvitation,
   createInvitedIdentity,
   createRootIdentity,
+  certifyLegacyKey,
   generateAccountKeys,
   identityKeys,
   keyId,
@@ -18,6 +19,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 // A fake server: the user's chain, their keypairs and their sealed pins; the device's vault.
 const fake = vi.hoisted(() => ({
   chain: null as { userId: number; records: unknown[]; issuers: unknown[]; admins: unknown[] } | null,
+  legacy: null as Record<string, unknown> | null,
   anchors: [] as string[],
   pins: { data: null as string | null, rev: 0 },
   posted: [] as { last_key: number | null; identity?: unknown; backup: unknown }[],
@@ -36,6 +38,7 @@ vi.mock("../../lib/api", () => ({
       fake.pins = { data: body.data, rev: fake.pins.rev + 1 };
       return { rev: fake.pins.rev };
     }
+    if (key === "GET /api/users/{id}") return { id: 2, email: "vera@example.org", phone: null };
     if (key === "POST /api/keypairs") {
       if (fake.failRegister) throw Object.assign(new Error("refused"), { status: 400 });
       const body = options.body as (typeof fake.posted)[number];
@@ -48,7 +51,7 @@ vi.mock("../../lib/api", () => ({
 vi.mock("../../lib/i18n", () => ({ i18next: { t: (key: string) => key }, addTranslations: () => undefined }));
 vi.mock("../../lib/session", () => ({ getSession: () => ({ id: 2 }), subscribeSession: () => () => undefined }));
 vi.mock("../../lib/trust", () => ({
-  fetchBundle: async () => ({ chain: fake.chain, legacy: null }),
+  fetchBundle: async () => ({ chain: fake.chain, legacy: fake.legacy }),
   instanceAnchors: async () => fake.anchors,
 }));
 vi.mock("../../lib/vault", () => ({
@@ -77,6 +80,7 @@ async function bobHolding() {
 }
 
 beforeEach(() => {
+  fake.legacy = null;
   fake.pins = { data: null, rev: 0 };
   fake.posted = [];
   fake.vault.clear();
@@ -88,7 +92,7 @@ beforeEach(() => {
 describe("renewing one's key (protocol v2 rotation from Settings)", () => {
   it("is offered only for a verified chain whose current record is the held key", async () => {
     const { holder, bob } = await bobHolding();
-    expect(await renewAvailability(holder)).toEqual({ ok: true, current: bob });
+    expect(await renewAvailability(holder)).toEqual({ ok: true, from: { kind: "identity", current: bob } });
     const stranger = { ...holder, publicKeys: await accountPublicKeys(await generateAccountKeys()) };
     expect(await renewAvailability(stranger)).toEqual({ ok: false, reason: "notCurrent" });
     fake.anchors = [await keyId(await accountPublicKeys(await generateAccountKeys()))];
@@ -102,7 +106,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     const alicePin = { userId: 3, keyId: "alice-key", seq: 0, verified: true };
     await updatePins(holder, (book) => ({ ...book, anchors: fake.anchors, pins: { "3": alicePin }, heads: { "42": { seq: 2, hash: "h".repeat(43) } } }));
 
-    const next = await renewKey(holder, bob, NEW_CODE);
+    const next = await renewKey(holder, { kind: "identity", current: bob }, NEW_CODE);
 
     // The server got the next record of Bob's chain, certified by the key he held, in place of key 11.
     expect(fake.posted).toHaveLength(1);
@@ -149,7 +153,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     const other = { v: 1, anchors: [], pins: { "3": { userId: 3, keyId: "a", seq: 0, verified: false }, "4": { userId: 4, keyId: "b", seq: 0, verified: true } }, heads: {} };
     fake.pins = { data: await sealAccountData(holder.keys, { userId: 2, kind: "pins" }, other), rev: fake.pins.rev + 1 };
 
-    const next = await renewKey(holder, bob, NEW_CODE);
+    const next = await renewKey(holder, { kind: "identity", current: bob }, NEW_CODE);
     forgetPins();
     expect(Object.keys((await pinBook(next)).pins).sort()).toEqual(["3", "4"]);
   });
@@ -159,7 +163,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     await updatePins(holder, (book) => ({ ...book, pins: { "3": { userId: 3, keyId: "a", seq: 0, verified: true } } }));
     const before = fake.pins;
     fake.failRegister = true;
-    await expect(renewKey(holder, bob, NEW_CODE)).rejects.toThrow("refused");
+    await expect(renewKey(holder, { kind: "identity", current: bob }, NEW_CODE)).rejects.toThrow("refused");
     expect(fake.pins).toBe(before);
     expect(fake.vault.size).toBe(0);
     expect(getUnlockedKeys()).toBe(holder);
@@ -169,7 +173,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     const { holder, bob } = await bobHolding();
     await pinBook(holder);
     fake.failPins = true;
-    const failure = await renewKey(holder, bob, NEW_CODE).catch((error: unknown) => error);
+    const failure = await renewKey(holder, { kind: "identity", current: bob }, NEW_CODE).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PinsLeftBehind);
     expect(fake.posted).toHaveLength(1);
     expect(fake.vault.get(2)?.keyId).toBe(21);
@@ -179,7 +183,40 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
   it("refuses a current record that is not the held key's", async () => {
     const { holder } = await bobHolding();
     const someone = await createRootIdentity({ userId: 2, email: "bob@example.org", created: Date.now() }, await generateAccountKeys());
-    await expect(renewKey(holder, someone, NEW_CODE)).rejects.toThrow();
+    await expect(renewKey(holder, { kind: "identity", current: someone }, NEW_CODE)).rejects.toThrow();
     expect(fake.posted).toHaveLength(0);
+  });
+
+  it("a version 1 account: offered once an administrator's certificate verifies; the birth record is certified by the v1 key", async () => {
+    const { rootKeys } = await bobHolding();
+    // Bob's keys as a version 1 key (user 2, key 11) without an identity.
+    fake.chain = null;
+    const holder = getUnlockedKeys()!;
+    const v1 = { id: 11, encrypt_public: holder.publicKeys.encryptPublic, sign_public: holder.publicKeys.signPublic, timestamp: 1, signature: {}, certificate: null, issuer: null };
+    fake.legacy = v1;
+    expect(await renewAvailability(holder)).toEqual({ ok: false, reason: "uncertified" });
+    const root = await createRootIdentity({ userId: 1, email: "root@example.org", created: Date.now() }, rootKeys);
+    const certificate = await certifyLegacyKey({ userId: 2, keys: holder.publicKeys, anchor: fake.anchors[0]!, certified: Date.now() }, await identityKeys(1, rootKeys));
+    fake.legacy = { ...v1, certificate, issuer: { userId: 1, records: [root], issuers: [], admins: [] } };
+    const answer = await renewAvailability(holder);
+    expect(answer).toEqual({ ok: true, from: { kind: "legacy", certificate, email: "vera@example.org" } });
+    // Not the key this browser holds, or a certificate that does not verify to the pinned anchors.
+    expect(await renewAvailability({ ...holder, keyId: 12 })).toEqual({ ok: false, reason: "notCurrent" });
+    const anchors = fake.anchors;
+    fake.anchors = [await keyId(await accountPublicKeys(await generateAccountKeys()))];
+    expect(await renewAvailability(holder)).toEqual({ ok: false, reason: "notVerified" });
+    fake.anchors = anchors;
+
+    if (!answer.ok) throw new Error("not offered");
+    const next = await renewKey(holder, answer.from, NEW_CODE);
+    const posted = fake.posted[0]!;
+    expect(posted.last_key).toBe(11);
+    const identity = posted.identity as SignedIdentity;
+    expect(identity.record).toMatchObject({ seq: 0, userId: 2, email: "vera@example.org", certifiedBy: { kind: "legacy", certificate } });
+    const verified = await verifyIdentity({ userId: 2, records: [identity], issuers: [{ userId: 1, records: [root] }], admins: [] } as never, { anchors });
+    expect(verified.keyId).toBe(await keyId(next.publicKeys));
+    // A contact who pinned the v1 key follows it to the new identity, verified mark and all.
+    expect(checkPin({ userId: 2, keyId: await keyId(holder.publicKeys), seq: 0, verified: true }, verified)).toMatchObject({ status: "rotated", pin: { verified: true, seq: 0 } });
+    expect(getUnlockedKeys()).toBe(next);
   });
 });

@@ -1,15 +1,20 @@
 import {
+  type AccountKeys,
   type IdentityChain,
   type SignedIdentity,
+  type SignedLegacyKey,
   accountPublicKeys,
+  createLegacyIdentity,
   generateAccountKeys,
   isCryptoError,
   keyId,
   lockAccountKeys,
   rotateIdentity,
   verifyIdentity,
+  verifyLegacyKey,
   wrapAccountKeys,
 } from "@sealwork/crypto";
+import { call } from "../../lib/api";
 import { registerKeypair } from "../../lib/keypairs";
 import { renewConversationKeys } from "../conversations";
 import { renewGroupKeys } from "../groups";
@@ -21,22 +26,28 @@ import { saveLocalKey } from "../../lib/vault";
 /**
  * Settings → Advanced, "Renew my key": a rotation of the user's protocol v2 identity
  * (docs/protocol.md §14.3): fresh keys, the next record of their chain certified by the key they
- * hold now, registered in its place; the pins sealed again for the new key (§14.13).
+ * hold now, registered in its place; the pins sealed again for the new key (§14.13). A version 1
+ * account (no identity yet) whose key an administrator certified moves the same way to its first
+ * identity record, certified by the v1 key and carrying the certificate (§14.14).
  */
 
-/** Why a user cannot renew their key here. */
-export type RenewBlock = "noIdentity" | "notVerified" | "notCurrent";
+/** Why a user cannot renew their key here (`uncertified`: a version 1 key no administrator certified yet). */
+export type RenewBlock = "noIdentity" | "uncertified" | "notVerified" | "notCurrent";
 
-export type RenewAvailability = { ok: true; current: SignedIdentity } | { ok: false; reason: RenewBlock };
+/** What the new key's record continues: the current identity record, or a certified version 1 key (a birth record). */
+export type RenewFrom = { kind: "identity"; current: SignedIdentity } | { kind: "legacy"; certificate: SignedLegacyKey; email: string };
+
+export type RenewAvailability = { ok: true; from: RenewFrom } | { ok: false; reason: RenewBlock };
 
 /**
  * Whether `holder` can renew: their chain as the server serves it verifies against their pinned
  * anchors, and its current record is the key they hold (else a rotation would not verify, or
- * would certify a key they do not have).
+ * would certify a key they do not have). Without a chain, their version 1 key: it must be the key
+ * they hold, with an administrator's certificate that verifies against the same anchors.
  */
 export async function renewAvailability(holder: UnlockedKeys): Promise<RenewAvailability> {
   const bundle = await fetchBundle(holder.uid, true);
-  if (!bundle.chain) return { ok: false, reason: "noIdentity" };
+  if (!bundle.chain) return legacyAvailability(holder, bundle.legacy);
   const chain = bundle.chain as unknown as IdentityChain;
   try {
     const identity = await verifyIdentity(chain, { anchors: await instanceAnchors(holder) });
@@ -47,7 +58,32 @@ export async function renewAvailability(holder: UnlockedKeys): Promise<RenewAvai
     return { ok: false, reason: "notVerified" };
   }
   const current = chain.records.at(-1);
-  return current ? { ok: true, current } : { ok: false, reason: "noIdentity" };
+  return current ? { ok: true, from: { kind: "identity", current } } : { ok: false, reason: "noIdentity" };
+}
+
+async function legacyAvailability(holder: UnlockedKeys, legacy: Awaited<ReturnType<typeof fetchBundle>>["legacy"]): Promise<RenewAvailability> {
+  if (!legacy) return { ok: false, reason: "noIdentity" };
+  const held = holder.publicKeys;
+  if (legacy.id !== holder.keyId || legacy.encrypt_public !== held.encryptPublic || legacy.sign_public !== held.signPublic) return { ok: false, reason: "notCurrent" };
+  if (!legacy.certificate || !legacy.issuer) return { ok: false, reason: "uncertified" };
+  const certificate = legacy.certificate as unknown as SignedLegacyKey;
+  try {
+    await verifyLegacyKey(certificate, { userId: holder.uid, ...held }, legacy.issuer as unknown as IdentityChain, { anchors: await instanceAnchors(holder) });
+  } catch (error) {
+    if (!isCryptoError(error)) throw error;
+    console.warn("The certificate of your key does not verify", error);
+    return { ok: false, reason: "notVerified" };
+  }
+  const user = await call("GET /api/users/{id}", { params: { id: holder.uid } });
+  const email = user.email ?? user.phone;
+  return email ? { ok: true, from: { kind: "legacy", certificate, email } } : { ok: false, reason: "noIdentity" };
+}
+
+/** The new key's record: the next of the chain (certified by the held key), or a v1 account's birth record (certified by the held v1 key). */
+async function nextRecord(holder: UnlockedKeys, from: RenewFrom, keys: AccountKeys): Promise<SignedIdentity> {
+  const input = { created: Date.now() };
+  if (from.kind === "identity") return rotateIdentity(from.current, holder.keys, input, keys);
+  return createLegacyIdentity({ userId: holder.uid, email: from.email, certificate: from.certificate, ...input }, keys, holder.keys);
 }
 
 /** How far the renewal of the conversations' and groups' keys is (renewKey). */
@@ -55,16 +91,16 @@ export type RenewStep = { what: "conversations" | "groups"; done: number; total:
 
 /**
  * The rotation: fresh keys, their record certified by the held key (`rotateIdentity` refuses a
- * `current` that is not the held key's), wrapped under `code`, registered in place of the held
- * key, kept on this device; the next key of every conversation and group this user administers,
- * with their own copy for the new key, while the held key still opens the current one; the pins
- * sealed again for them; then the page switches to them. The pins are read before anything
- * changes, so a failure to read them stops it all.
+ * `current` that is not the held key's, `createLegacyIdentity` a certificate of another key),
+ * wrapped under `code`, registered in place of the held key, kept on this device; the next key of
+ * every conversation and group this user administers, with their own copy for the new key, while
+ * the held key still opens the current one; the pins sealed again for them; then the page switches
+ * to them. The pins are read before anything changes, so a failure to read them stops it all.
  */
-export async function renewKey(holder: UnlockedKeys, current: SignedIdentity, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
+export async function renewKey(holder: UnlockedKeys, from: RenewFrom, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
   await pinBook(holder);
   const keys = await generateAccountKeys();
-  const identity = await rotateIdentity(current, holder.keys, { created: Date.now() }, keys);
+  const identity = await nextRecord(holder, from, keys);
   const envelope = await wrapAccountKeys(keys, code);
   const view = await registerKeypair(holder.uid, keys, envelope, holder.keyId, identity);
   await saveLocalKey(holder.uid, view.id, envelope);

@@ -65,9 +65,11 @@ export const de: Texts<typeof en> = {
     done: "Dein Schlüssel wurde erneuert.",
     failed: "Fehler beim Erneuern deines Schlüssels. Dein aktueller Schlüssel bleibt unverändert.",
     pinsLeft: "Dein Schlüssel wurde erneuert, aber deine verifizierten Kontakte konnten nicht übernommen werden. Prüfe die Sicherheitsnummern deiner Kontakte erneut.",
+    legacy: "Dein Schlüssel stammt aus der Zeit vor den zertifizierten Identitäten. Ein Administrator hat ihn beglaubigt, daher wird dein neuer Schlüssel eine zertifizierte Identität, unterschrieben von deinem aktuellen Schlüssel.",
     unavailable: "Das Erneuern deines Schlüssels ist nicht verfügbar",
     blocked: {
       noIdentity: "Dein Konto hat noch keine zertifizierte Identität (es wurde angelegt, bevor es Identitäten gab), daher könnte dein aktueller Schlüssel keinen neuen zertifizieren.",
+      uncertified: "Dein Schlüssel stammt aus der Zeit vor den zertifizierten Identitäten, und noch kein Administrator hat ihn beglaubigt. Bitte zuerst einen Administrator, deinen Schlüssel zu beglaubigen (Administration, Schlüssel aus Version 1); danach kannst du ihn hier erneuern.",
       notVerified: "Deine Identität, wie der Server sie zeigt, lässt sich nicht gegen die Instanz prüfen, der du vertraust; ein davon zertifizierter neuer Schlüssel wäre nicht vertrauenswürdig. Wende dich an einen Administrator.",
       notCurrent: "Der Eintrag deiner Identität auf dem Server ist nicht der Schlüssel, den dieser Browser hält (ein anderes Fenster oder Gerät hat ihn vielleicht erneuert). Lade die Seite neu.",
       failed: "Deine Identität konnte nicht geprüft werden. Versuche es später erneut.",

@@ -62,9 +62,11 @@ export const en = {
     done: "Your key was renewed.",
     failed: "Error renewing your key. Your current key stays as it was.",
     pinsLeft: "Your key was renewed, but your verified contacts could not be carried over to it. Check your contacts' safety numbers again.",
+    legacy: "Your key is from before certified identities. An administrator certified it, so your new key becomes a certified identity, signed by your current key.",
     unavailable: "Renewing your key is not available",
     blocked: {
       noIdentity: "Your account has no certified identity yet (it was created before identities existed), so a new key could not be certified by your current one.",
+      uncertified: "Your key is from before certified identities, and no administrator has certified it yet. Ask an administrator to certify your key (Administration, keys from version 1) first; then you can renew it here.",
       notVerified: "Your identity as the server shows it does not verify against the instance you trust, so a new key certified by it would not be trusted. Ask an administrator.",
       notCurrent: "The server's record of your identity is not the key this browser holds (another window or device may have renewed it). Reload the page.",
       failed: "Your identity could not be checked. Try again later.",

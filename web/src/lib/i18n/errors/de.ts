@@ -61,6 +61,8 @@ export const de: Record<ErrorCode, string> = {
   key_reset_expired: "Das Zurücksetzen des Schlüssels ist abgelaufen - bitte frage eine Administratorin oder einen Administrator nach einem neuen.",
   key_reset_own: "Du kannst deinen eigenen Schlüssel nicht zurücksetzen.",
   key_reset_required: "Dein Schlüssel wurde zurückgesetzt: der neue Schlüssel braucht den Eintrag, den das Zurücksetzen beglaubigt.",
+  legacy_key_uncertified: "Eine Administratorin oder ein Administrator muss deinen Schlüssel beglaubigen, bevor du ihn erneuern kannst.",
+  legacy_certificate_mismatch: "Die Erneuerung muss die Beglaubigung deines jetzigen Schlüssels tragen. Bitte lade die Seite neu und versuche es noch einmal.",
   conversation_not_found: "Diese Unterhaltung oder Abholung wurde gelöscht!",
   conversation_forbidden: "Du bist nicht berechtigt, auf diese Unterhaltung oder Abholung zuzugreifen!",
   conversation_no_shared_group: "Du kannst nur mit jemandem eine Unterhaltung beginnen, der eine Gruppe mit dir teilt.",

@@ -66,6 +66,8 @@ export const en: Record<ErrorCode, string> = {
   key_reset_expired: "This key reset has expired - please ask an administrator for a new one.",
   key_reset_own: "You cannot reset your own key.",
   key_reset_required: "Your key was reset: the new key needs the record the reset certifies.",
+  legacy_key_uncertified: "An administrator must certify your key before you can renew it.",
+  legacy_certificate_mismatch: "The renewal must carry the administrator's certificate of your current key. Please reload the page and try again.",
   conversation_not_found: "This conversation or pickup has been deleted!",
   conversation_forbidden: "You are not authorized to access this conversation or pickup!",
   conversation_no_shared_group: "You can only start a conversation with someone who shares a group with you.",
