@@ -283,6 +283,20 @@ export namespace IdentityRecords {
     return data ?? undefined;
   }
 
+  /** Which of these users have an identity (a birth record): one batch read per hundred users. */
+  export async function withIdentity(userIds: readonly number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const { data } = await db().entities.identity.get(userIds.map((userId) => ({ userId, seq: 0 }))).go();
+    return new Set(data.map((item) => item.userId));
+  }
+
+  /** Which of these users' version 1 keys (user, keypair id) have a certificate: one batch read per hundred. */
+  export async function certifiedLegacy(keys: readonly { userId: number; keypairId: number }[]): Promise<Set<number>> {
+    if (keys.length === 0) return new Set();
+    const { data } = await db().entities.legacycert.get(keys.map(({ userId, keypairId }) => ({ userId, keypairId }))).go();
+    return new Set(data.map((item) => item.userId));
+  }
+
   /** The instance's legacy rule as its canonical JSON, once the root published it. */
   export async function legacyRule(): Promise<string | undefined> {
     const { data } = await db().entities.legacyrule.get({ rule: "certified-only" }).go();

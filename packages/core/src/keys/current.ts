@@ -14,6 +14,25 @@ export async function currentKey(uid: number): Promise<{ item: KeypairItem; vali
   return { item, valid: head.valid };
 }
 
+/**
+ * The current keys of many users at once (administration's lists): two batch reads of up to 100
+ * items per request (the heads, then the keys they point at), not a look-up per user. Users
+ * without a key are absent.
+ */
+export async function currentKeys(uids: readonly number[]): Promise<Map<number, { item: KeypairItem; valid: boolean }>> {
+  if (uids.length === 0) return new Map();
+  const { data: heads } = await db().entities.keyhead.get(uids.map((userId) => ({ userId }))).go();
+  if (heads.length === 0) return new Map();
+  const { data: items } = await db().entities.keypair.get(heads.map((head) => ({ id: head.keyId }))).go();
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const keys = new Map<number, { item: KeypairItem; valid: boolean }>();
+  for (const head of heads) {
+    const item = byId.get(head.keyId);
+    if (item) keys.set(head.userId, { item, valid: head.valid });
+  }
+  return keys;
+}
+
 /** Whether someone could be sealed for: a current, valid, public (not an invitation's temporary) key. */
 export function sealable(key: Awaited<ReturnType<typeof currentKey>>): boolean {
   return key?.valid === true && key.item.type === "public";
