@@ -1,3 +1,4 @@
+import { getEvery } from "../db/batch";
 import { db } from "../db/service";
 import type { KeypairItem } from "./entities";
 import "./entities";
@@ -21,9 +22,9 @@ export async function currentKey(uid: number): Promise<{ item: KeypairItem; vali
  */
 export async function currentKeys(uids: readonly number[]): Promise<Map<number, { item: KeypairItem; valid: boolean }>> {
   if (uids.length === 0) return new Map();
-  const { data: heads } = await db().entities.keyhead.get(uids.map((userId) => ({ userId }))).go();
+  const heads = await getEvery((keys) => db().entities.keyhead.get(keys).go(), uids.map((userId) => ({ userId })));
   if (heads.length === 0) return new Map();
-  const { data: items } = await db().entities.keypair.get(heads.map((head) => ({ id: head.keyId }))).go();
+  const items = await getEvery((keys) => db().entities.keypair.get(keys).go(), heads.map((head) => ({ id: head.keyId })));
   const byId = new Map(items.map((item) => [item.id, item]));
   const keys = new Map<number, { item: KeypairItem; valid: boolean }>();
   for (const head of heads) {
