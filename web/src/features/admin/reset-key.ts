@@ -81,6 +81,9 @@ export async function resetKey(me: UnlockedKeys, user: PublicUser): Promise<KeyR
 
 export function useResetKey(me: UnlockedKeys | null) {
   const client = useQueryClient();
-  // The users list shows the pending reset.
-  return useMutation({ mutationFn: (user: PublicUser) => resetKey(me!, user), onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.admin.users() }) });
+  // The users list shows the pending reset; a version 1 account's key is no longer one to certify.
+  return useMutation({
+    mutationFn: (user: PublicUser) => resetKey(me!, user),
+    onSuccess: () => Promise.all([queryKeys.admin.users(), queryKeys.admin.legacyKeys()].map((queryKey) => client.invalidateQueries({ queryKey }))),
+  });
 }
