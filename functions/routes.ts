@@ -43,6 +43,7 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/identities/invitation": "functions/api/identities/invitation.handler",
   "GET /api/identities/pins": "functions/api/identities/pins.handler",
   "PUT /api/identities/pins": "functions/api/identities/save-pins.handler",
+  "GET /api/identities/uncertified": "functions/api/identities/uncertified.handler",
   "GET /api/identities/{id}": "functions/api/identities/get.handler",
   "POST /api/identities": "functions/api/identities/publish.handler",
   "POST /api/identities/{id}/admin": "functions/api/identities/certify-admin.handler",

@@ -5,6 +5,7 @@ import { handler as identitiesAnchors } from "../api/identities/anchors";
 import { handler as identitiesInvitation } from "../api/identities/invitation";
 import { handler as identitiesPins } from "../api/identities/pins";
 import { handler as identitiesSavePins } from "../api/identities/save-pins";
+import { handler as identitiesUncertified } from "../api/identities/uncertified";
 import { handler as identitiesGet } from "../api/identities/get";
 import { handler as identitiesPublish } from "../api/identities/publish";
 import { handler as identitiesCertifyAdmin } from "../api/identities/certify-admin";
@@ -17,6 +18,7 @@ export const handler = dispatch({
   "GET /api/identities/invitation": identitiesInvitation,
   "GET /api/identities/pins": identitiesPins,
   "PUT /api/identities/pins": identitiesSavePins,
+  "GET /api/identities/uncertified": identitiesUncertified,
   "GET /api/identities/{id}": identitiesGet,
   "POST /api/identities": identitiesPublish,
   "POST /api/identities/{id}/admin": identitiesCertifyAdmin,

@@ -296,6 +296,13 @@ describe("the migration of protocol v1 accounts", () => {
     expect(roots).toHaveLength(1);
     const keypair = (await http<{ sign_public: string }>("GET", `/api/keypairs/${adminKey}`, { token: admin.api_token })).body;
     expect(roots[0]!.record).toMatchObject({ userId: 1, seq: 0, signPublic: keypair.sign_public, certifiedBy: { kind: "root" } });
+    // Right after publishing the root, their browser offers to certify the keys from version 1 (Vera's), and leads to the panel.
+    const offer = a.page.getByRole("dialog", { name: "Keys from version 1 to certify" });
+    await offer.getByText("1 account still has a key from version 1", { exact: false }).waitFor({ timeout: 30_000 });
+    await offer.getByRole("button", { name: "Go to certification" }).click();
+    await a.page.waitForURL(/\/instanceadmin\/\?certify=1$/);
+    await a.page.locator(`[data-legacy-account="${vera.id}"]`).getByRole("button", { name: "Certify the key of Invited Person" }).waitFor({ timeout: 30_000 });
+    expect(await offer.count()).toBe(0);
 
     // A conversation with the v1 member: sealed for her key pinned on first use, marked "not certified".
     await a.page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();

@@ -7,7 +7,7 @@ import { shareGroup } from "../support/conversations";
 import { ADMIN } from "../support/global-setup";
 import { invitedMember, rootAdmin } from "../support/identities";
 import { newInviteBody } from "../support/invites";
-import { currentIdentity, newKeyReset } from "../support/key-resets";
+import { currentIdentity, newKeyReset, resetTakeover } from "../support/key-resets";
 import { TEST_CODE } from "../support/keys";
 import { expectAccessible } from "./accessibility";
 import { conversationIdOf, conversationPanel, messageBox, messageList } from "./conversation-helpers";
@@ -160,6 +160,42 @@ describe("an administrator resets a lost key in the browser", () => {
     await gotoApp(b, `/conversation/${after}`, BOB_NEW_CODE);
     await messageList(b).getByText("Hello Bob, after your reset").waitFor({ timeout: POLL_WAIT });
     await personRow(b, aliceId).waitFor();
+  });
+
+  it("another administrator sees pending and ended resets in the users table, with their end, until the user takes one over", { timeout: 240_000 }, async () => {
+    const root = await rootAdmin();
+    const [paul, rita, carol] = [await invitedMember(root), await invitedMember(root), await invitedMember(root, { admin: true })];
+    const reset = async (who: typeof paul) => {
+      const made = await newKeyReset(root, { userId: who.session.id, current: await currentIdentity(root.session.api_token, who.session.id) });
+      const reply = await http<{ keypair_id: number; expires: number }>("POST", `/api/identities/${who.session.id}/reset`, { token: root.session.api_token, body: made.body });
+      expect(reply.status).toBe(200);
+      return { made, ...reply.body };
+    };
+    const paulReset = await reset(paul);
+    const ritaReset = await reset(rita);
+    const ritaEnd = Math.floor(Date.now() / 1000) - 86_400;
+    await db().entities.keyreset.patch({ userId: rita.session.id }).set({ expiresAt: ritaEnd }).go();
+    // Dates in the Swiss German locale, as the tables show them.
+    const day = (seconds: number) => new Intl.DateTimeFormat("de-CH", { dateStyle: "medium" }).format(new Date(seconds * 1000));
+
+    const c = (await newVisitor(browser)).page;
+    await signIn(c, carol.email, INVITEE_PASSWORD, TEST_CODE);
+    await c.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Administration" }).click();
+    const badge = (uid: number) => c.locator(`[data-user-row="${uid}"] [data-key-reset]`);
+    await badge(paul.session.id).waitFor({ timeout: 30_000 });
+    expect(await badge(paul.session.id).getAttribute("data-key-reset")).toBe("pending");
+    expect(await badge(paul.session.id).textContent()).toBe(`Key reset pending until ${day(paulReset.expires)}`);
+    expect(await badge(rita.session.id).getAttribute("data-key-reset")).toBe("ended");
+    expect(await badge(rita.session.id).textContent()).toBe(`Key reset ended ${day(ritaEnd)}: reset again`);
+    expect(await badge(carol.session.id).count()).toBe(0);
+    expect(ritaReset.keypair_id).toBeGreaterThan(0);
+
+    // Paul takes his over: the badge goes.
+    const takeover = await resetTakeover(paul.session, paulReset.keypair_id, paulReset.made.code, await currentIdentity(root.session.api_token, paul.session.id));
+    expect((await http("POST", "/api/keypairs", { token: paul.session.api_token, body: takeover.body })).status).toBe(200);
+    await gotoApp(c, "/instanceadmin/", TEST_CODE);
+    await badge(rita.session.id).waitFor({ timeout: 30_000 });
+    expect(await badge(paul.session.id).count()).toBe(0);
   });
 
   it("a reset that has ended: the popup tells the user to ask for a new one", { timeout: 180_000 }, async () => {

@@ -205,6 +205,32 @@ describe("key resets", () => {
     expect(await verifyIdentity((await chainOf(carol.session.api_token, paul.session.id)).chain!, await trustOf(carol.session.api_token))).toMatchObject({ seq: 1 });
   });
 
+  it("the administrators' users list shows a pending reset with its end until the user takes it over", { timeout: 120_000 }, async () => {
+    const paul = await invitedMember(root);
+    const rita = await invitedMember(root);
+    type Listed = { id: number; key_reset: { expires: number } | null };
+    const listed = async (token: string, query = "") => http<{ users: Listed[] }>("GET", `/api/instance/users${query}`, { token });
+    const resetOf = async (uid: number) => (await listed(root.session.api_token)).body.users.find((user) => user.id === uid)?.key_reset;
+    expect(await resetOf(paul.session.id)).toBeNull();
+    const current = await currentIdentity(root.session.api_token, paul.session.id);
+    const made = await newKeyReset(carol, { userId: paul.session.id, current });
+    const tempId = (await post(carol.session.api_token, paul.session.id, made.body)).body.keypair_id as number;
+    const expires = Math.floor(made.reset.record.expires / 1000);
+    // Another administrator sees it, in the whole list and for the one account; others have none; a member gets no list.
+    expect(await resetOf(paul.session.id)).toEqual({ expires });
+    expect(await resetOf(rita.session.id)).toBeNull();
+    expect((await listed(carol.session.api_token, `?singleuser=${paul.session.id}`)).body.users).toMatchObject([{ id: paul.session.id, key_reset: { expires } }]);
+    expect((await listed(root.session.api_token, `?singleuser=${rita.session.id}`)).body.users).toMatchObject([{ id: rita.session.id, key_reset: null }]);
+    expect(await listed(rita.session.api_token)).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    // A reset whose end has passed is still pending (with that end) until a new one or a takeover.
+    await db().entities.keyreset.patch({ userId: paul.session.id }).set({ expiresAt: expires - 8 * 86_400 }).go();
+    expect(await resetOf(paul.session.id)).toEqual({ expires: expires - 8 * 86_400 });
+    await db().entities.keyreset.patch({ userId: paul.session.id }).set({ expiresAt: expires }).go();
+    const takeover = await resetTakeover(paul.session, tempId, made.code, current);
+    expect((await http("POST", "/api/keypairs", { token: paul.session.api_token, body: takeover.body })).status).toBe(200);
+    expect(await resetOf(paul.session.id)).toBeNull();
+  });
+
   it("after its end a reset hands out nothing and certifies nothing; a new one replaces it", { timeout: 120_000 }, async () => {
     const paul = await invitedMember(root);
     const current: SignedIdentity | null = await currentIdentity(root.session.api_token, paul.session.id);

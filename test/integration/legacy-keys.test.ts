@@ -17,7 +17,9 @@ import {
 } from "@sealwork/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http, login, useRuntime } from "../support/api";
-import { type Member, anchorsOf, chainOf, invitedMember, legacyMember } from "../support/identities";
+import { type Member, anchorsOf, chainOf, invitedMember, legacyMember, registerInvitee } from "../support/identities";
+import { type CreatedInvite, newInviteBody } from "../support/invites";
+import { newKeyReset } from "../support/key-resets";
 import { BROWSER_SECURE_CODE, registerKey } from "../support/keys";
 import { type SpawnedRuntime, spawnRuntime } from "../support/runtime";
 
@@ -59,6 +61,48 @@ describe("certified version 1 keys and the legacy rule", () => {
   afterAll(async () => {
     useRuntime(undefined);
     await runtime?.stop();
+  });
+
+  it("GET /api/identities/uncertified lists exactly the version 1 accounts without a certificate, to administrators only", { timeout: 120_000 }, async () => {
+    const listed = async (token: string) => http<{ accounts: { user: { id: number; email: string | null; name: string }; keypair_id: number }[] }>("GET", "/api/identities/uncertified", { token });
+    // The instance holds only the root (an identity): nobody to certify.
+    expect(await listed(root.session.api_token)).toMatchObject({ status: 200, body: { accounts: [] } });
+    const ulla = await legacyMember(root, "ulla.legacy@example.ch");
+    const otto = await legacyMember(root, "otto.legacy@example.ch");
+    const cert = await legacyMember(root, "cert.legacy@example.ch");
+    const gone = await legacyMember(root, "gone.legacy@example.ch");
+    const vince = await invitedMember(root);
+    const carol = await invitedMember(root, { admin: true });
+    const grant = await grantAdmin({ userId: carol.session.id, keyId: carol.me.keyId, granted: Date.now() }, root.me);
+    expect((await http("POST", `/api/identities/${carol.session.id}/admin`, { token: root.session.api_token, body: { certificate: grant } })).status).toBe(200);
+    expect((await post(root.session.api_token, cert.session.id, await certificateFor(cert, root))).status).toBe(200);
+    // Pending invitees: one not registered yet, one registered who has not taken the invitation over (temporary keys, nothing to certify).
+    const invited = await http<CreatedInvite>("POST", "/api/instance/invite", { token: root.session.api_token, body: (await newInviteBody({ email: "pending.legacy@example.ch" })).body });
+    expect(invited.status).toBe(200);
+    const waiting = await http<CreatedInvite>("POST", "/api/instance/invite", { token: root.session.api_token, body: (await newInviteBody({ email: "waiting.legacy@example.ch" })).body });
+    await registerInvitee(waiting.body.account.id, "waiting.legacy@example.ch");
+    // A version 1 account whose key an administrator reset (a temporary key until it is taken over).
+    const reset = await newKeyReset(root, { userId: gone.session.id, current: null, email: gone.email });
+    expect((await http("POST", `/api/identities/${gone.session.id}/reset`, { token: root.session.api_token, body: reset.body })).status).toBe(200);
+
+    // Members (a v2 one, a v1 one) are refused; administrators (with or without an identity of their own) see the same list.
+    expect(await listed(vince.session.api_token)).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect(await listed(ulla.session.api_token)).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    const answer = await listed(root.session.api_token);
+    expect(answer.status).toBe(200);
+    expect(answer.body.accounts.map((account) => [account.user.id, account.keypair_id])).toEqual([
+      [ulla.session.id, ulla.keypairId],
+      [otto.session.id, otto.keypairId],
+    ]);
+    expect(answer.body.accounts[0]!.user).toMatchObject({ email: "ulla.legacy@example.ch", name: "Invited Person", hasAdminRole: false, password_empty: false });
+    expect((await listed(carol.session.api_token)).body).toEqual(answer.body);
+    // Several windows asking at once get the same answer; certifying one takes it off.
+    const together = await Promise.all([0, 1, 2].map(() => listed(carol.session.api_token)));
+    for (const reply of together) expect(reply.body).toEqual(answer.body);
+    expect((await post(carol.session.api_token, otto.session.id, await certificateFor(otto, carol))).status).toBe(200);
+    expect((await listed(root.session.api_token)).body.accounts.map((account) => account.user.id)).toEqual([ulla.session.id]);
+    expect((await post(root.session.api_token, ulla.session.id, await certificateFor(ulla, root))).status).toBe(200);
+    expect((await listed(root.session.api_token)).body.accounts).toEqual([]);
   });
 
   it("an administrator certifies a version 1 key once; the bundle serves it with the administrator's chain, and it verifies", { timeout: 120_000 }, async () => {

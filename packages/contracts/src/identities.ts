@@ -3,6 +3,7 @@ import { ADMINS, MEMBERS } from "./access";
 import * as f from "./fields";
 import { envelopeObject, tempPublicKey } from "./fields";
 import { route, type RouteContract } from "./route";
+import { publicUser } from "./users";
 
 /**
  * Protocol v2's identities (docs/protocol.md §14; docs/api.md, "Identities"): each user's signed
@@ -129,6 +130,15 @@ export const identityRoutes = {
     response: z.object({ invitation: signedRecordObject.nullable(), reset: signedRecordObject.nullable() }),
   }),
   "GET /api/identities/pins": route({ access: MEMBERS, response: accountDataView }),
+  /**
+   * The accounts whose current key is a version 1 key without an identity and without a
+   * certificate (docs/protocol.md §14.14), as the users list gives them, with that key's id. A
+   * hint for Administration: the client checks each key it certifies.
+   */
+  "GET /api/identities/uncertified": route({
+    access: ADMINS,
+    response: z.object({ accounts: z.array(z.object({ user: publicUser, keypair_id: z.number() })) }),
+  }),
   "PUT /api/identities/pins": route({ access: MEMBERS, body: accountDataSave, response: z.object({ rev: z.number() }) }),
   "GET /api/identities/{id}": route({ access: MEMBERS, params: z.object({ id: f.idParam }), response: identityBundle }),
   /** Publishes the caller's next identity record for their current key (the setup administrator's root, for one). */

@@ -19,6 +19,14 @@ export const instanceInfo = z.object({
 });
 export type InstanceInfo = z.infer<typeof instanceInfo>;
 
+/**
+ * An account in the administrators' list: the public fields, and the key reset an administrator
+ * made for it while the user has not taken it over (null otherwise; `expires` in seconds, its end,
+ * which may have passed: then a new reset is needed), so that other administrators see it.
+ */
+export const listedUser = publicUser.extend({ key_reset: z.object({ expires: z.number() }).nullable() });
+export type ListedUser = z.infer<typeof listedUser>;
+
 /** POST /api/instance/setup: the first administrator, with the one-time setup token. */
 export const setupBody = z.object({ token: z.string().min(1).max(200), name: f.name, email: f.email, password: f.password });
 
@@ -43,7 +51,7 @@ export const instanceRoutes = {
     access: ADMINS,
     /** roles=1 adds the roles (instance-wide and every group's) and who holds them (spec 001 §7). */
     query: z.object({ singleuser: f.idParam.optional(), roles: z.enum(["0", "1"]).optional() }),
-    response: z.object({ users: z.array(publicUser), roles: z.array(roleView).optional(), user_roles: z.array(memberRole).optional() }),
+    response: z.object({ users: z.array(listedUser), roles: z.array(roleView).optional(), user_roles: z.array(memberRole).optional() }),
   }),
   /** Switches an account off: no login, its tokens refused at once (not one's own; a super administrator's only by a super administrator). */
   "POST /api/instance/users/{id}/disable": route({ access: ADMINS, params: userId, response: z.object({ user: publicUser }) }),

@@ -8,7 +8,8 @@ import { fail, valid } from "../errors";
 import { Invitation } from "../invite/read";
 import { Keypair } from "../keys/keypair";
 import { KeyResets } from "../keys/resets";
-import { getUser } from "../user/read";
+import { currentKeys } from "../keys/current";
+import { allUsers, getUser, toPublic } from "../user/read";
 import { IdentityRecords, SETUP_USER_ID } from "./records";
 import "../conversation/errors";
 import "./entities";
@@ -49,6 +50,28 @@ export namespace Identity {
         issuer: certificate && issuer ? toChain(issuer) : null,
       },
     };
+  }
+
+  /**
+   * GET /api/identities/uncertified: the accounts whose current key is a valid version 1 key (no
+   * identity record) without an administrator's certificate, for Administration's "Keys from
+   * version 1 to certify". A hint, not a proof: the client fetches and checks each key it
+   * certifies (docs/protocol.md §14.14). Accounts with a temporary key (an invitation or a key
+   * reset not taken over) or none have nothing to certify and are absent. Cost: the users query,
+   * then batch reads of up to 100 items each (heads, keys, birth records, certificates).
+   */
+  export async function uncertified(actor: Actor) {
+    requireAdmin(actor);
+    const users = await allUsers();
+    const keys = await currentKeys(users.map((user) => user.id));
+    const legacy = [...keys].filter(([, key]) => key.valid && key.item.type === "public").map(([userId, key]) => ({ userId, keypairId: key.item.id }));
+    const [identified, certified] = await Promise.all([
+      IdentityRecords.withIdentity(legacy.map((key) => key.userId)),
+      IdentityRecords.certifiedLegacy(legacy),
+    ]);
+    const open = new Map(legacy.filter((key) => !identified.has(key.userId) && !certified.has(key.userId)).map((key) => [key.userId, key.keypairId]));
+    const accounts = users.filter((user) => open.has(user.id)).sort((a, b) => a.id - b.id);
+    return { accounts: accounts.map((user) => ({ user: toPublic(user), keypair_id: open.get(user.id)! })) };
   }
 
   /** A user's version 1 key: their current key when it is a valid public one (nobody seals for a temporary key or an invalidated one). */

@@ -22,6 +22,7 @@ import {
   verifyLegacyKey,
   verifyLegacyRule,
 } from "@sealwork/crypto";
+import { getEvery } from "../db/batch";
 import { db, type TransactionEntities } from "../db/service";
 import { errorTexts, type ErrorCode, fail } from "../errors";
 import type { AdminCertificateItem, IdentityItem, LegacyCertificateItem } from "./entities";
@@ -289,6 +290,20 @@ export namespace IdentityRecords {
   export async function legacyCertificate(userId: number, keypairId: number): Promise<LegacyCertificateItem | undefined> {
     const { data } = await db().entities.legacycert.get({ userId, keypairId }).go();
     return data ?? undefined;
+  }
+
+  /** Which of these users have an identity (a birth record): one batch read per hundred users. */
+  export async function withIdentity(userIds: readonly number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const births = await getEvery((keys) => db().entities.identity.get(keys).go(), userIds.map((userId) => ({ userId, seq: 0 })));
+    return new Set(births.map((item) => item.userId));
+  }
+
+  /** Which of these users' version 1 keys (user, keypair id) have a certificate: one batch read per hundred. */
+  export async function certifiedLegacy(keys: readonly { userId: number; keypairId: number }[]): Promise<Set<number>> {
+    if (keys.length === 0) return new Set();
+    const certificates = await getEvery((batch) => db().entities.legacycert.get(batch).go(), keys.map(({ userId, keypairId }) => ({ userId, keypairId })));
+    return new Set(certificates.map((item) => item.userId));
   }
 
   /** The instance's legacy rule as its canonical JSON, once the root published it. */

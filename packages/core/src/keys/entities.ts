@@ -86,6 +86,8 @@ export const KeyResetEntity = new Entity({
   },
   indexes: {
     byUser: keyed(primary, ["userId"], []),
+    /** Every pending reset, for the administrators' users list (items written before this index existed are absent until replaced). */
+    pending: keyed(gsi1, [], ["userId"]),
   },
 });
 

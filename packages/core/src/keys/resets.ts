@@ -14,6 +14,15 @@ export namespace KeyResets {
     return data?.keyId === key.id ? data : undefined;
   }
 
+  /**
+   * Every pending reset of the instance (the administrators' users list): one query on gsi1,
+   * whose items are a few hundred bytes, so a page of 1 MB holds thousands.
+   */
+  export async function all(): Promise<KeyResetItem[]> {
+    const { data } = await db().entities.keyreset.query.pending({}).go({ pages: "all" });
+    return data;
+  }
+
   /** Whether the reset's end has passed (seconds). */
   export function expired(reset: Pick<KeyResetItem, "expiresAt">, nowSeconds = Date.now() / 1000): boolean {
     return reset.expiresAt <= nowSeconds;

@@ -1,6 +1,7 @@
-import { id as idSchema, normaliseContact, userChanges, type PublicUser, type Session, type UserChanges } from "@sealwork/contracts";
+import { id as idSchema, normaliseContact, userChanges, type ListedUser, type PublicUser, type Session, type UserChanges } from "@sealwork/contracts";
 import { can, isMember, requireAdmin, type Actor } from "../access";
 import { nextId } from "../db/counter";
+import { KeyResets } from "../keys/resets";
 import { db, type TransactionEntities } from "../db/service";
 import { Accounts } from "./accounts";
 import { type UserItem } from "./entities";
@@ -162,13 +163,17 @@ export namespace User {
     return { user: toPublic(data as UserItem) };
   }
 
-  /** GET /api/instance/users: every account, or the one asked for (administrators). */
-  export async function list(actor: Actor, singleuser?: number): Promise<PublicUser[]> {
+  /**
+   * GET /api/instance/users: every account, or the one asked for (administrators), each with the
+   * key reset pending for it (one more query: the pending resets of the instance).
+   */
+  export async function list(actor: Actor, singleuser?: number): Promise<ListedUser[]> {
     requireAdmin(actor);
-    if (singleuser !== undefined) {
-      const user = await get(singleuser);
-      return user ? [toPublic(user)] : [];
-    }
-    return (await allUsers()).map(toPublic);
+    const [users, resets] = await Promise.all([singleuser !== undefined ? get(singleuser).then((user) => (user ? [user] : [])) : allUsers(), KeyResets.all()]);
+    const ends = new Map(resets.map((reset) => [reset.userId, reset.expiresAt]));
+    return users.map((user) => {
+      const expires = ends.get(user.id);
+      return { ...toPublic(user), key_reset: expires === undefined ? null : { expires } };
+    });
   }
 }

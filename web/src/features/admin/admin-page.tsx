@@ -48,7 +48,7 @@ export function AdminPage() {
       {users.isError ? <Alert color="red">{t("fetchFailed")}</Alert> : null}
       {users.data ? <UsersTable users={users.data} onEdit={setEditing} onSwitchOffTotp={setSwitchingOff} onToggleDisabled={setToggling} onResetKey={setResetting} selfId={session?.id} selfSuper={session?.hasSuperAdminRole} /> : null}
       {users.data ? <AdminCertificates users={users.data} /> : null}
-      {users.data ? <LegacyKeys users={users.data} /> : null}
+      {users.data ? <LegacyKeys /> : null}
       <Title order={2} size="h3">
         {t("invites.heading")}
       </Title>

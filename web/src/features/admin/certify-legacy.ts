@@ -12,7 +12,9 @@ import type { UnlockedKeys } from "../../lib/unlocked-keys";
  * and no administrator's certificate, each with the key's account fingerprint (the person sees
  * theirs under Settings, to compare out of band); POST /api/identities/{id}/legacy with a
  * certificate this administrator signs for the key shown; and the root's legacy rule, published
- * once nobody is left to certify (POST /api/identities/legacy-rule).
+ * once nobody is left to certify (POST /api/identities/legacy-rule). Which accounts to look at
+ * comes from GET /api/identities/uncertified, a hint only: each key is fetched and checked here
+ * before it is shown or certified.
  */
 
 export interface LegacyAccount {
@@ -31,23 +33,25 @@ export interface LegacyState {
   rulePublished: boolean;
 }
 
-/** How many key look-ups run at once: an instance has many accounts, the server's other users come first. */
+/** How many key look-ups run at once: an instance moving from version 1 may list many accounts, the server's other users come first. */
 const LOOKUPS_AT_ONCE = 6;
 
 const NONE: LegacyState = { canCertify: false, isRoot: false, anchor: "", accounts: [], rulePublished: false };
 
-/** The version 1 accounts without a certificate, as the server shows them (each key's own v1 signature checked), when this administrator can certify. */
-export async function legacyState(me: UnlockedKeys, users: PublicUser[]): Promise<LegacyState> {
+/**
+ * The version 1 accounts without a certificate, when this administrator can certify: the server's
+ * list says whom to look at (it could hide or invent someone), and each listed account's key is
+ * fetched and checked as before (a v1 key without a certificate, with its own v1 signature).
+ */
+export async function legacyState(me: UnlockedKeys): Promise<LegacyState> {
   const mine = await ownIdentity(me);
   if (!mine?.admin) return NONE;
-  const [{ legacy_rule }, found] = await Promise.all([
-    call("GET /api/identities/anchors"),
-    inTurns(
-      users.filter((user) => user.id !== me.uid),
-      LOOKUPS_AT_ONCE,
-      legacyAccount,
-    ),
-  ]);
+  const [{ legacy_rule }, { accounts: listed }] = await Promise.all([call("GET /api/identities/anchors"), call("GET /api/identities/uncertified")]);
+  const found = await inTurns(
+    listed.map((account) => account.user).filter((user) => user.id !== me.uid),
+    LOOKUPS_AT_ONCE,
+    legacyAccount,
+  );
   const accounts = found.filter((account): account is LegacyAccount => account !== null);
   return { canCertify: true, isRoot: mine.keyId === mine.anchor, anchor: mine.anchor, accounts, rulePublished: legacy_rule !== null };
 }
@@ -105,11 +109,11 @@ export async function publishLegacyRule(me: UnlockedKeys): Promise<void> {
   }
 }
 
-/** Asked for only when the administrator opens the section (`wanted`): it looks up every account's key. */
-export function useLegacyState(me: UnlockedKeys | null, users: PublicUser[], wanted: boolean) {
+/** Asked for only when the administrator opens the section (`wanted`): it looks up the key of every account listed. */
+export function useLegacyState(me: UnlockedKeys | null, wanted: boolean) {
   return useQuery({
-    queryKey: [...queryKeys.admin.legacyKeys(), users.map((user) => user.id)],
-    queryFn: () => legacyState(me!, users),
+    queryKey: queryKeys.admin.legacyKeys(),
+    queryFn: () => legacyState(me!),
     enabled: me !== null && wanted,
   });
 }

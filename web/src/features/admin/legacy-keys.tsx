@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, Loader, Stack, Table, Text, Title } from "@mantine/core";
-import type { PublicUser } from "@sealwork/contracts";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { errorText } from "../../lib/error-text";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { useCertifyLegacy, useLegacyState, usePublishLegacyRule } from "./certify-legacy";
@@ -11,15 +11,22 @@ import { ns } from "./i18n";
  * Administration → version 1 keys (docs/protocol.md §14.14): the accounts whose key is from
  * version 1 and not certified, each with its account fingerprint to compare with the person, and
  * Certify / Certify all; for the root, the rule that version 1 keys need a certificate, published
- * when the last one is certified (or with its button once none is left). It looks up every
- * account's key, so only when the administrator asks; certifying needs an administrator whose own
- * identity verifies as one.
+ * when the last one is certified (or with its button once none is left). It looks up the key of
+ * every account the server lists, so only when the administrator asks (or follows the setup
+ * offer's link); certifying needs an administrator whose own identity verifies as one.
  */
-export function LegacyKeys({ users }: { users: PublicUser[] }) {
+export function LegacyKeys() {
   const { t } = useTranslation(ns);
   const unlocked = useUnlockedKeys();
-  const [wanted, setWanted] = useState(false);
-  const state = useLegacyState(unlocked, users, wanted);
+  // Opened at once when a link asks for it (?certify=1: the setup administrator's offer after publishing the root).
+  const [params] = useSearchParams();
+  const asked = params.get("certify") === "1";
+  const [wanted, setWanted] = useState(asked);
+  const section = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (asked) section.current?.scrollIntoView({ block: "start" });
+  }, [asked]);
+  const state = useLegacyState(unlocked, wanted);
   const certify = useCertifyLegacy(unlocked);
   const publish = usePublishLegacyRule(unlocked);
   const data = state.data;
@@ -30,7 +37,7 @@ export function LegacyKeys({ users }: { users: PublicUser[] }) {
   );
   if (!wanted || !unlocked) {
     return (
-      <Stack gap="xs" data-legacy-keys>
+      <Stack gap="xs" data-legacy-keys ref={section}>
         {heading}
         <Group>
           <Button variant="light" disabled={!unlocked} onClick={() => setWanted(true)}>
@@ -42,7 +49,7 @@ export function LegacyKeys({ users }: { users: PublicUser[] }) {
   }
   if (!data) {
     return (
-      <Stack gap="xs" data-legacy-keys>
+      <Stack gap="xs" data-legacy-keys ref={section}>
         {heading}
         {state.isError ? <Alert color="red">{errorText(state.error, state.error.message)}</Alert> : <Loader size="sm" aria-label={t("legacy.looking")} />}
       </Stack>
@@ -52,7 +59,7 @@ export function LegacyKeys({ users }: { users: PublicUser[] }) {
   const busy = certify.isPending || publish.isPending;
   const failure = certify.error ?? publish.error;
   return (
-    <Stack gap="xs" data-legacy-keys data-legacy-state={data.canCertify ? (data.accounts.length > 0 ? "to-certify" : "done") : "not-admin"}>
+    <Stack gap="xs" data-legacy-keys ref={section} data-legacy-state={data.canCertify ? (data.accounts.length > 0 ? "to-certify" : "done") : "not-admin"}>
       {heading}
       {failure ? <Alert color="red">{errorText(failure, failure.message)}</Alert> : null}
       {!data.canCertify ? <Text size="sm">{t("legacy.notAdmin")}</Text> : null}

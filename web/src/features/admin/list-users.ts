@@ -1,11 +1,11 @@
-import type { PublicUser } from "@sealwork/contracts";
+import type { ListedUser } from "@sealwork/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
 
 export const instanceUsersQuery = queryOptions({
   queryKey: queryKeys.admin.users(),
-  queryFn: async ({ signal }): Promise<PublicUser[]> => {
+  queryFn: async ({ signal }): Promise<ListedUser[]> => {
     try {
       const { users } = await call("GET /api/instance/users", { signal });
       return users;
@@ -17,7 +17,7 @@ export const instanceUsersQuery = queryOptions({
   },
 });
 
-/** GET /api/instance/users: every account of the instance, for administrators. */
+/** GET /api/instance/users: every account of the instance, for administrators (with any key reset pending). */
 export function useInstanceUsers() {
   return useQuery(instanceUsersQuery);
 }

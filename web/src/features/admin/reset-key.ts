@@ -1,7 +1,8 @@
 import { type Body, KEY_RESET_DAYS, type PublicUser } from "@sealwork/contracts";
 import { type IdentityChain, type SignedIdentity, createKeyReset, identityKeys, isCryptoError, verifyIdentity } from "@sealwork/crypto";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../lib/api";
+import { queryKeys } from "../../lib/query-keys";
 import { errorText } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
 import { makeTempKeys, tempPublicKeys } from "../../lib/temp-keys";
@@ -79,5 +80,10 @@ export async function resetKey(me: UnlockedKeys, user: PublicUser): Promise<KeyR
 }
 
 export function useResetKey(me: UnlockedKeys | null) {
-  return useMutation({ mutationFn: (user: PublicUser) => resetKey(me!, user) });
+  const client = useQueryClient();
+  // The users list shows the pending reset; a version 1 account's key is no longer one to certify.
+  return useMutation({
+    mutationFn: (user: PublicUser) => resetKey(me!, user),
+    onSuccess: () => Promise.all([queryKeys.admin.users(), queryKeys.admin.legacyKeys()].map((queryKey) => client.invalidateQueries({ queryKey }))),
+  });
 }

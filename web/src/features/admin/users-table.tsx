@@ -1,10 +1,11 @@
 import { Badge, Button, Group, Table, Text } from "@mantine/core";
-import type { PublicUser } from "@sealwork/contracts";
+import type { ListedUser, PublicUser } from "@sealwork/contracts";
 import { useTranslation } from "react-i18next";
+import { formatDate, fromSeconds } from "../../lib/format";
 import { ns } from "./i18n";
 
 export interface UsersTableProps {
-  users: PublicUser[];
+  users: ListedUser[];
   onEdit: (user: PublicUser) => void;
   /** Offered for users with 2FA on. */
   onSwitchOffTotp?: (user: PublicUser) => void;
@@ -38,7 +39,7 @@ export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, o
         </Table.Thead>
         <Table.Tbody>
           {users.map((user) => (
-            <Table.Tr key={user.id}>
+            <Table.Tr key={user.id} data-user-row={user.id}>
               <Table.Td>{user.id}</Table.Td>
               <Table.Td>{user.name}</Table.Td>
               <Table.Td>{user.email ?? ""}</Table.Td>
@@ -89,7 +90,7 @@ export function UsersTable({ users, onEdit, onSwitchOffTotp, onToggleDisabled, o
   );
 }
 
-function Roles({ user }: { user: PublicUser }) {
+function Roles({ user }: { user: ListedUser }) {
   const { t } = useTranslation(ns);
   const roles = [
     user.hasSuperAdminRole ? t("roleSuper") : null,
@@ -108,11 +109,23 @@ function Roles({ user }: { user: PublicUser }) {
           {t("account.disabledBadge")}
         </Badge>
       ) : null}
+      {user.key_reset ? <KeyReset expires={user.key_reset.expires} /> : null}
       {user.password_empty ? (
         <Badge color="yellow" variant="light" size="sm">
           {t("pending")}
         </Badge>
       ) : null}
     </Group>
+  );
+}
+
+/** A key reset an administrator made that the user has not taken over yet (another administrator sees it here), with its end. */
+function KeyReset({ expires }: { expires: number }) {
+  const { t } = useTranslation(ns);
+  const ended = expires * 1000 <= Date.now();
+  return (
+    <Badge color={ended ? "red" : "orange"} variant="light" size="sm" data-key-reset={ended ? "ended" : "pending"}>
+      {t(ended ? "resetKey.ended" : "resetKey.pending", { date: formatDate(fromSeconds(expires)) })}
+    </Badge>
   );
 }

@@ -16,13 +16,14 @@ import { call } from "../../lib/api";
 import { getSession } from "../../lib/session";
 import { fetchAnchors, fetchBundle, instanceAnchors, pinLegacyRule } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
+import { offerCertification } from "./certify-offer";
 import { KeyFlowError, step } from "./key-errors";
 
 /**
  * The key popup's protocol v2 steps (docs/protocol.md §14): the setup administrator's root
  * identity, the invitee's birth record at takeover, and, once keys are unlocked, the anchors
- * pinned at first use, the migration of the setup administrator's v1 key to a root, and the
- * instance's legacy rule pinned once its root published it.
+ * pinned at first use, the migration of the setup administrator's v1 key to a root (with the offer
+ * to certify the version 1 keys), and the instance's legacy rule pinned once its root published it.
  */
 
 /** The root identity to register with the setup administrator's first key, while the instance has none. */
@@ -42,12 +43,15 @@ export async function afterUnlock(holder: UnlockedKeys, firstSeen?: string[]): P
   const answer = await call("GET /api/identities/anchors");
   const { roots, setup_user_id } = answer;
   const email = getSession()?.email;
-  if (holder.uid === setup_user_id && roots.length === 0 && email) {
+  const publishRoot = holder.uid === setup_user_id && roots.length === 0 && email;
+  if (publishRoot) {
     const identity = await createRootIdentity({ userId: holder.uid, email, created: Date.now() }, holder.keys);
     await call("POST /api/identities", { body: { identity: { ...identity } } });
   }
   await instanceAnchors(holder, firstSeen);
   await pinLegacyRule(holder, answer);
+  // Now that the root can certify: the keys from version 1 waiting for it (an offer only, never a reason to stop).
+  if (publishRoot) await offerCertification(holder.uid).catch((error: unknown) => console.warn("Listing the keys from version 1 failed", error));
 }
 
 export interface TakeoverIdentity {

@@ -4,6 +4,7 @@ import { isGuest, readGuestPickup, useGuestKeys } from "../../lib/guest";
 import { logoutAndReload } from "../../lib/logout";
 import { useRequiredSession } from "../../lib/session";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
+import { CertifyOffer } from "./certify-offer-modal";
 import { KeyPopup } from "./key-popup";
 import { PickupPopup } from "./pickup-popup";
 import { ns } from "./i18n";
@@ -18,7 +19,14 @@ export function KeyGate({ children }: { children: ReactNode }) {
   const unlocked = useUnlockedKeys();
   const guestKeys = useGuestKeys();
   if (isGuest(session)) return guestKeys ? children : <GuestGate />;
-  if (unlocked?.uid === session.id) return children;
+  if (unlocked?.uid === session.id) {
+    return (
+      <>
+        {children}
+        <CertifyOffer />
+      </>
+    );
+  }
   return <KeyPopup key={session.id} uid={session.id} />;
 }
 

@@ -79,6 +79,8 @@ export const de: Texts<typeof en> = {
   resetKey: {
     action: "Schlüssel zurücksetzen…",
     actionUser: "Schlüssel zurücksetzen für {{name}}",
+    pending: "Schlüssel zurückgesetzt, offen bis {{date}}",
+    ended: "Zurücksetzen abgelaufen am {{date}}: erneut zurücksetzen",
   },
   reset: {
     title: "Schlüssel von {{name}} zurücksetzen",

@@ -76,6 +76,8 @@ export const en = {
   resetKey: {
     action: "Reset key…",
     actionUser: "Reset key for {{name}}",
+    pending: "Key reset pending until {{date}}",
+    ended: "Key reset ended {{date}}: reset again",
   },
   reset: {
     title: "Reset the key of {{name}}",

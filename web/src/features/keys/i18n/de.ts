@@ -12,6 +12,15 @@ export const de: Texts<typeof en> = {
   rule: "Dein Sicherheitscode muss mindestens 8 Zeichen lang sein und mindestens eine Ziffer und einen Buchstaben enthalten.",
   mismatch: "Die Sicherheitscodes stimmen nicht überein.",
   equalsPassword: "Dein Sicherheitscode darf nicht dein Login-Passwort sein: Der Server sieht das Passwort bei jedem Login und hätte dann den Code, der deinen Schlüssel schützt.",
+  certifyOffer: {
+    title: "Zu beglaubigende Schlüssel aus Version 1",
+    text_one:
+      "Diese Instanz hat jetzt ihre Stammidentität. {{count}} Konto hat noch einen Schlüssel aus Version 1, den keine Administratorin und kein Administrator beglaubigt hat; andere können darum nicht erkennen, ob er wirklich der Person gehört. Vergleiche seinen Fingerabdruck mit der Person und beglaubige ihn unter Administration.",
+    text_other:
+      "Diese Instanz hat jetzt ihre Stammidentität. {{count}} Konten haben noch Schlüssel aus Version 1, die keine Administratorin und kein Administrator beglaubigt hat; andere können darum nicht erkennen, ob sie wirklich den Personen gehören. Vergleiche ihre Fingerabdrücke mit den Personen und beglaubige sie unter Administration.",
+    go: "Zur Beglaubigung",
+    later: "Später",
+  },
   strength: {
     label: "Stärke des Sicherheitscodes",
     summary: "Stärke: {{level}}",

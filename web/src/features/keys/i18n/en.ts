@@ -9,6 +9,15 @@ export const en = {
   rule: "Your securecode must 8 or more characters, including one digit and letter.",
   mismatch: "The secure codes do not match.",
   equalsPassword: "Your secure code must not be your login password: the server sees the password at every login, and would then hold the code that protects your key.",
+  certifyOffer: {
+    title: "Keys from version 1 to certify",
+    text_one:
+      "This instance now has its root identity. {{count}} account still has a key from version 1 that no administrator has certified, so others cannot tell whether it is really theirs. Compare its fingerprint with the person and certify it under Administration.",
+    text_other:
+      "This instance now has its root identity. {{count}} accounts still have keys from version 1 that no administrator has certified, so others cannot tell whether they are really theirs. Compare their fingerprints with the people and certify them under Administration.",
+    go: "Go to certification",
+    later: "Later",
+  },
   strength: {
     label: "Strength of the secure code",
     summary: "Strength: {{level}}",
