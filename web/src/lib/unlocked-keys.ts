@@ -16,15 +16,35 @@ export interface UnlockedKeys {
 }
 
 const store = memoryStore<UnlockedKeys>();
+/** Set when the held keys were dropped because the account's key moved on (another browser, a reset). */
+const moved = memoryStore<true>();
 
 export const getUnlockedKeys = store.get;
-export const setUnlockedKeys = store.set;
+export function setUnlockedKeys(keys: UnlockedKeys): void {
+  moved.clear();
+  store.set(keys);
+}
 export const clearUnlockedKeys = store.clear;
+export const useKeyMoved = moved.use;
+
+/**
+ * The account's current key is no longer the one held here: the user renewed it in another
+ * browser or tab, or an administrator reset it. The old keys go (nothing signs or seals with them
+ * any more) and the key popup asks for the code again, saying why (docs/protocol.md §12).
+ */
+export function dropMovedKeys(): void {
+  if (!store.get()) return;
+  moved.set(true);
+  store.clear();
+}
 export const subscribeUnlockedKeys = store.subscribe;
 export const useUnlockedKeys = store.use;
 
 // Keys belong to one signed-in user: a logout or another user's session drops them.
 subscribeSession(() => {
   const current = store.get();
-  if (current && getSession()?.id !== current.uid) store.clear();
+  if (current && getSession()?.id !== current.uid) {
+    moved.clear();
+    store.clear();
+  }
 });

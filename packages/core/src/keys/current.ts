@@ -1,6 +1,10 @@
-import { db } from "../db/service";
+import { db, type TransactionEntities } from "../db/service";
 import type { KeypairItem } from "./entities";
 import "./entities";
+import "./errors";
+
+/** The head's signing key id while a temporary key is current: no v2 key id (22 characters) equals it. */
+export const TEMP_SIGNER = "temp";
 
 /**
  * A user's current key and whether it is valid: what other domains ask (a group's members without
@@ -17,4 +21,16 @@ export async function currentKey(uid: number): Promise<{ item: KeypairItem; vali
 /** Whether someone could be sealed for: a current, valid, public (not an invitation's temporary) key. */
 export function sealable(key: Awaited<ReturnType<typeof currentKey>>): boolean {
   return key?.valid === true && key.item.type === "public";
+}
+
+/**
+ * A transaction item that holds only while `signingKeyId` is the key `uid` may sign with now:
+ * writes signed or sealed by a key the user replaced (renewed in another browser, or reset by an
+ * administrator) are refused (`sender_key_stale`), and their client asks for the new key.
+ */
+export function signerCheck(tx: TransactionEntities, uid: number, signingKeyId: string) {
+  return tx.keyhead
+    .check({ userId: uid })
+    .where((attr, op) => `${op.notExists(attr.signingKeyId)} OR ${op.eq(attr.signingKeyId, signingKeyId)}`)
+    .commit();
 }

@@ -5,6 +5,7 @@ import { logoutAndReload } from "../../lib/logout";
 import { useRequiredSession } from "../../lib/session";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { KeyPopup } from "./key-popup";
+import { useKeyWatch } from "./key-watch";
 import { PickupPopup } from "./pickup-popup";
 import { ns } from "./i18n";
 
@@ -17,6 +18,7 @@ export function KeyGate({ children }: { children: ReactNode }) {
   const session = useRequiredSession();
   const unlocked = useUnlockedKeys();
   const guestKeys = useGuestKeys();
+  useKeyWatch(unlocked?.uid === session.id ? unlocked : null);
   if (isGuest(session)) return guestKeys ? children : <GuestGate />;
   if (unlocked?.uid === session.id) return children;
   return <KeyPopup key={session.id} uid={session.id} />;

@@ -28,6 +28,7 @@ export const de: Record<ErrorCode, string> = {
   totp_already_enabled: "Die Zwei-Faktor-Authentifizierung ist bereits eingeschaltet.",
   totp_not_enabled: "Die Zwei-Faktor-Authentifizierung ist nicht eingeschaltet.",
   totp_setup_expired: "Diese Zwei-Faktor-Einrichtung ist abgelaufen - bitte beginne von vorn.",
+  sender_key_stale: "Dein Schlüssel wurde erneuert oder zurückgesetzt - bitte gib deinen Sicherheitscode nochmals ein.",
   keypair_stale: "Dein Schlüssel wurde in einem anderen Fenster geändert - bitte lade die Seite neu und versuche es nochmals.",
   keypair_invalid: "Ungültiges Schlüsselpaar für diese Person hinterlegt",
   keypair_signature_invalid: "Die Signatur dieses Schlüssels lässt sich nicht bestätigen.",

@@ -33,6 +33,7 @@ export const en: Record<ErrorCode, string> = {
   totp_already_enabled: "Two-factor authentication is already enabled.",
   totp_not_enabled: "Two-factor authentication is not enabled.",
   totp_setup_expired: "This two-factor setup has expired - please start again.",
+  sender_key_stale: "Your key was renewed or reset - please enter your secure code again.",
   keypair_stale: "Your key was changed in another window - please reload and try again.",
   keypair_invalid: "Invalid keypair on record for user",
   keypair_signature_invalid: "The signature of this key does not verify.",
