@@ -7,6 +7,7 @@ import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
 import { signerCheck } from "../keys/current";
+import "../keys/errors";
 import { access, find, membersOf, missing } from "./access";
 import type { ConversationItem, MoteItem } from "./entities";
 import { attribution, moteView, participantViews, protocolOf, view } from "./views";

@@ -4,6 +4,7 @@ import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
 import { signerCheck } from "../keys/current";
+import "../keys/errors";
 import { attribution } from "../conversation/views";
 import type { Actor } from "../access";
 import { reservedPageAccess } from "./access";
