@@ -34,3 +34,21 @@ export function signerCheck(tx: TransactionEntities, uid: number, signingKeyId: 
     .where((attr, op) => `${op.notExists(attr.signingKeyId)} OR ${op.eq(attr.signingKeyId, signingKeyId)}`)
     .commit();
 }
+
+/**
+ * Of these users, those whose current key is an invitation's temporary key (not taken over yet,
+ * and not a key reset's): three batch reads however many (the heads, their keys, the resets).
+ */
+export async function awaitingTakeover(uids: number[]): Promise<Set<number>> {
+  const unique = [...new Set(uids)];
+  if (!unique.length) return new Set();
+  const { data: heads } = await db().entities.keyhead.get(unique.map((userId) => ({ userId }))).go();
+  const maybe = heads.filter((h) => h.signingKeyId === undefined || h.signingKeyId === TEMP_SIGNER);
+  if (!maybe.length) return new Set();
+  const [{ data: keys }, { data: resets }] = await Promise.all([
+    db().entities.keypair.get(maybe.map((h) => ({ id: h.keyId }))).go(),
+    db().entities.keyreset.get(maybe.map((h) => ({ userId: h.userId }))).go(),
+  ]);
+  const reset = new Set(resets.map((r) => r.userId));
+  return new Set(keys.filter((k) => k.type === "temp" && !reset.has(k.userId)).map((k) => k.userId));
+}

@@ -41,6 +41,8 @@ export const de: Record<ErrorCode, string> = {
   invite_accepted: "Diese Einladung wurde bereits angenommen.",
   invite_not_found: "Diese Einladung gibt es nicht.",
   invite_reservation_invalid: "Diese Einladungsnummer wurde nicht für dich reserviert oder ist schon verwendet.",
+  invite_changed: "Diese Einladung wurde inzwischen geändert (eine andere Administratorin oder ein anderer Administrator hat einen neuen Code ausgestellt, oder die eingeladene Person hat ihren Schlüssel übernommen) - bitte sieh nochmals nach.",
+  invite_key_taken: "Die eingeladene Person hat ihren Schlüssel bereits übernommen: Setze stattdessen ihren Schlüssel zurück.",
   invite_reissue: "Diese Einladung ist abgelaufen und ihr temporärer Schlüssel wurde gelöscht: Sende sie mit neuen Schlüsseln erneut.",
   identity_malformed: "Dieser Identitätseintrag ist nicht wohlgeformt.",
   identity_signature_invalid: "Eine Signatur dieses Identitätseintrags ist ungültig.",

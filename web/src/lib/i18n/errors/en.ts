@@ -46,6 +46,8 @@ export const en: Record<ErrorCode, string> = {
   invite_accepted: "This invitation has been accepted already.",
   invite_not_found: "This invitation does not exist.",
   invite_reservation_invalid: "This invite id was not reserved by you, or has been used.",
+  invite_changed: "This invitation was changed meanwhile (another administrator issued a new code, or the invitee took their key over) - please look again.",
+  invite_key_taken: "The invitee has taken over their key already: reset their key instead.",
   invite_reissue: "This invitation has expired and its temporary key was deleted: resend it with new keys.",
   identity_malformed: "This identity record is not well-formed.",
   identity_signature_invalid: "A signature of this identity record does not verify.",
