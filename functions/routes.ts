@@ -38,6 +38,7 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/instance/invites": "functions/api/invites/list.handler",
   "POST /api/instance/invites/reserve": "functions/api/invites/reserve.handler",
   "POST /api/instance/invites/{id}/resend": "functions/api/invites/resend.handler",
+  "POST /api/instance/invites/{id}/code": "functions/api/invites/code.handler",
   // Identities, anchors and pins (protocol v2; the literal paths before /{id})
   "GET /api/identities/anchors": "functions/api/identities/anchors.handler",
   "GET /api/identities/invitation": "functions/api/identities/invitation.handler",

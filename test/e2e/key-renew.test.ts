@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { certifyLegacyKey } from "@sealwork/crypto";
 import { http } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
-import { aliceAndBob, conversationWith, send, signInAs } from "../malicious/scenes";
+import { aliceAndBob, conversationWith, send, signInAs, verifiedMessage, visitAs } from "../malicious/scenes";
 import { shareGroup } from "../support/conversations";
-import { chainOf, invitedMember, legacyMember, rootAdmin } from "../support/identities";
+import { type Member, chainOf, invitedMember, legacyMember, rootAdmin } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
 import { expectAccessible } from "./accessibility";
 import { conversationPanel, messageList } from "./conversation-helpers";
@@ -37,14 +37,7 @@ describe("a user renews their key in Settings", () => {
   });
 
   const personRow = (page: Page, uid: number) => conversationPanel(page).locator(`[data-participant="${uid}"]`);
-  const verifiedMessage = (page: Page, text: string) => messageList(page).locator('[data-message-verified="true"]').getByText(text, { exact: true });
-
-  async function visit(member: Awaited<ReturnType<typeof aliceAndBob>>["alice"]): Promise<Page> {
-    const { page } = await newVisitor(browser);
-    await signInAs(page, member);
-    await page.getByRole("heading", { name: /^Hello/ }).waitFor();
-    return page;
-  }
+  const visit = (member: Member) => visitAs(browser, member);
 
   /** Marks `name` (user `uid`) verified from the open conversation's panel. */
   async function markVerified(page: Page, uid: number, name: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { type AccountKeys, type VerifiedKey, accountPublicKeys, generateAccountKeys, isCryptoError, openConversationKey, rotateIdentity } from "@sealwork/crypto";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { http } from "../support/api";
+import { newVisitor } from "../support/browser";
 import { shareGroup } from "../support/conversations";
 import { type Member, chainOf, invitedMember, rootAdmin } from "../support/identities";
 import { TEST_CODE, newKeyBody } from "../support/keys";
@@ -25,6 +26,17 @@ export async function aliceAndBob(): Promise<{ alice: Member; bob: Member }> {
 export async function signInAs(page: Page, member: Member): Promise<void> {
   await signIn(page, member.email, MEMBER_PASSWORD, TEST_CODE);
 }
+
+/** A fresh browser context (nothing looked up or cached yet) signed in as `member`, on the home page. */
+export async function visitAs(browser: Browser, member: Member): Promise<Page> {
+  const { page } = await newVisitor(browser);
+  await signInAs(page, member);
+  await page.getByRole("heading", { name: /^Hello/ }).waitFor();
+  return page;
+}
+
+/** A message shown as signed and verified, by its text. */
+export const verifiedMessage = (page: Page, text: string) => messageList(page).locator('[data-message-verified="true"]').getByText(text, { exact: true });
 
 /** The New Conversation screen: one person by email and a title, then Start. */
 export async function startConversationWith(page: Page, email: string, title: string): Promise<void> {

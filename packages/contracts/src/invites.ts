@@ -81,6 +81,14 @@ export const resendInvite = z
   .refine((b) => (b.public_key === undefined) === (b.transit === undefined), { message: "New temporary keys come with their transit envelope.", path: ["transit"] })
   .refine((b) => b.invitation === undefined || b.public_key !== undefined, { message: "A new signed invitation names new temporary keys.", path: ["public_key"] });
 
+/**
+ * A new code for a pending invitation whose invitee lost theirs (not taken over yet: pending, or
+ * registered without having entered the code): new temporary keys with their transit envelope and,
+ * where the invitation is signed, a new signed invitation on the same id. The old code opens
+ * nothing any more (its temporary key and transit go in the same transaction).
+ */
+export const newInviteCode = z.object({ public_key: tempPublicKey, transit: envelopeObject, invitation: signedRecordObject.optional() });
+
 export const inviteView = z.object({
   id: z.number(),
   user_id: z.number(),
@@ -91,6 +99,8 @@ export const inviteView = z.object({
   /** Seconds since the epoch. */
   created_at: z.number(),
   expires_at: z.number(),
+  /** Whether the invitee still has to take their key over with the invitation code (a new code can be issued). */
+  awaiting_key: z.boolean(),
 });
 export type InviteView = z.infer<typeof inviteView>;
 
@@ -112,7 +122,8 @@ export const inviteRoutes = {
   /** An invite id for the invitation an administrator is about to sign (valid one hour, for them only). */
   "POST /api/instance/invites/reserve": route({ access: ADMINS, response: z.object({ id: z.number() }) }),
   "POST /api/instance/invites/{id}/resend": route({ access: ADMINS, params: z.object({ id: f.idParam }), body: resendInvite, response: inviteView }),
+  "POST /api/instance/invites/{id}/code": route({ access: ADMINS, params: z.object({ id: f.idParam }), body: newInviteCode, response: inviteView }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const inviteErrorCodes = ["invite_expired", "invite_accepted", "invite_not_found", "invite_reservation_invalid", "invite_reissue"] as const;
+export const inviteErrorCodes = ["invite_expired", "invite_accepted", "invite_not_found", "invite_reservation_invalid", "invite_reissue", "invite_key_taken", "invite_changed"] as const;

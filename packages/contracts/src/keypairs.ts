@@ -183,4 +183,4 @@ export const keypairRoutes = {
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const keypairErrorCodes = ["keypair_stale", "keypair_invalid", "keypair_signature_invalid", "backup_invalid", "clock_skew", "keypair_not_found", "backup_not_found", "backup_exists"] as const;
+export const keypairErrorCodes = ["keypair_stale", "sender_key_stale", "keypair_invalid", "keypair_signature_invalid", "backup_invalid", "clock_skew", "keypair_not_found", "backup_not_found", "backup_exists"] as const;

@@ -2,6 +2,7 @@ import type { Body, HttpMethod, Params, Query, Response, RouteKey } from "@sealw
 // The route module alone: the contracts' index builds every zod schema, which the first page does not need.
 import { splitRouteKey } from "@sealwork/contracts/route";
 import { clearSession, getSession } from "./session";
+import { dropMovedKeys } from "./unlocked-keys";
 
 export const API_URL: string = import.meta.env.VITE_API_URL ?? "";
 
@@ -84,7 +85,10 @@ export async function request<T>(method: HttpMethod, path: string, { query, body
     // another tab's old session is the same case.
     // This tab's session only: another tab signed in on its own and holds a token of its own.
     if (response.status === 401 && session && getSession()?.api_token === session.api_token) clearSession({ everywhere: false });
-    throw await toApiError(response);
+    const error = await toApiError(response);
+    // Something signed by a key the account replaced elsewhere: ask for the new one (unlocked-keys.ts).
+    if (error.code === "sender_key_stale") dropMovedKeys();
+    throw error;
   }
   if (response.status === 204) return undefined as T;
   const text = await response.text();

@@ -6,6 +6,8 @@ import { isConditionFailure } from "../db/conditions";
 import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
+import { signerCheck } from "../keys/current";
+import "../keys/errors";
 import { access, find, membersOf, missing } from "./access";
 import type { ConversationItem, MoteItem } from "./entities";
 import { attribution, moteView, participantViews, protocolOf, view } from "./views";
@@ -103,7 +105,9 @@ export async function append(actor: Actor, id: number, body: z.input<typeof appe
   let moteId = await allocate(id, me.uid, conversation.lastSourceId === me.uid);
   for (let attempt = 1; ; attempt++) {
     const mote: MoteItem = { conversationId: id, id: moteId, sourceId: me.uid, timestamp: nowSeconds(), payload, localid: input.localid, ...signed };
-    const { canceled, reasons } = await writeTransaction(({ mote: m, localid, attachment, conversation: c }) => [
+    const { canceled, reasons } = await writeTransaction((tx) => {
+      const { mote: m, localid, attachment, conversation: c } = tx;
+      return [
       localid.create({ conversationId: id, userId: me.uid, localid: input.localid, moteId }).commit(),
       m.create(mote).commit(),
       // Only the sender's own, completely uploaded files of this conversation (attachments.ts).
@@ -116,16 +120,24 @@ export async function append(actor: Actor, id: number, body: z.input<typeof appe
           .commit(),
       ),
       // A signed message only while its epoch is the conversation's and no rekey is pending: a
-      // person removed in between never gets a message under the key they hold.
-      ...(signed ? [c.check({ id }).where((attr, op) => `${op.eq(attr.epoch, signed.epoch)} AND ${op.eq(attr.needsRekey, false)}`).commit()] : []),
-    ]);
+      // person removed in between never gets a message under the key they hold. And only by the
+      // sender's current key (not one they renewed in another browser, or an administrator reset).
+      ...(signed
+        ? [
+            c.check({ id }).where((attr, op) => `${op.eq(attr.epoch, signed.epoch)} AND ${op.eq(attr.needsRekey, false)}`).commit(),
+            signerCheck(tx, me.uid, signed.senderKeyId),
+          ]
+        : []),
+      ];
+    });
     if (!canceled) return answer(mote);
     if (reasons[0] === "ConditionalCheckFailed") {
       // The same localid won a race with this request: answer its message.
       const winner = await storedFor(id, me.uid, input.localid);
       if (winner) return answer(winner);
     }
-    if (signed && reasons.at(-1) === "ConditionalCheckFailed") {
+    if (signed && reasons.at(-1) === "ConditionalCheckFailed") fail("sender_key_stale");
+    if (signed && reasons.at(-2) === "ConditionalCheckFailed") {
       const now = await find(id);
       if (!now) return missing(id);
       fail(now.needsRekey ? "rekey_pending" : "epoch_stale");

@@ -2,7 +2,9 @@ import { MOTES_PAGE, groupAppendBody, groupMessageRoutes, type MoteView } from "
 import type * as z from "zod";
 import { db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
-import { valid } from "../errors";
+import { fail, valid } from "../errors";
+import { signerCheck } from "../keys/current";
+import "../keys/errors";
 import { attribution } from "../conversation/views";
 import type { Actor } from "../access";
 import { reservedPageAccess } from "./access";
@@ -84,10 +86,13 @@ export namespace GroupConversation {
       tx.grouplocalid.create({ groupId, userId: me.uid, localid: input.localid, moteId: mote.id }).commit(),
       tx.groupmote.create(mote).commit(),
       GroupKeys.currentEpochCheck(tx, groupId, input.epoch),
+      // Only by the sender's current key (not one renewed in another browser or reset).
+      signerCheck(tx, me.uid, input.sender_key_id),
     ]);
     if (!canceled) return answer(mote);
     const winner = reasons[0] === "ConditionalCheckFailed" ? await storedFor(groupId, me.uid, input.localid) : undefined;
     if (winner) return answer(winner);
+    if (reasons[3] === "ConditionalCheckFailed") fail("sender_key_stale");
     return GroupKeys.epochRefusal(groupId);
   }
 

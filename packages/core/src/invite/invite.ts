@@ -1,4 +1,4 @@
-import { INVITE_VALID_DAYS, id as idSchema, newInvite, resendInvite, type InviteView, type PublicUser } from "@sealwork/contracts";
+import { INVITE_VALID_DAYS, id as idSchema, newInvite, newInviteCode, resendInvite, type InviteView, type PublicUser } from "@sealwork/contracts";
 import type * as z from "zod";
 import { can, requireAdmin, type Actor } from "../access";
 import { config } from "../config";
@@ -8,6 +8,8 @@ import { fail, valid } from "../errors";
 import { IdentityRecords } from "../identity/records";
 import type { KeypairItem } from "../keys/entities";
 import { Keypair } from "../keys/keypair";
+import { KeyResets } from "../keys/resets";
+import { awaitingTakeover } from "../keys/current";
 import { Mail } from "../mail";
 import type { UserItem } from "../user/entities";
 import { Accounts } from "../user/accounts";
@@ -141,7 +143,8 @@ export namespace Invite {
     const ids = [...new Set(data.flatMap((i) => [i.userId, i.invitedBy]))];
     const users = await getUsers(ids);
     const now = nowSeconds();
-    return data.map((invite) => view(invite, users, now)).sort((a, b) => b.id - a.id);
+    const awaiting = await awaitingTakeover(data.map((i) => i.userId));
+    return data.map((invite) => view(invite, users, now, awaiting)).sort((a, b) => b.id - a.id);
   }
 
   /**
@@ -155,33 +158,15 @@ export namespace Invite {
     const inviter = requireAdmin(actor);
     valid(idSchema, id);
     const input = valid(resendInvite, body);
-    const { data } = await db().entities.invite.query.all({ id }).go();
-    // The index query matches ids by prefix (5 would find 50): pick the exact one.
-    const invite = data.find((i) => i.id === id) ?? fail("invite_not_found");
-    const invitee = await getUser(invite.userId);
-    if (!invitee) fail("invite_not_found");
+    const { invite, invitee } = await inviteOf(id);
     if (invitee.passwordHash || invite.acceptedAt) fail("invite_accepted");
     const now = nowSeconds();
     let updated: InviteItem;
     if (input.public_key && input.transit) {
       const head = await Keypair.currentKey(invitee.id);
       if (head?.item.type !== "temp") fail("invite_accepted");
-      if (invite.invitation && !input.invitation) fail("invitation_required");
-      const temp = await Keypair.checkTemp(input.public_key, input.transit, now);
-      const contact = invitee.email ?? invitee.phone ?? "";
-      const signed = input.invitation === undefined ? undefined : await IdentityRecords.checkInvitation(inviter.uid, input.invitation, { inviteId: invite.id, email: contact, temp: temp.key });
-      const validUntil = signed ? Math.min(Math.floor(signed.expires / 1000), now + INVITE_VALID_DAYS * DAY) : now + INVITE_VALID_DAYS * DAY;
-      const key: KeypairItem = { id: await nextId("keypair"), userId: invitee.id, type: "temp", sentinel: now, ...temp.key };
-      const renewed = { validUntil, purgeAt: validUntil + PURGE_AFTER_DAYS * DAY, ...(signed ? { invitation: signed.text } : {}) };
-      const result = await db()
-        .transaction.write((tx) => [
-          ...Keypair.tempReplacement(tx, head.item.id, key, temp.transit, validUntil),
-          tx.invite.patch({ userId: invite.userId }).set(renewed).commit(),
-        ])
-        .go();
       // The old temporary key was replaced meanwhile (a takeover, another resend).
-      if (result.canceled) fail("invite_accepted");
-      updated = { ...invite, ...renewed };
+      updated = await reissue(inviter.uid, invite, invitee, head.item.id, { public_key: input.public_key, transit: input.transit, invitation: input.invitation }, now, "invite_accepted");
     } else if (invite.validUntil <= now) {
       fail("invite_reissue");
     } else if (invite.invitation) {
@@ -193,7 +178,64 @@ export namespace Invite {
       updated = { ...invite, ...renewed };
     }
     if (invitee.email) await sendMail(inviter.user, invitee.email, updated);
-    return view(updated, new Map([[invitee.id, invitee], [inviter.uid, inviter.user]]), now);
+    return view(updated, new Map([[invitee.id, invitee], [inviter.uid, inviter.user]]), now, await awaitingTakeover([invitee.id]));
+  }
+
+  /**
+   * POST /api/instance/invites/{id}/code: a new invitation code for an invitee who lost theirs and
+   * has not taken their key over yet (pending, or registered without having entered the code; not
+   * someone whose temporary key is a key reset's). New temporary keys and transit, and where the
+   * invitation is signed a newly signed one, replace the old temporary key and its transit in one
+   * transaction conditional on the old key still being current: of two administrators issuing at
+   * once, one wins and the other gets `invite_changed`. No email: the code travels by another channel.
+   */
+  export async function newCode(actor: Actor, id: number, body: z.input<typeof newInviteCode>): Promise<InviteView> {
+    const inviter = requireAdmin(actor);
+    valid(idSchema, id);
+    const input = valid(newInviteCode, body);
+    const { invite, invitee } = await inviteOf(id);
+    const head = await Keypair.currentKey(invitee.id);
+    if (head?.item.type !== "temp" || (await KeyResets.of(head.item))) fail("invite_key_taken");
+    const now = nowSeconds();
+    const updated = await reissue(inviter.uid, invite, invitee, head.item.id, input, now, "invite_changed");
+    return view(updated, new Map([[invitee.id, invitee], [inviter.uid, inviter.user]]), now, new Set([invitee.id]));
+  }
+
+  /** The invitation with this id and its invitee's account. */
+  async function inviteOf(id: number): Promise<{ invite: InviteItem; invitee: UserItem }> {
+    const { data } = await db().entities.invite.query.all({ id }).go();
+    // The index query matches ids by prefix (5 would find 50): pick the exact one.
+    const invite = data.find((i) => i.id === id) ?? fail("invite_not_found");
+    const invitee = (await getUser(invite.userId)) ?? fail("invite_not_found");
+    return { invite, invitee };
+  }
+
+  /**
+   * The invitation issued again with new temporary keys (`input`) in place of the invitee's
+   * temporary key `oldKeyId`: the key, its transit and, where the invitation was signed, the newly
+   * signed one on the same id, with a new validity. `raced` when `oldKeyId` was no longer current.
+   */
+  async function reissue(
+    issuerId: number,
+    invite: InviteItem,
+    invitee: UserItem,
+    oldKeyId: number,
+    input: z.infer<typeof newInviteCode>,
+    now: number,
+    raced: "invite_accepted" | "invite_changed",
+  ): Promise<InviteItem> {
+    if (invite.invitation && !input.invitation) fail("invitation_required");
+    const temp = await Keypair.checkTemp(input.public_key, input.transit, now);
+    const contact = invitee.email ?? invitee.phone ?? "";
+    const signed = input.invitation === undefined ? undefined : await IdentityRecords.checkInvitation(issuerId, input.invitation, { inviteId: invite.id, email: contact, temp: temp.key });
+    const validUntil = signed ? Math.min(Math.floor(signed.expires / 1000), now + INVITE_VALID_DAYS * DAY) : now + INVITE_VALID_DAYS * DAY;
+    const key: KeypairItem = { id: await nextId("keypair"), userId: invitee.id, type: "temp", sentinel: now, ...temp.key };
+    const renewed = { validUntil, purgeAt: validUntil + PURGE_AFTER_DAYS * DAY, ...(signed ? { invitation: signed.text } : {}) };
+    const result = await db()
+      .transaction.write((tx) => [...Keypair.tempReplacement(tx, oldKeyId, key, temp.transit, validUntil), tx.invite.patch({ userId: invite.userId }).set(renewed).commit()])
+      .go();
+    if (result.canceled) fail(raced);
+    return { ...invite, ...renewed };
   }
 
   /** Only the tests move an invitation's validity by hand (to see an expired one). */
@@ -201,7 +243,8 @@ export namespace Invite {
     await db().entities.invite.patch({ userId }).set({ validUntil }).go();
   }
 
-  function view(invite: InviteItem, users: Map<number, UserItem>, now: number): InviteView {
+  /** `awaiting`: the invitees whose current key is still their invitation's temporary key. */
+  function view(invite: InviteItem, users: Map<number, UserItem>, now: number, awaiting: Set<number>): InviteView {
     const invitee = users.get(invite.userId);
     const by = users.get(invite.invitedBy);
     const accepted = Boolean(invite.acceptedAt || invitee?.passwordHash);
@@ -214,6 +257,7 @@ export namespace Invite {
       invited_by: by ? { id: by.id, name: by.name } : null,
       created_at: invite.createdAt,
       expires_at: invite.validUntil,
+      awaiting_key: awaiting.has(invite.userId),
     };
   }
 

@@ -1,7 +1,11 @@
 import { getEvery } from "../db/batch";
-import { db } from "../db/service";
+import { db, type TransactionEntities } from "../db/service";
 import type { KeypairItem } from "./entities";
 import "./entities";
+import "./errors";
+
+/** The head's signing key id while a temporary key is current: no v2 key id (22 characters) equals it. */
+export const TEMP_SIGNER = "temp";
 
 /**
  * A user's current key and whether it is valid: what other domains ask (a group's members without
@@ -37,4 +41,34 @@ export async function currentKeys(uids: readonly number[]): Promise<Map<number, 
 /** Whether someone could be sealed for: a current, valid, public (not an invitation's temporary) key. */
 export function sealable(key: Awaited<ReturnType<typeof currentKey>>): boolean {
   return key?.valid === true && key.item.type === "public";
+}
+
+/**
+ * A transaction item that holds only while `signingKeyId` is the key `uid` may sign with now:
+ * writes signed or sealed by a key the user replaced (renewed in another browser, or reset by an
+ * administrator) are refused (`sender_key_stale`), and their client asks for the new key.
+ */
+export function signerCheck(tx: TransactionEntities, uid: number, signingKeyId: string) {
+  return tx.keyhead
+    .check({ userId: uid })
+    .where((attr, op) => `${op.notExists(attr.signingKeyId)} OR ${op.eq(attr.signingKeyId, signingKeyId)}`)
+    .commit();
+}
+
+/**
+ * Of these users, those whose current key is an invitation's temporary key (not taken over yet,
+ * and not a key reset's): three batch reads however many (the heads, their keys, the resets).
+ */
+export async function awaitingTakeover(uids: number[]): Promise<Set<number>> {
+  const unique = [...new Set(uids)];
+  if (!unique.length) return new Set();
+  const { data: heads } = await db().entities.keyhead.get(unique.map((userId) => ({ userId }))).go();
+  const maybe = heads.filter((h) => h.signingKeyId === undefined || h.signingKeyId === TEMP_SIGNER);
+  if (!maybe.length) return new Set();
+  const [{ data: keys }, { data: resets }] = await Promise.all([
+    db().entities.keypair.get(maybe.map((h) => ({ id: h.keyId }))).go(),
+    db().entities.keyreset.get(maybe.map((h) => ({ userId: h.userId }))).go(),
+  ]);
+  const reset = new Set(resets.map((r) => r.userId));
+  return new Set(keys.filter((k) => k.type === "temp" && !reset.has(k.userId)).map((k) => k.userId));
 }

@@ -38,6 +38,12 @@ export const KeyHeadEntity = new Entity({
     keyId: { type: "number", required: true },
     /** False when the current key was invalidated (the owner must make a new one). */
     valid: { type: "boolean", required: true, default: true },
+    /**
+     * The protocol v2 key id (docs/protocol.md §14.2) that may sign and seal for the user now: the
+     * current key's, or TEMP_SIGNER while a temporary key is current (no one signs with it). Absent
+     * on heads written before it existed (nothing is refused for them until the next key).
+     */
+    signingKeyId: { type: "string" },
     updatedAt: { type: "number", required: true, default: now },
   },
   indexes: {

@@ -15,6 +15,7 @@ import {
   type EnvelopeOf,
   importAccountPublicKeys,
   isCryptoError,
+  keyId as identityKeyId,
   parseEnvelope,
   serializeEnvelope,
   verifyRecord,
@@ -23,7 +24,7 @@ import type * as z from "zod";
 import { can, requireMember, type Actor } from "../access";
 import { nextId } from "../db/counter";
 import { cancellationReasons, db, type TransactionEntities } from "../db/service";
-import { currentKey as current } from "./current";
+import { TEMP_SIGNER, currentKey as current } from "./current";
 import { type KeyResetItem, type KeypairItem, type TransitItem } from "./entities";
 import { KeyResets } from "./resets";
 import { fail, valid } from "../errors";
@@ -114,14 +115,15 @@ export namespace Keypair {
     const identity: IdentityItem | undefined =
       input.identity === undefined ? undefined : await IdentityRecords.checkNew(uid, input.identity, { keys, contacts: [user.email, user.phone], ...certifier });
     const item: KeypairItem = { id: await nextId("keypair"), userId: uid, type: "public", sentinel: now, ...checked };
+    const signingKeyId = await identityKeyId(keys);
     const result = await db()
       .transaction.write((tx) => [
         tx.keypair.create(item).commit(),
         input.last_key === null
-          ? tx.keyhead.create({ userId: uid, keyId: item.id, valid: true, updatedAt: now }).commit()
+          ? tx.keyhead.create({ userId: uid, keyId: item.id, valid: true, signingKeyId, updatedAt: now }).commit()
           : tx.keyhead
               .patch({ userId: uid })
-              .set({ keyId: item.id, valid: true, updatedAt: now })
+              .set({ keyId: item.id, valid: true, signingKeyId, updatedAt: now })
               .where((attr, op) => op.eq(attr.keyId, input.last_key!))
               .commit(),
         ...(identity ? [IdentityRecords.publication(tx, identity)] : []),
@@ -175,8 +177,10 @@ export namespace Keypair {
 
   /** The transaction items that store `key` and make it its owner's current key (a new account's first). */
   export function creation(tx: TransactionEntities, key: KeypairItem) {
-    return [tx.keypair.create(key).commit(), tx.keyhead.create({ userId: key.userId, keyId: key.id, valid: true, updatedAt: key.sentinel }).commit()];
+    const signer = key.type === "temp" ? { signingKeyId: TEMP_SIGNER } : {};
+    return [tx.keypair.create(key).commit(), tx.keyhead.create({ userId: key.userId, keyId: key.id, valid: true, ...signer, updatedAt: key.sentinel }).commit()];
   }
+
 
   export interface NewKeyInput {
     encrypt_public: string;
@@ -322,7 +326,7 @@ export namespace Keypair {
       tx.keypair.create(key).commit(),
       tx.keyhead
         .patch({ userId: key.userId })
-        .set({ keyId: key.id, valid: true, updatedAt: key.sentinel })
+        .set({ keyId: key.id, valid: true, signingKeyId: TEMP_SIGNER, updatedAt: key.sentinel })
         .where((attr, op) => op.eq(attr.keyId, oldId))
         .commit(),
       transitCreation(tx, key, envelope, expiresAt),

@@ -1,5 +1,5 @@
 import { Alert, Code, Loader, Modal, Stack, Text, Title } from "@mantine/core";
-import type { PublicUser } from "@sealwork/contracts";
+import type { InviteView, PublicUser } from "@sealwork/contracts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { usePageTitle } from "../../lib/page-title";
@@ -7,6 +7,7 @@ import { AdminCertificates } from "./admin-certificates";
 import { LegacyKeys } from "./legacy-keys";
 import { EditUserModal } from "./edit-user-modal";
 import { InvitesTable } from "./invites-table";
+import { NewInviteCodeModal } from "./new-invite-code-modal";
 import { useInstanceInvites } from "./list-invites";
 import { useResendInvite, type Resent } from "./resend-invite";
 import { useInstanceUsers } from "./list-users";
@@ -34,6 +35,7 @@ export function AdminPage() {
   const resend = useResendInvite();
   // An expired invitation issued again: its new code, shown once to the administrator.
   const [reissued, setReissued] = useState<Resent | null>(null);
+  const [newCodeFor, setNewCodeFor] = useState<InviteView | null>(null);
   usePageTitle(t("titles.admin"));
 
   return (
@@ -58,6 +60,7 @@ export function AdminPage() {
         <InvitesTable
           invites={invites.data}
           resending={resend.isPending ? (resend.variables?.id ?? null) : null}
+          onNewCode={setNewCodeFor}
           onResend={(invite) =>
             resend.mutate(invite, {
               onSuccess: (resent) => setReissued(resent.code ? resent : null),
@@ -70,6 +73,7 @@ export function AdminPage() {
       <SwitchOffTotpModal user={switchingOff} onClose={() => setSwitchingOff(null)} onError={setFailure} />
       <DisableAccountModal user={toggling} onClose={() => setToggling(null)} onError={setFailure} />
       <ResetKeyModal user={resetting} onClose={() => setResetting(null)} />
+      <NewInviteCodeModal invite={newCodeFor} onClose={() => setNewCodeFor(null)} />
       <ErrorDialog message={failure} onClose={() => setFailure(null)} />
       <Modal opened={reissued !== null} onClose={() => setReissued(null)} title={t("invites.reissuedTitle")} centered>
         <Stack>

@@ -1,4 +1,4 @@
-import { Badge, Button, Table, Text } from "@mantine/core";
+import { Badge, Button, Group, Table, Text } from "@mantine/core";
 import { inviteDaysLeft, type InviteView } from "@sealwork/contracts";
 import { useTranslation } from "react-i18next";
 import { formatDate, fromSeconds } from "../../lib/format";
@@ -8,12 +8,14 @@ export interface InvitesTableProps {
   invites: InviteView[];
   onResend: (invite: InviteView) => void;
   resending: number | null;
+  /** A new invitation code, for an invitee who lost theirs before taking their key over. */
+  onNewCode: (invite: InviteView) => void;
 }
 
 const STATUS_COLOR = { pending: "yellow", expired: "red", accepted: "green" } as const;
 
 /** The administration page's invitations: who, status, days left (29 for a fresh one), resend. */
-export function InvitesTable({ invites, onResend, resending }: InvitesTableProps) {
+export function InvitesTable({ invites, onResend, resending, onNewCode }: InvitesTableProps) {
   const { t } = useTranslation(ns);
   if (invites.length === 0) return <Text c="dimmed">{t("invites.none")}</Text>;
   return (
@@ -44,17 +46,25 @@ export function InvitesTable({ invites, onResend, resending }: InvitesTableProps
               <Table.Td>{invite.invited_by?.name ?? ""}</Table.Td>
               <Table.Td>{formatDate(fromSeconds(invite.created_at))}</Table.Td>
               <Table.Td>
-                {invite.status === "accepted" ? null : (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    loading={resending === invite.id}
-                    aria-label={t("invites.resendTo", { email: invite.email ?? "" })}
-                    onClick={() => onResend(invite)}
-                  >
-                    {t("invites.resend")}
-                  </Button>
-                )}
+                <Group gap="xs" wrap="nowrap">
+                  {invite.status === "accepted" ? null : (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      loading={resending === invite.id}
+                      aria-label={t("invites.resendTo", { email: invite.email ?? "" })}
+                      onClick={() => onResend(invite)}
+                    >
+                      {t("invites.resend")}
+                    </Button>
+                  )}
+                  {/* An expired one gets a new code with Resend; a taken-over key needs a key reset. */}
+                  {invite.status !== "expired" && invite.awaiting_key ? (
+                    <Button size="xs" variant="default" aria-label={t("invites.newCodeFor", { email: invite.email ?? invite.phone ?? "" })} onClick={() => onNewCode(invite)}>
+                      {t("invites.newCode")}
+                    </Button>
+                  ) : null}
+                </Group>
               </Table.Td>
             </Table.Tr>
           ))}

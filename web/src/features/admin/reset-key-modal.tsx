@@ -1,9 +1,9 @@
-import { Alert, Button, Group, List, Modal, Stack, Text } from "@mantine/core";
+import { Alert, Button, Group, List, Text } from "@mantine/core";
 import { KEY_RESET_DAYS, type PublicUser } from "@sealwork/contracts";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, fromSeconds } from "../../lib/format";
-import { HandoverCode } from "../../lib/ui/handover-code";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
+import { HandoverModal } from "./handover-modal";
 import { useResetKey } from "./reset-key";
 import { ns } from "./i18n";
 
@@ -22,28 +22,25 @@ export function ResetKeyModal({ user, onClose }: ResetKeyModalProps) {
   const reset = useResetKey(useUnlockedKeys());
   const name = user?.name ?? "";
 
-  function close() {
-    if (reset.isPending) return;
-    reset.reset();
-    onClose();
-  }
-
   return (
-    <Modal opened={user !== null} onClose={close} title={t("reset.title", { name })} centered size="lg">
-      {reset.data ? (
-        <Stack data-key-reset="made">
-          <Text>{t("reset.made", { name })}</Text>
-          <HandoverCode code={reset.data.code} label={t("reset.codeLabel")} attributes={{ "data-reset-code": true }} />
-          <Text size="sm">{t("reset.valid", { count: KEY_RESET_DAYS, date: formatDateTime(fromSeconds(reset.data.expires)) })}</Text>
-          <Text size="sm" fw={500}>
-            {t("reset.channel")}
-          </Text>
-          <Group justify="flex-end">
-            <Button onClick={close}>{t("common:close")}</Button>
-          </Group>
-        </Stack>
-      ) : (
-        <Stack data-key-reset="confirm">
+    <HandoverModal
+      opened={user !== null}
+      title={t("reset.title", { name })}
+      mutation={reset}
+      onClose={onClose}
+      made={
+        reset.data
+          ? {
+              code: reset.data.code,
+              intro: t("reset.made", { name }),
+              note: <Text size="sm">{t("reset.valid", { count: KEY_RESET_DAYS, date: formatDateTime(fromSeconds(reset.data.expires)) })}</Text>,
+            }
+          : null
+      }
+      code={{ label: t("reset.codeLabel"), attributes: { "data-reset-code": true } }}
+      marker="data-key-reset"
+      confirm={(close) => (
+        <>
           <Text>{t("reset.intro", { name })}</Text>
           <List size="sm" spacing={4}>
             <List.Item>{t("reset.stops")}</List.Item>
@@ -64,8 +61,8 @@ export function ResetKeyModal({ user, onClose }: ResetKeyModalProps) {
               {t("reset.confirm")}
             </Button>
           </Group>
-        </Stack>
+        </>
       )}
-    </Modal>
+    />
   );
 }

@@ -6,6 +6,7 @@ import { useRequiredSession } from "../../lib/session";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
 import { CertifyOffer } from "./certify-offer-modal";
 import { KeyPopup } from "./key-popup";
+import { useKeyWatch } from "./key-watch";
 import { PickupPopup } from "./pickup-popup";
 import { ns } from "./i18n";
 
@@ -18,6 +19,7 @@ export function KeyGate({ children }: { children: ReactNode }) {
   const session = useRequiredSession();
   const unlocked = useUnlockedKeys();
   const guestKeys = useGuestKeys();
+  useKeyWatch(unlocked?.uid === session.id ? unlocked : null);
   if (isGuest(session)) return guestKeys ? children : <GuestGate />;
   if (unlocked?.uid === session.id) {
     return (

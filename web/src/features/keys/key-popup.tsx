@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { secureCodeSetting } from "../../lib/build-settings";
 import { logoutAndReload } from "../../lib/logout";
+import { useKeyMoved } from "../../lib/unlocked-keys";
 import { CodeForm, NoticeAlert } from "./code-form";
 import { LOCAL_KEY_CODES } from "./key-errors";
 import { useKeyFlow, type KeyFlow, type KeyFlowNotice } from "./key-flow";
@@ -17,6 +18,7 @@ export function KeyPopup({ uid }: { uid: number }) {
   const flow = useKeyFlow(uid);
   useDefaultCode(flow);
   const { state, busy } = flow;
+  const moved = useKeyMoved();
 
   return (
     <Modal
@@ -30,6 +32,11 @@ export function KeyPopup({ uid }: { uid: number }) {
       title={t("title")}
     >
       <Stack data-key-state={state.kind} gap="md">
+        {moved ? (
+          <Alert color="yellow" data-key-moved>
+            {t(state.kind === "temp" && state.reset ? "moved.reset" : "moved.renewed")}
+          </Alert>
+        ) : null}
         <StateView flow={flow} />
         {busy ? (
           <Group gap="sm" role="status">

@@ -20,7 +20,7 @@ import { renewConversationKeys } from "../conversations";
 import { renewGroupKeys } from "../groups";
 import { pinBook, resealPins } from "../../lib/pins";
 import { fetchBundle, instanceAnchors } from "../../lib/trust";
-import { type UnlockedKeys, setUnlockedKeys } from "../../lib/unlocked-keys";
+import { type UnlockedKeys, setUnlockedKeys, whileRenewing } from "../../lib/unlocked-keys";
 import { saveLocalKey } from "../../lib/vault";
 
 /**
@@ -97,7 +97,12 @@ export type RenewStep = { what: "conversations" | "groups"; done: number; total:
  * the held key still opens the current one; the pins sealed again for them; then the page switches
  * to them. The pins are read before anything changes, so a failure to read them stops it all.
  */
-export async function renewKey(holder: UnlockedKeys, from: RenewFrom, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
+export function renewKey(holder: UnlockedKeys, from: RenewFrom, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
+  // The server's newer key is this page's own doing: the key watch must not drop the held one meanwhile.
+  return whileRenewing(() => renewHeldKey(holder, from, code, progress));
+}
+
+async function renewHeldKey(holder: UnlockedKeys, from: RenewFrom, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
   await pinBook(holder);
   const keys = await generateAccountKeys();
   const identity = await nextRecord(holder, from, keys);

@@ -7,6 +7,10 @@ export const de: Texts<typeof en> = {
   checking: "Dein Schlüssel wird geprüft…",
   logout: "Abmelden",
   memoryOnly: "Dein entsperrter Schlüssel bleibt im Speicher dieses Fensters, bis du dich abmeldest oder neu lädst.",
+  moved: {
+    renewed: "Dein Schlüssel wurde in einem anderen Browser oder Tab erneuert. Dieses Fenster hat den alten Schlüssel verworfen: Gib deinen Sicherheitscode ein, um den neuen zu laden.",
+    reset: "Eine Administratorin oder ein Administrator hat deinen Schlüssel zurückgesetzt. Dieses Fenster hat den alten Schlüssel verworfen: Gib den Rücksetzcode ein, den du erhalten hast.",
+  },
   secureCode: "Sicherheitscode",
   secureCodeRepeat: "Sicherheitscode wiederholen",
   rule: "Dein Sicherheitscode muss mindestens 8 Zeichen lang sein und mindestens eine Ziffer und einen Buchstaben enthalten.",

@@ -4,6 +4,10 @@ export const en = {
   checking: "Checking your key…",
   logout: "Logout",
   memoryOnly: "Your unlocked key stays in this window's memory until you log out or reload.",
+  moved: {
+    renewed: "Your key was renewed in another browser or tab. This window dropped the old key: enter your secure code to load the new one.",
+    reset: "An administrator reset your key. This window dropped the old key: enter the reset code you were given.",
+  },
   secureCode: "Secure code",
   secureCodeRepeat: "Repeat secure code",
   rule: "Your securecode must 8 or more characters, including one digit and letter.",

@@ -1,0 +1,41 @@
+import { useEffect } from "react";
+import { fetchKeyState } from "../../lib/keypairs";
+import { dropMovedKeys, type UnlockedKeys } from "../../lib/unlocked-keys";
+
+/** At most one look per this many milliseconds, however often the window gains focus. */
+const WATCH_EVERY_MS = 5_000;
+
+/**
+ * Whether the key held in this page is still the account's current one: looked up when the page
+ * becomes visible or gains focus (a user comes back to a tab or a browser after renewing their key
+ * elsewhere, or after an administrator reset it). Another current key drops the held ones and the
+ * key popup asks for the code (docs/protocol.md §12, "Other browsers"). The server's answer only
+ * ever makes this page forget a key, never trust one: the popup then checks the new key as at
+ * any unlock. A page that stays in front is caught by the server instead, which refuses what the
+ * old key signs (`sender_key_stale`, lib/api.ts).
+ */
+export function useKeyWatch(held: UnlockedKeys | null): void {
+  const keyId = held?.keyId;
+  useEffect(() => {
+    if (keyId === undefined) return;
+    let last = Date.now();
+    let stopped = false;
+    const look = () => {
+      if (document.visibilityState !== "visible" || Date.now() - last < WATCH_EVERY_MS) return;
+      last = Date.now();
+      fetchKeyState()
+        .then((state) => {
+          if (!stopped && state.keypair && state.keypair.id !== keyId) dropMovedKeys();
+        })
+        // A failed look changes nothing: the next focus looks again.
+        .catch((error: unknown) => console.warn("Could not check whether the key is current", error));
+    };
+    window.addEventListener("focus", look);
+    document.addEventListener("visibilitychange", look);
+    return () => {
+      stopped = true;
+      window.removeEventListener("focus", look);
+      document.removeEventListener("visibilitychange", look);
+    };
+  }, [keyId]);
+}
