@@ -18,10 +18,13 @@ export function useKeyWatch(held: UnlockedKeys | null): void {
   const keyId = held?.keyId;
   useEffect(() => {
     if (keyId === undefined) return;
-    let last = Date.now();
+    // The first focus after mounting looks at once (a page mounts its keys just before it may be told).
+    let last = 0;
     let stopped = false;
-    const look = () => {
-      if (document.visibilityState !== "visible" || Date.now() - last < WATCH_EVERY_MS) return;
+    // (A window that gains focus is in front, whatever its visibility state says: headless
+    // windows, and some window managers, keep an occluded or background state a while after.)
+    const look = (event: Event) => {
+      if ((event.type !== "focus" && document.visibilityState !== "visible") || Date.now() - last < WATCH_EVERY_MS) return;
       last = Date.now();
       fetchKeyState()
         .then((state) => {
