@@ -62,12 +62,12 @@ export function signerCheck(tx: TransactionEntities, uid: number, signingKeyId: 
 export async function awaitingTakeover(uids: number[]): Promise<Set<number>> {
   const unique = [...new Set(uids)];
   if (!unique.length) return new Set();
-  const { data: heads } = await db().entities.keyhead.get(unique.map((userId) => ({ userId }))).go();
+  const heads = await getEvery((keys) => db().entities.keyhead.get(keys).go(), unique.map((userId) => ({ userId })));
   const maybe = heads.filter((h) => h.signingKeyId === undefined || h.signingKeyId === TEMP_SIGNER);
   if (!maybe.length) return new Set();
-  const [{ data: keys }, { data: resets }] = await Promise.all([
-    db().entities.keypair.get(maybe.map((h) => ({ id: h.keyId }))).go(),
-    db().entities.keyreset.get(maybe.map((h) => ({ userId: h.userId }))).go(),
+  const [keys, resets] = await Promise.all([
+    getEvery((ids) => db().entities.keypair.get(ids).go(), maybe.map((h) => ({ id: h.keyId }))),
+    getEvery((ids) => db().entities.keyreset.get(ids).go(), maybe.map((h) => ({ userId: h.userId }))),
   ]);
   const reset = new Set(resets.map((r) => r.userId));
   return new Set(keys.filter((k) => k.type === "temp" && !reset.has(k.userId)).map((k) => k.userId));

@@ -2,6 +2,7 @@ import { MOTES_PAGE_MAX, type RecordMoteView, type Relationship, PAGE_TYPES, REL
 import * as z from "zod";
 import { type Actor, PAGE_LEVEL, requireMember } from "../access";
 import { attribution } from "../conversation/views";
+import { getEvery } from "../db/batch";
 import { nextId } from "../db/counter";
 import { db, writeTransaction } from "../db/service";
 import { fail, valid } from "../errors";
@@ -34,15 +35,7 @@ export namespace Mote {
   /** Motes by id, in one batch read (missing ones left out). */
   async function motesByIds(ids: number[]): Promise<PageMote[]> {
     if (ids.length === 0) return [];
-    const found: PageMote[] = [];
-    let keys = [...new Set(ids)].map((id) => ({ id }));
-    for (let attempt = 0; keys.length > 0; attempt++) {
-      if (attempt >= 5) fail("internal");
-      const { data, unprocessed } = await db().entities.pagemote.get(keys).go();
-      found.push(...data);
-      keys = unprocessed as { id: number }[];
-    }
-    return found;
+    return getEvery((keys) => db().entities.pagemote.get(keys).go(), [...new Set(ids)].map((id) => ({ id })));
   }
 
   /** Relationships point at motes of the same group (not at the mote itself): 422 mote_relation_invalid. */
