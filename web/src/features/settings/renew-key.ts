@@ -93,9 +93,10 @@ export type RenewStep = { what: "conversations" | "groups"; done: number; total:
  * The rotation: fresh keys, their record certified by the held key (`rotateIdentity` refuses a
  * `current` that is not the held key's, `createLegacyIdentity` a certificate of another key),
  * wrapped under `code`, registered in place of the held key, kept on this device; the next key of
- * every conversation and group this user administers, with their own copy for the new key, while
- * the held key still opens the current one; the pins sealed again for them; then the page switches
- * to them. The pins are read before anything changes, so a failure to read them stops it all.
+ * every conversation this user administers and every group they are the only administrator of,
+ * with their own copy for the new key, while the held key still opens the current one; the pins
+ * sealed again for them; then the page switches to them. The pins are read before anything
+ * changes, so a failure to read them stops it all.
  */
 export function renewKey(holder: UnlockedKeys, from: RenewFrom, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
   // The server's newer key is this page's own doing: the key watch must not drop the held one meanwhile.

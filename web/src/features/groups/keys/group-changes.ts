@@ -179,14 +179,16 @@ export function removeGroupMember(id: number, holder: UnlockedKeys, uid: number)
 
 /**
  * While this member renews their account key (Settings, "Renew my key"; the new one registered
- * already, the held one still in memory): in a group they administer, the next epoch with their
- * own wrap for the new key, opened and signed with the held one. Without it a group whose only
- * administrator renewed would wait for good: nobody else may start an epoch, and their wrap of the
- * current one is for the key they no longer hold. Answers whether it started one.
+ * already, the held one still in memory): in a group they are the only administrator of, the next
+ * epoch with their own wrap for the new key, opened and signed with the held one. Without it such a
+ * group would wait for good: nobody else may start an epoch, and their wrap of the current one is
+ * for the key they no longer hold. A group with other administrators is left to their keepers,
+ * which start the epoch and then keep the restricted pages' keys (keeper.ts): the key-moved job
+ * names the member until then. Answers whether it started one.
  */
 export function renewGroupKey(id: number, holder: UnlockedKeys, renewedTo: UnlockedKeys): Promise<boolean> {
   return onNewestRing(id, holder, async (ring) => {
-    if (!ring.log.admins.includes(holder.uid)) return false;
+    if (ring.log.admins.length !== 1 || ring.log.admins[0] !== holder.uid) return false;
     await nextEpoch(ring, holder, [], null, undefined, renewedTo);
     return true;
   });

@@ -4,10 +4,10 @@ import { renewGroupKey } from "./group-changes";
 
 /**
  * While the signed-in user renews their account key (the new key registered, the held one still
- * in memory): the next epoch of every group they administer, with their own wrap for the new key
- * (renewGroupKey). The groups' other members follow as for any key that moved: the key-moved job
- * and the keepers of the groups' administrators (keeper.ts), this user's new browser among them.
- * One that fails is left to another administrator's keeper. Answers how many were renewed.
+ * in memory): the next epoch of every group they are the only administrator of, with their own
+ * wrap for the new key (renewGroupKey). Groups with other administrators follow as for any key
+ * that moved: the key-moved job and those administrators' keepers (keeper.ts). Answers how many
+ * were renewed.
  */
 export async function renewGroupKeys(holder: UnlockedKeys, renewedTo: UnlockedKeys, progress?: (done: number, total: number) => void): Promise<number> {
   const { groups } = await call("GET /api/users/{id}/groups", { params: { id: holder.uid } });

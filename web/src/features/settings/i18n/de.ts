@@ -54,7 +54,7 @@ export const de: Texts<typeof en> = {
     title: "Meinen Schlüssel erneuern",
     intro: "Ein neuer Schlüssel ersetzt deinen aktuellen. Tu das, wenn du glaubst, dass dein Schlüssel oder ein Gerät, auf dem er lag, offengelegt wurde: Ab jetzt öffnet nur noch der neue Schlüssel, was mit dir geteilt wird.",
     contacts: "Deine Kontakte vertrauen dir weiter: Dein aktueller Schlüssel unterschreibt den neuen, daher sehen Personen, die dich als verifiziert markiert haben, dich weiter als verifiziert.",
-    access: "Unterhaltungen und Gruppen, die du verwaltest, erhalten sofort einen neuen Schlüssel für deinen neuen Schlüssel. Die anderen geben deinem neuen Schlüssel wieder Zugang, sobald einer ihrer Administratoren sie öffnet; bis dahin zeigen sie an, dass sie auf deinen Schlüssel warten.",
+    access: "Unterhaltungen, die du verwaltest, und Gruppen, deren einziger Administrator du bist, erhalten sofort einen neuen Schlüssel für deinen neuen Schlüssel. Die anderen geben deinem neuen Schlüssel wieder Zugang, sobald einer ihrer Administratoren online ist; bis dahin zeigen sie an, dass sie auf deinen Schlüssel warten.",
     code: "Wähle den Sicherheitscode, der deinen neuen Schlüssel schützt. Es darf wieder dein aktueller sein; er muss dieselben Regeln erfüllen wie bei der Erstellung deines Schlüssels.",
     submit: "Schlüssel erneuern",
     busy: "Dein neuer Schlüssel wird erstellt und registriert… Das dauert einen Moment.",

@@ -51,7 +51,7 @@ export const en = {
     title: "Renew my key",
     intro: "A new key replaces your current one. Do this if you think your key or a device that held it was exposed: from now on, only the new key opens what is shared with you.",
     contacts: "Your contacts keep trusting you: your current key signs the new one, so people who marked you verified still see you as verified.",
-    access: "Conversations and groups that you administer get a new key for your new key right away. The others give your new key access again when one of their administrators opens them; until then, they show that they are waiting for your key.",
+    access: "Conversations that you administer, and groups of which you are the only administrator, get a new key for your new key right away. The others give your new key access again when one of their administrators is online; until then, they show that they are waiting for your key.",
     code: "Choose the secure code that protects your new key. It can be your current one again; it must follow the same rules as when you created your key.",
     submit: "Renew key",
     busy: "Making and registering your new key… This takes a moment.",
