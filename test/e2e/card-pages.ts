@@ -27,16 +27,16 @@ export async function groupWithCardPage(signedIn: (person: Person) => Promise<Pa
  * administrator's browser visits it (docs/protocol.md, "Restricted pages"): Sue's browser opens the
  * page, and this waits until every reader holds a copy of its current generation.
  */
-export async function pageKeyMade(browser: Page, admin: Person, group: number, page: number) {
-  await gotoApp(browser, `/group/${group}/page/${page}`);
+export async function pageKeyMade(browser: Page, admin: Pick<Person, "api_token">, group: number, page: number, code?: string) {
+  await gotoApp(browser, `/group/${group}/page/${page}`, code);
   const keys = async () => (await http<{ generation: number; rekey: { missing: number[]; former: number[] } | null }>("GET", `/api/pages/${page}/keys`, { token: admin.api_token })).body;
   await expect.poll(keys, { timeout: 60_000, interval: 500 }).toMatchObject({ generation: expect.any(Number), rekey: { missing: [], former: [] } });
   expect((await keys()).generation).toBeGreaterThan(0);
 }
 
-/** A group made in an administrator's browser with these members (so its keys exist): its id, once its key is ready there. */
-export async function groupMadeIn(s: Page, name: string, members: string[]): Promise<number> {
-  await gotoApp(s, "/group/new");
+/** A group made in an administrator's browser with these members (so its keys exist): its id, once its key is ready there. `code`: their secure code if not the test sessions'. */
+export async function groupMadeIn(s: Page, name: string, members: string[], code?: string): Promise<number> {
+  await gotoApp(s, "/group/new", code);
   await s.getByLabel("Name").fill(name);
   for (const who of members) {
     await s.getByRole("textbox", { name: "Search people" }).fill(who);
@@ -50,8 +50,8 @@ export async function groupMadeIn(s: Page, name: string, members: string[]): Pro
 }
 
 /** Opens a card page and waits until its cards are decrypted. */
-export async function openCardPage(page: Page, group: number, id: number) {
-  await gotoApp(page, `/group/${group}/page/${id}`);
+export async function openCardPage(page: Page, group: number, id: number, code?: string) {
+  await gotoApp(page, `/group/${group}/page/${id}`, code);
   await page.getByText(/Decrypting cards…/).waitFor({ state: "detached", timeout: 60_000 });
 }
 

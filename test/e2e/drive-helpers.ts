@@ -10,8 +10,8 @@ export const driveItemUnder = (page: Page, parent: string, name: string) =>
   page.getByRole("treeitem").filter({ has: page.locator(`:scope > [data-drive-item="${parent}"]`) }).locator(`[data-drive-item="${name}"]`);
 
 /** The group's drive page, once every item is open. */
-export async function openDrive(page: Page, group: number) {
-  await gotoApp(page, `/group/${group}/page/drive`);
+export async function openDrive(page: Page, group: number, code?: string) {
+  await gotoApp(page, `/group/${group}/page/drive`, code);
   await page.locator('[data-drive="ready"]').waitFor({ timeout: 60_000 });
 }
 

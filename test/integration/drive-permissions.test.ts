@@ -1,4 +1,5 @@
 import { db } from "@sealwork/core/db/service";
+import { DrivePermissions } from "@sealwork/core/drive/permissions";
 import { generateRecordId } from "@sealwork/crypto";
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -211,6 +212,27 @@ describe("drive item permissions", () => {
     const again = { payload: (await sealed("for Ben again")).payload, epoch: 0 };
     expect((await permit(ann, folder.id, { read: [user(ben)], seal: { ...again, grants } })).status).toBe(200);
     expect((await load(ann)).items.find((i) => i.id === folder.id)?.regrant).toEqual({ missing: [], former: [] });
+  });
+
+  it("the key-moved job leaves a grant sealed since the key moved (the renewing member's own browser granted it again) and takes one sealed before", async () => {
+    const { admin, ann, ben, group } = await groupTeam();
+    const first = await registerKey(ann);
+    const { create, sealed } = await driveOf(group);
+    const drive = await create(ann, "drive", 0);
+    const folder = await create(ann, "folder", drive.id);
+    const grants = [grantFor(ann, ann.id), grantFor(ann, ben.id), grantFor(ann, admin.id)];
+    expect((await permit(ann, folder.id, { read: [user(ben)], seal: { payload: (await sealed("before")).payload, epoch: 0, grants } })).status).toBe(200);
+    const movedAt = Date.now();
+    await registerKey(ann, first);
+    // Her browser grants the item's key again (for her new key) right after the move.
+    expect((await permit(ann, folder.id, { read: [user(ben)], seal: { payload: (await sealed("after")).payload, epoch: 0, grants } })).status).toBe(200);
+    await DrivePermissions.granteeKeyMoved(group, ann.id, movedAt);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await grantees(group, folder.id)).toEqual([admin.id, ann.id, ben.id].sort((a, b) => a - b));
+    // A grant from before the move goes.
+    await db().entities.drivegrant.patch({ groupId: group, userId: ann.id, itemId: folder.id }).set({ at: movedAt - 1 }).go();
+    await DrivePermissions.granteeKeyMoved(group, ann.id, movedAt);
+    expect(await grantees(group, folder.id)).toEqual([admin.id, ben.id].sort((a, b) => a - b));
   });
 
   it("a removed member's grant is not served, and a role names its holders", async () => {

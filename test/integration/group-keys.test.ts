@@ -1,5 +1,6 @@
 import { GROUP_RECORD_MAX_CHARS, type Session, WRAPS_MAX, WRAPS_PER_TRANSACTION } from "@sealwork/contracts";
 import { db } from "@sealwork/core/db/service";
+import { GroupKeys } from "@sealwork/core/group/keys";
 import { describe, expect, it } from "vitest";
 import { assignMember, blob, createGroup, revokeMember, getAs as get, groupTeam, postAs as post } from "../support/groups";
 import { registerKey } from "../support/keys";
@@ -161,6 +162,22 @@ describe("group keys: wraps", () => {
     // A wrap stored for her (the next epoch's, made for her current key) clears it; Ben's stays missing.
     await post(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("w2") }] });
     expect(await status()).toMatchObject({ moved_keys: [], missing_wraps: [ben.id] });
+  });
+
+  it("a member whose wrap of the current epoch was sealed since their key moved (their own renewal) is not marked", async () => {
+    const { admin, ann, group } = await team();
+    const first = await registerKey(ann);
+    const status = async () => (await get<Status>(admin, `/api/groups/${group}/wraps/status`)).body;
+    const movedAt = Date.now();
+    await registerKey(ann, first);
+    await post(admin, `/api/groups/${group}/wraps`, { epoch: 0, wraps: [{ user_id: ann.id, wrap: blob("for the new key") }] });
+    // The job, once more after the wrap: nothing to mark.
+    await GroupKeys.keyMoved(ann.id, movedAt);
+    expect((await status()).moved_keys).toEqual([]);
+    // A wrap from before the move: marked.
+    await db().entities.groupwrap.patch({ groupId: group, epoch: 0, userId: ann.id }).set({ at: movedAt - 1 }).go();
+    await GroupKeys.keyMoved(ann.id, movedAt);
+    expect((await status()).moved_keys).toEqual([ann.id]);
   });
 
   it("adding a member stores their log entry and wrap in the same transaction: a stale head adds nobody", async () => {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { db } from "@sealwork/core/db/service";
+import { PageKeys } from "@sealwork/core/group/page-keys";
 import { type MotePayload, generatePageKey, pageKeyLinkDigest, generateRecordId, generateSymmetricKey, sealComment, sealCommentForPage, sealMote, sealMoteForPage } from "@sealwork/crypto";
 import { describe, expect, it } from "vitest";
 import { burst, tally } from "../support/attack";
@@ -81,6 +82,37 @@ describe("page keys", () => {
     // The upkeep seals the same generation for the key she holds now.
     expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, ann.id, "new key")] })).body).toMatchObject({ generation: 1, rekey: { missing: [], former: [] } });
     expect((await keysOf(ann, b.page)).body.copies).toEqual([{ generation: 1, copy: copyFor(admin, ann.id, "new key").copy }]);
+  });
+
+  it("an administrator who renews seals their own copy again: it replaces theirs (nobody else's), and the key-moved job leaves a copy sealed since the move", async () => {
+    const { admin, ann, group } = await groupTeam();
+    const first = await registerKey(admin);
+    const b = await boardOf(group, admin);
+    expect((await permit(admin, b.page, { read: [], use: [user(ann)] })).status).toBe(200);
+    expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, admin.id), copyFor(admin, ann.id)] })).status).toBe(200);
+    const mine = async () => (await keysOf(admin, b.page)).body.copies;
+    // Their own copy again: it replaces the one they hold; the holders stay as they were. Anyone else's: refused.
+    expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, admin.id, "again")] })).body).toMatchObject({ rekey: { missing: [], former: [] } });
+    expect(await mine()).toEqual([{ generation: 1, copy: copyFor(admin, admin.id, "again").copy }]);
+    expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, ann.id, "again")] })).body).toMatchObject({ code: "page_key_invalid" });
+    expect((await keysOf(ann, b.page)).body.copies).toEqual([{ generation: 1, copy: copyFor(admin, ann.id).copy }]);
+    const holders = async () => (await db().entities.pagekey.get({ pageId: b.page, generation: 1 }).go()).data?.holders.slice().sort((x, y) => x - y);
+    expect(await holders()).toEqual([admin.id, ann.id].sort((x, y) => x - y));
+
+    // Their key moves; their browser stores the copy sealed for the new key, before or after the job ran.
+    const movedAt = Date.now();
+    await registerKey(admin, first);
+    expect((await storeKeys(admin, b.page, { generation: 1, copies: [copyFor(admin, admin.id, "renewed")] })).status).toBe(200);
+    // The job (queued by the move, and once more here after the new copy): it stays, and so do they.
+    await PageKeys.readerKeyMoved(group, admin.id, movedAt);
+    await expect.poll(mine, { timeout: 20_000 }).toEqual([{ generation: 1, copy: copyFor(admin, admin.id, "renewed").copy }]);
+    expect(await holders()).toEqual([admin.id, ann.id].sort((x, y) => x - y));
+    expect((await keysOf(admin, b.page)).body.rekey).toMatchObject({ missing: [], former: [] });
+    // A copy sealed before the move goes when the job runs (one it left behind, say, had it run first): put one back as if old.
+    await db().entities.pagekeycopy.patch({ pageId: b.page, userId: admin.id, generation: 1 }).set({ at: movedAt - 1 }).go();
+    await PageKeys.readerKeyMoved(group, admin.id, movedAt);
+    expect(await mine()).toEqual([]);
+    expect(await holders()).toEqual([ann.id]);
   });
 
   it("a restricted page takes cards under its current key only; copies go to readers only, each their own", async () => {

@@ -22,7 +22,8 @@ export const JobMessage = z.discriminatedUnion("type", [
   // Deletes the uploads that nothing took within their day (UploadSweep.run); sent by a schedule.
   z.object({ type: z.literal("upload-sweep") }),
   // A user's account key moved (renewed, or reset after they lost it): their groups learn that their wraps are for the old key (GroupKeys.keyMoved).
-  z.object({ type: z.literal("key-moved"), userId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+  // movedAt (server time, ms, taken before the new key was stored): what was sealed for them before it is for an old key. Absent in jobs queued before it existed.
+  z.object({ type: z.literal("key-moved"), userId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), movedAt: z.number().int().min(0).optional() }),
 ]);
 export type JobMessage = z.infer<typeof JobMessage>;
 export type Job<K extends JobKind> = Extract<JobMessage, { type: K }>;

@@ -1,6 +1,6 @@
 import { Entity, type EntityItem } from "electrodb";
 import { registerEntities } from "../db/registry";
-import { SERVICE, keyed, now, primary, ttl } from "../db/schema";
+import { SERVICE, keyed, now, primary, sealedAt, ttl } from "../db/schema";
 
 const num = { type: "number", required: true } as const;
 const str = { type: "string", required: true } as const;
@@ -87,7 +87,7 @@ export const DriveMoteEntity = new Entity({
  */
 export const DriveGrantEntity = new Entity({
   model: { entity: "drivegrant", version: "1", service: SERVICE },
-  attributes: { groupId: num, userId: num, itemId: { ...num, padding: { length: 16, char: "0" } }, grant: str },
+  attributes: { groupId: num, userId: num, itemId: { ...num, padding: { length: 16, char: "0" } }, grant: str, at: sealedAt },
   indexes: {
     byReader: keyed(primary, ["groupId", "userId"], ["itemId"]),
   },

@@ -1,6 +1,7 @@
 import { type Grant, driveCanIQuery, drivePermitBody, type driveGrant } from "@sealwork/contracts";
 import type * as z from "zod";
 import type { Actor } from "../access";
+import { sealedSince } from "../db/schema";
 import { type TransactionEntities, type TransactionItem, db, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
@@ -96,23 +97,29 @@ export namespace DrivePermissions {
   }
 
   /**
-   * A grantee's account key moved (renewed, or reset after they lost it; the key-moved job): the
-   * grants they hold in the group are sealed for the old key. They stop counting as grantees of
-   * those items and the grants go, so the upkeep of an
+   * A grantee's account key moved at `movedAt` (renewed, or reset after they lost it; the
+   * key-moved job): the grants sealed for them in the group before then are for the old key. They
+   * stop counting as grantees of those items and the grants go, so the upkeep of an
    * administrator's browser (`regrant.missing`) grants each item's key again for the key they
-   * hold now. An item permitted again meanwhile (another payload) is read again.
+   * hold now. A grant sealed since (a renewing browser's own regrant) stays. An item permitted
+   * again meanwhile (another payload) is read again.
    */
-  export async function granteeKeyMoved(groupId: number, userId: number): Promise<void> {
+  export async function granteeKeyMoved(groupId: number, userId: number, movedAt: number): Promise<void> {
     const { data: items } = await db().entities.driveitem.query.byGroup({ groupId }).go({ pages: "all" });
     for (let it of items.filter((item) => item.grantees.includes(userId))) {
       for (let attempt = 0; attempt < 5 && it.grantees.includes(userId); attempt++) {
+        const { data: grant } = await db().entities.drivegrant.get({ groupId, userId, itemId: it.id }).go();
+        if (sealedSince(grant, movedAt)) break;
         const { canceled } = await writeTransaction((tx) => [
           tx.driveitem
             .patch({ groupId, id: it.id })
             .set({ grantees: it.grantees.filter((u) => u !== userId) })
             .where((attr, op) => op.eq(attr.payload, it.payload))
             .commit(),
-          tx.drivegrant.delete({ groupId, userId, itemId: it.id }).commit(),
+          tx.drivegrant
+            .delete({ groupId, userId, itemId: it.id })
+            .where((attr, op) => `${op.notExists(attr.at)} OR ${op.lt(attr.at, movedAt)}`)
+            .commit(),
         ]);
         if (!canceled) break;
         const again = await findItem(groupId, it.id);

@@ -1,6 +1,6 @@
 import { Entity, type EntityItem } from "electrodb";
 import { registerEntities } from "../db/registry";
-import { SERVICE, gsi1, keyed, now, primary } from "../db/schema";
+import { SERVICE, gsi1, keyed, now, primary, sealedAt } from "../db/schema";
 
 // Attribute shapes the entities share (they ride in every area's bundle: written once).
 const num = { type: "number", required: true } as const;
@@ -124,7 +124,7 @@ export const PageKeyEntity = new Entity({
 /** One reader's copy of one generation of a page key (the crypto package's SignedSealedKey, JSON text), keyed by the reader. */
 export const PageKeyCopyEntity = new Entity({
   model: { entity: "pagekeycopy", version: "1", service: SERVICE },
-  attributes: { pageId: num, userId: num, generation: padded, copy: str },
+  attributes: { pageId: num, userId: num, generation: padded, copy: str, at: sealedAt },
   indexes: {
     byReader: keyed(primary, ["pageId", "userId"], ["generation"]),
   },
@@ -207,6 +207,7 @@ export const GroupWrapEntity = new Entity({
     userId: num,
     wrap: str,
     sealerId: num,
+    at: sealedAt,
   },
   indexes: {
     byEpoch: keyed(primary, ["groupId"], ["epoch", "userId"]),

@@ -1,6 +1,7 @@
 import { WRAPS_PER_TRANSACTION, groupLogAppend, groupLogQuery, wrapsBody } from "@sealwork/contracts";
 import type * as z from "zod";
 import type { Actor } from "../access";
+import { sealedSince } from "../db/schema";
 import { type TransactionEntities, type TransactionItem, db, writeTransaction } from "../db/service";
 import { fail, valid } from "../errors";
 import { currentKey, sealable } from "../keys/current";
@@ -109,16 +110,22 @@ export namespace GroupKeys {
   }
 
   /**
-   * The account key of `userId` moved (renewed, or reset after they lost it; the key-moved job,
-   * after the page keys and drive grants they held): in every group they are a member of, their
-   * wrap is for a key they no longer hold, which the wraps status says (`moved_keys`) until a wrap
-   * for them is stored again.
+   * The account key of `userId` moved at `movedAt` (renewed, or reset after they lost it; the
+   * key-moved job, after the page keys and drive grants they held): in every group they are a
+   * member of whose current wrap for them was sealed before then, that wrap is for a key they no
+   * longer hold, which the wraps status says (`moved_keys`) until a wrap for them is stored again.
+   * A group whose epoch their own browser renewed since (their only administrator renewing) is
+   * left as it is: one more epoch would be for nothing.
    */
-  export async function keyMoved(userId: number): Promise<void> {
+  export async function keyMoved(userId: number, movedAt: number): Promise<void> {
     const at = Math.floor(Date.now() / 1000);
     await Promise.all(
-      (await groupsOf(userId)).map((groupId) =>
-        db()
+      (await groupsOf(userId)).map(async (groupId) => {
+        const { data: group } = await db().entities.group.get({ id: groupId }).go();
+        if (!group) return;
+        const { data: wrap } = await db().entities.groupwrap.get({ groupId, epoch: group.epoch, userId }).go();
+        if (sealedSince(wrap, movedAt)) return;
+        await db()
           .entities.groupmember.patch({ groupId, userId })
           .set({ keyMovedAt: at })
           .where((attr, op) => op.exists(attr.userId))
@@ -126,8 +133,8 @@ export namespace GroupKeys {
           .catch((error: unknown) => {
             // Left the group meanwhile: nothing to move.
             if (!(error instanceof Error && /conditional/i.test(error.message))) throw error;
-          }),
-      ),
+          });
+      }),
     );
   }
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type PageKeysView, id as idSchema, pageKeyBody } from "@sealwork/contracts";
 import type * as z from "zod";
 import { type Actor, PAGE_LEVEL, pageLevel, requireMember } from "../access";
+import { sealedSince } from "../db/schema";
 import { type TransactionEntities, type TransactionItem, db, writeTransaction } from "../db/service";
 import { membersWho, readerContext } from "../drive/access";
 import { fail, valid } from "../errors";
@@ -23,27 +24,35 @@ type Lists = Pick<GroupPageItem, "read" | "use" | "internal">;
  */
 export namespace PageKeys {
   /**
-   * A reader's account key moved (renewed, or reset after they lost it; the key-moved job): on each
-   * restricted page of the group they hold a copy of the current generation for the old key, which
-   * they can no longer open. They stop counting as its holder and the copy goes, so the page-key
-   * upkeep of an administrator's browser (`rekey.missing` in `mine`) seals the generation for the
-   * key they hold now; the generations before it reach them through the links.
+   * A reader's account key moved at `movedAt` (renewed, or reset after they lost it; the key-moved
+   * job): on each restricted page of the group, a copy of the current generation sealed for them
+   * before then is for the old key, which they can no longer open. They stop counting as its
+   * holder and the copy goes, so the page-key upkeep of an administrator's browser
+   * (`rekey.missing` in `mine`) seals the generation for the key they hold now; the generations
+   * before it reach them through the links. A copy sealed since (their own browser's, renewing)
+   * stays, and so do they.
    */
-  export async function readerKeyMoved(groupId: number, userId: number): Promise<void> {
+  export async function readerKeyMoved(groupId: number, userId: number, movedAt: number): Promise<void> {
     const { data: pages } = await db().entities.grouppage.query.byGroup({ groupId }).go({ pages: "all" });
     for (const page of pages.filter((p) => !p.reserved && isRestricted(p) && generationOf(p) > 0)) {
       const generation = generationOf(page);
       // A copy added for someone else meanwhile changes the holders: read them again (a few times).
       for (let attempt = 0; attempt < 5; attempt++) {
-        const { data: key } = await db().entities.pagekey.get({ pageId: page.id, generation }).go();
-        if (!key?.holders.includes(userId)) break;
+        const [{ data: key }, { data: copy }] = await Promise.all([
+          db().entities.pagekey.get({ pageId: page.id, generation }).go(),
+          db().entities.pagekeycopy.get({ pageId: page.id, userId, generation }).go(),
+        ]);
+        if (!key?.holders.includes(userId) || sealedSince(copy, movedAt)) break;
         const { canceled } = await writeTransaction((tx) => [
           tx.pagekey
             .patch({ pageId: page.id, generation })
             .set({ holders: key.holders.filter((u) => u !== userId) })
             .where((attr, op) => op.eq(attr.holders, key.holders))
             .commit(),
-          tx.pagekeycopy.delete({ pageId: page.id, userId, generation }).commit(),
+          tx.pagekeycopy
+            .delete({ pageId: page.id, userId, generation })
+            .where((attr, op) => `${op.notExists(attr.at)} OR ${op.lt(attr.at, movedAt)}`)
+            .commit(),
         ]);
         if (!canceled) break;
       }
@@ -135,7 +144,8 @@ export namespace PageKeys {
   /**
    * POST /api/pages/{id}/keys (group administrators; else 403 permit_forbidden): a new generation
    * (the current one and 1, with the link to the one before from the second on) or copies of the
-   * current one for readers who hold none (another generation: 409 page_key_stale). Each copy is
+   * current one for readers who hold none, or for the caller again (theirs replaced: a renewed
+   * key) (another generation: 409 page_key_stale). Each copy is
    * for a reader of the page as its lists are now, once, sealed by the caller, naming the
    * generation's link by its digest (422 page_key_invalid); a page readable by the whole group has no key (422 page_key_unexpected).
    * One transaction, conditional on the page's lists and generation as read: of two racing new
@@ -161,7 +171,10 @@ export namespace PageKeys {
     if (outside.length) bad(`Not readers of this page: ${outside.map((u) => `user ${u}`).join(", ")}.`);
     const stored = fresh ? undefined : (await generations(id)).find((k) => k.generation === current);
     const held = stored?.holders ?? [];
-    if (ids.some((u) => held.includes(u))) bad("A reader holds one copy of a generation.");
+    // One's own copy may be sealed again (for the key one renewed to, before the old one goes): it replaces the one held.
+    const replaced = ids.filter((u) => held.includes(u));
+    if (replaced.some((u) => u !== me.uid)) bad("A reader holds one copy of a generation.");
+    const added = ids.filter((u) => !held.includes(u));
     // Each copy's signature covers the link its generation carries (docs/protocol.md, "Restricted pages"): the copies name that link.
     const linkDigest = linkDigestOf(fresh ? input.link : stored?.link);
     if (input.copies.some((c) => c.copy.linkDigest !== linkDigest)) bad("Each copy names the link its generation carries.");
@@ -173,11 +186,21 @@ export namespace PageKeys {
         .commit(),
       fresh
         ? tx.pagekey.create({ pageId: id, generation: input.generation, groupId: page.groupId, sealer: me.uid, holders: ids, ...(input.link ? { link: input.link } : {}) }).commit()
-        : tx.pagekey
-            .patch({ pageId: id, generation: current })
-            .append({ holders: ids })
-            .commit(),
-      ...input.copies.map((c) => tx.pagekeycopy.create({ pageId: id, userId: c.user_id, generation: input.generation, copy: JSON.stringify(c.copy) }).commit()),
+        : added.length
+          ? tx.pagekey
+              .patch({ pageId: id, generation: current })
+              .append({ holders: added })
+              .where((attr, op) => (replaced.length ? op.contains(attr.holders, me.uid) : op.exists(attr.holders)))
+              .commit()
+          : // Still a holder (the key-moved job did not take one off meanwhile: then the copy is added anew).
+            tx.pagekey
+              .check({ pageId: id, generation: current })
+              .where((attr, op) => op.contains(attr.holders, me.uid))
+              .commit(),
+      ...input.copies.map((c) => {
+        const copy = { pageId: id, userId: c.user_id, generation: input.generation, copy: JSON.stringify(c.copy) };
+        return (replaced.includes(c.user_id) ? tx.pagekeycopy.put(copy) : tx.pagekeycopy.create(copy)).commit();
+      }),
     ]);
     if (canceled) fail("page_key_stale");
     return mine(actor, id);

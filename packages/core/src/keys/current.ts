@@ -38,6 +38,12 @@ export async function currentKeys(uids: readonly number[]): Promise<Map<number, 
   return keys;
 }
 
+/** When the user's current key became theirs (ms; the key-moved job of a message that does not say). */
+export async function keyChangedAt(uid: number): Promise<number> {
+  const { data: head } = await db().entities.keyhead.get({ userId: uid }).go();
+  return head ? head.updatedAt * 1000 : Date.now();
+}
+
 /** Whether someone could be sealed for: a current, valid, public (not an invitation's temporary) key. */
 export function sealable(key: Awaited<ReturnType<typeof currentKey>>): boolean {
   return key?.valid === true && key.item.type === "public";

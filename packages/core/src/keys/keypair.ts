@@ -116,6 +116,8 @@ export namespace Keypair {
       input.identity === undefined ? undefined : await IdentityRecords.checkNew(uid, input.identity, { keys, contacts: [user.email, user.phone], ...certifier });
     const item: KeypairItem = { id: await nextId("keypair"), userId: uid, type: "public", sentinel: now, ...checked };
     const signingKeyId = await identityKeyId(keys);
+    // Before the write: whatever is sealed for the user from here on may be for the new key (the key-moved job keeps it).
+    const movedAt = Date.now();
     const result = await db()
       .transaction.write((tx) => [
         tx.keypair.create(item).commit(),
@@ -140,7 +142,7 @@ export namespace Keypair {
     // A key in place of one the user held (renewed, or after a reset; not an invitation's first):
     // what groups sealed for them is for the old one (the key-moved job marks it, group domain).
     if (head?.item.type === "public" || certifier.reset !== null) {
-      await Queue.send({ type: "key-moved", userId: uid }).catch((error: unknown) => logger.error("the key-moved job was not queued", { userId: uid, error: error as Error }));
+      await Queue.send({ type: "key-moved", userId: uid, movedAt }).catch((error: unknown) => logger.error("the key-moved job was not queued", { userId: uid, error: error as Error }));
     }
     return view(item, true);
   }

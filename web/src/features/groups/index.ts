@@ -3,4 +3,4 @@ export { useGroupMenu, type GroupMenuItem } from "./menu/group-menu";
 export { groupIdOfPath } from "./menu/menu-entries";
 export { GroupRows } from "./group-rows";
 /** A renewal of the user's account key (features/settings) renews the keys of the groups they administer. */
-export { renewGroupKeys } from "./keys/renew-groups";
+export { readSoleGroups, renewGroupKeys } from "./keys/renew-groups";

@@ -17,7 +17,7 @@ import {
 import { call } from "../../lib/api";
 import { registerKeypair } from "../../lib/keypairs";
 import { renewConversationKeys } from "../conversations";
-import { renewGroupKeys } from "../groups";
+import { readSoleGroups, renewGroupKeys } from "../groups";
 import { pinBook, resealPins } from "../../lib/pins";
 import { fetchBundle, instanceAnchors } from "../../lib/trust";
 import { type UnlockedKeys, setUnlockedKeys, whileRenewing } from "../../lib/unlocked-keys";
@@ -94,8 +94,10 @@ export type RenewStep = { what: "conversations" | "groups"; done: number; total:
  * `current` that is not the held key's, `createLegacyIdentity` a certificate of another key),
  * wrapped under `code`, registered in place of the held key, kept on this device; the next key of
  * every conversation this user administers and every group they are the only administrator of,
- * with their own copy for the new key, while the held key still opens the current one; the pins
- * sealed again for them; then the page switches to them. The pins are read before anything
+ * with their own copy for the new key, while the held key still opens the current one (and, in a
+ * group they alone administer, their restricted pages' and drive items' keys, read before the new
+ * key is registered, sealed for it); the pins
+ * sealed again for them; then the page switches to them. The pins and those groups are read before anything
  * changes, so a failure to read them stops it all.
  */
 export function renewKey(holder: UnlockedKeys, from: RenewFrom, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
@@ -105,6 +107,8 @@ export function renewKey(holder: UnlockedKeys, from: RenewFrom, code: string, pr
 
 async function renewHeldKey(holder: UnlockedKeys, from: RenewFrom, code: string, progress?: (step: RenewStep) => void): Promise<UnlockedKeys> {
   await pinBook(holder);
+  // What only this user can carry over to the new key, read with the held one before it moves (a failure stops it all, as the pins').
+  const sole = await readSoleGroups(holder);
   const keys = await generateAccountKeys();
   const identity = await nextRecord(holder, from, keys);
   const envelope = await wrapAccountKeys(keys, code);
@@ -113,7 +117,7 @@ async function renewHeldKey(holder: UnlockedKeys, from: RenewFrom, code: string,
   const next: UnlockedKeys = { uid: holder.uid, keyId: view.id, keys: await lockAccountKeys(keys), publicKeys: await accountPublicKeys(keys) };
   // (Each one that fails is left to another admin; nothing here stops the renewal, which is done.)
   await renewConversationKeys(holder, next, (done, total) => progress?.({ what: "conversations", done, total })).catch((error: unknown) => console.warn("conversations keep their keys", error));
-  await renewGroupKeys(holder, next, (done, total) => progress?.({ what: "groups", done, total })).catch((error: unknown) => console.warn("groups keep their keys", error));
+  await renewGroupKeys(sole, holder, next, (done, total) => progress?.({ what: "groups", done, total })).catch((error: unknown) => console.warn("groups keep their keys", error));
   try {
     await resealPins(holder, next);
   } catch (error) {

@@ -102,3 +102,29 @@ export async function regrantItems(source: DriveSource, holder: UnlockedKeys, no
     await permitItem(source, holder, node, lists, lists);
   }
 }
+
+/**
+ * The restricted items of the group whose keys this member holds, opened with the held key: read
+ * before a renewed key is registered, since the key-moved job takes the grants for the old key
+ * away once it is (renew-groups.ts).
+ */
+export async function heldDriveItems(groupId: number, holder: UnlockedKeys): Promise<DriveNode[]> {
+  const source = await loadDriveSource(groupId, holder);
+  if (!source.answer.items.some((item) => item.restricted)) return [];
+  const nodes = await openDriveNodes({ ...source.ring, me: source.me }, source.answer.items, new Map(), () => undefined);
+  return nodes.filter((n) => n.restricted && n.name !== null);
+}
+
+/**
+ * Grants the held items' keys again, for the readers' keys as they are now and this member's
+ * `renewedTo` (a group's only administrator renewing: nobody else could). An item changed since it
+ * was read (renamed, permitted, deleted) is left as it is. Answers how many.
+ */
+export async function regrantHeldItems(groupId: number, held: readonly DriveNode[], renewedTo: UnlockedKeys): Promise<number> {
+  if (held.length === 0) return 0;
+  const source = await loadDriveSource(groupId, renewedTo);
+  const now = new Map(source.answer.items.map((item) => [item.id, item]));
+  const due = held.filter((node) => now.get(node.id)?.modified === node.modified);
+  await regrantItems(source, renewedTo, due);
+  return due.length;
+}

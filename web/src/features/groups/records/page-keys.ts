@@ -24,7 +24,7 @@ import { call, isApiError } from "../../../lib/api";
 import { TEST_CHECKS, checkOff } from "../../../lib/build-settings";
 import { i18next } from "../../../lib/i18n";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { myIdentity } from "../../conversations";
+import { myIdentity, myKey } from "../../conversations";
 import { type GroupRing, forgetGroupRing, memberKeys, openGroupRing } from "../keys/group-ring";
 
 /**
@@ -308,4 +308,56 @@ export async function keepGroupPageKeys(groupId: number, holder: UnlockedKeys, o
   }
   if (failures.length > 0) throw failures[0];
   return due.length;
+}
+
+/** One's own copy of a restricted page's current generation, opened: what a renewal of one's key carries over to the new key. */
+export interface HeldPageKey {
+  pageId: number;
+  generation: number;
+  opened: OpenedPageKey;
+}
+
+/**
+ * The current generation of every restricted page of the group this administrator holds, opened
+ * with the held key: read before a new key is registered, since the key-moved job takes the
+ * copies for the old key away once it is (renew-groups.ts). A page whose key does not open here is
+ * left out.
+ */
+export async function heldPageKeys(ring: GroupRing, holder: UnlockedKeys): Promise<HeldPageKey[]> {
+  const { menu } = await call("GET /api/groups/{id}", { params: { id: ring.groupId } });
+  const pages = menu.filter((p) => p.reserved === null && p.level >= CONFIGURE);
+  const held = await Promise.all(
+    pages.map(async (p): Promise<HeldPageKey | null> => {
+      const keys = await loadPageKeys(ring, holder, p.id);
+      if (!keys.restricted || keys.generation === 0) return null;
+      const opened = await keys.openedFor(keys.generation).catch(() => null);
+      return opened && { pageId: p.id, generation: keys.generation, opened };
+    }),
+  );
+  return held.filter((h): h is HeldPageKey => h !== null);
+}
+
+/**
+ * Seals each held generation again for `renewedTo` (the key this administrator renewed to) and
+ * stores it as their own copy (POST …/keys: it replaces the one for the old key). Without it a
+ * group's only administrator who renews would lose the restricted pages: nobody else may seal
+ * their keys. A generation that moved on meanwhile is left to the upkeep. Answers how many.
+ */
+export async function sealOwnPageKeys(groupId: number, held: readonly HeldPageKey[], renewedTo: UnlockedKeys): Promise<number> {
+  if (held.length === 0) return 0;
+  forgetGroupRing(groupId);
+  const ring = await openGroupRing(groupId, renewedTo);
+  const [me, reader] = await Promise.all([myIdentity(renewedTo), myKey(renewedTo)]);
+  let sealed = 0;
+  for (const { pageId, generation, opened } of held) {
+    const copy = await sealPageKey(opened.key, { groupId, pageId, generation }, opened.linkDigest, ring.log, reader, me);
+    const body = { generation, copies: [{ user_id: renewedTo.uid, copy: copy as unknown as Record<string, unknown> }] };
+    // 409: the key-moved job took the old copy off between the read and this write (then it is added anew), or the generation moved on.
+    const stored = await call("POST /api/pages/{id}/keys", { params: { id: pageId }, body })
+      .catch((error: unknown) => (isApiError(error, 409) ? call("POST /api/pages/{id}/keys", { params: { id: pageId }, body }) : Promise.reject(error)))
+      .catch((error: unknown) => (isApiError(error, 409) ? null : Promise.reject(error)));
+    if (stored) sealed++;
+  }
+  forgetPageKeys();
+  return sealed;
 }
