@@ -10,10 +10,10 @@ import { expectAccessible } from "./accessibility";
 import { gotoApp } from "./helpers";
 
 /**
- * Settings → Advanced, "Renew my key" with version 1 conversations (docs/protocol.md §14.3,
- * "Version 1 conversations"): a renewal would close them to the user (their copy is for the old
- * key, and such a conversation has no epoch to renew), so the modal names them first, as links,
- * before the secure code is asked. Alice, the author of one made as protocol v1 made them, sees it
+ * Settings → Advanced, "Renew my key" with version 1 conversations (docs/protocol.md §14.13,
+ * "Version 1 conversations and a renewal"): a renewal would close them to the user (their copy is
+ * for the old key, and such a conversation has no epoch to renew), so the modal names them first,
+ * as links, before the secure code is asked. Alice, the author of one made as protocol v1 made them, sees it
  * by its title with "you may sign it"; Cancel leaves her key as it was; "Renew anyway" goes on to
  * the code. Bob, its other participant, is told to ask Alice. Alice opens it from the warning and
  * signs it; then Bob, whose only conversation is signed now, sees no warning.

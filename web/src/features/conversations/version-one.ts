@@ -19,7 +19,8 @@ export interface VersionOneConversation {
  * The user's conversations without a membership log (protocol 1, pickups aside) as the list shows
  * them: a renewal of their key closes these to them, since their copy of each key is sealed for
  * the key they hold now and a version 1 conversation has no epoch to renew (docs/protocol.md
- * §14.3). The list's `protocol` is the server's word; it only decides what to warn about.
+ * §14.13, "Version 1 conversations and a renewal"). The list's `protocol` is the server's word;
+ * it only decides what to warn about.
  */
 export function versionOneConversations(conversations: readonly ConversationView[], uid: number): VersionOneConversation[] {
   return conversations.filter((c) => c.protocol === 1 && c.recipient_id !== 0).map((conversation) => ({ conversation, mayMigrate: mayMigrate(conversation, conversation.participants, uid) }));

@@ -7,9 +7,9 @@ import { ns } from "./i18n";
 
 /**
  * Before a renewal: the user's version 1 conversations, which the new key would close to them
- * (docs/protocol.md §14.3, "Version 1 conversations"). Each is named as the lists name it and
- * links to it, where its author or an admin is offered the migration; "Renew anyway" goes on to
- * the code. Without the list (`found` null: it failed) the same choice, said as a doubt.
+ * (docs/protocol.md §14.13, "Version 1 conversations and a renewal"). Each is named as the lists
+ * name it and links to it, where its author or an admin is offered the migration; "Renew anyway"
+ * goes on to the code. Without the list (`found` null: it failed) the same choice, said as a doubt.
  */
 export function VersionOneWarning({ found, onCancel, onAccept }: { found: { conversations: VersionOneConversation[]; attribution: Attribution } | null; onCancel: () => void; onAccept: () => void }) {
   const { t } = useTranslation([ns, "common"]);
