@@ -23,8 +23,3 @@ export { actionErrorText, loadErrorText } from "./conversation-errors";
 export { type FileSpace, TransferError, type TransferOptions, downloadFile, fetchThumbnail, isAbort, uploadFile } from "./attachments/transfer";
 /** One attached file with its thumbnail and Download, from any file space (a card's attachments). */
 export { AttachmentView } from "./attachments/attachment-view";
-
-/** Before a renewal of the user's key (features/settings): the version 1 conversations it would close to them, named as the lists name them. */
-export { type VersionOneConversation } from "./version-one";
-export { useVersionOneConversations } from "./list-conversations";
-export { useConversationLabel } from "./conversation-label";

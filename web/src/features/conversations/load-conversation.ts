@@ -11,7 +11,6 @@ import type { LogReply, Ring } from "./distribution";
 import { type MessagePayload, type Verification, openMessage, openWithRing } from "./message-crypto";
 import { type ShownMessage, messageKey, oldestId } from "./message-state";
 import { keysMoved, migrate, rekeySigned } from "./signed-changes";
-import { mayMigrate } from "./version-one";
 
 export type ConversationPage = Response<"GET /api/conversations/{id}">;
 export type Message = ShownMessage<MessagePayload>;
@@ -129,7 +128,8 @@ export interface MessagePage {
 
 /** A v1 conversation this member may change the people of: their client gives it its log (signed-changes.ts, migrate). */
 function migratable(page: ConversationPage, holder: KeyHolder): holder is UnlockedKeys {
-  return page.protocol === 1 && page.meta !== null && "keys" in holder && mayMigrate(page.meta, page.participants, holder.uid);
+  if (page.protocol !== 1 || !page.meta || !("keys" in holder) || page.meta.recipient_id === 0) return false;
+  return page.meta.author_id === holder.uid || page.participants.some((p) => p.user_id === holder.uid && p.admin);
 }
 
 /**

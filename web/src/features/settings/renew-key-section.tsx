@@ -7,19 +7,16 @@ import { useTranslation } from "react-i18next";
 import { errorText } from "../../lib/error-text";
 import { queryKeys } from "../../lib/query-keys";
 import { useUnlockedKeys } from "../../lib/unlocked-keys";
-import { useVersionOneConversations } from "../conversations";
 import { CodeForm, NoticeAlert } from "../keys";
 import { PinsLeftBehind, type RenewBlock, type RenewFrom, type RenewStep, renewAvailability, renewKey } from "./renew-key";
 import { ns } from "./i18n";
-import { VersionOneWarning } from "./version-one-warning";
 
 type Step = { kind: "checking" } | { kind: "blocked"; reason: RenewBlock | "failed" } | { kind: "ready"; from: RenewFrom };
 
 /**
  * Settings → Advanced, "Renew my key" (docs/protocol.md §14.3, rotation): the modal explains what
  * a new key changes, checks that the user's identity can be rotated here, and asks for the secure
- * code that protects the new key, as at key creation. Version 1 conversations, which the new key
- * would close to the user, are named first; the user opens them or renews anyway.
+ * code that protects the new key, as at key creation.
  */
 export function RenewKeySection() {
   const { t } = useTranslation(ns);
@@ -65,11 +62,6 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<RenewStep | null>(null);
   const [notice, setNotice] = useState<{ message: string; detail?: string } | null>(null);
-  // Read afresh while the identity is checked; once past the warning (or without one) the code form stays.
-  const versionOne = useVersionOneConversations();
-  const [accepted, setAccepted] = useState(false);
-  const warned = versionOne.isError || (versionOne.data?.conversations.length ?? 0) > 0;
-  const pending = !versionOne.data && !versionOne.isError;
 
   async function renew(from: RenewFrom, code: string) {
     if (!unlocked || busy) return;
@@ -118,11 +110,7 @@ function RenewModal({ step, onClose }: { step: Step; onClose: () => void }) {
             </Group>
           </>
         ) : null}
-        {step.kind === "ready" && !busy && !accepted && pending ? <Text size="sm">{t("common:loading")}</Text> : null}
-        {step.kind === "ready" && !busy && !accepted && !pending && warned ? (
-          <VersionOneWarning found={versionOne.data ?? null} onCancel={onClose} onAccept={() => setAccepted(true)} />
-        ) : null}
-        {step.kind === "ready" && (busy || accepted || (!pending && !warned)) ? (
+        {step.kind === "ready" ? (
           <>
             <Text size="sm">{t("renew.code")}</Text>
             <CodeForm

@@ -74,16 +74,6 @@ export const de: Texts<typeof en> = {
       notCurrent: "Der Eintrag deiner Identität auf dem Server ist nicht der Schlüssel, den dieser Browser hält (ein anderes Fenster oder Gerät hat ihn vielleicht erneuert). Lade die Seite neu.",
       failed: "Deine Identität konnte nicht geprüft werden. Versuche es später erneut.",
     },
-    versionOne: {
-      heading: "Unterhaltungen aus Version 1",
-      intro_one: "Du nimmst an {{count}} Unterhaltung aus Version 1 teil: Sie hat noch keine signierte Liste ihrer Personen und kann daher keinen neuen Schlüssel erhalten. Deine Kopie ihres Schlüssels ist für deinen aktuellen Schlüssel; nach dem Erneuern bleibt sie für dich verschlossen.",
-      intro_other: "Du nimmst an {{count}} Unterhaltungen aus Version 1 teil: Sie haben noch keine signierte Liste ihrer Personen und können daher keinen neuen Schlüssel erhalten. Deine Kopien ihrer Schlüssel sind für deinen aktuellen Schlüssel; nach dem Erneuern bleiben sie für dich verschlossen.",
-      advice: "Öffne zuerst die, die du signieren darfst, und bestätige ihre Personen („Mit diesen Personen signieren“): Sie erhalten dann mit deinem Erneuern einen neuen Schlüssel. Die anderen bleiben für dich verschlossen, bis ihr Autor sie signiert: Bitte ihn, sie zu öffnen.",
-      yours: "(du darfst sie signieren)",
-      ask: "(bitte {{name}}, sie zu signieren)",
-      failed: "Deine Unterhaltungen konnten nicht auf solche aus Version 1 geprüft werden. Alle, an denen du teilnimmst, bleiben nach dem Erneuern für dich verschlossen, wenn sie nicht vorher signiert werden.",
-      anyway: "Trotzdem erneuern",
-    },
   },
   key: {
     heading: "Dein Schlüssel",

@@ -71,16 +71,6 @@ export const en = {
       notCurrent: "The server's record of your identity is not the key this browser holds (another window or device may have renewed it). Reload the page.",
       failed: "Your identity could not be checked. Try again later.",
     },
-    versionOne: {
-      heading: "Conversations from version 1",
-      intro_one: "You take part in {{count}} conversation from version 1: it has no signed list of its people yet, so it cannot get a new key. Your copy of its key is for your current key; after the renewal, it stays closed to you.",
-      intro_other: "You take part in {{count}} conversations from version 1: they have no signed list of their people yet, so they cannot get a new key. Your copies of their keys are for your current key; after the renewal, they stay closed to you.",
-      advice: "Open those you may sign first and confirm their people (“Sign with these people”): they then get a new key with your renewal. The others stay closed to you until their author signs them: ask them to open them.",
-      yours: "(you may sign it)",
-      ask: "(ask {{name}} to sign it)",
-      failed: "Your conversations could not be checked for ones from version 1. Any you take part in stay closed to you after the renewal unless they are signed first.",
-      anyway: "Renew anyway",
-    },
   },
   key: {
     heading: "Your key",
