@@ -70,6 +70,7 @@ export const routes: Record<RouteKey, string> = {
   "GET /api/conversations/{id}/attachments/{aid}": "functions/api/attachments/download.handler",
   "POST /api/conversations/{id}/attachments/from-drive": "functions/api/attachments/from-drive.handler",
   "POST /api/conversations/{id}/archive": "functions/api/conversations/archive.handler",
+  "POST /api/conversations/{id}/key": "functions/api/conversations/own-key.handler",
   // Pickups (the literal /recover before /{lookup})
   "POST /api/pickup": "functions/api/pickup/create.handler",
   "GET /api/pickup/{lookup}": "functions/api/pickup/lookup.handler",

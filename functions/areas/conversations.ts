@@ -19,6 +19,7 @@ import { handler as attachmentsComplete } from "../api/attachments/complete";
 import { handler as attachmentsDownload } from "../api/attachments/download";
 import { handler as attachmentsFromDrive } from "../api/attachments/from-drive";
 import { handler as conversationsArchive } from "../api/conversations/archive";
+import { handler as conversationsOwnKey } from "../api/conversations/own-key";
 
 export const handler = dispatch({
   "GET /api/users/{id}/conversations": conversationsList,
@@ -39,5 +40,6 @@ export const handler = dispatch({
   "GET /api/conversations/{id}/attachments/{aid}": attachmentsDownload,
   "POST /api/conversations/{id}/attachments/from-drive": attachmentsFromDrive,
   "POST /api/conversations/{id}/archive": conversationsArchive,
+  "POST /api/conversations/{id}/key": conversationsOwnKey,
   "POST /api/conversations/{id}": conversationsRename,
 });

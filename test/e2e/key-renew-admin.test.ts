@@ -7,6 +7,7 @@ import { DrivePermissions } from "@sealwork/core/drive/permissions";
 import { GroupKeys } from "@sealwork/core/group/keys";
 import { PageKeys } from "@sealwork/core/group/page-keys";
 import { aliceAndBob, conversationWith, send, signInAs } from "../malicious/scenes";
+import { startConversation } from "../support/conversations";
 import { invitedMember, rootAdmin } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
 import { conversationPanel, messageList } from "./conversation-helpers";
@@ -161,5 +162,25 @@ describe("the only admin of a conversation or group renews their key", () => {
     await driveItem(s, `Team ${tag}`).click();
     await driveItem(s, `Akte ${tag}`).locator("[data-padlock]").waitFor({ timeout: 30_000 });
     await s.context().close();
+  });
+
+  it("a version 1 conversation he archived stays open to a participant who renews: his browser seals his own copy again", { timeout: 300_000 }, async () => {
+    const { alice, bob } = await aliceAndBob();
+    const title = `From the old days ${Math.random().toString(36).slice(2, 7)}`;
+    // Made as protocol v1 made them: copies for Alice's and Bob's keys, no membership log; Bob archived it.
+    const { id } = await startConversation(alice.session, [bob.session], { realKeys: true, v1: true, title });
+    expect((await http("POST", `/api/conversations/${id}/archive`, { token: bob.session.api_token })).status).toBe(200);
+    const copy = async () => (await http<{ sealed: string }>("GET", `/api/conversations/${id}`, { token: bob.session.api_token })).body.sealed;
+    const before = await copy();
+
+    const { page: b } = await newVisitor(browser);
+    await signInAs(b, bob);
+    await renew(b);
+    expect(await copy()).not.toBe(before);
+
+    await gotoApp(b, `/conversation/${id}`, NEW_CODE);
+    await b.getByText(title).first().waitFor({ timeout: 30_000 });
+    expect(await b.locator("[data-trust-warning]").count()).toBe(0);
+    await b.context().close();
   });
 });

@@ -368,6 +368,43 @@ describe("conversations: archive", () => {
   });
 });
 
+describe("conversations: one's own copy of a version 1 key, sealed again (a renewed key)", () => {
+  const reseal = (who: { api_token: string }, id: number | string, body: unknown) => http<Json>("POST", `/api/conversations/${id}/key`, { token: who.api_token, body });
+
+  it("replaces the caller's own copy only, in a conversation without a log, and the archived list shows it too", async () => {
+    const [a, b, outsider] = await trio();
+    const { id, key } = await startConversation(a, [b]);
+    const before = (await load(a.api_token, id)).body.sealed;
+    const fresh = await sealedKey(key, id);
+    expect(await reseal(b, id, { sealed: fresh })).toMatchObject({ status: 200, body: { resealed: true } });
+    expect((await load(b.api_token, id)).body.sealed).toBe(fresh);
+    expect((await load(a.api_token, id)).body.sealed).toBe(before);
+    // Not a participant, not an envelope, an unknown or odd id: refused, nothing changed.
+    expect(await reseal(outsider, id, { sealed: fresh })).toMatchObject({ status: 403, body: { code: "conversation_forbidden" } });
+    expect(await reseal(b, id, { sealed: "not-an-envelope" })).toMatchObject({ status: 422, body: { code: "sealed_key_invalid" } });
+    expect(await reseal(b, id, {})).toMatchObject({ status: 422, body: { code: "validation" } });
+    expect(await reseal(b, 999999999, { sealed: fresh })).toMatchObject({ status: 404, body: { message: NOT_FOUND } });
+    for (const odd of [`0${id}`, `${id}.0`, `${id}abc`, "-1"]) expect((await reseal(b, odd, { sealed: fresh })).status).toBeGreaterThanOrEqual(400);
+    expect((await load(b.api_token, id)).body.sealed).toBe(fresh);
+
+    // An archived one is listed with archived=1 only: a renewal reaches it too.
+    expect((await http("POST", `/api/conversations/${id}/archive`, { token: b.api_token })).status).toBe(200);
+    const listed = async (query: string) => (await http<{ conversations: Json[] }>("GET", `/api/users/${b.id}/conversations${query}`, { token: b.api_token })).body.conversations.map((c) => c.id);
+    expect(await listed("")).not.toContain(id);
+    expect(await listed("?archived=1")).toContain(id);
+    expect((await http("GET", `/api/users/${b.id}/conversations?archived=yes`, { token: b.api_token })).status).toBe(422);
+  });
+
+  it("refuses a conversation with a membership log: its signed copies are its admins' to renew", async () => {
+    const [a, b] = await trio();
+    const { id, key } = await startConversation(a, [b]);
+    await db().entities.conversation.patch({ id }).set({ logSeq: 0 }).go();
+    const before = (await load(b.api_token, id)).body.sealed;
+    expect(await reseal(b, id, { sealed: await sealedKey(key, id) })).toMatchObject({ status: 409, body: { code: "sealed_key_signed" } });
+    expect((await load(b.api_token, id)).body.sealed).toBe(before);
+  });
+});
+
 describe("conversations: the notification poll", () => {
   it("answers 204 without news, and the conversations with news otherwise", async () => {
     const [a, b] = await trio();

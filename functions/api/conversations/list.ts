@@ -4,4 +4,4 @@ import { api } from "@sealwork/core/http/api";
 import { withPickupViews } from "@sealwork/core/pickup/views";
 
 /** One's conversations, with the creator's view of the pickups among them. */
-export const handler = api(conversationRoutes, "GET /api/users/{id}/conversations", async ({ actor, params }) => withPickupViews(await Conversation.list(actor, params.id)));
+export const handler = api(conversationRoutes, "GET /api/users/{id}/conversations", async ({ actor, params, query }) => withPickupViews(await Conversation.list(actor, params.id, query)));

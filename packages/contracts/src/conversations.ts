@@ -203,6 +203,12 @@ export const participateBody = z
   .refine((b) => !(b.admin && b.unadmin), { message: "Send admin or unadmin, not both." })
   .refine((b) => b.admin || b.unadmin || b.sealed !== undefined, { message: "Adding a person needs their sealed key.", path: ["sealed"] });
 
+/** POST /api/conversations/{id}/key: one's own copy of a version 1 conversation's key, sealed for the key one renewed to. */
+export const ownKeyBody = z.object({ sealed: sealedText });
+
+/** GET /api/users/{id}/conversations?archived=1: archived conversations too (a renewal of one's key carries them all). */
+export const conversationListQuery = z.object({ archived: z.enum(["1"]).optional() });
+
 /** POST /api/conversations/{id}/archive: hidden from the caller's lists until a newer message. */
 export const archiveResult = z.object({ archived: z.boolean() });
 
@@ -224,7 +230,7 @@ export const unparticipateBody = z.object({ unparticipant: uid });
 
 /** Conversations, spec 000 §3–§8: the routes, by "METHOD /path" (merged in index.ts). */
 export const conversationRoutes = {
-  "GET /api/users/{id}/conversations": route({ access: MEMBERS, params: userId, response: conversationList }),
+  "GET /api/users/{id}/conversations": route({ access: MEMBERS, params: userId, query: conversationListQuery, response: conversationList }),
   "GET /api/notify/check": route({
     access: MEMBERS,
     query: z.object({ previous: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
@@ -256,7 +262,8 @@ export const conversationRoutes = {
     response: participantsResult,
   }),
   "POST /api/conversations/{id}/archive": route({ access: MEMBERS, params: conversationParams, response: archiveResult }),
+  "POST /api/conversations/{id}/key": route({ access: MEMBERS, params: conversationParams, body: ownKeyBody, response: z.object({ resealed: z.literal(true) }) }),
 } satisfies Record<string, RouteContract>;
 
 /** The error codes of this area's routes (their statuses and texts: packages/core, this area's domain). */
-export const conversationErrorCodes = ["conversation_not_found", "conversation_forbidden", "conversation_no_shared_group", "reservation_invalid", "user_not_found", "participants_invalid", "sealed_key_invalid", "title_invalid", "mote_payload_invalid", "add_forbidden", "remove_forbidden", "administrate_forbidden", "add_not_author", "participant_exists", "participant_missing", "remove_self", "remove_author", "unadmin_self", "unadmin_author", "log_conflict", "log_invalid", "log_required", "record_invalid", "copies_invalid", "link_invalid", "rekey_pending", "epoch_stale", "message_signature_invalid"] as const;
+export const conversationErrorCodes = ["conversation_not_found", "conversation_forbidden", "conversation_no_shared_group", "reservation_invalid", "user_not_found", "participants_invalid", "sealed_key_invalid", "title_invalid", "mote_payload_invalid", "add_forbidden", "remove_forbidden", "administrate_forbidden", "add_not_author", "participant_exists", "participant_missing", "remove_self", "remove_author", "unadmin_self", "unadmin_author", "log_conflict", "log_invalid", "log_required", "record_invalid", "copies_invalid", "link_invalid", "rekey_pending", "epoch_stale", "message_signature_invalid", "sealed_key_signed"] as const;

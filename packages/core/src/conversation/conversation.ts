@@ -14,7 +14,7 @@
  * - attachments.ts: the files of messages (the Attachment namespace)
  */
 export { type Access, access, find, keysOf } from "./access";
-export { archive, create, creation, type NewRecord, purge, rename, reserve } from "./lifecycle";
+export { archive, create, creation, type NewRecord, purge, rename, reserve, resealOwnKey } from "./lifecycle";
 export { type LoadOptions, append, load, motesById, poll } from "./messages";
 export { type Participate, participate, unparticipate } from "./participants";
 export { appendLog, log } from "./membership";

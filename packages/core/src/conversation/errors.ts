@@ -9,6 +9,7 @@ export const conversationErrors = registerErrors({
   user_not_found: { status: 404, text: "Error looking up user" },
   participants_invalid: { status: 422, text: "Every participant, you included, needs the conversation key sealed for them." },
   sealed_key_invalid: { status: 422, text: "The conversation key is not a valid sealed key." },
+  sealed_key_signed: { status: 409, text: "This conversation's keys are signed: its admin renews them - please reload." },
   title_invalid: { status: 422, text: "The conversation title is not a valid encrypted title." },
   mote_payload_invalid: { status: 422, text: "Invalid mote payload" },
   add_forbidden: { status: 403, text: "You are not authorized to add new people to this conversation!" },

@@ -1,17 +1,17 @@
-import { SIGNED_PARTICIPANTS_MAX, newConversation, renameBody, type ConversationView } from "@sealwork/contracts";
+import { SIGNED_PARTICIPANTS_MAX, newConversation, ownKeyBody, renameBody, type ConversationView } from "@sealwork/contracts";
 import type * as z from "zod";
 import { type Actor, requireMember } from "../access";
 import { nextId } from "../db/counter";
-import { cancellationReasons, db, type TransactionEntities } from "../db/service";
+import { cancellationReasons, db, type TransactionEntities, writeTransaction } from "../db/service";
 import { envelopeText } from "../envelope";
 import { fail, valid } from "../errors";
 import { Queue } from "../queue";
 import { getUsers } from "../user/read";
-import { access } from "./access";
+import { access, find } from "./access";
 import type { ConversationItem, ParticipantItem } from "./entities";
 import { type CheckedCopy, EMPTY_LOG, checkCopies, checkRecord, memberIds, replay } from "./log";
 import { assertContact } from "./participants";
-import { describe, view } from "./views";
+import { describe, protocolOf, view } from "./views";
 import "./entities";
 import "./errors";
 
@@ -189,6 +189,37 @@ export async function archive(actor: Actor, id: number) {
     .set({ archived: true, lastSeenMote: Math.max(conversation.lastMoteId, participant.lastSeenMote) })
     .go();
   return { archived: true };
+}
+
+/**
+ * POST /api/conversations/{id}/key: a member participant's own copy of a version 1 conversation's
+ * key, sealed again by their browser for the account key they renewed to (docs/protocol.md §14.13):
+ * it replaces theirs, nobody else's. A conversation with a membership log has signed copies that
+ * its admins renew (409 sealed_key_signed). The server cannot tell what the copy holds: a wrong one
+ * only closes the conversation to the one who sent it.
+ */
+export async function resealOwnKey(actor: Actor, id: number, body: z.input<typeof ownKeyBody>) {
+  const sealedKey = envelopeText(valid(ownKeyBody, body, "sealed_key_invalid").sealed, "sealed", "sealed_key_invalid");
+  // Whoever may archive it (a member participant) holds a copy of their own.
+  const { me, conversation } = await access(actor, id, "archive");
+  if (protocolOf(conversation) === 2) fail("sealed_key_signed");
+  const { canceled } = await writeTransaction((tx) => [
+    tx.participant
+      .patch({ conversationId: id, userId: me.uid })
+      .set({ sealedKey })
+      .where((attr, op) => op.exists(attr.userId))
+      .commit(),
+    // Still without a log (a migration in between signs copies: this one would not be).
+    tx.conversation
+      .check({ id })
+      .where((attr, op) => op.notExists(attr.logSeq))
+      .commit(),
+  ]);
+  if (canceled) {
+    const now = await find(id);
+    fail(now && protocolOf(now) === 2 ? "sealed_key_signed" : "participant_missing");
+  }
+  return { resealed: true as const };
 }
 
 /** How long a deleted conversation's id keeps answering "deleted" rather than "not found". */

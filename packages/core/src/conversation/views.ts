@@ -1,7 +1,8 @@
-import type { Attribution, ConversationView, MoteView, ParticipantView } from "@sealwork/contracts";
+import { type Attribution, type ConversationView, type MoteView, type ParticipantView, conversationListQuery } from "@sealwork/contracts";
+import type * as z from "zod";
 import { type Actor, requireMember } from "../access";
 import { db } from "../db/service";
-import { fail } from "../errors";
+import { fail, valid } from "../errors";
 import { getUsers } from "../user/read";
 import { type Member, find, membersOf, participantOf } from "./access";
 import type { ConversationItem, MoteItem, ParticipantItem } from "./entities";
@@ -94,17 +95,17 @@ interface Summary {
 }
 
 /**
- * The user's conversations (not archived), newest first; `since` keeps those with newer activity.
+ * The user's conversations (not archived, unless `archived`), newest first; `since` keeps those with newer activity.
  * A fixed number of table requests, however many conversations: the user's participant items
  * (one query), their conversations (a batch read per hundred) and the people in them (the same).
  */
-async function summary(uid: number, since = -1): Promise<Summary> {
+async function summary(uid: number, since = -1, archived = false): Promise<Summary> {
   const { data: mine } = await db().entities.participant.query.byUser({ userId: uid }).go({ pages: "all" });
   const found = mine.length ? (await db().entities.conversation.get(mine.map((p) => ({ id: p.conversationId }))).go()).data : [];
   const conversations = new Map(found.map((c) => [c.id, c]));
   const rows = mine.flatMap((p) => {
     const c = conversations.get(p.conversationId);
-    return c && !hidden(c, p) ? [{ c, p, at: Math.max(c.activity, p.joinedAt) }] : [];
+    return c && (archived || !hidden(c, p)) ? [{ c, p, at: Math.max(c.activity, p.joinedAt) }] : [];
   });
   const highest = rows.reduce((max, r) => Math.max(max, r.at), 0);
   const chosen = rows.filter((r) => r.at > since).sort((a, b) => b.c.timestamp - a.c.timestamp || b.c.id - a.c.id);
@@ -130,11 +131,12 @@ async function summary(uid: number, since = -1): Promise<Summary> {
   };
 }
 
-/** GET /api/users/{id}/conversations: one's own list only (the pickups among them: pickup/views.ts). */
-export async function list(actor: Actor, userId: number) {
+/** GET /api/users/{id}/conversations: one's own list only (the pickups among them: pickup/views.ts); `archived=1`: the archived ones too. */
+export async function list(actor: Actor, userId: number, query: z.input<typeof conversationListQuery> = {}) {
   const me = requireMember(actor);
   if (me.uid !== userId) fail("forbidden");
-  const { highest: _highest, ...rest } = await summary(me.uid);
+  const { archived } = valid(conversationListQuery, query);
+  const { highest: _highest, ...rest } = await summary(me.uid, -1, archived === "1");
   return rest;
 }
 

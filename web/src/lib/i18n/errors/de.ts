@@ -73,6 +73,7 @@ export const de: Record<ErrorCode, string> = {
   reservation_invalid: "Diese Unterhaltungsnummer wurde nicht für dich reserviert oder ist abgelaufen - bitte versuche es noch einmal.",
   participants_invalid: "Jede beteiligte Person, du eingeschlossen, braucht den für sie versiegelten Unterhaltungsschlüssel.",
   sealed_key_invalid: "Der Unterhaltungsschlüssel ist kein gültiger versiegelter Schlüssel.",
+  sealed_key_signed: "Die Schlüssel dieser Unterhaltung sind signiert: ihr Admin erneuert sie - bitte lade die Seite neu.",
   title_invalid: "Der Titel der Unterhaltung ist kein gültiger verschlüsselter Titel.",
   mote_payload_invalid: "Ungültiger Nachrichteninhalt",
   add_forbidden: "Du bist nicht berechtigt, dieser Unterhaltung neue Personen hinzuzufügen!",

@@ -78,6 +78,7 @@ export const en: Record<ErrorCode, string> = {
   reservation_invalid: "This conversation id was not reserved by you or has expired - please try again.",
   participants_invalid: "Every participant, you included, needs the conversation key sealed for them.",
   sealed_key_invalid: "The conversation key is not a valid sealed key.",
+  sealed_key_signed: "This conversation's keys are signed: its admin renews them - please reload.",
   title_invalid: "The conversation title is not a valid encrypted title.",
   mote_payload_invalid: "Invalid mote payload",
   add_forbidden: "You are not authorized to add new people to this conversation!",
