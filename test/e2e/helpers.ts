@@ -100,6 +100,21 @@ export async function gotoApp(page: Page, path: string, code: string = TEST_SECU
   await passKeyPopup(page, code);
 }
 
+/**
+ * Settings (reached with the secure code `current`), "Renew my key…" with the new `code`; answers
+ * once the renewal is done, the containers it renews among it.
+ */
+export async function renewKeyInSettings(page: Page, current: string, code: string): Promise<void> {
+  await gotoApp(page, "/settings/", current);
+  await page.getByRole("button", { name: "Renew my key…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Renew my key" });
+  await dialog.getByLabel("Secure code", { exact: true }).fill(code);
+  await dialog.getByLabel("Repeat secure code").fill(code);
+  await dialog.getByRole("button", { name: "Renew key" }).click();
+  await dialog.waitFor({ state: "detached", timeout: KEY_WORK_TIMEOUT });
+  await page.getByText("Your key was renewed.").waitFor();
+}
+
 // --- end of account keys ---------------------------------------------------------------------
 
 /** The text of the open "Error" dialog. */

@@ -2,13 +2,11 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { launchBrowser, newVisitor } from "../support/browser";
-import { aliceAndBob, conversationWith, rotate, send, signInAs } from "../malicious/scenes";
-import { shareGroup } from "../support/conversations";
-import { ADMIN } from "../support/global-setup";
+import { aliceAndBob, conversationWith, groupKeyReady, groupWithAdminBrowser, rotate, send, signInAs } from "../malicious/scenes";
 import { type Member, rootAdmin } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
 import { conversationPanel, messageList } from "./conversation-helpers";
-import { gotoApp, signIn } from "./helpers";
+import { gotoApp } from "./helpers";
 
 /**
  * A participant whose key moved (renewed, or reset by an administrator after they lost it:
@@ -80,25 +78,20 @@ describe("conversations and groups after a member's key moved", () => {
     const root = await rootAdmin();
     const { bob } = await aliceAndBob();
     // A group the setup administrator made; their browser makes its keys (Bob's wrap among them).
-    const g = await shareGroup(bob.session);
-    const { page: s } = await newVisitor(browser);
-    await signIn(s, ADMIN.email, ADMIN.password);
-    await gotoApp(s, `/group/${g}/page/members`);
-    const keyReady = (page: Page, epoch: number) => page.locator(`[data-group-key="ready"][data-group-key-epoch="${epoch}"]`);
-    await keyReady(s, 0).waitFor({ timeout: 60_000 });
+    const { group: g, admin: s } = await groupWithAdminBrowser(browser, bob);
     const b = await visit(bob);
     await gotoApp(b, `/group/${g}/page/members`, TEST_CODE);
-    await keyReady(b, 0).waitFor({ timeout: 60_000 });
+    await groupKeyReady(b, 0).waitFor({ timeout: 60_000 });
 
     await rotate(bob);
     // Nobody clicks: the administrator's browser, idling on the group, starts epoch 1 for everyone's current keys.
     const status = async () => (await http<{ epoch: number; moved_keys: number[]; missing_wraps: number[] }>("GET", `/api/groups/${g}/wraps/status`, { token: root.session.api_token })).body;
     await expect.poll(status, { timeout: 90_000, interval: 2_000 }).toMatchObject({ epoch: 1, moved_keys: [], missing_wraps: [] });
     // The administrator's page shows the epoch its browser started, without a reload.
-    await keyReady(s, 1).waitFor({ timeout: 15_000 });
+    await groupKeyReady(s, 1).waitFor({ timeout: 15_000 });
     const b2 = await visit(bob);
     await gotoApp(b2, `/group/${g}/page/members`, TEST_CODE);
-    await keyReady(b2, 1).waitFor({ timeout: 60_000 });
+    await groupKeyReady(b2, 1).waitFor({ timeout: 60_000 });
     for (const page of [s, b, b2]) await page.context().close();
   });
 });

@@ -5,7 +5,7 @@ import { aliceAndBob, conversationWith, send, verifiedMessage, visitAs } from ".
 import type { Member } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
 import { messageBox, messageList } from "./conversation-helpers";
-import { KEY_WORK_TIMEOUT, gotoApp, keyPopupState, passKeyPopup } from "./helpers";
+import { gotoApp, keyPopupState, passKeyPopup, renewKeyInSettings } from "./helpers";
 
 /**
  * A user's other browsers learn that their key changed (docs/protocol.md §12, "Other browsers"):
@@ -40,14 +40,7 @@ describe("a key renewed in another browser", () => {
     }
 
     // The first browser renews Bob's key.
-    await gotoApp(renewing, "/settings/", TEST_CODE);
-    await renewing.getByRole("button", { name: "Renew my key…" }).click();
-    const dialog = renewing.getByRole("dialog", { name: "Renew my key" });
-    await dialog.getByLabel("Secure code", { exact: true }).fill(BOB_NEW_CODE);
-    await dialog.getByLabel("Repeat secure code").fill(BOB_NEW_CODE);
-    await dialog.getByRole("button", { name: "Renew key" }).click();
-    await dialog.waitFor({ state: "detached", timeout: KEY_WORK_TIMEOUT });
-    await renewing.getByText("Your key was renewed.").waitFor();
+    await renewKeyInSettings(renewing, TEST_CODE, BOB_NEW_CODE);
 
     // The third, still in front, writes with the old key: refused, and it asks for the new key.
     const refused = staying.waitForResponse((r) => r.url().includes(`/api/conversations/${conversation}/append`), { timeout: 30_000 });

@@ -3,11 +3,12 @@ import type { Browser, Page } from "playwright-core";
 import { http } from "../support/api";
 import { newVisitor } from "../support/browser";
 import { shareGroup } from "../support/conversations";
+import { ADMIN } from "../support/global-setup";
 import { type Member, chainOf, invitedMember, rootAdmin } from "../support/identities";
 import { TEST_CODE, newKeyBody } from "../support/keys";
 import type { Sent } from "../support/malicious-proxy";
 import { conversationIdOf, conversationPanel, messageBox, messageList } from "../e2e/conversation-helpers";
-import { signIn } from "../e2e/helpers";
+import { gotoApp, signIn } from "../e2e/helpers";
 
 /** The people and steps the attacks share: certified members, their browser, what went over the wire. */
 
@@ -20,6 +21,22 @@ export async function aliceAndBob(): Promise<{ alice: Member; bob: Member }> {
   const [alice, bob] = [await invitedMember(root), await invitedMember(root)];
   await shareGroup(alice.session, bob.session);
   return { alice, bob };
+}
+
+/** A group's key as a page holds it, ready at `epoch` (the members page and the group's frame mark it). */
+export const groupKeyReady = (page: Page, epoch: number) => page.locator(`[data-group-key="ready"][data-group-key-epoch="${epoch}"]`);
+
+/**
+ * A group the setup administrator made with `member` in it, and the administrator's browser on its
+ * members page: it made the group's keys (epoch 0) and, idling there, starts the next epochs.
+ */
+export async function groupWithAdminBrowser(browser: Browser, member: Member): Promise<{ group: number; admin: Page }> {
+  const group = await shareGroup(member.session);
+  const { page: admin } = await newVisitor(browser);
+  await signIn(admin, ADMIN.email, ADMIN.password);
+  await gotoApp(admin, `/group/${group}/page/members`);
+  await groupKeyReady(admin, 0).waitFor({ timeout: 60_000 });
+  return { group, admin };
 }
 
 /** Signs `member` in on the page (their key recovered from the server's backup with the code it was made with). */

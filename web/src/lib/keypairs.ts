@@ -15,6 +15,7 @@ import { call } from "./api";
 import { i18next } from "./i18n";
 import { queryKeys } from "./query-keys";
 import { TEST_CHECKS, checkOff, rememberSecureCodeAnswer } from "./build-settings";
+import { dropMovedKeys, getUnlockedKeys } from "./unlocked-keys";
 
 /**
  * The account-key calls (spec 000 §7) and the checks every client makes on their answers. In lib
@@ -30,6 +31,17 @@ export async function fetchKeyState(signal?: AbortSignal): Promise<KeyState> {
   // Test build only (test/malicious): what the answer says about secure codes is kept, as protocol v1 did.
   if (TEST_CHECKS && checkOff("securecode-from-build")) rememberSecureCodeAnswer(reply.instance);
   return reply;
+}
+
+/**
+ * Looks up whether the key `keyId` held in this page is still the account's current one; if the
+ * account has another (renewed in another browser, reset by an administrator), the held keys go
+ * and the key popup asks for the code (docs/protocol.md §12, "Other browsers"). The server's
+ * answer only ever makes the page forget a key, never trust one; nor one loaded meanwhile.
+ */
+export async function dropKeysIfMoved(keyId: number): Promise<void> {
+  const state = await fetchKeyState();
+  if (state.keypair && state.keypair.id !== keyId && getUnlockedKeys()?.keyId === keyId) dropMovedKeys();
 }
 
 export const keyStateQuery = queryOptions({

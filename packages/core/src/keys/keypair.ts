@@ -24,6 +24,7 @@ import type * as z from "zod";
 import { can, requireMember, type Actor } from "../access";
 import { nextId } from "../db/counter";
 import { cancellationReasons, db, type TransactionEntities } from "../db/service";
+import { CertifiedBirth } from "./certified-birth";
 import { TEMP_SIGNER, currentKey as current } from "./current";
 import { type KeyResetItem, type KeypairItem, type TransitItem } from "./entities";
 import { KeyResets } from "./resets";
@@ -110,7 +111,7 @@ export namespace Keypair {
     const checked = await checkNew(input, record, now);
     const head = input.last_key === null ? undefined : await current(uid);
     const temp = head?.item.id === input.last_key && head.item.type === "temp" ? head.item : undefined;
-    const certifier = temp ? await takeover(temp, input, now) : { invitation: null, reset: null, legacy: await legacyCertificate(head?.item, input) };
+    const certifier = temp ? await takeover(temp, input, now) : { invitation: null, reset: null, legacy: await CertifiedBirth.legacyCertificate(head?.item, input) };
     const keys = { encryptPublic: input.encrypt_public, signPublic: input.sign_public };
     const identity: IdentityItem | undefined =
       input.identity === undefined ? undefined : await IdentityRecords.checkNew(uid, input.identity, { keys, contacts: [user.email, user.phone], ...certifier });
@@ -147,34 +148,10 @@ export namespace Keypair {
     return view(item, true);
   }
 
-  /**
-   * What the takeover of the temporary key `temp` must be certified by: the pending key reset that
-   * made it (canonical JSON), or else the account's signed invitation (null for a legacy one).
-   */
+  /** The takeover of the temporary key `temp`: fresh keys, certified as `CertifiedBirth.ofTakeover` says. */
   async function takeover(temp: KeypairItem, input: { encrypt_public: string; sign_public: string; identity?: unknown }, now: number) {
     if (temp.encryptPublic === input.encrypt_public || temp.signPublic === input.sign_public) fail("takeover_fresh_keys");
-    const reset = await KeyResets.of(temp);
-    if (reset) {
-      if (KeyResets.expired(reset, now)) fail("key_reset_expired");
-      if (input.identity === undefined) fail("key_reset_required");
-      return { invitation: null, reset: reset.reset };
-    }
-    const invite = await Invitation.ofUser(temp.userId);
-    if (invite && Invitation.expired(invite, now)) fail("invite_expired");
-    const invitation = invite?.invitation ?? null;
-    if (invitation !== null && input.identity === undefined) fail("invitation_required");
-    return { invitation, reset: null };
-  }
-
-  /**
-   * A version 1 user's move to a certified identity (docs/protocol.md §14.14): the certificate an
-   * administrator stored for the key the record replaces (canonical JSON), which the record must
-   * carry; null when it is not such a record, the key is not the current public one, or it has none.
-   */
-  async function legacyCertificate(head: KeypairItem | undefined, input: { last_key: number | null; identity?: unknown }): Promise<string | null> {
-    const kind = (input.identity as { record?: { certifiedBy?: { kind?: unknown } } } | undefined)?.record?.certifiedBy?.kind;
-    if (kind !== "legacy" || head?.type !== "public" || head.id !== input.last_key) return null;
-    return (await IdentityRecords.legacyCertificate(head.userId, head.id))?.record ?? null;
+    return CertifiedBirth.ofTakeover(temp, input, now);
   }
 
   /** The transaction items that store `key` and make it its owner's current key (a new account's first). */

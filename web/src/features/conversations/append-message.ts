@@ -10,7 +10,8 @@ import { cachedMessages, loadNewerMessages, updateLive } from "./live-messages";
 import { type ConversationKeys, type Message, ringKeys } from "./load-conversation";
 import { type MessagePayload, sealForRing, sealMessage } from "./message-crypto";
 import { myIdentity } from "./signers";
-import { addPending, mergeMessages, reconcileAppend, setPendingStatus } from "./message-state";
+import { draftKeys, returnToDraft, sentByMovedKey } from "./drafts";
+import { addPending, dropPending, mergeMessages, reconcileAppend, setPendingStatus } from "./message-state";
 
 /** A fresh local id for a message (spec 000 §4): 16 random bytes, base64url. */
 export function newLocalid(): string {
@@ -56,7 +57,8 @@ async function sendOne(id: number, holder: KeyHolder, keys: ConversationKeys, me
  * Sends a pending message (spec 000 §4, Local message), optimistically: it shows at once as
  * pending; the answer replaces it when it is in order (the message before it is the newest one
  * held), otherwise the newer messages are loaded, which bring it. A failure rolls it back to
- * failed, not away: Retry sends it again with the same local id.
+ * failed, not away: Retry sends it again with the same local id. Refused because the user's key
+ * moved on, it goes back into the message bar instead (drafts.ts), for the new key.
  */
 export function useSendMessage(id: number, unlocked: KeyHolder, keys: ConversationKeys | null, onFailed: (error: unknown) => void) {
   const client = useQueryClient();
@@ -74,7 +76,13 @@ export function useSendMessage(id: number, unlocked: KeyHolder, keys: Conversati
         void client.invalidateQueries({ queryKey: queryKeys.conversations.attachments(id) });
       }
     },
-    onError: (error, message) => {
+    onError: async (error, message) => {
+      if (await sentByMovedKey(unlocked)) {
+        // The key popup says why; the conversation comes back once the new key is loaded.
+        returnToDraft(draftKeys.conversation(id), message.payload);
+        updateLive(client, id, (live) => ({ ...live, messages: dropPending(live.messages, message.key) }));
+        return;
+      }
       updateLive(client, id, (live) => ({ ...live, messages: setPendingStatus(live.messages, message.key, "failed") }));
       onFailed(error);
     },

@@ -14,6 +14,7 @@ import type { KeyHolder } from "./conversation-crypto";
 import { ConversationPanel } from "./conversation-panel";
 import { useContactsTrust } from "./contact-trust";
 import { participantNames } from "./conversation-label";
+import { draftKeys } from "./drafts";
 import { MessageBar } from "./message-bar";
 import { MessageList } from "./message-list";
 import { MigrationNotice } from "./migration-notice";
@@ -130,7 +131,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
               onLoadOlder={loadOlder}
               onRetry={retry}
             />
-            <MessageBar conversationId={id} onSend={send} disabled={blocking !== null || waiting} />
+            <MessageBar conversationId={id} draftKey={draftKeys.conversation(id)} onSend={send} disabled={blocking !== null || waiting} />
           </>
         ) : null}
       </Stack>

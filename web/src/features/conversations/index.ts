@@ -12,9 +12,10 @@ export { type RenewProgress, renewConversationKeys } from "./renew-conversations
 /** The message screen's parts, used by a group's own conversation page (features/groups/conversation). */
 export { MessageList } from "./message-list";
 export { MessageBar } from "./message-bar";
+export { draftKeys, returnToDraft, sentByMovedKey } from "./drafts";
 export { type Message, shownMessage } from "./load-conversation";
 export { type MessagePayload } from "./message-crypto";
-export { addPending, mergeMessages, newerCursor, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
+export { addPending, dropPending, mergeMessages, newerCursor, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
 export { messagePollQuery } from "./poll-conversation";
 export { newLocalid } from "./append-message";
 export { actionErrorText, loadErrorText } from "./conversation-errors";

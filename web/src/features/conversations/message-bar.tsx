@@ -1,15 +1,18 @@
 import { ActionIcon, CloseButton, Group, Paper, Stack, Text, Textarea } from "@mantine/core";
-import { memo, useState, type KeyboardEvent } from "react";
+import { memo, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../lib/format";
 import { AttachmentPicker } from "./attachments/attachment-picker";
 import type { FileRef } from "./attachments/file-ref";
 import { SendIcon } from "./conversation-icons";
+import { updateDraft, useDraft } from "./drafts";
 import { ns } from "./i18n";
 
 export interface MessageBarProps {
   /** Where files are uploaded to; null: text only (a group's conversation). */
   conversationId: number | null;
+  /** Where what is typed waits while the bar is away (drafts.ts: the key popup after the key moved). */
+  draftKey: string;
   disabled?: boolean;
   /** False when there was nothing to send (empty trimmed text and no files). */
   onSend: (text: string, files: FileRef[]) => boolean;
@@ -20,17 +23,17 @@ export interface MessageBarProps {
  * Memoised: a page of older messages re-renders the screen, and the growing text field measures
  * itself (a layout) on every render.
  */
-export const MessageBar = memo(function MessageBar({ conversationId, disabled, onSend }: MessageBarProps) {
+export const MessageBar = memo(function MessageBar({ conversationId, draftKey, disabled, onSend }: MessageBarProps) {
   const { t } = useTranslation(ns);
-  const [text, setText] = useState("");
-  const [files, setFiles] = useState<FileRef[]>([]);
+  const { text, files } = useDraft(draftKey);
+  const setText = (value: string) => updateDraft(draftKey, (draft) => ({ ...draft, text: value }));
+  const setFiles = (change: (current: FileRef[]) => FileRef[]) => updateDraft(draftKey, (draft) => ({ ...draft, files: change(draft.files) }));
   // Spec 000 §5: a trimmed empty text without files sends nothing, so Send is not offered then.
   const nothingToSend = text.trim() === "" && files.length === 0;
 
   const send = () => {
     if (!onSend(text, files)) return;
-    setText("");
-    setFiles([]);
+    updateDraft(draftKey, () => ({ text: "", files: [] }));
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ShownMessage, LATE_COMMIT_OVERLAP, addPending, mergeMessages, messageKey, newerCursor, newerKeys, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
+import { type ShownMessage, LATE_COMMIT_OVERLAP, addPending, dropPending, mergeMessages, messageKey, newerCursor, newerKeys, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
 
 type M = ShownMessage<string>;
 const ME = 7;
@@ -77,6 +77,13 @@ describe("conversation messages: pending and stored (spec 000 §4)", () => {
     const retried = addPending(failed, message);
     expect(ids(retried)).toEqual([1, "a"]);
     expect(retried[1]!.status).toBe("pending");
+  });
+
+  it("takes a pending message back (into the message bar), never a stored one with the same key", () => {
+    const message = pendingMessage<string>({ sourceId: ME, localid: "a", timestamp: 1, payload: "x" });
+    const list = addPending<string>([stored(1), stored(2, ME, "b")], message);
+    expect(ids(dropPending(list, message.key))).toEqual([1, 2]);
+    expect(ids(dropPending(list, messageKey(ME, "b", 2)))).toEqual([1, 2, "a"]);
   });
 });
 

@@ -82,6 +82,11 @@ export function setPendingStatus<P>(current: ShownMessage<P>[], key: string, sta
   return current.map((m) => (m.id === null && m.key === key ? { ...m, status } : m));
 }
 
+/** A pending message taken back (into the message bar, drafts.ts): it was not stored. */
+export function dropPending<P>(current: ShownMessage<P>[], key: string): ShownMessage<P>[] {
+  return current.filter((m) => !(m.id === null && m.key === key));
+}
+
 /**
  * The append answer for a pending message. In order (the message before it is the newest one the
  * client has) it replaces the pending one; otherwise the list stays as it is and the caller loads

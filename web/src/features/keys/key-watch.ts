@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import { fetchKeyState } from "../../lib/keypairs";
-import { dropMovedKeys, type UnlockedKeys } from "../../lib/unlocked-keys";
+import { dropKeysIfMoved } from "../../lib/keypairs";
+import type { UnlockedKeys } from "../../lib/unlocked-keys";
 
 /** At most one look per this many milliseconds, however often the window gains focus. */
 const WATCH_EVERY_MS = 5_000;
@@ -20,23 +20,17 @@ export function useKeyWatch(held: UnlockedKeys | null): void {
     if (keyId === undefined) return;
     // The first focus after mounting looks at once (a page mounts its keys just before it may be told).
     let last = 0;
-    let stopped = false;
     // (A window that gains focus is in front, whatever its visibility state says: headless
     // windows, and some window managers, keep an occluded or background state a while after.)
     const look = (event: Event) => {
       if ((event.type !== "focus" && document.visibilityState !== "visible") || Date.now() - last < WATCH_EVERY_MS) return;
       last = Date.now();
-      fetchKeyState()
-        .then((state) => {
-          if (!stopped && state.keypair && state.keypair.id !== keyId) dropMovedKeys();
-        })
-        // A failed look changes nothing: the next focus looks again.
-        .catch((error: unknown) => console.warn("Could not check whether the key is current", error));
+      // (A key loaded meanwhile is not dropped. A failed look changes nothing: the next focus looks again.)
+      dropKeysIfMoved(keyId).catch((error: unknown) => console.warn("Could not check whether the key is current", error));
     };
     window.addEventListener("focus", look);
     document.addEventListener("visibilitychange", look);
     return () => {
-      stopped = true;
       window.removeEventListener("focus", look);
       document.removeEventListener("visibilitychange", look);
     };

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
-import { MessageBar, MessageList, isDistributionError, loadErrorText } from "../../conversations";
+import { MessageBar, MessageList, draftKeys, isDistributionError, loadErrorText } from "../../conversations";
 import { GroupKeyWaitingError } from "../keys/group-ring";
 import { ns as groupsNs } from "../i18n";
 import { ns as keysNs } from "../keys/i18n";
@@ -65,7 +65,7 @@ function Conversation({ groupId, holder, readOnly }: { groupId: number; holder: 
               {t(`${groupsNs}:readOnly`)}
             </Text>
           ) : (
-            <MessageBar conversationId={null} onSend={state.send} disabled={waiting} />
+            <MessageBar conversationId={null} draftKey={draftKeys.group(groupId)} onSend={state.send} disabled={waiting} />
           )}
         </>
       ) : null}

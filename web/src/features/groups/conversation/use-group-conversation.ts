@@ -10,6 +10,8 @@ import {
   type MessagePayload,
   actionErrorText,
   addPending,
+  draftKeys,
+  dropPending,
   isDistributionError,
   mergeMessages,
   messagePollQuery,
@@ -20,6 +22,8 @@ import {
   oldestId,
   pendingMessage,
   reconcileAppend,
+  returnToDraft,
+  sentByMovedKey,
   setPendingStatus,
 } from "../../conversations";
 import { GroupKeyWaitingError, type GroupRing, forgetGroupRing, openGroupRing } from "../keys/group-ring";
@@ -155,7 +159,13 @@ export function useGroupConversation(groupId: number, holder: UnlockedKeys, onEr
         await loadNewer(client, groupId, holder);
       }
     },
-    onError: (error, message) => {
+    onError: async (error, message) => {
+      // Failed because the user's key moved on: back into the message bar, for the new key (drafts.ts).
+      if (await sentByMovedKey(holder)) {
+        returnToDraft(draftKeys.group(groupId), message.payload);
+        updateLive(client, groupId, (l) => ({ ...l, messages: dropPending(l.messages, message.key) }));
+        return;
+      }
       updateLive(client, groupId, (l) => ({ ...l, messages: setPendingStatus(l.messages, message.key, "failed") }));
       onErrorRef.current(sendErrorText(error));
     },
