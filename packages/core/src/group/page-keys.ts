@@ -178,25 +178,21 @@ export namespace PageKeys {
     // Each copy's signature covers the link its generation carries (docs/protocol.md, "Restricted pages"): the copies name that link.
     const linkDigest = linkDigestOf(fresh ? input.link : stored?.link);
     if (input.copies.some((c) => c.copy.linkDigest !== linkDigest)) bad("Each copy names the link its generation carries.");
+    // The generation's holders: the new one's, those added, and (one's own copy again) that one still is one (the key-moved job may take one off meanwhile: 409, then it is added anew).
+    const holdersWrite = (tx: TransactionEntities): TransactionItem => {
+      if (fresh) return tx.pagekey.create({ pageId: id, generation: input.generation, groupId: page.groupId, sealer: me.uid, holders: ids, ...(input.link ? { link: input.link } : {}) }).commit();
+      const key = { pageId: id, generation: current };
+      if (!added.length) return tx.pagekey.check(key).where((attr, op) => op.contains(attr.holders, me.uid)).commit();
+      const append = tx.pagekey.patch(key).append({ holders: added });
+      return (replaced.length ? append.where((attr, op) => op.contains(attr.holders, me.uid)) : append).commit();
+    };
     const { canceled } = await writeTransaction((tx) => [
       tx.grouppage
         .patch({ id })
         .set({ keyGen: input.generation })
         .where((attr, op) => unchanged(attr, op, page))
         .commit(),
-      fresh
-        ? tx.pagekey.create({ pageId: id, generation: input.generation, groupId: page.groupId, sealer: me.uid, holders: ids, ...(input.link ? { link: input.link } : {}) }).commit()
-        : added.length
-          ? tx.pagekey
-              .patch({ pageId: id, generation: current })
-              .append({ holders: added })
-              .where((attr, op) => (replaced.length ? op.contains(attr.holders, me.uid) : op.exists(attr.holders)))
-              .commit()
-          : // Still a holder (the key-moved job did not take one off meanwhile: then the copy is added anew).
-            tx.pagekey
-              .check({ pageId: id, generation: current })
-              .where((attr, op) => op.contains(attr.holders, me.uid))
-              .commit(),
+      holdersWrite(tx),
       ...input.copies.map((c) => {
         const copy = { pageId: id, userId: c.user_id, generation: input.generation, copy: JSON.stringify(c.copy) };
         return (replaced.includes(c.user_id) ? tx.pagekeycopy.put(copy) : tx.pagekeycopy.create(copy)).commit();
