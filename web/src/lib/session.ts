@@ -18,7 +18,11 @@ const SIGNED_OUT_KEY = `${STORAGE_PREFIX}signed-out`;
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
+/** Whether this runs in a page (not in a unit test that imports a module reading the session). */
+const inPage = typeof window !== "undefined";
+
 function read(): Session | null {
+  if (!inPage) return null;
   // Versions before issue 11 kept the session in localStorage: move it to this tab, once.
   const legacy = localStorage.getItem(SESSION_KEY);
   if (legacy !== null) {
@@ -82,10 +86,12 @@ export function subscribeSession(listener: Listener): () => void {
 }
 
 // A logout in another tab (or "Wipe and logout" clearing everything) ends this tab's session too.
-window.addEventListener("storage", (event) => {
-  const signedOut = (event.key === SIGNED_OUT_KEY && event.newValue !== null) || event.key === null;
-  if (signedOut && current !== null) clearSession({ everywhere: false });
-});
+if (inPage) {
+  window.addEventListener("storage", (event) => {
+    const signedOut = (event.key === SIGNED_OUT_KEY && event.newValue !== null) || event.key === null;
+    if (signedOut && current !== null) clearSession({ everywhere: false });
+  });
+}
 
 export function useSession(): Session | null {
   return useSyncExternalStore(subscribeSession, getSession);

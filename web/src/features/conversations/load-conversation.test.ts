@@ -14,12 +14,16 @@ import { migrate } from "./signed-changes";
 const TOTAL = 1000;
 const PAGE = 50;
 const asked: string[] = [];
+/** The pages the stand-in server has answered (a page is "in" once answered and decrypted). */
+const answered: string[] = [];
 
 vi.mock("../../lib/api", () => ({
   isApiError: (error: unknown, status?: number) => (error as { status?: number } | null)?.status === status,
   call: async (_route: string, { query }: { query: { before?: number; meta?: string } }) => {
-    asked.push(query.meta ? "newest" : String(query.before));
+    const page = query.meta ? "newest" : String(query.before);
+    asked.push(page);
     await new Promise((resolve) => setTimeout(resolve, 1));
+    answered.push(page);
     const below = query.before ?? TOTAL + 1;
     const first = Math.max(1, below - PAGE);
     const motes = Array.from({ length: below - first }, (_, i) => ({ id: first + i, source_id: 3, timestamp: first + i, payload: "", localid: null, epoch: null, signature: null, sender_key_id: null }));
@@ -59,6 +63,7 @@ async function history() {
 describe("conversation history: pages fetched ahead of the list (issue 9)", () => {
   beforeEach(() => {
     asked.length = 0;
+    answered.length = 0;
   });
 
   it("opens with the newest page only, and a first look back fetches two pages ahead", async () => {
@@ -97,6 +102,8 @@ describe("conversation history: pages fetched ahead of the list (issue 9)", () =
     // The page asked for and both pages ahead are requested while nothing of them has opened.
     await vi.waitFor(() => expect(asked).toEqual(["newest", "951", "901", "851"]), { timeout: 5_000, interval: 5 });
     expect(h.held()).toHaveLength(50);
+    // All three answered (on a busy machine the last answer can come after the first is decrypted): then they decrypt.
+    await vi.waitFor(() => expect(answered).toHaveLength(4), { timeout: 5_000, interval: 5 });
     decrypting = null;
     release();
     await paged;

@@ -39,6 +39,9 @@ vi.mock("../../lib/api", () => ({
       return { rev: fake.pins.rev };
     }
     if (key === "GET /api/users/{id}") return { id: 2, email: "vera@example.org", phone: null };
+    // No groups and no conversations to carry over (features/groups, features/conversations test theirs).
+    if (key === "GET /api/users/{id}/groups") return { groups: [] };
+    if (key === "GET /api/users/{id}/conversations") return { conversations: [] };
     if (key === "POST /api/keypairs") {
       if (fake.failRegister) throw Object.assign(new Error("refused"), { status: 400 });
       const body = options.body as (typeof fake.posted)[number];
