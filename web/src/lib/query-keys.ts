@@ -48,6 +48,8 @@ export const queryKeys = {
     /** The message poll's back-off state. */
     poll: (id: number) => ["conversations", "one", id, "poll"] as const,
     attachments: (id: number) => ["conversations", "one", id, "attachments"] as const,
+    /** While its key moved: the back-off of the check for the next epoch after the one refused (key-wait.ts). */
+    keyWait: (id: number, epoch: number) => ["conversations", "one", id, "key-wait", epoch] as const,
   },
   /** The person selector's chunks, by search text (spec 000 §9). */
   people: {
@@ -70,6 +72,8 @@ export const queryKeys = {
     messages: (id: number) => ["groups", "conversation", id, "messages"] as const,
     live: (id: number) => ["groups", "conversation", id, "live"] as const,
     poll: (id: number) => ["groups", "conversation", id, "poll"] as const,
+    /** While this member's key moved: the back-off of the check for a wrap of a later epoch (key-wait.ts); not under `one(id)`, so a menu change does not check early. */
+    keyWait: (id: number, epoch: number) => ["groups", "keyWait", id, epoch] as const,
     /** The group's drive, decrypted: not under `one(id)` either (a menu change does not decrypt it again). */
     cardFiles: (pageId: number) => ["groups", "cardFiles", pageId] as const,
     drive: (id: number) => ["groups", "drive", id] as const,

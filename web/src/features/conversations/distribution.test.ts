@@ -160,6 +160,8 @@ describe("verifyDistribution", () => {
     const benNow = await person(2);
     const keysOf = lookup([s.ann, s.ben, benNow, s.cem, s.mal]);
     expect(await refusal(verifyDistribution(ID, await s.reply(s.ben), benNow.me, keysOf))).toBe("key_moved");
+    // The refusal names the epoch whose record has the old key: the page looks for a later one (key-wait.ts).
+    expect(await verifyDistribution(ID, await s.reply(s.ben), benNow.me, keysOf).catch((error: InstanceType<typeof DistributionError>) => error.epoch)).toBe(0);
     // Someone the record does not name at all is still refused as before.
     expect(await refusal(verifyDistribution(ID, await s.reply(s.ben), s.mal.me, keysOf))).toBe("copy_invalid");
     // Ann renews the key: a rekey entry, the record naming Ben's new key, his copy, the link to epoch 0.

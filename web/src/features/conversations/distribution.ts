@@ -53,11 +53,14 @@ export type RingTexts = "conversations" | "groupKeys";
 
 export class DistributionError extends Error {
   readonly reason: DistributionProblem;
+  /** key_moved: the log's epoch whose record named the old key (a later one may be for the key held: key-wait.ts looks for it). */
+  readonly epoch?: number;
   /** `of`: the feature whose texts name the thing refused (its namespace has `distribution.<reason>`). */
-  constructor(reason: DistributionProblem, options: { cause?: unknown; of?: RingTexts } = {}) {
+  constructor(reason: DistributionProblem, options: { cause?: unknown; of?: RingTexts; epoch?: number } = {}) {
     super(i18next.t(`${options.of ?? "conversations"}:distribution.${reason}`), { cause: options.cause });
     this.name = "DistributionError";
     this.reason = reason;
+    if (options.epoch !== undefined) this.epoch = options.epoch;
   }
 }
 
@@ -208,7 +211,7 @@ export async function verifyRing<R extends { epoch: number }>(kind: RingKind<R>,
   const current = records.get(log.epoch);
   // The verified record seals this epoch for a key of one's own that is not the one held now.
   const mine = current ? kind.named(input.epochs.find((e) => e.epoch === log.epoch)?.record)?.find((p) => p.userId === me.userId) : undefined;
-  if (mine?.keyId !== undefined && mine.keyId !== me.keyId) throw fail("key_moved");
+  if (mine?.keyId !== undefined && mine.keyId !== me.keyId) throw new DistributionError("key_moved", { of: kind.of, epoch: log.epoch });
   if (!current || !input.copy) throw fail("copy_invalid");
   let key: Key;
   try {

@@ -17,6 +17,8 @@ export { type Message, shownMessage } from "./load-conversation";
 export { type MessagePayload } from "./message-crypto";
 export { addPending, dropPending, mergeMessages, newerCursor, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
 export { messagePollQuery } from "./poll-conversation";
+/** A page that waits for its key after one's own key moved looks again with the same back-off. */
+export { useKeyWait } from "./key-wait";
 export { newLocalid } from "./append-message";
 export { actionErrorText, loadErrorText } from "./conversation-errors";
 

@@ -7,7 +7,9 @@ import type { FileRef } from "./attachments/file-ref";
 import { newLocalid, useSendMessage } from "./append-message";
 import type { KeyHolder } from "./conversation-crypto";
 import { actionErrorText, loadErrorText } from "./conversation-errors";
+import { fetchLog } from "./conversation-log";
 import { isDistributionError } from "./distribution";
+import { useKeyWait } from "./key-wait";
 import { cachedMessages, loadNewerMessages, shownMessages, updateLive, useLiveMessages } from "./live-messages";
 import { type Message, conversationMessagesQuery } from "./load-conversation";
 import type { MessagePayload } from "./message-crypto";
@@ -93,6 +95,18 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
   // A conversation whose keys were refused (distribution.ts): the reason, for the warning.
   const refused = isDistributionError(fatal) ? fatal : null;
   const status: "loading" | "ready" | "error" = fatal ? "error" : head ? "ready" : "loading";
+  // One's key moved since the copies were sealed: the log is looked at with the poll's back-off
+  // until an admin's renewal gives it a later epoch, and then the conversation opens again.
+  const moved = refused?.reason === "key_moved" ? (refused.epoch ?? null) : null;
+  useKeyWait(
+    queryKeys.conversations.keyWait(id, moved ?? -1),
+    moved !== null,
+    async (signal) => (await fetchLog(id, signal)).epoch > (moved ?? Infinity),
+    () => {
+      void client.resetQueries({ queryKey: queryKeys.conversations.messages(id) });
+      void client.resetQueries({ queryKey: queryKeys.conversations.poll(id) });
+    },
+  );
   return {
     status,
     error: fatal ? loadErrorText(fatal) : null,

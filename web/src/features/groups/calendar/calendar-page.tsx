@@ -10,7 +10,8 @@ import { isApiError } from "../../../lib/api";
 import { errorText } from "../../../lib/error-text";
 import { useRequiredSession } from "../../../lib/session";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
-import { uploadFile } from "../../conversations";
+import { isDistributionError, uploadFile } from "../../conversations";
+import { GroupKeyRefusal } from "../keys/key-refusal";
 import { CardEditor } from "../cards";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
@@ -155,6 +156,8 @@ function Calendar({ groupId, page, creating, onCreatingDone, holder }: PageTypeP
       </Group>
     );
   }
+  // The group's key refused (one's own key moved: it opens again by itself once renewed).
+  if (isDistributionError(records.error)) return <GroupKeyRefusal groupId={groupId} error={records.error} onArrived={() => void records.refetch()} />;
   if (records.isError) return <Text c="red">{errorText(records.error, t("loadFailed"))}</Text>;
 
   const viewed = viewing !== null ? byId.get(String(viewing))?.record : undefined;

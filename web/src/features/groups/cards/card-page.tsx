@@ -4,7 +4,8 @@ import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
-import { uploadFile } from "../../conversations";
+import { isDistributionError, uploadFile } from "../../conversations";
+import { GroupKeyRefusal } from "../keys/key-refusal";
 import { PagePlaceholder } from "../pages/page-placeholder";
 import type { PageTypeProps } from "../pages/type-slot";
 import { type OpenedRecord, cardSpace } from "../records/records";
@@ -68,6 +69,8 @@ function Cards({ groupId, page, creating, onCreatingDone, holder, required, part
       </Group>
     );
   }
+  // The group's key refused (one's own key moved: it opens again by itself once renewed).
+  if (isDistributionError(records.error)) return <GroupKeyRefusal groupId={groupId} error={records.error} onArrived={() => void records.refetch()} />;
   if (records.isError) return <Text c="red">{errorText(records.error, t("page.loadFailed"))}</Text>;
 
   return (

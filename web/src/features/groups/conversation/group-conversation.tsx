@@ -5,6 +5,7 @@ import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { MessageBar, MessageList, draftKeys, isDistributionError, loadErrorText } from "../../conversations";
 import { GroupKeyWaitingError } from "../keys/group-ring";
+import { GroupKeyRefusal } from "../keys/key-refusal";
 import { ns as groupsNs } from "../i18n";
 import { ns as keysNs } from "../keys/i18n";
 import { useGroupConversation } from "./use-group-conversation";
@@ -37,9 +38,7 @@ function Conversation({ groupId, holder, readOnly }: { groupId: number; holder: 
           {state.error.message}
         </Text>
       ) : isDistributionError(state.error) ? (
-        <Alert color="red" role="alert" title={t("distribution.heading")} data-trust-warning={state.error.reason}>
-          {state.error.message}
-        </Alert>
+        <GroupKeyRefusal groupId={groupId} error={state.error} onArrived={state.reopen} />
       ) : state.error ? (
         <Text c="red">{loadErrorText(state.error)}</Text>
       ) : null}

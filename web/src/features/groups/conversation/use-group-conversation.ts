@@ -194,6 +194,11 @@ export function useGroupConversation(groupId: number, holder: UnlockedKeys, onEr
   const ring = live.ring ?? history.data?.pages[0]?.ring ?? null;
   // (A fork a message's log head shows on an older page refuses the page as on the first.)
   const error = poll.error ?? (!ready || isDistributionError(history.error) ? history.error : null);
+  /** Opens the messages afresh (the key one's moved key waited for is there: keys/key-refusal.tsx). */
+  const reopen = useCallback(() => {
+    void client.resetQueries({ queryKey: queryKeys.groups.messages(groupId) });
+    void client.resetQueries({ queryKey: queryKeys.groups.poll(groupId) });
+  }, [client, groupId]);
 
   return {
     status: error ? ("error" as const) : ready ? ("ready" as const) : ("loading" as const),
@@ -207,5 +212,6 @@ export function useGroupConversation(groupId: number, holder: UnlockedKeys, onEr
     loadOlder,
     send,
     retry,
+    reopen,
   };
 }

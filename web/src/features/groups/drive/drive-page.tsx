@@ -8,6 +8,7 @@ import { Icon } from "../../../lib/ui/icons";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
 import { isDistributionError } from "../../conversations";
 import { GroupKeyWaitingError } from "../keys/group-ring";
+import { GroupKeyRefusal } from "../keys/key-refusal";
 import { ns as keysNs } from "../keys/i18n";
 import { PlusIcon } from "../menu/page-icons";
 import { type DriveNode, SORT_MODES, type SortMode, childrenByParent, compareNodes, moveVerdict, searchDrive, treeData } from "./drive-tree";
@@ -97,13 +98,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   const cause = source.error ?? failure;
   if (cause) {
     if (cause instanceof GroupKeyWaitingError) return <Text c="dimmed" data-group-key="waiting">{cause.message}</Text>;
-    if (isDistributionError(cause)) {
-      return (
-        <Alert color="red" role="alert" title={t(`${keysNs}:distribution.heading`)} data-trust-warning={cause.reason}>
-          {cause.message}
-        </Alert>
-      );
-    }
+    if (isDistributionError(cause)) return <GroupKeyRefusal groupId={groupId} error={cause} onArrived={() => void refresh()} />;
     return <Text c="red">{errorText(cause, t("errors.load"))}</Text>;
   }
   if (!opened) {

@@ -62,8 +62,8 @@ export function fetchGroupLog(id: number): Promise<GroupLogReply> {
 }
 
 /** GET /api/groups/{id}/wraps: one's own copies, oldest epoch first. */
-export function fetchMyWraps(id: number): Promise<MyWraps> {
-  return call("GET /api/groups/{id}/wraps", { params: { id } });
+export function fetchMyWraps(id: number, signal?: AbortSignal): Promise<MyWraps> {
+  return call("GET /api/groups/{id}/wraps", { params: { id }, signal });
 }
 
 /**

@@ -1,10 +1,11 @@
-import { Alert, Text } from "@mantine/core";
+import { Text } from "@mantine/core";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { isDistributionError } from "../../conversations";
 import { GroupKeyWaitingError, forgetGroupRing, openGroupRing } from "./group-ring";
+import { GroupKeyRefusal } from "./key-refusal";
 import { ns } from "./i18n";
 
 /** The group's ring, verified afresh whenever the page asks (after a change of its members, or a poll). */
@@ -30,19 +31,14 @@ export function groupRingQuery(groupId: number, holder: UnlockedKeys) {
 
 /**
  * Whether this member's key of the group verifies (docs/protocol.md §8, what a client checks): the
- * refusal's warning (data-trust-warning, as conversations show theirs), the wait for one's wrap, or
+ * refusal's warning (data-trust-warning, as conversations show theirs; one's own key moved: it opens
+ * again by itself once renewed), the wait for one's wrap, or
  * the verified epoch and the older epochs reached through the chain.
  */
 export function GroupKeyStatus({ groupId, holder }: { groupId: number; holder: UnlockedKeys }) {
   const { t } = useTranslation(ns);
   const ring = useQuery(groupRingQuery(groupId, holder));
-  if (ring.error && isDistributionError(ring.error)) {
-    return (
-      <Alert color="red" role="alert" title={t("distribution.heading")} data-trust-warning={ring.error.reason}>
-        {ring.error.message}
-      </Alert>
-    );
-  }
+  if (ring.error && isDistributionError(ring.error)) return <GroupKeyRefusal groupId={groupId} error={ring.error} onArrived={() => void ring.refetch()} />;
   if (ring.error instanceof GroupKeyWaitingError) {
     return (
       <Text size="sm" c="dimmed" data-group-key="waiting">

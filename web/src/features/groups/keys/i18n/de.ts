@@ -5,6 +5,7 @@ import type { en } from "./en";
 export const de: Texts<typeof en> = {
   distribution: {
     heading: "Diese Gruppe ist gesperrt",
+    movedHeading: "Diese Gruppe wartet auf ihren Schlüssel",
     log_fork:
       "Der Verlauf der Mitglieder dieser Gruppe ist nicht der, den dieser Browser zuvor geprüft hat, oder nicht der, in dem ein anderes Mitglied seine Nachricht gesendet hat: Der Server zeigt womöglich verschiedenen Personen verschiedene oder ältere Verläufe. Bis das geklärt ist, wird in dieser Gruppe nichts angezeigt oder geschrieben.",
     log_invalid: "Der Verlauf der Mitglieder dieser Gruppe lässt sich nicht prüfen: Eine Änderung wurde nicht von jemandem signiert, der dazu berechtigt ist. In dieser Gruppe wird nichts angezeigt oder geschrieben.",

@@ -2,6 +2,7 @@
 export const en = {
   distribution: {
     heading: "This group is blocked",
+    movedHeading: "This group waits for its key",
     log_fork:
       "The history of this group's members is not the one this browser verified before, or not the one another member's message was sent in: the server may be showing different people different histories, or an older one. Nothing of this group is shown or written until this is cleared up.",
     log_invalid: "The history of this group's members does not verify: a change was not signed by someone with the right to make it. Nothing of this group is shown or written.",
