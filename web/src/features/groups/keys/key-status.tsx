@@ -1,9 +1,9 @@
-import { Alert, Text } from "@mantine/core";
+import { Alert, Stack, Text } from "@mantine/core";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { isDistributionError } from "../../conversations";
+import { MembershipFingerprint, isDistributionError, logFingerprint } from "../../conversations";
 import { GroupKeyWaitingError, forgetGroupRing, openGroupRing } from "./group-ring";
 import { ns } from "./i18n";
 
@@ -20,7 +20,14 @@ export function groupRingQuery(groupId: number, holder: UnlockedKeys) {
         if (!(await ring.keyFor(epoch).then(() => true, () => false))) break;
         reached.push(epoch);
       }
-      return { epoch: ring.epoch, reached: reached.sort((a, b) => a - b), admins: ring.log.admins, members: ring.log.members.map((m) => m.userId) };
+      return {
+        epoch: ring.epoch,
+        reached: reached.sort((a, b) => a - b),
+        admins: ring.log.admins,
+        members: ring.log.members.map((m) => m.userId),
+        // Of the log verified here: what members compare to catch a fork (docs/protocol.md §14.7).
+        fingerprint: await logFingerprint(ring.log),
+      };
     },
     retry: false,
     // Waiting for one's wrap: looked for again every few seconds (an admin's browser hands it out).
@@ -31,7 +38,8 @@ export function groupRingQuery(groupId: number, holder: UnlockedKeys) {
 /**
  * Whether this member's key of the group verifies (docs/protocol.md §8, what a client checks): the
  * refusal's warning (data-trust-warning, as conversations show theirs), the wait for one's wrap, or
- * the verified epoch and the older epochs reached through the chain.
+ * the verified epoch and the older epochs reached through the chain, with the membership
+ * fingerprint of the verified log.
  */
 export function GroupKeyStatus({ groupId, holder }: { groupId: number; holder: UnlockedKeys }) {
   const { t } = useTranslation(ns);
@@ -59,8 +67,11 @@ export function GroupKeyStatus({ groupId, holder }: { groupId: number; holder: U
   }
   if (!ring.data) return null;
   return (
-    <Text size="sm" c="dimmed" data-group-key="ready" data-group-key-epoch={ring.data.epoch} data-group-key-reached={ring.data.reached.join(",")}>
-      {t("status.ready", { epoch: ring.data.epoch })}
-    </Text>
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed" data-group-key="ready" data-group-key-epoch={ring.data.epoch} data-group-key-reached={ring.data.reached.join(",")}>
+        {t("status.ready", { epoch: ring.data.epoch })}
+      </Text>
+      <MembershipFingerprint value={ring.data.fingerprint} kind="group" />
+    </Stack>
   );
 }
