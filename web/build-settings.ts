@@ -94,7 +94,7 @@ export const TEST_CHECK_NAMES = [
    * client's verified log. Off: of its first entry, which both sides of a fork share, so members
    * who compare see the same value.
    */
-  "membership-fingerprint",
+  "fingerprint-of-head",
   /**
    * groups/records/page-keys.ts: a restricted page's link between generations is opened only if
    * its digest is the one the generation's signed copy (or the verified link after it) names

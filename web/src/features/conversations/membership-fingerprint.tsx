@@ -13,7 +13,7 @@ import { ns } from "./i18n";
  */
 export function logFingerprint(log: VerifiedLog): Promise<string> {
   // Test build only (test/malicious): the log's first entry, which both sides of a fork share.
-  if (TEST_CHECKS && checkOff("membership-fingerprint")) return membershipFingerprint({ container: log.container, head: log.history[0]!.head });
+  if (TEST_CHECKS && checkOff("fingerprint-of-head")) return membershipFingerprint({ container: log.container, head: log.history[0]!.head });
   return membershipFingerprint(log);
 }
 
@@ -34,7 +34,7 @@ export function MembershipFingerprint({ value, kind }: { value: string; kind: "c
       <Text size="xs" fw={600}>
         {t("fingerprint.label")}
       </Text>
-      <Code fz="sm" w="fit-content" aria-label={t("fingerprint.label")}>
+      <Code fz="sm" w="fit-content">
         {value}
       </Code>
       <Text size="xs" c="dimmed">
