@@ -90,6 +90,12 @@ export const TEST_CHECK_NAMES = [
    */
   "message-log-head",
   /**
+   * conversations/membership-fingerprint.tsx: the membership fingerprint is of the head of the
+   * client's verified log. Off: of its first entry, which both sides of a fork share, so members
+   * who compare see the same value.
+   */
+  "fingerprint-of-head",
+  /**
    * groups/records/page-keys.ts: a restricted page's link between generations is opened only if
    * its digest is the one the generation's signed copy (or the verified link after it) names
    * (bad_chain). Off: whatever link the server serves for the generation.

@@ -2,10 +2,13 @@ import { db } from "@sealwork/core/db/service";
 import {
   type GroupRecord,
   type SignedGroup,
+  type SignedMembershipEntry,
   type SignedSealedKey,
   commitGroupKey,
+  entryHash,
   groupKeyContext,
   importSymmetricKey,
+  membershipFingerprint,
   openGroupEpochLink,
   openSealed,
   unwrapAccountKeys,
@@ -25,7 +28,7 @@ import { errorDialogText, gotoApp } from "./helpers";
  * removed (a new epoch: with every key they held they open none of it) and one added after reaches
  * the older epoch through the chain; promotion; a member removed meanwhile; a pending member
  * served their wrap by an idle admin browser; a regular user starting a conversation with a fellow
- * member.
+ * member; the members page's membership fingerprint, the same for every member.
  */
 
 type LogReply = { entries: { seq: number; entry: { record: { action: string } } }[]; epoch: number; needs_rekey: boolean; epochs: { epoch: number; record: SignedGroup | null; link: string | null }[] };
@@ -39,6 +42,7 @@ const team = (tag: string, ...names: string[]) =>
 describe("group keys in the browser", () => {
   const { signedIn } = browserForSuite();
   const keyReady = (page: Page, epoch: number) => page.locator(`[data-group-key="ready"][data-group-key-epoch="${epoch}"]`);
+  const fingerprintOn = (page: Page) => page.locator("[data-membership-fingerprint]").getAttribute("data-membership-fingerprint", { timeout: 30_000 });
   const memberCard = (page: Page, uid: number) => page.locator(`[data-member="${uid}"]`);
   const groupIdOf = (page: Page) => Number(/\/group\/(\d+)\//.exec(page.url())![1]);
 
@@ -114,6 +118,13 @@ describe("group keys in the browser", () => {
     await gotoApp(b!, `/group/${g}/page/members`);
     await keyReady(b!, 0).waitFor({ timeout: 30_000 });
 
+    // Each members page shows the membership fingerprint of the log's head: the same for all three.
+    const head = { seq: 2, hash: await entryHash(made.body.entries[2]!.entry as unknown as SignedMembershipEntry) };
+    const fingerprint0 = await membershipFingerprint({ container: `group:${g}`, head });
+    expect([await fingerprintOn(s!), await fingerprintOn(a!), await fingerprintOn(b!)]).toEqual([fingerprint0, fingerprint0, fingerprint0]);
+    await s!.getByText("Every member of this group sees the same value for the same members.").waitFor();
+    await expectAccessible(s!, "the members page with its membership fingerprint");
+
     // Ben keeps everything he ever held: his account keys and every wrap.
     const bensKeys = await accountKeysOf(b!, ben!.id);
     const bensWraps = await http<{ wraps: { epoch: number; wrap: SignedSealedKey }[] }>("GET", `/api/groups/${g}/wraps`, { token: ben!.api_token });
@@ -145,6 +156,10 @@ describe("group keys in the browser", () => {
     // Ann sees epoch 1; Cem, added after, reaches epoch 0 through the chain.
     await gotoApp(a!, `/group/${g}/page/members`);
     await keyReady(a!, 1).waitFor({ timeout: 30_000 });
+    // Another head, another fingerprint: again the same for Sue and Ann.
+    const fingerprint1 = await fingerprintOn(a!);
+    expect(fingerprint1).not.toBe(fingerprint0);
+    expect(await fingerprintOn(s!)).toBe(fingerprint1);
     const c = await signedIn(cem!);
     await s!.getByRole("button", { name: "Add member" }).click();
     const dialog = s!.getByRole("dialog", { name: "Add member" });

@@ -19,9 +19,19 @@ import { shareGroup, startConversation } from "../support/conversations";
 import { type Member, invitedMember, rootAdmin } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
 import { gotoApp } from "../e2e/helpers";
-import { messageBox } from "../e2e/conversation-helpers";
+import { conversationPanel, messageBox } from "../e2e/conversation-helpers";
 import type { MaliciousSuite, Run } from "./harness";
 import { addPerson, aliceAndBob, conversationWith, messageList, noTrustWarning, openedBy, personRow, send, sentCopies, signInAs, trustWarning, verifiedKeyOf } from "./scenes";
+
+/** The membership fingerprint a conversation's panel shows (12 digits in groups of four), once its log verified. */
+async function fingerprintOn(page: Page): Promise<string> {
+  const shown = conversationPanel(page).locator("[data-membership-fingerprint]");
+  await shown.waitFor({ timeout: 30_000 });
+  const value = (await shown.getAttribute("data-membership-fingerprint")) ?? "";
+  expect(value).toMatch(/^\d{4} \d{4} \d{4}$/);
+  expect(await shown.textContent()).toContain("the server is showing you different members");
+  return value;
+}
 
 /**
  * Signed distribution (issue 11, item 2; docs/protocol.md §14.7–14.8) against a server that lies
@@ -76,12 +86,14 @@ async function blocked(page: Page, reason: string, text: string) {
 }
 
 /**
- * Alice's signed conversation with Bob, to which she adds Carol in her browser; opened again, her
- * browser verifies the log with Carol and remembers its head. Dan shares a group with her too.
- * Answers the log as it was before Carol (`before`).
+ * Alice's signed conversation with Bob, to which she adds Carol in her browser (after `first`, if
+ * given); opened again, her browser verifies the log with Carol and remembers its head. Dan shares
+ * a group with her too. Answers the log as it was before Carol (`before`).
  */
-async function carolAdded(run: Run, title: string) {
-  const { alice, bob, page, id } = await signedConversation(run, title);
+async function carolAdded(run: Run, title: string, first?: (scene: Awaited<ReturnType<typeof signedConversation>>) => Promise<void>) {
+  const started = await signedConversation(run, title);
+  const { alice, bob, page, id } = started;
+  await first?.(started);
   const root = await rootAdmin();
   const [carol, dan] = [await invitedMember(root), await invitedMember(root)];
   await shareGroup(alice.session, carol.session, dan.session);
@@ -110,6 +122,18 @@ async function withDanAdded(id: number, before: LogAnswer, alice: Member, bob: M
   const { key } = await openConversationKey(before.copy!.sealed, alice.keys.encrypt, { conversationId: id, epoch: 0, extractable: true });
   const record = await createConversationRecord(key, forkLog.members, forkLog, alice.me);
   return { ...before, entries: [...before.entries, added], epochs: [{ epoch: 0, record: record as unknown as LogAnswer["epochs"][number]["record"], link: null }] };
+}
+
+/** Bob, in a fresh browser on the conversation, shown the other history: Dan in, Carol out, each entry signed by Alice, with his own copy of the key. */
+async function forkShownToBob(run: Run, scene: { alice: Member; bob: Member; carol: Member; dan: Member; id: number; before: LogAnswer }) {
+  const { alice, bob, carol, dan, id, before } = scene;
+  const fork = { ...(await withDanAdded(id, before, alice, bob, dan)), copy: (await logOf(bob, id)).copy };
+  const lie = run.proxy.lie("GET", `/api/conversations/${id}/log`, () => fork);
+  run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => people.map((p) => (p.user_id === carol.session.id ? { ...p, user_id: dan.session.id } : p))));
+  const bobs = await run.visitor();
+  await signInAs(bobs, bob);
+  await gotoApp(bobs, `/conversation/${id}`, TEST_CODE);
+  return { bobs, lie };
 }
 
 export function distributionAttacks(suite: MaliciousSuite): void {
@@ -263,14 +287,8 @@ export function distributionAttacks(suite: MaliciousSuite): void {
       await send(page, "Carol reads along from now on");
       await page.close();
 
-      // Bob, who never opened the conversation (no head of his own to remember), is shown the
-      // other history: Dan in, Carol out, each entry signed by Alice, his own copy of the key.
-      const fork = { ...(await withDanAdded(id, before, alice, bob, dan)), copy: (await logOf(bob, id)).copy };
-      const lie = run.proxy.lie("GET", `/api/conversations/${id}/log`, () => fork);
-      run.proxy.lie("GET", `/api/conversations/${id}`, listing((people) => people.map((p) => (p.user_id === carol.session.id ? { ...p, user_id: dan.session.id } : p))));
-      const bobs = await run.visitor();
-      await signInAs(bobs, bob);
-      await gotoApp(bobs, `/conversation/${id}`, TEST_CODE);
+      // Bob, who never opened the conversation (no head of his own to remember), is shown the other history.
+      const { bobs, lie } = await forkShownToBob(run, { alice, bob, carol, dan, id, before });
       return { page: bobs, lie, carol, dan };
     },
     async refused({ page, lie, dan }) {
@@ -287,6 +305,45 @@ export function distributionAttacks(suite: MaliciousSuite): void {
       expect(await personRow(page, carol.session.id).count()).toBe(0);
       expect(lie.hits).toBeGreaterThan(0);
       await noTrustWarning(page);
+    },
+  });
+
+  suite.attack("a fork nobody writes into: Bob is shown a history with Dan where Alice added Carol; they compare membership fingerprints", {
+    check: "fingerprint-of-head",
+    timeout: 300_000,
+    async mount(run) {
+      // Without a fork: Alice and Bob see the same fingerprint, before Alice adds Carol. Bob's
+      // browser remembers this head.
+      const same: string[] = [];
+      const scene = await carolAdded(run, "Compare in person", async ({ alice, bob, page, id }) => {
+        const bobs = await run.visitor();
+        await signInAs(bobs, bob);
+        await gotoApp(bobs, `/conversation/${id}`, TEST_CODE);
+        await personRow(bobs, alice.session.id).waitFor({ timeout: 30_000 });
+        same.push(await fingerprintOn(page), await fingerprintOn(bobs));
+        await bobs.close();
+      });
+      const { page, dan } = scene;
+      const alices = await fingerprintOn(page);
+      await page.close();
+      // The server keeps the other history Alice signed (Dan added) for Bob.
+      const { bobs: forked, lie } = await forkShownToBob(run, scene);
+      // Nobody wrote, and the fork continues the head Bob remembers: nothing else catches it.
+      await personRow(forked, dan.session.id).waitFor({ timeout: 30_000 });
+      await noTrustWarning(forked);
+      return { same, alices, bobs: await fingerprintOn(forked), lie };
+    },
+    async refused({ same, alices, bobs, lie }) {
+      expect(same[0]).toBe(same[1]);
+      // Compared, the two fingerprints differ: the server shows them different members.
+      expect(bobs).not.toBe(alices);
+      expect(lie.hits).toBeGreaterThan(0);
+    },
+    async works({ same, alices, bobs, lie }) {
+      // Of something both histories share (the first entry): the same value, the fork unseen.
+      expect(same[0]).toBe(same[1]);
+      expect(bobs).toBe(alices);
+      expect(lie.hits).toBeGreaterThan(0);
     },
   });
 

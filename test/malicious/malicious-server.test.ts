@@ -35,6 +35,8 @@ import { secureCodeAttacks } from "./secure-code";
  * - a fork and a rollback of the membership log [log-head] (distribution.ts);
  * - a fork shown from the start to a member who remembers no head, caught by the head another
  *   member's message names [message-log-head] (distribution.ts);
+ * - a fork nobody writes into, caught when two members compare the membership fingerprints their
+ *   panels show [fingerprint-of-head] (distribution.ts);
  * - a message in a member's name without their signature [message-signature] (distribution.ts);
  * - a forged link between a restricted page's key generations, made by a reader of the newer one,
  *   carrying a key of the server's choosing to cards of its making [page-key-link] (page-keys.ts);

@@ -250,6 +250,13 @@ function safetyHalf({ userId, encryptPublic, signPublic }) {
   for (let chunk = 0; chunk < 6; chunk++) digits += String(hash.readUIntBE(chunk * 5, 5) % 100000).padStart(5, "0");
   return digits;
 }
+// docs/protocol.md §14.7, "Membership fingerprints": 12 digits of a log head, in groups of four.
+function membershipFingerprint(container, head) {
+  const digest = createHash("sha256").update("sealwork/v2/membership-fingerprint\n").update(canonical({ container, hash: head.hash, seq: head.seq }), "utf8").digest();
+  const digits = [0, 5].map((at) => String(digest.readUIntBE(at, 5) % 1000000).padStart(6, "0")).join("");
+  return digits.match(/.{4}/g).join(" ");
+}
+const fingerprintOf = (container, head) => ({ container, head, fingerprint: membershipFingerprint(container, head) });
 const safetyNumber = (a, b) => [safetyHalf(a), safetyHalf(b)].sort().join("").match(/.{5}/g).join(" ");
 
 const T0 = 1750000000000;
@@ -535,6 +542,12 @@ const v2 = {
     hashes: logEntries.map(entryHashOf),
     state: { epoch: 1, members: [refOf(1, root), refOf(2, jurg)], admins: [1, 2], needsRekey: false, head: logHead },
   },
+  // The conversation's and the group's heads, and the conversation's first entry as a head of its own.
+  membershipFingerprints: [
+    fingerprintOf(container, logHead),
+    fingerprintOf("group:7", groupHead),
+    fingerprintOf(container, { seq: 0, hash: entryHashOf(logEntries[0]) }),
+  ],
   conversation: {
     key: hex(epochKey),
     commitment,

@@ -239,6 +239,7 @@ export {
   membershipContainer,
   verifyLog,
 } from "./records/membership-log";
+export { membershipFingerprint } from "./records/membership-fingerprint";
 export {
   type ConversationEpoch,
   type ConversationRecord,

@@ -30,6 +30,8 @@ export const queryKeys = {
     contact: (me: number, uid: number) => ["identities", me, "contact", uid] as const,
     safetyNumber: (me: number, uid: number, keyId: string) => ["identities", me, "safety-number", uid, keyId] as const,
   },
+  /** A verified membership log's fingerprint, by its container and head (features/conversations/membership-fingerprint.tsx). */
+  membershipFingerprint: (container: string, seq: number, hash: string) => ["membership-fingerprint", container, seq, hash] as const,
   /** The notification check's mark (the newest event seen), per signed-in user. */
   notifyCheck: (uid: number) => ["notify", uid] as const,
   conversations: {

@@ -12,6 +12,7 @@ import { type IdentityChain, verifyIdentity, verifyKeyReset } from "./identity-c
 import { checkPin } from "./identity-pin";
 import { identityKeys, keyLookup } from "./identity-keys";
 import { type SignedLegacyKey, type SignedLegacyRule, certifyLegacyKey, createLegacyRule, verifyLegacyKey, verifyLegacyRule } from "./legacy-key";
+import { membershipFingerprint } from "./membership-fingerprint";
 import { type MembershipEntry, type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, entryHash, verifyLog } from "./membership-log";
 import { type MessagePayload, openMessage, sealMessageWith } from "./message";
 import { checkMessageHead, openSignedMessage, sealSignedMessageWith } from "./signed-message";
@@ -151,6 +152,8 @@ describe("protocol v2 vectors", () => {
     }
     const verified = await verifyLog(log.container, log.entries as SignedMembershipEntry[], keys, log.state.head);
     expect({ epoch: verified.epoch, members: verified.members, admins: verified.admins, needsRekey: verified.needsRekey, head: verified.head }).toEqual(log.state);
+    // Its membership fingerprint, from the verified log itself.
+    expect(await membershipFingerprint(verified)).toBe(v.membershipFingerprints[0]!.fingerprint);
   });
 
   it("the conversation record, its commitment, a signed copy of the key, and signed messages", async () => {
@@ -225,6 +228,7 @@ describe("protocol v2 vectors", () => {
     }
     const log = await verifyLog(g.log.container, made, keys, g.log.state.head);
     expect({ epoch: log.epoch, members: log.members, admins: log.admins, needsRekey: log.needsRekey, head: log.head }).toEqual(g.log.state);
+    expect(await membershipFingerprint(log)).toBe(v.membershipFingerprints[1]!.fingerprint);
 
     const [key0, key1] = await Promise.all(g.keys.map((k) => importSymmetricKey(hex(k))));
     expect([await commitGroupKey(key0!, { groupId: 7, epoch: 0 }), await commitGroupKey(key1!, { groupId: 7, epoch: 1 })]).toEqual(g.commitments);

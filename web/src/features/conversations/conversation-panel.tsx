@@ -1,6 +1,7 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
 import { ActionIcon, Box, Button, Divider, Group, Modal, Stack, Text, Title, Tooltip, UnstyledButton } from "@mantine/core";
-import { useQueryClient } from "@tanstack/react-query";
+import type { VerifiedLog } from "@sealwork/crypto";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { memo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -22,6 +23,7 @@ import { useRenameConversation } from "./rename-conversation";
 import { useRemoveParticipant } from "./unparticipate";
 import { useContactsTrust } from "./contact-trust";
 import { SafetyNumberModal, TrustBadge } from "./safety-number";
+import { MembershipFingerprint, logFingerprintQuery } from "./membership-fingerprint";
 import { ns } from "./i18n";
 
 export interface ConversationPanelProps {
@@ -40,7 +42,8 @@ export interface ConversationPanelProps {
 
 /**
  * The right panel (spec 000 §2): title, people with the admin star and removal, each person's key
- * (verified, not certified, changed) and safety number, adding people, archive, attachments.
+ * (verified, not certified, changed) and safety number, the membership fingerprint of a signed
+ * conversation, adding people, archive, attachments.
  * Memoised: a page of older messages leaves it as it is.
  */
 export const ConversationPanel = memo(function ConversationPanel(props: ConversationPanelProps) {
@@ -186,6 +189,7 @@ export const ConversationPanel = memo(function ConversationPanel(props: Conversa
           {t("distribution.signed")} {conversationKeys.epoch > 0 ? t("distribution.epoch", { count: conversationKeys.epoch }) : null}
         </Text>
       ) : null}
+      {conversationKeys.ring ? <LogFingerprint log={conversationKeys.ring.log} /> : null}
       <Divider />
       <AttachmentList conversationId={conversationId} conversationKeys={conversationKeys} />
       {unlocked && !guest ? <SafetyNumberModal me={unlocked} person={comparing} onClose={() => setComparing(null)} /> : null}
@@ -199,6 +203,12 @@ export const ConversationPanel = memo(function ConversationPanel(props: Conversa
     </Stack>
   );
 });
+
+/** The membership fingerprint of the log this client verified (the ring's), not of the people the server lists. */
+function LogFingerprint({ log }: { log: VerifiedLog }) {
+  const fingerprint = useQuery(logFingerprintQuery(log));
+  return fingerprint.data ? <MembershipFingerprint value={fingerprint.data} kind="conversation" /> : null;
+}
 
 /** A title of 200 characters may be one long word: it wraps inside the panel rather than overflowing it. */
 const WRAP = { overflowWrap: "anywhere" } as const;

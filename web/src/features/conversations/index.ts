@@ -5,6 +5,8 @@
  */
 export { type DistributionProblem, type KeyRing, type RingInput, type RingKind, DistributionError, headCheck, isDistributionError, verifyRing } from "./distribution";
 export { extend, json, newLog, onNewest, ref, withKeys } from "./signed-changes";
+/** The membership fingerprint of a verified log, shown on a group's members page too. */
+export { MembershipFingerprint, logFingerprint } from "./membership-fingerprint";
 export { keyOf, keysOfPerson, myIdentity, myKey, signerLookup } from "./signers";
 /** A renewal of the user's account key (features/settings) renews the keys of the conversations they administer. */
 export { type RenewProgress, renewConversationKeys } from "./renew-conversations";

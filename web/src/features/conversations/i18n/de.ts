@@ -105,6 +105,11 @@ export const de: Texts<typeof en> = {
     unmark: "Als nicht verifiziert markieren",
     blocked: "Nachrichten an {{name}} sind gesperrt.",
   },
+  fingerprint: {
+    label: "Fingerabdruck der Mitglieder",
+    conversationText: "Alle Mitglieder dieser Unterhaltung sehen für dieselben Mitglieder denselben Wert. Weicht er von dem einer anderen Person ab, zeigt euch der Server verschiedene Mitglieder.",
+    groupText: "Alle Mitglieder dieser Gruppe sehen für dieselben Mitglieder denselben Wert. Weicht er von dem einer anderen Person ab, zeigt euch der Server verschiedene Mitglieder.",
+  },
   distribution: {
     heading: "Diese Unterhaltung ist gesperrt",
     movedHeading: "Diese Unterhaltung wartet auf ihren Schlüssel",

@@ -102,6 +102,11 @@ export const en = {
     unmark: "Mark as not verified",
     blocked: "Messages to {{name}} are blocked.",
   },
+  fingerprint: {
+    label: "Membership fingerprint",
+    conversationText: "Every member of this conversation sees the same value for the same members. If it differs from someone else's, the server is showing you different members.",
+    groupText: "Every member of this group sees the same value for the same members. If it differs from someone else's, the server is showing you different members.",
+  },
   distribution: {
     heading: "This conversation is blocked",
     movedHeading: "This conversation waits for its key",

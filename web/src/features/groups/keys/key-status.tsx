@@ -1,9 +1,9 @@
-import { Text } from "@mantine/core";
+import { Stack, Text } from "@mantine/core";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { isDistributionError } from "../../conversations";
+import { MembershipFingerprint, isDistributionError, logFingerprint } from "../../conversations";
 import { GroupKeyWaitingError, forgetGroupRing, openGroupRing } from "./group-ring";
 import { GroupKeyRefusal } from "./key-refusal";
 import { ns } from "./i18n";
@@ -21,7 +21,14 @@ export function groupRingQuery(groupId: number, holder: UnlockedKeys) {
         if (!(await ring.keyFor(epoch).then(() => true, () => false))) break;
         reached.push(epoch);
       }
-      return { epoch: ring.epoch, reached: reached.sort((a, b) => a - b), admins: ring.log.admins, members: ring.log.members.map((m) => m.userId) };
+      return {
+        epoch: ring.epoch,
+        reached: reached.sort((a, b) => a - b),
+        admins: ring.log.admins,
+        members: ring.log.members.map((m) => m.userId),
+        // Of the log verified here: what members compare to catch a fork (docs/protocol.md §14.7).
+        fingerprint: await logFingerprint(ring.log),
+      };
     },
     retry: false,
     // Waiting for one's wrap: looked for again every few seconds (an admin's browser hands it out).
@@ -32,8 +39,8 @@ export function groupRingQuery(groupId: number, holder: UnlockedKeys) {
 /**
  * Whether this member's key of the group verifies (docs/protocol.md §8, what a client checks): the
  * refusal's warning (data-trust-warning, as conversations show theirs; one's own key moved: it opens
- * again by itself once renewed), the wait for one's wrap, or
- * the verified epoch and the older epochs reached through the chain.
+ * again by itself once renewed), the wait for one's wrap, or the verified epoch and the older
+ * epochs reached through the chain, with the membership fingerprint of the verified log.
  */
 export function GroupKeyStatus({ groupId, holder }: { groupId: number; holder: UnlockedKeys }) {
   const { t } = useTranslation(ns);
@@ -55,8 +62,11 @@ export function GroupKeyStatus({ groupId, holder }: { groupId: number; holder: U
   }
   if (!ring.data) return null;
   return (
-    <Text size="sm" c="dimmed" data-group-key="ready" data-group-key-epoch={ring.data.epoch} data-group-key-reached={ring.data.reached.join(",")}>
-      {t("status.ready", { epoch: ring.data.epoch })}
-    </Text>
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed" data-group-key="ready" data-group-key-epoch={ring.data.epoch} data-group-key-reached={ring.data.reached.join(",")}>
+        {t("status.ready", { epoch: ring.data.epoch })}
+      </Text>
+      <MembershipFingerprint value={ring.data.fingerprint} kind="group" />
+    </Stack>
   );
 }
