@@ -74,16 +74,23 @@ export async function startProxy(target: string, options: { spaDir?: string } = 
     // The page is the runtime's app as far as the runtime can tell: one origin, as a lying server serves it.
     if (headers.origin === origin) headers.origin = upstream.origin;
     if (headers.referer?.startsWith(origin)) headers.referer = upstream.origin + headers.referer.slice(origin.length);
-    return new Promise((resolve, reject) => {
-      const out = request(new URL(req.url ?? "/", upstream), { method: req.method, headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on("error", reject);
+    const attempt = (via: Agent | false): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> =>
+      new Promise((resolve, reject) => {
+        const out = request(new URL(req.url ?? "/", upstream), { method: req.method, headers, agent: via }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on("error", reject);
+        });
+        out.on("error", (error: NodeJS.ErrnoException) => {
+          // A kept-alive socket the runtime closed as idle just as it was reused: the request never
+          // reached the runtime, so it is sent again on a fresh socket (Node's documented remedy).
+          if (out.reusedSocket && error.code === "ECONNRESET") attempt(false).then(resolve, reject);
+          else reject(error);
+        });
+        out.end(body);
       });
-      out.on("error", reject);
-      out.end(body);
-    });
+    return attempt(agent);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
