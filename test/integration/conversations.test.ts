@@ -5,6 +5,7 @@ import type { Session } from "@sealwork/contracts";
 import { db } from "@sealwork/core/db/service";
 import { conversationKey, encrypted, encryptedMessage, encryptedTitle, reserveConversation, sealedKey, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
+import { fire } from "../support/attack";
 
 type Json = Record<string, unknown>;
 interface Mote {
@@ -393,6 +394,30 @@ describe("conversations: one's own copy of a version 1 key, sealed again (a rene
     expect(await listed("")).not.toContain(id);
     expect(await listed("?archived=1")).toContain(id);
     expect((await http("GET", `/api/users/${b.id}/conversations?archived=yes`, { token: b.api_token })).status).toBe(422);
+  });
+
+  it("a removed participant cannot put a copy back, not even racing their removal on fresh connections", async () => {
+    const [author, removed] = await trio();
+    const racers = await Promise.all([1, 2, 3, 4].map((n) => createSession({ name: `Racer ${n}` })));
+    await shareGroup(author, ...racers);
+    const { id, key } = await startConversation(author, [removed, ...racers]);
+    const fresh = await sealedKey(key, id);
+    const unparticipate = (who: Session) =>
+      fire({ method: "POST", path: `/api/conversations/${id}/unparticipate`, token: author.api_token, body: { unparticipant: who.id } });
+    const participant = (who: Session) => db().entities.participant.get({ conversationId: id, userId: who.id }).go();
+
+    expect((await unparticipate(removed)).status).toBe(200);
+    expect(await reseal(removed, id, { sealed: fresh })).toMatchObject({ status: 403, body: { code: "conversation_forbidden" } });
+    expect((await participant(removed)).data).toBeNull();
+
+    // Each racer reseals while the author removes them: whichever lands first, nobody removed holds a copy after.
+    const hits = await Promise.all(
+      racers.flatMap((racer) => [fire({ method: "POST", path: `/api/conversations/${id}/key`, token: racer.api_token, body: { sealed: fresh } }), unparticipate(racer)]),
+    );
+    expect(hits.filter((_, i) => i % 2 === 1).map((hit) => hit.status)).toEqual([200, 200, 200, 200]);
+    for (const hit of hits.filter((_, i) => i % 2 === 0)) expect([200, 403, 404]).toContain(hit.status);
+    for (const racer of racers) expect((await participant(racer)).data).toBeNull();
+    expect((await load(author.api_token, id)).body.participants.map((p) => p.user_id)).toEqual([author.id]);
   });
 
   it("refuses a conversation with a membership log: its signed copies are its admins' to renew", async () => {
