@@ -258,12 +258,17 @@ export { epochChainAad, openEpochLink, sealEpochLink } from "./records/epoch-cha
 export {
   type GroupMessageSignatureRecord,
   type MessageSignatureRecord,
+  type OpenedSignedMessage,
   type SignedMessage,
   type SignedMessagePlace,
+  type SignedMessageToOpen,
+  MessageVouchers,
   checkMessageHead,
   openSignedMessage,
+  openSignedMessages,
   parseSignedMessage,
   sealSignedMessage,
+  signedMessageDigest,
   verifyMessageSignature,
 } from "./records/signed-message";
 

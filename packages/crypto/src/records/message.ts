@@ -6,6 +6,7 @@ import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
 import { type FileRef, fileRefSchema } from "./file-ref";
 import { checkId, checkLocalid, checkPlace, conversationSuffix, encryptRecord } from "./place";
+import { digestField } from "./v2-fields";
 
 /**
  * A message (docs/protocol.md, Conversations): the JSON `{ text?, files? }` under the conversation
@@ -22,6 +23,12 @@ export interface MessagePayload {
    * use, so one bad attachment shows as invalid without hiding the message.
    */
   files?: FileRef[];
+  /**
+   * Signed messages only: the digest of the sender's previous message in the same container
+   * (signedMessageDigest), which this message's signature then vouches for (docs/protocol.md,
+   * "Messages vouched for by the next one"). As opened, a value that is not a digest is dropped.
+   */
+  prev?: string;
 }
 
 /** Who sent which message where. The guest of a pickup is sender 0. */
@@ -66,12 +73,14 @@ export type AnyMessagePlace = MessagePlace | MessagePlaceV2 | GroupMessagePlace;
 export const messagePayloadSchema = z.object({
   text: z.string().optional(),
   files: z.array(fileRefSchema).optional(),
+  prev: digestField.optional(),
 });
 
 /** What an opener accepts: an object with `text` a string and `files` an array of objects, when present. */
 const openedPayloadSchema = z.object({
   text: z.string().optional(),
   files: z.array(z.looseObject({})).optional(),
+  prev: digestField.optional().catch(undefined),
 });
 
 export function messageAad(conversationId: number, senderId: number, localid: string): string {
@@ -118,7 +127,7 @@ export async function sealMessageWith(conversationKey: Key, place: AnyMessagePla
 /**
  * Opens a stored message. Wrong key, conversation, sender or local id, or any change:
  * decrypt_failed; opens but is not a message payload: invalid_payload (spec 000 §8 'Invalid
- * mote payload' either way). Fields other than `text` and `files` are dropped.
+ * mote payload' either way). Fields other than `text`, `files` and `prev` are dropped.
  */
 export async function openMessage(conversationKey: Key, envelope: AeadEnvelope | string, place: AnyMessagePlace): Promise<MessagePayload> {
   const env = parseEnvelope(envelope, "aead");
@@ -131,5 +140,6 @@ export async function openMessage(conversationKey: Key, envelope: AeadEnvelope |
   }
   const parsed = openedPayloadSchema.safeParse(value);
   if (!parsed.success) throw new CryptoError("invalid_payload", "not a message payload");
-  return parsed.data as MessagePayload;
+  const { prev, ...payload } = parsed.data;
+  return (prev === undefined ? payload : { ...payload, prev }) as MessagePayload;
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { generateSymmetricKey } from "../aead";
 import { expectRefusal } from "../test-support";
@@ -5,7 +6,16 @@ import { verifyIdentity } from "./identity-chain";
 import { type IdentityKeys, keyLookup } from "./identity-keys";
 import { type SignedMembershipEntry, type VerifiedLog, appendToLog, createLog, membershipContainer, verifyLog } from "./membership-log";
 import { type GroupMessagePlace, type MessagePlaceV2, groupMessageAad, messageAad, messageAadV2, openMessage, sealMessage } from "./message";
-import { type SignedMessage, checkMessageHead, openSignedMessage, sealSignedMessage, verifyMessageSignature } from "./signed-message";
+import {
+  MessageVouchers,
+  type SignedMessage,
+  checkMessageHead,
+  openSignedMessage,
+  openSignedMessages,
+  sealSignedMessage,
+  signedMessageDigest,
+  verifyMessageSignature,
+} from "./signed-message";
 import { T0, World, recordMutations } from "./v2-test-support";
 
 async function setting() {
@@ -236,5 +246,92 @@ describe("the log head a signed message names (docs/protocol.md §14.8, heads in
     const groupMessage = await sealSignedMessage(key, inGroup, { text: "z" }, bob, log.head);
     expect(await openSignedMessage(key, groupMessage, inGroup, keysOf)).toEqual({ text: "z" });
     await expectRefusal(openSignedMessage(key, { ...groupMessage, logHead: later.head }, inGroup, keysOf), "bad_signature");
+  });
+});
+
+describe("messages vouched for by the next one of their sender", () => {
+  async function chainOf() {
+    const s = await setting();
+    const at = (localid: string, senderId = 2) => ({ ...s.place, senderId, localid });
+    const send = async (localid: string, text: string, prev?: SignedMessage, by = s.bob, senderId = 2) => {
+      const payload = prev ? { text, prev: await signedMessageDigest(prev, at(prevIds.get(prev)!, senderId)) } : { text };
+      const message = await sealSignedMessage(s.key, at(localid, senderId), payload, by);
+      prevIds.set(message, localid);
+      return message;
+    };
+    const prevIds = new Map<SignedMessage, string>();
+    const m1 = await send("b-1", "one");
+    const m2 = await send("b-2", "two", m1);
+    const m3 = await send("b-3", "three", m2);
+    const c1 = await sealSignedMessage(s.key, at("c-1", 3), { text: "carol" }, s.carol);
+    return { ...s, at, send, m1, m2, m3, c1 };
+  }
+  const summary = (results: Awaited<ReturnType<typeof openSignedMessages>>) => results.map((r) => (r.ok ? `${r.payload.text}:${r.by}` : r.error.code));
+
+  it("checks the newest message of each sender by its signature and the older ones by the digest it names, across pages", async () => {
+    const { key, keysOf, at, m1, m2, m3, c1 } = await chainOf();
+    const vouchers = new MessageVouchers();
+    const newer = await openSignedMessages([{ message: m3, place: at("b-3"), key }, { message: c1, place: at("c-1", 3), key }], keysOf, vouchers);
+    expect(summary(newer)).toEqual(["three:signature", "carol:signature"]);
+    const older = await openSignedMessages([{ message: m2, place: at("b-2"), key }, { message: m1, place: at("b-1"), key }], keysOf, vouchers);
+    expect(summary(older)).toEqual(["two:vouched", "one:vouched"]);
+    // In one batch too; a fresh reader without vouchers checks what no newer message names.
+    expect(summary(await openSignedMessages([m3, m2, m1].map((message, i) => ({ message, place: at(`b-${3 - i}`), key })), keysOf, new MessageVouchers()))).toEqual([
+      "three:signature",
+      "two:vouched",
+      "one:vouched",
+    ]);
+    // Oldest first, nothing is vouched for yet when it is opened: every signature is checked.
+    expect(summary(await openSignedMessages([m1, m2, m3].map((message, i) => ({ message, place: at(`b-${i + 1}`), key })), keysOf, new MessageVouchers()))).toEqual([
+      "one:signature",
+      "two:signature",
+      "three:signature",
+    ]);
+  });
+
+  it("never takes a message changed, moved or put in someone else's name on a digest", async () => {
+    const { key, keysOf, at, bob, carol, m1, m2 } = await chainOf();
+    const other = await sealSignedMessage(key, at("b-1"), { text: "swapped" }, bob);
+    // Another envelope under m1's place: its digest is not the one m2 names, and the signature is m1's.
+    const swapped = await openSignedMessages([{ message: m2, place: at("b-2"), key }, { message: { ...m1, envelope: other.envelope }, place: at("b-1"), key }], keysOf, new MessageVouchers());
+    expect(summary(swapped)).toEqual(["two:signature", "bad_signature"]);
+    // m1 moved to another local id: another digest (and another associated data).
+    expect(summary(await openSignedMessages([{ message: m2, place: at("b-2"), key }, { message: m1, place: at("b-9"), key }], keysOf, new MessageVouchers()))).toEqual([
+      "two:signature",
+      "decrypt_failed",
+    ]);
+    // Carol names a message "of Bob's" that Bob never signed: it is not Carol's to vouch for.
+    const forged = { ...(await sealSignedMessage(key, at("b-7"), { text: "forged" }, bob)), signature: m1.signature };
+    const byCarol = await sealSignedMessage(key, at("c-2", 3), { text: "vouching", prev: await signedMessageDigest(forged, at("b-7")) }, carol);
+    const result = await openSignedMessages([{ message: byCarol, place: at("c-2", 3), key }, { message: forged, place: at("b-7"), key }], keysOf, new MessageVouchers());
+    expect(summary(result)).toEqual(["vouching:signature", "bad_signature"]);
+  });
+
+  it("checks a message by its own signature when the newer one that names it is not authentic", async () => {
+    const { key, keysOf, at, m1, m2 } = await chainOf();
+    const broken = { ...m2, signature: m1.signature };
+    expect(summary(await openSignedMessages([{ message: broken, place: at("b-2"), key }, { message: m1, place: at("b-1"), key }], keysOf, new MessageVouchers()))).toEqual([
+      "bad_signature",
+      "one:signature",
+    ]);
+    // A sender key id that is not a verified key of the sender's is refused, vouched for or not.
+    const vouchers = new MessageVouchers();
+    await openSignedMessages([{ message: m2, place: at("b-2"), key }], keysOf, vouchers);
+    const carolsKey = (await chainOf()).carol.keyId;
+    expect(summary(await openSignedMessages([{ message: { ...m1, senderKeyId: carolsKey }, place: at("b-1"), key }], keysOf, vouchers))).toEqual(["untrusted_key"]);
+    // Under another key (another epoch's): decrypt_failed, however it is vouched for.
+    expect(summary(await openSignedMessages([{ message: m1, place: at("b-1"), key: await generateSymmetricKey() }], keysOf, vouchers))).toEqual(["decrypt_failed"]);
+  });
+
+  it("digests the record the sender signs under its own domain (known answer)", async () => {
+    const message = { envelope: "envelope-text", signature: "sig", senderKeyId: "AAECAwQFBgcICQoLDA0ODw", logHead: { seq: 3, hash: "A".repeat(43) } };
+    const place: MessagePlaceV2 = { v: 2, conversationId: 42, epoch: 1, senderId: 2, localid: "local-1" };
+    const envelopeDigest = createHash("sha256").update("envelope-text").digest("base64url");
+    const canonical = `{"conversationId":42,"envelopeDigest":"${envelopeDigest}","epoch":1,"localid":"local-1","logHead":{"hash":"${"A".repeat(43)}","seq":3},"senderId":2,"senderKeyId":"AAECAwQFBgcICQoLDA0ODw","type":"message","v":2}`;
+    const expected = createHash("sha256").update(`sealwork/v2/message-digest\n${canonical}`).digest("base64url");
+    expect(await signedMessageDigest(message, place)).toBe(expected);
+    const group: GroupMessagePlace = { v: 2, groupId: 7, epoch: 0, senderId: 2, localid: "g-1" };
+    expect(await signedMessageDigest(message, group)).not.toBe(expected);
+    await expectRefusal(signedMessageDigest({ ...message, senderKeyId: "short" }, place), "malformed_record");
   });
 });

@@ -1,6 +1,9 @@
 import * as z from "zod";
 import { CryptoError } from "../errors";
 import type { Key } from "../primitives";
+import { base64urlEncode, utf8Encode } from "../bytes";
+import { canonicalJson } from "../canonical-json";
+import { sha256 } from "../primitives";
 import { signRecordV2, verifyRecordV2 } from "../signatures";
 import { digest } from "./distribution";
 import { type IdentityKeys, type KeysOf, type VerifiedKey, resolveSigner } from "./identity-keys";
@@ -136,6 +139,132 @@ export async function checkMessageHead(
   if (!state) throw new CryptoError("log_fork", `the message names entry ${logHead.seq} of a log that ends at ${log.head.seq}: its sender was shown another history`);
   if (state.epoch !== place.epoch) throw new CryptoError("bad_chain", `the message of epoch ${place.epoch} names a head of epoch ${state.epoch}`);
   return log;
+}
+
+/**
+ * What a sender's next message names as this one (`prev` in its payload): the digest of the record
+ * the sender signed for it (place, sender key, envelope digest, log head), under its own domain.
+ * Malformed messages: malformed_record; a place that is not a signed message's: invalid_input.
+ */
+export async function signedMessageDigest(message: SignedMessage, place: SignedMessagePlace): Promise<string> {
+  checkV2(place);
+  const { envelope, senderKeyId, logHead } = parseRecord(signedMessageSchema, message, "signed message");
+  return recordDigest(await signatureRecord(place, senderKeyId, envelope, logHead));
+}
+
+const MESSAGE_DIGEST_DOMAIN = "sealwork/v2/message-digest\n";
+
+async function recordDigest(record: MessageSignatureRecord | GroupMessageSignatureRecord): Promise<string> {
+  return base64urlEncode(await sha256(utf8Encode(MESSAGE_DIGEST_DOMAIN + canonicalJson(record))));
+}
+
+/**
+ * The digests that authenticated messages named as their senders' previous ones, per sender: what
+ * makes an older message authentic without checking its own signature (openSignedMessages). Keep
+ * one per container and reader, for as long as the keys and identities it was built with hold.
+ */
+export class MessageVouchers {
+  readonly #digests = new Set<string>();
+  add(senderId: number, digest: string): void {
+    this.#digests.add(`${senderId}:${digest}`);
+  }
+  has(senderId: number, digest: string): boolean {
+    return this.#digests.has(`${senderId}:${digest}`);
+  }
+}
+
+/** One message to open: where it belongs and the key of its epoch. */
+export interface SignedMessageToOpen {
+  message: SignedMessage;
+  place: SignedMessagePlace;
+  key: Key;
+}
+
+/** A message opened by openSignedMessages: its payload, the sender's verified key, and how it was authenticated. */
+export type OpenedSignedMessage =
+  | { ok: true; payload: MessagePayload; key: VerifiedKey; digest: string; by: "signature" | "vouched" }
+  | { ok: false; error: CryptoError };
+
+/**
+ * Opens the messages of a page, newest first, as openSignedMessage opens each, but checks a
+ * signature only where it must (docs/protocol.md, "Messages vouched for by the next one"): a
+ * message whose digest an authentic later message of the same sender names as its `prev` (in this
+ * batch, or in `vouchers` from newer batches) is as authentic as that one's signature makes it.
+ * Every message is still decrypted under its place, its sender's key id must be a verified key of
+ * its sender (untrusted_key), and a message vouched for only by one that fails is checked by its
+ * own signature. The `prev` of every authentic message goes into `vouchers` for older batches.
+ * Answers each message's result, in the order given; errors other than CryptoError propagate.
+ */
+export async function openSignedMessages(items: readonly SignedMessageToOpen[], keysOf: KeysOf, vouchers: MessageVouchers): Promise<OpenedSignedMessage[]> {
+  interface Prepared {
+    record: MessageSignatureRecord | GroupMessageSignatureRecord;
+    signature: string;
+    verify: Key;
+    key: VerifiedKey;
+    digest: string;
+    payload: MessagePayload;
+  }
+  const failed = (error: unknown): OpenedSignedMessage => {
+    if (error instanceof CryptoError) return { ok: false, error };
+    throw error;
+  };
+  const prepared = await Promise.all(
+    items.map(async ({ message, place, key: messageKey }): Promise<Prepared | OpenedSignedMessage> => {
+      try {
+        checkV2(place);
+        const { envelope, signature, senderKeyId, logHead } = parseRecord(signedMessageSchema, message, "signed message");
+        const { key, verify } = await resolveSigner(keysOf, place.senderId, senderKeyId);
+        const record = await signatureRecord(place, senderKeyId, envelope, logHead);
+        // Decrypted before it is known to be authentic: nothing of it is answered unless it is.
+        const [digest, payload] = await Promise.all([recordDigest(record), openMessage(messageKey, envelope, place)]);
+        return { record, signature, verify, key, digest, payload };
+      } catch (error) {
+        return failed(error);
+      }
+    }),
+  );
+  const ready = (p: Prepared | OpenedSignedMessage): p is Prepared => !("ok" in p);
+
+  // Newest first: each message is vouched for by a later one of its sender (its `prev`), or checked by its signature.
+  const voucherOf = new Map<number, number>();
+  const namedBy = new Map<string, number>();
+  for (const [index, p] of prepared.entries()) {
+    if (!ready(p)) continue;
+    const sender = items[index]!.place.senderId;
+    const voucher = namedBy.get(`${sender}:${p.digest}`);
+    if (voucher !== undefined) voucherOf.set(index, voucher);
+    if (p.payload.prev !== undefined && !namedBy.has(`${sender}:${p.payload.prev}`)) namedBy.set(`${sender}:${p.payload.prev}`, index);
+  }
+  // null when the signature verifies, else why not.
+  const signatureError = (p: Prepared) => verifyRecordV2(p.verify, p.record, p.signature).then(() => null, (error: unknown) => (failed(error), error as CryptoError));
+  const mustSign = prepared.map((p, index) => ready(p) && !vouchers.has(items[index]!.place.senderId, p.digest) && !voucherOf.has(index));
+  const signed = await Promise.all(prepared.map((p, index) => (mustSign[index] && ready(p) ? signatureError(p) : null)));
+
+  const results: OpenedSignedMessage[] = [];
+  for (const [index, p] of prepared.entries()) {
+    if (!ready(p)) {
+      results.push(p);
+      continue;
+    }
+    const sender = items[index]!.place.senderId;
+    let by: "signature" | "vouched" = "vouched";
+    let refused: CryptoError | null = null;
+    if (mustSign[index]) {
+      by = "signature";
+      refused = signed[index]!;
+    } else if (!vouchers.has(sender, p.digest) && !results[voucherOf.get(index)!]!.ok) {
+      // Vouched for in this batch by a newer message that is not authentic: checked by its own signature.
+      by = "signature";
+      refused = await signatureError(p);
+    }
+    if (refused) {
+      results.push({ ok: false, error: refused });
+      continue;
+    }
+    if (p.payload.prev !== undefined) vouchers.add(sender, p.payload.prev);
+    results.push({ ok: true, payload: p.payload, key: p.key, digest: p.digest, by });
+  }
+  return results;
 }
 
 /** Verifies the signature, then opens the message (the errors of both). */

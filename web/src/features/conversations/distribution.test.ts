@@ -22,6 +22,8 @@ import {
   sealSignedConversationKey,
   sealSignedMessage,
   serializeEnvelope,
+  openMessage,
+  signedMessageDigest,
   exportSymmetricKey,
   conversationKeyContext,
   verifyLog,
@@ -33,7 +35,7 @@ vi.mock("../../lib/i18n", () => ({ i18next: { t: (key: string) => key }, addTran
 vi.mock("../../lib/trust", () => ({ TrustError: class TrustError extends Error {} }));
 
 const { DistributionError, headCheck, verifyDistribution } = await import("./distribution");
-const { openWithRing } = await import("./message-crypto");
+const { openRingMessages, openWithRing, sealForRing } = await import("./message-crypto");
 type LogReply = import("./distribution").LogReply;
 
 /**
@@ -238,6 +240,45 @@ describe("openWithRing: how each message shows", () => {
     expect(await openWithRing(ring, { source_id: 2, localid: "old-1", payload: v1, epoch: null, signature: null, sender_key_id: null })).toEqual({ payload: { text: "old" }, verification: "unsigned" });
     const guest = await sealMessage(s.key, { v: 2, conversationId: ID, epoch: 0, senderId: 0, localid: "g-1" }, { text: "Danke" });
     expect(await openWithRing(ring, { source_id: 0, localid: "g-1", payload: guest, epoch: 0, signature: null, sender_key_id: null })).toEqual({ payload: { text: "Danke" }, verification: "guest" });
+  });
+});
+
+describe("openRingMessages: a page opened newest first, each message vouched for by its sender's next one", () => {
+  it("chains one's messages as they are sent; a reader checks the newest signature and takes the older ones on the digests", async () => {
+    const s = await setting();
+    const bens = await verifyDistribution(ID, await s.reply(s.ben), s.ben.me, s.keysOf);
+    const motes: Parameters<typeof openRingMessages>[1][number][] = [];
+    for (const [i, text] of ["one", "two", "three"].entries()) {
+      const body = await sealForRing(bens, s.ben.me, `b-${i + 1}`, { text });
+      motes.push({ id: 10 + i, source_id: 2, localid: `b-${i + 1}`, payload: body.payload, epoch: body.epoch, signature: body.signature, sender_key_id: body.sender_key_id, log_head: body.log_head });
+    }
+    // Each names the one before it, inside what Ben signs.
+    const place = (localid: string) => ({ v: 2 as const, conversationId: ID, epoch: 0, senderId: 2, localid });
+    const digestOf = (m: (typeof motes)[number]) => signedMessageDigest({ envelope: m.payload, signature: m.signature!, senderKeyId: m.sender_key_id!, ...(m.log_head ? { logHead: m.log_head } : {}) }, place(m.localid!));
+    expect((await openMessage(s.key, motes[1]!.payload, place("b-2"))).prev).toBe(await digestOf(motes[0]!));
+    expect((await openMessage(s.key, motes[0]!.payload, place("b-1"))).prev).toBeUndefined();
+
+    // Ann opens the newest page (b-3 alone), then the older one: b-2 and b-1 are vouched for, in the order the page lists them.
+    const anns = await verifyDistribution(ID, await s.reply(s.ann), s.ann.me, s.keysOf);
+    expect(await openRingMessages(anns, [motes[2]!])).toEqual([{ payload: { text: "three" }, verification: "signed" }]);
+    expect(anns.chain.vouchers.has(2, await digestOf(motes[1]!))).toBe(true);
+    expect(await openRingMessages(anns, [motes[0]!, motes[1]!])).toEqual([
+      { payload: { text: "one" }, verification: "signed" },
+      { payload: { text: "two" }, verification: "signed" },
+    ]);
+    // An older message swapped for another of Ben's envelopes is not the one named: its own signature fails.
+    const swapped = { ...motes[0]!, payload: motes[1]!.payload };
+    const fresh = await verifyDistribution(ID, await s.reply(s.ann), s.ann.me, s.keysOf);
+    expect(await openRingMessages(fresh, [swapped, motes[1]!, motes[2]!])).toEqual([
+      { payload: null, verification: "invalid" },
+      { payload: { text: "two" }, verification: "signed" },
+      { payload: { text: "three" }, verification: "signed" },
+    ]);
+    // Ben's ring, opened afresh, learns his newest message from the page and names it in his next one.
+    const again = await verifyDistribution(ID, await s.reply(s.ben), s.ben.me, s.keysOf);
+    await openRingMessages(again, motes);
+    const next = await sealForRing(again, s.ben.me, "b-4", { text: "four" });
+    expect((await openMessage(s.key, next.payload, place("b-4"))).prev).toBe(await digestOf(motes[2]!));
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type SignedMessagePlace,
   type SignedSealedKey,
   type VerifiedLog,
+  MessageVouchers,
   checkMessageHead,
   isCryptoError,
   membershipContainer,
@@ -104,6 +105,20 @@ export interface KeyRing<R> {
    * not compared.
    */
   checkHead?: HeadCheck;
+  /** What the messages opened with this ring taught it (openRingMessages, sealForRing). */
+  chain: MessageChain;
+}
+
+/**
+ * A reader's and sender's memory of a ring's messages (docs/protocol.md, "Messages vouched for by
+ * the next one"): the digests authentic messages named as their senders' previous ones (so older
+ * pages open without checking each signature), and the digest of one's own newest message (which
+ * one's next message names).
+ */
+export interface MessageChain {
+  me: number;
+  vouchers: MessageVouchers;
+  own: { id: number; digest: string } | null;
 }
 
 /** A verified conversation's keys and state. */
@@ -219,7 +234,7 @@ export async function verifyRing<R extends { epoch: number }>(kind: RingKind<R>,
   } catch (error) {
     refuse("copy_invalid", error, kind.of);
   }
-  return keyRing(kind, log, input, records, key, keysOf);
+  return keyRing(kind, log, input, records, key, keysOf, me.userId);
 }
 
 /** One epoch's record, checked against the log (a ghost member, a record of another epoch or not signed by an admin at its head: refused). */
@@ -266,7 +281,7 @@ export async function verifyDistribution(conversationId: number, reply: LogReply
   return { conversationId, ...(await verifyRing(conversationKind(conversationId), input, me, keysOf, remembered)) };
 }
 
-function keyRing<R extends { epoch: number }>(kind: RingKind<R>, log: VerifiedLog, input: RingInput, records: Map<number, R>, key: Key, keysOf: KeysOf): KeyRing<R> {
+function keyRing<R extends { epoch: number }>(kind: RingKind<R>, log: VerifiedLog, input: RingInput, records: Map<number, R>, key: Key, keysOf: KeysOf, me: number): KeyRing<R> {
   const links = new Map(input.epochs.map((e) => [e.epoch, e.link]));
   // Epochs the server did not serve up front, asked for once each and checked on arrival.
   const loaded = new Map<number, Promise<void>>();
@@ -320,5 +335,6 @@ function keyRing<R extends { epoch: number }>(kind: RingKind<R>, log: VerifiedLo
     membersOf: (epoch) => members.get(epoch) ?? new Set(),
     writable: records.get(log.epoch) !== undefined && !log.needsRekey,
     keysOf,
+    chain: { me, vouchers: new MessageVouchers(), own: null },
   };
 }

@@ -16,6 +16,7 @@ export { MessageList } from "./message-list";
 export { MessageBar } from "./message-bar";
 export { draftKeys, returnToDraft, sentByMovedKey } from "./drafts";
 export { type Message, shownMessage } from "./load-conversation";
+export { type OpenedMessage, openChainedMessages, sealChainedMessage } from "./message-crypto";
 export { type MessagePayload } from "./message-crypto";
 export { addPending, dropPending, mergeMessages, newerCursor, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
 export { messagePollQuery } from "./poll-conversation";

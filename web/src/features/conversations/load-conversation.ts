@@ -8,7 +8,7 @@ import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { type KeyHolder, decryptTitle, openConversationKey } from "./conversation-crypto";
 import { currentRing, fetchLog, forgetRing, hasRing } from "./conversation-log";
 import type { LogReply, Ring } from "./distribution";
-import { type MessagePayload, type Verification, openMessage, openWithRing } from "./message-crypto";
+import { type MessagePayload, type Verification, openMessage, openRingMessages } from "./message-crypto";
 import { type ShownMessage, messageKey, oldestId } from "./message-state";
 import { keysMoved, migrate, rekeySigned } from "./signed-changes";
 
@@ -69,13 +69,10 @@ export function ringKeys(ring: Ring): ConversationKeys {
     epoch: ring.epoch,
     ring,
     writable: ring.writable,
-    open: (motes) =>
-      Promise.all(
-        motes.map(async (mote) => {
-          const opened = await openWithRing(ring, mote);
-          return shownMessage(mote, opened.payload, opened.verification);
-        }),
-      ),
+    open: async (motes) => {
+      const opened = await openRingMessages(ring, motes);
+      return motes.map((mote, i) => shownMessage(mote, opened[i]!.payload, opened[i]!.verification));
+    },
   };
 }
 

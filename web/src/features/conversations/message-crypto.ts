@@ -3,14 +3,18 @@ import {
   type IdentityKeys,
   type Key,
   type MessagePayload,
+  type SignedMessage,
+  type SignedMessagePlace,
   isCryptoError,
   openMessage as openMessageRecord,
   sealMessage as sealMessageRecord,
+  openSignedMessages,
   sealSignedMessage,
+  signedMessageDigest,
   verifyMessageSignature,
 } from "@sealwork/crypto";
 import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
-import type { Ring } from "./distribution";
+import type { KeyRing, Ring } from "./distribution";
 
 /** A DistributionError (by name: this module does not load distribution.ts and its texts), of `reason` if given. */
 function isDistributionError(error: unknown, reason?: string): boolean {
@@ -36,10 +40,14 @@ export async function openMessage(key: Key, conversationId: number, mote: Pick<M
   return openMessageRecord(key, mote.payload, { conversationId, senderId: mote.source_id, localid: mote.localid });
 }
 
-/** What POST …/append takes for a signed message of the ring's current epoch, naming the head of the log it verified (§14.8). */
+/**
+ * What POST …/append takes for a signed message of the ring's current epoch, naming the head of
+ * the log it verified (§14.8) and one's previous message, which its signature then vouches for
+ * (docs/protocol.md, "Messages vouched for by the next one").
+ */
 export async function sealForRing(ring: Ring, me: IdentityKeys, localid: string, payload: MessagePayload) {
   const place = { v: 2 as const, conversationId: ring.conversationId, epoch: ring.epoch, senderId: me.userId, localid };
-  const signed = await sealSignedMessage(ring.key, place, payload, me, ring.log.head);
+  const signed = await sealChainedMessage(ring, place, payload, me);
   return { payload: signed.envelope, epoch: ring.epoch, signature: signed.signature, sender_key_id: signed.senderKeyId, log_head: ring.log.head };
 }
 
@@ -97,4 +105,95 @@ export async function openWithRing(ring: Ring, mote: Pick<MoteView, "source_id" 
     if (isCryptoError(error) || isDistributionError(error)) return invalid;
     throw error;
   }
+}
+
+type RingMote = Parameters<typeof openWithRing>[1] & { id: number };
+
+/**
+ * Opens a page of a v2 conversation's messages (in any order) as openWithRing opens each, but
+ * checks the signatures of members' messages through the ring's chain (openChainedMessages).
+ * Answers the results in the order given.
+ */
+export function openRingMessages(ring: Ring, motes: readonly RingMote[]): Promise<OpenedMessage[]> {
+  const chained = !(TEST_CHECKS && checkOff("message-signature"));
+  return openChainedMessages(
+    ring,
+    motes,
+    ({ source_id: senderId, localid, epoch, signature, sender_key_id: senderKeyId }) =>
+      chained && signature !== null && senderKeyId !== null && epoch !== null && localid !== null && senderId !== 0 && ring.membersOf(epoch).has(senderId)
+        ? { v: 2, conversationId: ring.conversationId, epoch, senderId, localid }
+        : null,
+    (mote) => openWithRing(ring, mote),
+  );
+}
+
+/** A stored signed message as the server serves it: where it is, and what its sender signed. */
+export type SignedMote = Pick<MoteView, "id" | "payload" | "signature" | "sender_key_id" | "log_head">;
+
+/**
+ * Opens a page of signed messages (in any order) newest first through the ring's chain: a message
+ * its sender's next one names is authentic through that one's signature, any other by its own
+ * (docs/protocol.md, "Messages vouched for by the next one"); each then has the log head it names
+ * checked (a fork throws log_fork). `placeOf` answers where a mote belongs when it is a member's
+ * signed message of an epoch this ring reaches, else null; those, and authentic messages that do
+ * not open, are answered by `otherwise` (the one-message path, with its own rules). Anything
+ * refused is "invalid". Answers the results in the order given.
+ */
+export async function openChainedMessages<M extends SignedMote>(
+  ring: KeyRing<unknown>,
+  motes: readonly M[],
+  placeOf: (mote: M) => SignedMessagePlace | null,
+  otherwise: (mote: M) => Promise<OpenedMessage>,
+): Promise<OpenedMessage[]> {
+  const invalid: OpenedMessage = { payload: null, verification: "invalid" };
+  const results = new Map<M, Promise<OpenedMessage>>();
+  const batch: { mote: M; place: SignedMessagePlace; message: SignedMessage; key: Key }[] = [];
+  await Promise.all(
+    motes.map(async (mote) => {
+      const place = placeOf(mote);
+      const key = place && (await ring.keyFor(place.epoch).catch(() => null));
+      if (!place || !key) return void results.set(mote, otherwise(mote));
+      const message = { envelope: mote.payload, signature: mote.signature!, senderKeyId: mote.sender_key_id!, ...(mote.log_head ? { logHead: mote.log_head } : {}) };
+      batch.push({ mote, place, message, key });
+    }),
+  );
+  batch.sort((a, b) => b.mote.id - a.mote.id);
+  const opened = await openSignedMessages(batch, ring.keysOf, ring.chain.vouchers);
+  for (const [index, { mote, place, message }] of batch.entries()) {
+    const result = opened[index]!;
+    if (!result.ok) {
+      // Perhaps authentic but not readable: the one-message path says which.
+      const unreadable = result.error.code === "decrypt_failed" || result.error.code === "invalid_payload";
+      results.set(mote, unreadable ? otherwise(mote) : Promise.resolve(invalid));
+      continue;
+    }
+    if (place.senderId === ring.chain.me && mote.id > (ring.chain.own?.id ?? 0)) ring.chain.own = { id: mote.id, digest: result.digest };
+    const checked = async (): Promise<OpenedMessage> => {
+      // The head its sender signed must be in this client's log (test build: not compared with "message-log-head" off).
+      if (ring.checkHead && !(TEST_CHECKS && checkOff("message-log-head"))) await ring.checkHead(message, place);
+      const { prev: _prev, ...payload } = result.payload;
+      return { payload, verification: "signed" };
+    };
+    results.set(
+      mote,
+      checked().catch((error: unknown) => {
+        if (isDistributionError(error, "log_fork")) throw error;
+        if (isCryptoError(error) || isDistributionError(error)) return invalid;
+        throw error;
+      }),
+    );
+  }
+  return Promise.all(motes.map((mote) => results.get(mote)!));
+}
+
+/**
+ * Signs `payload` as one's next message at `place` in the ring's container, naming one's previous
+ * message there (which this signature then vouches for), and remembers it as one's newest.
+ */
+export async function sealChainedMessage(ring: KeyRing<unknown>, place: SignedMessagePlace, payload: MessagePayload, me: IdentityKeys): Promise<SignedMessage> {
+  const mine = ring.chain.me === me.userId;
+  const prev = mine ? ring.chain.own?.digest : undefined;
+  const signed = await sealSignedMessage(ring.key, place, prev ? { ...payload, prev } : payload, me, ring.log.head);
+  if (mine) ring.chain.own = { id: Number.MAX_SAFE_INTEGER, digest: await signedMessageDigest(signed, place) };
+  return signed;
 }

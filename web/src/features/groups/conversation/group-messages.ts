@@ -1,9 +1,9 @@
 import type { MoteView, Response } from "@sealwork/contracts";
-import { type GroupMessagePlace, type IdentityKeys, isCryptoError, openMessage, sealSignedMessage, verifyMessageSignature } from "@sealwork/crypto";
+import { type GroupMessagePlace, type IdentityKeys, isCryptoError, openMessage, verifyMessageSignature } from "@sealwork/crypto";
 import { call } from "../../../lib/api";
 import { TEST_CHECKS, checkOff } from "../../../lib/build-settings";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { type Message, type MessagePayload, isDistributionError, shownMessage } from "../../conversations";
+import { type Message, type MessagePayload, type OpenedMessage, isDistributionError, openChainedMessages, sealChainedMessage, shownMessage } from "../../conversations";
 import { type GroupRing, forgetGroupRing, openGroupRing } from "../keys/group-ring";
 
 /**
@@ -44,25 +44,36 @@ export async function currentGroupRing(groupId: number, holder: UnlockedKeys, se
 
 const place = (ring: GroupRing, epoch: number, senderId: number, localid: string): GroupMessagePlace => ({ v: 2, groupId: ring.groupId, epoch, senderId, localid });
 
-/** What POST …/append takes for a message of the ring's current epoch, signed by `me`. */
+/** What POST …/append takes for a message of the ring's current epoch, signed by `me` (naming their previous one). */
 export async function sealGroupMessage(ring: GroupRing, me: IdentityKeys, localid: string, payload: MessagePayload) {
-  const signed = await sealSignedMessage(ring.key, place(ring, ring.epoch, me.userId, localid), payload, me, ring.log.head);
+  const signed = await sealChainedMessage(ring, place(ring, ring.epoch, me.userId, localid), payload, me);
   return { localid, payload: signed.envelope, epoch: ring.epoch, signature: signed.signature, sender_key_id: signed.senderKeyId, log_head: ring.log.head };
 }
 
 /**
  * Opens stored messages: each must name an epoch, be signed by a sender who was a member at some
  * moment of it (the verified log), with a signature that covers this group, epoch, sender, local
- * id and envelope; then it opens with that epoch's key. Anything else shows as not verified
+ * id and envelope (or be named by a later message of the same sender whose signature does:
+ * openChainedMessages); then it opens with that epoch's key. Anything else shows as not verified
  * (never under the name the server gives it); a verified message that does not open shows as
  * 'Invalid mote payload'.
  */
-export function openGroupMessages(ring: GroupRing, motes: MoteView[]): Promise<Message[]> {
-  return Promise.all(motes.map((mote) => openOne(ring, mote)));
+export async function openGroupMessages(ring: GroupRing, motes: MoteView[]): Promise<Message[]> {
+  const opened = await openChainedMessages(
+    ring,
+    motes,
+    ({ source_id: senderId, localid, epoch, signature, sender_key_id: senderKeyId }) =>
+      localid !== null && epoch !== null && signature !== null && senderKeyId !== null && epoch <= ring.epoch && ring.membersOf(epoch).has(senderId)
+        ? place(ring, epoch, senderId, localid)
+        : null,
+    (mote) => openOne(ring, mote),
+  );
+  return motes.map((mote, i) => shownMessage(mote, opened[i]!.payload, opened[i]!.verification));
 }
 
-async function openOne(ring: GroupRing, mote: MoteView): Promise<Message> {
-  const shown = (payload: MessagePayload | null, verification: "signed" | "invalid") => shownMessage(mote, payload, verification);
+/** One message by its own signature (what openChainedMessages does not take, or cannot read). */
+async function openOne(ring: GroupRing, mote: MoteView): Promise<OpenedMessage> {
+  const shown = (payload: MessagePayload | null, verification: "signed" | "invalid"): OpenedMessage => ({ payload, verification });
   const { source_id: senderId, localid, epoch, signature, sender_key_id: senderKeyId } = mote;
   if (localid === null || epoch === null || signature === null || senderKeyId === null || epoch > ring.epoch || !ring.membersOf(epoch).has(senderId)) {
     return shown(null, "invalid");
