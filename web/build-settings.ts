@@ -66,7 +66,11 @@ export const TEST_CHECK_NAMES = [
    * whichever conversation the answer's log names, so another conversation's answer is taken.
    */
   "container-binding",
-  /** conversations/conversation-log.ts: the log must hold the head this client remembers (log_fork). Off: no head is remembered; a fork or a rollback is taken. */
+  /**
+   * conversations/conversation-log.ts and groups/keys/group-ring.ts: a conversation's or a group's
+   * log must hold the head this client remembers (log_fork). Off: no head is compared; a fork or a
+   * rollback is taken.
+   */
   "log-head",
   /**
    * conversations: who takes part in a signed conversation is its log's (each record verified

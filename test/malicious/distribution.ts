@@ -21,7 +21,7 @@ import { TEST_CODE } from "../support/keys";
 import { gotoApp } from "../e2e/helpers";
 import { conversationPanel, messageBox } from "../e2e/conversation-helpers";
 import type { MaliciousSuite, Run } from "./harness";
-import { addPerson, aliceAndBob, conversationWith, messageList, noTrustWarning, openedBy, personRow, send, sentCopies, signInAs, trustWarning, verifiedKeyOf } from "./scenes";
+import { addPerson, aliceAndBob, conversationWith, keysOfMembers, messageList, noTrustWarning, openedBy, personRow, send, sentCopies, signInAs, trustWarning } from "./scenes";
 
 /** The membership fingerprint a conversation's panel shows (12 digits in groups of four), once its log verified. */
 async function fingerprintOn(page: Page): Promise<string> {
@@ -111,12 +111,7 @@ async function carolAdded(run: Run, title: string, first?: (scene: Awaited<Retur
  */
 async function withDanAdded(id: number, before: LogAnswer, alice: Member, bob: Member, dan: Member): Promise<LogAnswer> {
   const container = membershipContainer("conversation", id);
-  const keys = await Promise.all([alice, bob, dan].map(verifiedKeyOf));
-  const keysOf = async (userId: number, keyId: string) => {
-    const found = keys.find((k) => k.userId === userId && k.keyId === keyId);
-    if (!found) throw new Error(`unknown key ${keyId} of ${userId}`);
-    return found;
-  };
+  const keysOf = await keysOfMembers([alice, bob, dan]);
   const added = await appendToLog(await verifyLog(container, before.entries, keysOf), { action: "add", subject: { userId: dan.session.id, keyId: dan.me.keyId }, at: Date.now() }, alice.me);
   const forkLog = await verifyLog(container, [...before.entries, added], keysOf);
   const { key } = await openConversationKey(before.copy!.sealed, alice.keys.encrypt, { conversationId: id, epoch: 0, extractable: true });

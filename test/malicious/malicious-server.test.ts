@@ -1,5 +1,6 @@
 import { containerAttacks } from "./conversations";
 import { distributionAttacks } from "./distribution";
+import { groupLogAttacks } from "./group-log";
 import { maliciousSuite } from "./harness";
 import { keyAttacks } from "./keys";
 import { pageKeyAttacks } from "./page-keys";
@@ -33,6 +34,8 @@ import { secureCodeAttacks } from "./secure-code";
  *   people are shown for its member to confirm first [migration-people] (distribution.ts);
  * - an injected key copy, sealed by the server [copy-signature] (distribution.ts);
  * - a fork and a rollback of the membership log [log-head] (distribution.ts);
+ * - a rollback of a group's membership log, and a fork of it signed by the same admin [log-head]
+ *   (group-log.ts);
  * - a fork shown from the start to a member who remembers no head, caught by the head another
  *   member's message names [message-log-head] (distribution.ts);
  * - a fork nobody writes into, caught when two members compare the membership fingerprints their
@@ -54,6 +57,7 @@ const suite = maliciousSuite();
 keyAttacks(suite);
 containerAttacks(suite);
 distributionAttacks(suite);
+groupLogAttacks(suite);
 pageKeyAttacks(suite);
 pickupAttacks(suite);
 secureCodeAttacks(suite);

@@ -1,4 +1,4 @@
-import { type AccountKeys, type VerifiedKey, accountPublicKeys, generateAccountKeys, isCryptoError, openConversationKey, rotateIdentity } from "@sealwork/crypto";
+import { type AccountKeys, type KeysOf, type VerifiedKey, accountPublicKeys, generateAccountKeys, isCryptoError, openConversationKey, rotateIdentity } from "@sealwork/crypto";
 import type { Browser, Page } from "playwright-core";
 import { http } from "../support/api";
 import { newVisitor } from "../support/browser";
@@ -107,6 +107,16 @@ export async function addPerson(page: Page, email: string): Promise<void> {
 export async function verifiedKeyOf(member: Member): Promise<VerifiedKey> {
   const pub = await accountPublicKeys(member.keys);
   return { userId: member.session.id, keyId: member.me.keyId, seq: 0, encryptPublic: pub.encryptPublic, signPublic: pub.signPublic, created: 0 };
+}
+
+/** A key look-up for verifying logs in the test, as a client's would be: these members' current keys, nobody else's. */
+export async function keysOfMembers(members: Member[]): Promise<KeysOf> {
+  const keys = await Promise.all(members.map(verifiedKeyOf));
+  return async (userId, keyId) => {
+    const found = keys.find((k) => k.userId === userId && k.keyId === keyId);
+    if (!found) throw new Error(`unknown key ${keyId} of ${userId}`);
+    return found;
+  };
 }
 
 /** Rotates a member's identity to fresh keys (seq + 1, certified by the current key), as the server accepts it; answers the new keys. */
