@@ -3,12 +3,12 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Session } from "@sealwork/contracts";
-import { accountPublicKeys, generateAccountKeys, identityKeys } from "@sealwork/crypto";
+import { accountPublicKeys, generateAccountKeys, identityKeys, sealSignedMessage, signedMessageDigest } from "@sealwork/crypto";
 import { launchBrowser } from "../support/browser";
 import { newKeyBody } from "../support/keys";
 import { ROOT, spawnRuntime } from "../support/runtime";
 import { client } from "./client";
-import { type Signer, signedMessageBody, signedStartBody } from "../support/signed-conversations";
+import { type Signer, signedStartBody } from "../support/signed-conversations";
 import { PEOPLE, benchPage, browserBundle } from "./browser-bundle";
 import { figures } from "./keys";
 
@@ -21,16 +21,18 @@ import { figures } from "./keys";
  *    the next is fetched, as the screen pages back) and opened both ways in the same browser page,
  *    taking turns: `verified` with the SPA's own modules (web/…/conversation-log.ts openRing: the
  *    log, the records, the signed copy, with the identity look-ups and pins they need; then
- *    load-conversation.ts ringKeys: every message's signature and sender before it is decrypted);
+ *    load-conversation.ts ringKeys: every message's sender a member of its epoch, and, newest first,
+ *    the signature of each sender's newest message and the digests it names for the older ones);
  *    `plain` fetches the same pages and decrypts each message under the key opened from the
  *    copy's envelope, checking nothing. The screen's whole query function (TanStack Query around
  *    the same verified path) is timed as well, for scale.
  * 2. The cryptography alone, on the crypto package the SPA ships: the page makes the same kind of
  *    conversation in memory and opens the same messages both ways, in pages of 50, taking turns:
  * - verified: the log replayed (verifyLog), the record checked against it, one's signed copy opened
- *   (openSignedConversationKey), each message's sender a member of its epoch and its signature
- *   checked before it is decrypted (openSignedMessage): what web/src/features/conversations/
- *   distribution.ts and message-crypto.ts do;
+ *   (openSignedConversationKey), each message's sender a member of its epoch, and the pages newest
+ *   first through openSignedMessages (a signature per sender's newest message, the digests each
+ *   names for the older ones): what web/src/features/conversations/distribution.ts and
+ *   message-crypto.ts do;
  * - plain: one's copy opened as a v1 copy is (openConversationKey), each message decrypted
  *   (openMessage, the same v2 place), nothing verified.
  * Figures, not assertions: bench/results-signatures.json. BENCH_SIGNED_RUNS sets the runs (default 7).
@@ -42,8 +44,8 @@ const PAGE = 50;
 const ENTRY = `
 import {
   appendToLog, createConversationRecord, createLog, generateAccountKeys, generateSymmetricKey, identityKeys, accountPublicKeys,
-  membershipContainer, openConversationKey, openMessage, openSignedConversationKey, openSignedMessage, sealSignedConversationKey,
-  sealSignedMessage, verifyConversationRecord, verifyLog,
+  membershipContainer, openConversationKey, openMessage, openSignedConversationKey, openSignedMessages, sealSignedConversationKey,
+  sealSignedMessage, signedMessageDigest, verifyConversationRecord, verifyLog, MessageVouchers,
 } from "@sealwork/crypto";
 
 const ID = 4242;
@@ -63,11 +65,16 @@ globalThis.bench = {
     const record = await createConversationRecord(key, people.map((p) => ({ userId: p.key.userId, keyId: p.key.keyId })), log, people[0].me);
     const copy = await sealSignedConversationKey(key, record.record, people[1].key, people[0].me);
     const messages = [];
+    const prevOf = new Map();
     for (let i = 0; i < count; i++) {
       const sender = people[i % 3];
       const place = { v: 2, conversationId: ID, epoch: 0, senderId: sender.key.userId, localid: "m-" + i };
       const text = "Message " + i + ": " + "Grüezi mitenand, wie gaht's? ".repeat(1 + (i % 4));
-      messages.push({ place, message: await sealSignedMessage(key, place, { text }, sender.me) });
+      // Each names its sender's previous message, as the SPA's do (sealChainedMessage).
+      const prev = prevOf.get(sender.key.userId);
+      const message = await sealSignedMessage(key, place, prev ? { text, prev } : { text }, sender.me);
+      prevOf.set(sender.key.userId, await signedMessageDigest(message, place));
+      messages.push({ place, message });
     }
     made = { people, keysOf, container, entries, record, copy, messages };
     return count;
@@ -80,11 +87,13 @@ globalThis.bench = {
     const checked = await verifyConversationRecord(record, log, keysOf);
     const key = await openSignedConversationKey(copy, checked, people[1].me, keysOf);
     const members = new Set(log.members.map((m) => m.userId));
+    const vouchers = new MessageVouchers();
     let opened = 0;
-    for (let start = 0; start < messages.length; start += PAGE) {
-      const page = messages.slice(start, start + PAGE);
-      const payloads = await Promise.all(page.map(({ place, message }) => (members.has(place.senderId) ? openSignedMessage(key, message, place, keysOf) : null)));
-      opened += payloads.filter(Boolean).length;
+    // Newest page first, each newest first: the signatures of each sender's newest message, the rest on the digests they name.
+    for (let end = messages.length; end > 0; end -= PAGE) {
+      const page = messages.slice(Math.max(0, end - PAGE), end).reverse().filter(({ place }) => members.has(place.senderId));
+      const results = await openSignedMessages(page.map(({ place, message }) => ({ place, message, key })), keysOf, vouchers);
+      opened += results.filter((r) => r.ok).length;
     }
     return { ms: performance.now() - started, opened };
   },
@@ -249,16 +258,20 @@ async function inTheSpa() {
     const { body, state } = await signedStartBody(ann, [ben, cem], reserved, { title: "Bench" });
     await api("POST", "/api/conversations", ann.session, body);
     const seeded = performance.now();
-    for (let start = 0; start < MESSAGES; start += 20) {
-      await Promise.all(
-        Array.from({ length: Math.min(20, MESSAGES - start) }, async (_, i) => {
-          const n = start + i;
-          const from = people[n % 3]!;
+    // The three write at once, each their messages in turn, each naming their previous one as the SPA's do (sealChainedMessage).
+    await Promise.all(
+      people.map(async (from, p) => {
+        let prev: string | undefined;
+        for (let n = p; n < MESSAGES; n += 3) {
           const text = `Message ${n}: ${"Grüezi mitenand, wie gaht's? ".repeat(1 + (n % 4))}`;
-          await api("POST", `/api/conversations/${state.id}/append`, from.session, await signedMessageBody(state, from, `m-${n}`, text));
-        }),
-      );
-    }
+          const place = { v: 2 as const, conversationId: state.id, epoch: state.log.epoch, senderId: from.session.id, localid: `m-${n}` };
+          const message = await sealSignedMessage(state.keys[state.log.epoch]!, place, prev ? { text, prev } : { text }, from.me);
+          prev = await signedMessageDigest(message, place);
+          const body = { localid: place.localid, payload: message.envelope, epoch: place.epoch, signature: message.signature, sender_key_id: message.senderKeyId };
+          await api("POST", `/api/conversations/${state.id}/append`, from.session, body);
+        }
+      }),
+    );
     const seedSeconds = (performance.now() - seeded) / 1000;
 
     // A blank page of the runtime's origin (the SPA's modules call the API there), not the SPA
