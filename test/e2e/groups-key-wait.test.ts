@@ -39,7 +39,7 @@ const setHidden = (page: Page, hidden: boolean) =>
   page.evaluate(`(() => {
     Object.defineProperty(document, "visibilityState", { value: ${JSON.stringify(hidden ? "hidden" : "visible")}, configurable: true });
     Object.defineProperty(document, "hidden", { value: ${hidden}, configurable: true });
-    document.dispatchEvent(new Event("visibilitychange"));
+    document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
   })()`);
 
 describe("a group page waiting for its key", () => {
