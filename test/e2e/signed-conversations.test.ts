@@ -136,6 +136,45 @@ describe("signed conversations in the browser", () => {
     for (const p of [a!, b!, c!, d!]) await p.context().close();
   });
 
+  it("shows another participant's change in the panel's membership fingerprint when the tab comes back, without a reload", { timeout: 240_000 }, async () => {
+    const [ann, ben, cem] = await Promise.all(["Ann", "Ben", "Cem"].map((name) => createSession({ name })));
+    await shareGroup(ann!, ben!, cem!);
+    const [a, b] = await Promise.all([ann!, ben!].map(signedIn));
+    await signedIn(cem!).then((p) => p.context().close());
+    const fingerprintOn = (page: Page) => conversationPanel(page).locator("[data-membership-fingerprint]").getAttribute("data-membership-fingerprint", { timeout: 30_000 });
+    const bringBack = (page: Page) =>
+      page.evaluate(`(() => {
+        for (const hidden of [true, false]) {
+          Object.defineProperty(document, "visibilityState", { value: hidden ? "hidden" : "visible", configurable: true });
+          document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
+        }
+      })()`);
+
+    await a!.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+    await a!.getByLabel("Email or phone").fill(ben!.email!);
+    await a!.getByRole("button", { name: "Add", exact: true }).click();
+    await a!.getByRole("button", { name: "Start conversation" }).click();
+    await a!.waitForURL(/\/conversation\/\d+$/);
+    const id = conversationIdOf(a!);
+    await send(a!, "Before Cem");
+    await gotoApp(b!, `/conversation/${id}`);
+    await verified(b!, "Before Cem").waitFor();
+    const before = await fingerprintOn(a!);
+    expect(await fingerprintOn(b!)).toBe(before);
+    await b!.evaluate("window.stayed = true");
+
+    // Ann adds Cem and writes nothing: Ben's poll finds no message, so nothing else refreshes his panel.
+    await addPerson(a!, cem!.email!);
+    await personRow(a!, cem!.id).waitFor();
+    await expect.poll(() => fingerprintOn(a!), { timeout: 30_000 }).not.toBe(before);
+    const after = await fingerprintOn(a!);
+    await b!.waitForTimeout(6_000);
+    await bringBack(b!);
+    await expect.poll(() => fingerprintOn(b!), { timeout: 30_000 }).toBe(after);
+    expect(await b!.evaluate("window.stayed")).toBe(true);
+    for (const p of [a!, b!]) await p.context().close();
+  });
+
   it("migrates a conversation from before logs when its author opens it and confirms its people; until then it works as before", { timeout: 240_000 }, async () => {
     // Ben first: the server lists him before Ann (by id), the notice names Ann (herself) first.
     const ben = await createSession({ name: "Ben Old" });

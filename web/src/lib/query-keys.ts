@@ -76,6 +76,8 @@ export const queryKeys = {
     poll: (id: number) => ["groups", "conversation", id, "poll"] as const,
     /** While this member's key moved: the back-off of the check for a wrap of a later epoch (key-wait.ts); not under `one(id)`, so a menu change does not check early. */
     keyWait: (id: number, epoch: number) => ["groups", "keyWait", id, epoch] as const,
+    /** While a page waits for this member's copy of the group key: the one look for it of the whole page (keys/wrap-wait.ts); not under `one(id)` either. */
+    wrapWait: (id: number) => ["groups", "wrapWait", id] as const,
     /** The group's drive, decrypted: not under `one(id)` either (a menu change does not decrypt it again). */
     cardFiles: (pageId: number) => ["groups", "cardFiles", pageId] as const,
     drive: (id: number) => ["groups", "drive", id] as const,

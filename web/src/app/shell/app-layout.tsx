@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
 import { useNotifyCheck } from "../../features/conversations/notify-check"; // conversations
 import { useGroupKeyKeeper } from "../../features/groups/keys/keeper"; // group keys
+import { useGroupKeyWaits } from "../../features/groups/keys/wrap-wait"; // group keys
 import { KeyGate } from "../../features/keys/key-gate"; // account keys
 import { type DrivePicker as DrivePickerComponent, DrivePickerContext } from "../../lib/drive-picker";
 import { useFeature, useInstance } from "../../lib/instance";
@@ -50,6 +51,8 @@ export function AppLayout() {
   useNotifyCheck(conversations);
   // Groups: an admin's browser hands out the group keys members lack (pending members, a rekey after a leave).
   useGroupKeyKeeper();
+  // Groups: a page that waits for this member's copy of a group key looks for it once, not once per part.
+  useGroupKeyWaits();
 
   // Choosing a place in the drawer closes it.
   const closeDrawer = drawer.close;

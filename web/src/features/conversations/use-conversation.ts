@@ -1,5 +1,5 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
-import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+import { focusManager, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import { isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
@@ -41,6 +41,21 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     }),
     enabled: head !== null,
   });
+
+  // The people may change with no message after it (an admin added or removed someone): back in
+  // front, the tab asks for what came after the newest message held, and a page whose people are
+  // not the verified log's opens the ring afresh (conversation-log.ts, currentRing), so the panel's
+  // membership fingerprint follows the log. (A failure is the poll's to report.)
+  const ready = head !== null;
+  useEffect(() => {
+    if (!ready) return;
+    return focusManager.subscribe((focused) => {
+      if (!focused) return;
+      loadNewerMessages(client, id, unlocked)
+        .then((files) => (files ? client.invalidateQueries({ queryKey: queryKeys.conversations.attachments(id) }) : undefined))
+        .catch((error: unknown) => console.warn(`conversation ${id}: loading on focus failed`, error));
+    });
+  }, [ready, client, id, unlocked]);
 
   // A failed page (the first or an older one) and the poll's 403 or 404 open the error dialog.
   useEffect(() => {

@@ -26,7 +26,7 @@ import {
   sentByMovedKey,
   setPendingStatus,
 } from "../../conversations";
-import { GroupKeyWaitingError, type GroupRing, forgetGroupRing, openGroupRing } from "../keys/group-ring";
+import { type GroupRing, forgetGroupRing, openGroupRing } from "../keys/group-ring";
 import { ns as keysNs } from "../keys/i18n";
 import { appendGroupMessage, currentGroupRing, fetchGroupMessages, openGroupMessages, pollGroupMessages, sealGroupMessage } from "./group-messages";
 
@@ -76,8 +76,7 @@ const historyQuery = (groupId: number, holder: UnlockedKeys) =>
     staleTime: Infinity,
     gcTime: 0,
     retry: false,
-    // A member whose copy of the key is on its way looks again every few seconds.
-    refetchInterval: (query) => (query.state.error instanceof GroupKeyWaitingError ? 3_000 : false),
+    // A member whose copy of the key is on its way: loaded again once it is there (keys/wrap-wait.ts).
   });
 
 const liveQuery = (groupId: number) => queryOptions({ queryKey: queryKeys.groups.live(groupId), queryFn: skipToken, initialData: EMPTY, staleTime: Infinity, gcTime: 0 });

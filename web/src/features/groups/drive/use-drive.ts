@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { GroupKeyWaitingError } from "../keys/group-ring";
 import { type DriveSource, type OpenedCache, createItem, deleteItem, loadDriveSource, moveItem, openDriveNodes, renameItem } from "./drive-items";
 import { currentReaders, needsRegrant, regrantItems } from "./item-permissions";
 import type { DriveNode } from "./drive-tree";
@@ -28,8 +27,7 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
     staleTime: 30_000,
     gcTime: 0,
     retry: false,
-    // A member whose copy of the group key is on its way looks again every few seconds.
-    refetchInterval: (query) => (query.state.error instanceof GroupKeyWaitingError ? 3_000 : false),
+    // A member whose copy of the group key is on its way: loaded again once it is there (keys/wrap-wait.ts).
   });
   const cache = useRef<OpenedCache>(new Map());
   const [opened, setOpened] = useState<OpenedNodes | null>(null);

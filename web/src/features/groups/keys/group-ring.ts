@@ -14,10 +14,10 @@ import {
 import { call } from "../../../lib/api";
 import { TEST_CHECKS, checkOff } from "../../../lib/build-settings";
 import { handOverBundles } from "../../../lib/trust";
-import { i18next } from "../../../lib/i18n";
 import { rememberHead, rememberedHead } from "../../../lib/pins";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { type KeyRing, type RingKind, headCheck, keysOfPerson, myIdentity, myKey, signerLookup, verifyRing } from "../../conversations";
+import { GroupKeyWaitingError } from "./key-waiting";
 import { ns } from "./i18n";
 
 /**
@@ -37,13 +37,8 @@ export interface GroupRing extends KeyRing<GroupRecord> {
   groupId: number;
 }
 
-/** One's copy of the current epoch's key is not there yet (a pending member, or a wrap on its way): not a trust problem. */
-export class GroupKeyWaitingError extends Error {
-  constructor() {
-    super(i18next.t(`${ns}:distribution.waiting`));
-    this.name = "GroupKeyWaitingError";
-  }
-}
+/** One's copy of the current epoch's key is not there yet: the page waits (wrap-wait.ts looks for it). */
+export { GroupKeyWaitingError };
 
 export function groupKind(groupId: number): RingKind<GroupRecord> {
   return {
@@ -89,7 +84,7 @@ export async function verifyGroupRing(groupId: number, holder: UnlockedKeys, rep
   const [me, remembered] = await Promise.all([myIdentity(holder), rememberedHead(holder, { group: groupId })]);
   const entries = logEntries(reply);
   const copy = [...wraps.wraps].reverse().find((w) => w.epoch === reply.epoch)?.wrap ?? null;
-  if (entries.length === 0 || !copy) throw new GroupKeyWaitingError();
+  if (entries.length === 0 || !copy) throw new GroupKeyWaitingError(groupId);
   // Everyone the log names looked up at once, not one after the other as it is replayed.
   const named = new Set(entries.flatMap((e) => [e.record?.author, e.record?.subject?.userId]));
   for (const uid of named) if (typeof uid === "number") keysOfPerson(holder, uid).catch(() => undefined);

@@ -141,7 +141,7 @@ function Members({ groupId, holder }: { groupId: number; holder: UnlockedKeys })
           {admin ? <Button onClick={() => setAdding(true)}>{t("add")}</Button> : null}
         </Group>
       ) : null}
-      <GroupKeyStatus groupId={groupId} holder={holder} />
+      <GroupKeyStatus groupId={groupId} holder={holder} serverHead={pending.data?.log_head} />
       <PageKeyUpkeepStatus upkeep={keys.upkeep} onDismiss={keys.dismiss} />
       <Group gap="md">
         <SegmentedControl

@@ -6,7 +6,7 @@ import { call, isApiError } from "../../../lib/api";
 import { queryKeys } from "../../../lib/query-keys";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { currentGroupRing } from "../conversation/group-messages";
-import { type GroupRing, GroupKeyWaitingError, forgetGroupRing, openGroupRing } from "../keys/group-ring";
+import { type GroupRing, forgetGroupRing, openGroupRing } from "../keys/group-ring";
 import { patchEvent } from "./record-payload";
 import {
   type OpenedRecord,
@@ -46,8 +46,7 @@ export function usePageRecords(groupId: number, pageId: number, holder: Unlocked
     getNextPageParam: (last) => last.answer.next ?? undefined,
     staleTime: 30_000,
     retry: false,
-    // A member whose copy of the group key is on its way looks again every few seconds.
-    refetchInterval: (query) => (query.state.error instanceof GroupKeyWaitingError ? 3_000 : false),
+    // A member whose copy of the group key is on its way: loaded again once it is there (keys/wrap-wait.ts).
   });
 }
 
