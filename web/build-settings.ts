@@ -58,6 +58,11 @@ export const TEST_CHECK_NAMES = [
   "identity-anchors",
   /** lib/trust.ts: a record older than the pinned one is stale_key. Off: the older record is pinned again. */
   "pin-seq",
+  /**
+   * lib/pins.ts: a pin book the server withholds (or spoils) starts from the instance anchors this
+   * browser pinned before. Off: from nothing, so the roots the server shows are pinned at first use.
+   */
+  "pins-browser-anchors",
   /** lib/trust.ts: once the instance's legacy rule is pinned, a version 1 key without an administrator's certificate is untrusted_key. Off: pinned on first use, as before the rule. */
   "legacy-uncertified",
   /**

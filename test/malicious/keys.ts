@@ -24,7 +24,7 @@ async function substituteKey(run: Run, member: Member) {
   const serverKeys = await generateAccountKeys();
   const forged = await createRootIdentity({ userId: member.session.id, email: member.email, created: Date.now() }, serverKeys);
   const lie = run.proxy.lie("GET", `/api/identities/${member.session.id}`, () => ({ chain: { userId: member.session.id, records: [forged], issuers: [], admins: [] }, legacy: null }));
-  return { lie, serverKeys };
+  return { lie, serverKeys, forged };
 }
 
 /**
@@ -107,6 +107,44 @@ export function keyAttacks(suite: MaliciousSuite): void {
       const { key } = await openConversationKey(copy!.sealed, serverKeys.encrypt, { conversationId: copy!.conversationId, epoch: copy!.epoch });
       const created = run.proxy.sentTo("POST", "/api/conversations")[0]!.body as { title: string };
       expect((await openConversationTitle(key, created.title, { conversationId: copy!.conversationId })).title).toBe("Plans for Friday");
+    },
+  });
+
+  suite.attack("the pins withheld: the server drops the pin book of Alice, who signed in here before, and shows a root of its own beside the instance's, with keys of its own for Bob", {
+    check: "pins-browser-anchors",
+    timeout: 240_000,
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      const page = await run.visitor();
+      // Alice signed in on this browser before: it pinned the instance's anchors with her.
+      await signInAs(page, alice);
+      await page.getByRole("heading", { name: /^Hello/ }).waitFor();
+      const { lie, serverKeys, forged } = await substituteKey(run, bob);
+      const dropped = run.proxy.lie("GET", "/api/identities/pins", (answer) => ({ ...answer, data: null }));
+      const roots = run.proxy.lie("GET", "/api/identities/anchors", (answer) => ({ ...answer, roots: [...answer.roots, forged] }));
+      // She signs in again here: the server answers no pin book, as for an account that never had one.
+      await page.getByRole("button", { name: "User menu" }).click();
+      await page.getByRole("menuitem", { name: "Logout", exact: true }).click();
+      await page.waitForURL("**/login");
+      await signInAs(page, alice);
+      await startConversationWith(page, bob.email, "Plans after the drop");
+      return { page, lie, dropped, roots, serverKeys, bob };
+    },
+    async refused({ page, lie, dropped, roots, serverKeys }, run) {
+      // The anchors this browser pinned stay: Bob's keys rest on no root of the instance's.
+      expect(await errorDialogText(page)).toContain(UNTRUSTED);
+      expect(dropped.hits).toBeGreaterThan(0);
+      expect(roots.hits).toBe(0);
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(run.proxy.sentTo("POST", "/api/conversations")).toEqual([]);
+      expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
+    },
+    async works({ dropped, roots, serverKeys, bob }, run) {
+      // Starting from nothing, the browser pins the roots the server shows: the server's own key for Bob gets his copy.
+      await expect.poll(() => run.proxy.sentTo("POST", "/api/conversations").length, { timeout: 30_000 }).toBe(1);
+      expect(dropped.hits).toBeGreaterThan(0);
+      expect(roots.hits).toBeGreaterThan(0);
+      expect((await openedBy(sentCopies(run.proxy.sent), serverKeys)).map((copy) => copy.userId)).toEqual([bob.session.id]);
     },
   });
 

@@ -1,8 +1,9 @@
 import { clearSession } from "./session";
-import { PREFERENCE_PREFIX, STORAGE_PREFIX } from "./storage";
+import { PREFERENCE_PREFIX, STORAGE_PREFIX, TRUST_PREFIX } from "./storage";
 
 /**
- * - "logout": the session and this app's cached data go; the local key store (IndexedDB) stays.
+ * - "logout": the session and this app's cached data go; the local key store (IndexedDB),
+ *   preferences and the instance anchors this browser pinned (storage.ts, TRUST_PREFIX) stay.
  * - "keep-cache": only the session goes.
  * - "wipe": everything this origin stored goes, the key store included.
  */
@@ -27,7 +28,7 @@ export async function logoutAndReload(kind: LogoutKind, to: string | null = "/lo
 
 function clearAppStorage(): void {
   for (const key of Object.keys(localStorage)) {
-    if (key.startsWith(STORAGE_PREFIX) && !key.startsWith(PREFERENCE_PREFIX)) localStorage.removeItem(key);
+    if (key.startsWith(STORAGE_PREFIX) && !key.startsWith(PREFERENCE_PREFIX) && !key.startsWith(TRUST_PREFIX)) localStorage.removeItem(key);
   }
   sessionStorage.clear();
 }

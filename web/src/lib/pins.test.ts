@@ -37,3 +37,40 @@ describe("remembered log heads (protocol v2, kept with the encrypted pins)", () 
     expect((await pinBook(holder)).heads["42"]).toEqual({ seq: 4, hash: hash("b") });
   });
 });
+
+describe("the instance anchors this browser pinned (docs/protocol.md §14.10: the server withholds or spoils the pins)", () => {
+  const store = new Map<string, string>();
+  vi.stubGlobal("localStorage", {
+    getItem: (key: string) => store.get(key) ?? null,
+    setItem: (key: string, value: string) => void store.set(key, value),
+    removeItem: (key: string) => void store.delete(key),
+  });
+  const root = "AAECAwQFBgcICQoLDA0ODw";
+
+  it("stay when the server answers no book, a book that does not open, or one without anchors; a browser that pinned none has none", async () => {
+    const holder = { uid: 8, keys: await generateAccountKeys() };
+    server.pins = { data: null, rev: 0 };
+    forgetPins();
+    expect((await pinBook(holder)).anchors).toEqual([]);
+    const { updatePins } = await import("./pins");
+    await updatePins(holder, (book) => ({ ...book, anchors: [root] }));
+    expect(store.get("sealwork.trust.anchors")).toBe(JSON.stringify([root]));
+
+    // The server drops the book: the next sign-in here (this user or another) starts from the anchors this browser pinned.
+    server.pins = { data: null, rev: 5 };
+    forgetPins();
+    expect((await pinBook(holder)).anchors).toEqual([root]);
+    forgetPins();
+    expect((await pinBook({ uid: 9, keys: await generateAccountKeys() })).anchors).toEqual([root]);
+    // Bytes that do not open with the user's keys (another user's book): the same.
+    await updatePins(holder, (book) => ({ ...book, heads: { "1": { seq: 0, hash: hash("d") } } }));
+    forgetPins();
+    expect((await pinBook({ uid: 8, keys: await generateAccountKeys() })).anchors).toEqual([root]);
+
+    // Another browser (nothing stored) takes what the server shows at first use, as before.
+    store.clear();
+    server.pins = { data: null, rev: 6 };
+    forgetPins();
+    expect((await pinBook(holder)).anchors).toEqual([]);
+  });
+});

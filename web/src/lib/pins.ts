@@ -1,6 +1,8 @@
 import { type AccountKeys, type IdentityPin, type LogHead, isCryptoError, openAccountData, sealAccountData } from "@sealwork/crypto";
 import * as z from "zod";
 import { call, isApiError } from "./api";
+import { TEST_CHECKS, checkOff } from "./build-settings";
+import { TRUST_PREFIX } from "./storage";
 
 /**
  * The user's pins (docs/protocol.md §14.5): the instance anchors pinned on first use, each
@@ -99,18 +101,48 @@ function reload(holder: Holder): Promise<Loaded> {
 
 async function load({ uid, keys }: Holder): Promise<Loaded> {
   const reply = await call("GET /api/identities/pins");
-  if (reply.data === null) return { uid, keys, rev: reply.rev, book: EMPTY };
+  // No book (a new account, or one the server withholds): none, but the anchors this browser pinned stay.
+  const anew = (): Loaded => ({ uid, keys, rev: reply.rev, book: { ...EMPTY, anchors: browserAnchors() } });
+  if (reply.data === null) return anew();
   try {
     const parsed = bookSchema.parse(await openAccountData(keys, { userId: uid, kind: "pins" }, reply.data));
-    const book: PinBook = { anchors: parsed.anchors, pins: parsed.pins, heads: parsed.heads ?? {} };
+    const anchors = parsed.anchors.length > 0 ? parsed.anchors : browserAnchors();
+    const book: PinBook = { anchors, pins: parsed.pins, heads: parsed.heads ?? {} };
+    keepBrowserAnchors(anchors);
     return { uid, keys, rev: reply.rev, book: parsed.legacyRule ? { ...book, legacyRule: true } : book };
   } catch (error) {
     // Sealed under another account key (a key made anew) or damaged: start over, saving over it.
     if (!isCryptoError(error) && !(error instanceof z.ZodError)) throw error;
     console.warn("The saved pins do not open with this key; starting with none", error);
-    return { uid, keys, rev: reply.rev, book: EMPTY };
+    return anew();
   }
 }
+
+const ANCHORS_KEY = `${TRUST_PREFIX}anchors`;
+
+/**
+ * The instance anchors this browser pinned before, for any user (docs/protocol.md §14.10): a book
+ * the server withholds, replaces by bytes that do not open, or serves without anchors starts from
+ * these, not from the roots the server shows. A browser that never pinned any (a first sign-in
+ * here) has none: then the server's roots are pinned at first use, as before.
+ */
+function browserAnchors(): string[] {
+  // Test build only: a browser that remembers nothing ("pins-browser-anchors" off).
+  if (TEST_CHECKS && checkOff("pins-browser-anchors")) return [];
+  try {
+    const saved: unknown = JSON.parse(globalThis.localStorage?.getItem(ANCHORS_KEY) ?? "[]");
+    return z.array(keyIdText).max(64).parse(saved);
+  } catch {
+    return [];
+  }
+}
+
+/** Remembers the anchors of a book in this browser, the first ones for good (an instance's root is published once). */
+function keepBrowserAnchors(anchors: string[]): void {
+  if (anchors.length === 0 || browserAnchors().length > 0) return;
+  globalThis.localStorage?.setItem(ANCHORS_KEY, JSON.stringify(anchors));
+}
+
 
 /**
  * Changes the pins: `change` gets the newest book and answers the next one (or null for no
@@ -127,6 +159,7 @@ export async function updatePins(holder: Holder, change: (book: PinBook) => PinB
       const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
       state.rev = rev;
       state.book = next;
+      keepBrowserAnchors(next.anchors);
       for (const listener of listeners) listener();
       return next;
     } catch (error) {
