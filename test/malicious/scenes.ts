@@ -1,5 +1,6 @@
 import { type AccountKeys, type KeysOf, type VerifiedKey, accountPublicKeys, generateAccountKeys, isCryptoError, openConversationKey, rotateIdentity } from "@sealwork/crypto";
 import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
 import { http } from "../support/api";
 import { newVisitor } from "../support/browser";
 import { shareGroup } from "../support/conversations";
@@ -44,6 +45,13 @@ export async function signInAs(page: Page, member: Member): Promise<void> {
   await signIn(page, member.email, MEMBER_PASSWORD, TEST_CODE);
 }
 
+/** The user menu's plain Logout (this browser's memory of anchors and pins stays), waiting for the login page. */
+export async function logout(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menuitem", { name: "Logout", exact: true }).click();
+  await page.waitForURL("**/login");
+}
+
 /** A fresh browser context (nothing looked up or cached yet) signed in as `member`, on the home page. */
 export async function visitAs(browser: Browser, member: Member): Promise<Page> {
   const { page } = await newVisitor(browser);
@@ -58,8 +66,19 @@ export const verifiedMessage = (page: Page, text: string) => messageList(page).l
 /** The New Conversation screen: one person by email and a title, then Start. */
 export async function startConversationWith(page: Page, email: string, title: string): Promise<void> {
   await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
-  await page.getByLabel("Email or phone").fill(email);
-  await page.getByRole("button", { name: "Add", exact: true }).click();
+  // Filled again if the screen did not take it: once in CI (stop 27), the field just shown kept
+  // the text but its form never saw it, and Add stayed disabled.
+  const add = page.getByRole("button", { name: "Add", exact: true });
+  for (let attempt = 1; ; attempt++) {
+    await page.getByLabel("Email or phone").fill(email);
+    try {
+      await expect.poll(() => add.isEnabled(), { timeout: 2_000 }).toBe(true);
+      break;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
+  await add.click();
   await page.getByLabel("Title (optional)").fill(title);
   await page.getByRole("button", { name: "Start conversation" }).click();
 }
