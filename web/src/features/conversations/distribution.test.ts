@@ -250,7 +250,12 @@ describe("openRingMessages: a page opened newest first, each message vouched for
     const motes: Parameters<typeof openRingMessages>[1][number][] = [];
     for (const [i, text] of ["one", "two", "three"].entries()) {
       const body = await sealForRing(bens, s.ben.me, `b-${i + 1}`, { text });
-      motes.push({ id: 10 + i, source_id: 2, localid: `b-${i + 1}`, payload: body.payload, epoch: body.epoch, signature: body.signature, sender_key_id: body.sender_key_id, log_head: body.log_head });
+      const mote = { id: 10 + i, source_id: 2, localid: `b-${i + 1}`, payload: body.payload, epoch: body.epoch, signature: body.signature, sender_key_id: body.sender_key_id, log_head: body.log_head };
+      // The sender opens what the server stored (as sending does): it is now his newest.
+      await openRingMessages(bens, [mote]);
+      motes.push(mote);
+      // A message the server refuses is sealed, never stored: the next one does not name it.
+      if (i === 0) await sealForRing(bens, s.ben.me, "b-lost", { text: "lost" });
     }
     // Each names the one before it, inside what Ben signs.
     const place = (localid: string) => ({ v: 2 as const, conversationId: ID, epoch: 0, senderId: 2, localid });

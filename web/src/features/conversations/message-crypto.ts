@@ -10,7 +10,6 @@ import {
   sealMessage as sealMessageRecord,
   openSignedMessages,
   sealSignedMessage,
-  signedMessageDigest,
   verifyMessageSignature,
 } from "@sealwork/crypto";
 import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
@@ -188,12 +187,10 @@ export async function openChainedMessages<M extends SignedMote>(
 
 /**
  * Signs `payload` as one's next message at `place` in the ring's container, naming one's previous
- * message there (which this signature then vouches for), and remembers it as one's newest.
+ * message there (which this signature then vouches for). It becomes one's newest only once stored
+ * and opened (openChainedMessages): a message the server refused is named by nothing.
  */
 export async function sealChainedMessage(ring: KeyRing<unknown>, place: SignedMessagePlace, payload: MessagePayload, me: IdentityKeys): Promise<SignedMessage> {
-  const mine = ring.chain.me === me.userId;
-  const prev = mine ? ring.chain.own?.digest : undefined;
-  const signed = await sealSignedMessage(ring.key, place, prev ? { ...payload, prev } : payload, me, ring.log.head);
-  if (mine) ring.chain.own = { id: Number.MAX_SAFE_INTEGER, digest: await signedMessageDigest(signed, place) };
-  return signed;
+  const prev = ring.chain.me === me.userId ? ring.chain.own?.digest : undefined;
+  return sealSignedMessage(ring.key, place, prev ? { ...payload, prev } : payload, me, ring.log.head);
 }
