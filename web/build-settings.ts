@@ -63,6 +63,11 @@ export const TEST_CHECK_NAMES = [
    * browser pinned before. Off: from nothing, so the roots the server shows are pinned at first use.
    */
   "pins-browser-anchors",
+  /**
+   * lib/pins.ts: a browser counts the saves of the pin book it saw, and refuses an older book or
+   * none (the server replays or drops it). Off: it counts nothing, so the server's book is taken.
+   */
+  "pins-saves",
   /** lib/trust.ts: once the instance's legacy rule is pinned, a version 1 key without an administrator's certificate is untrusted_key. Off: pinned on first use, as before the rule. */
   "legacy-uncertified",
   /**

@@ -1,5 +1,6 @@
 import { keypairRecord } from "@sealwork/contracts";
 import {
+  type AccountKeys,
   accountPublicKeys,
   createKeyReset,
   createLegacyRule,
@@ -14,10 +15,11 @@ import {
 import { expect } from "vitest";
 import { conversationPanel } from "../e2e/conversation-helpers";
 import { errorDialogText } from "../e2e/helpers";
+import { http } from "../support/api";
 import { shareGroup } from "../support/conversations";
 import { type Member, chainOf, invitedMember, rootAdmin } from "../support/identities";
 import type { MaliciousSuite, Run } from "./harness";
-import { aliceAndBob, conversationWith, openedBy, rotate, sentCopies, signInAs, startConversationWith } from "./scenes";
+import { aliceAndBob, conversationWith, logout, openedBy, rotate, sentCopies, signInAs, startConversationWith, trustWarning } from "./scenes";
 
 /** The server answers keys of its own for `member`, dressed as their identity: a root record for their id and address. */
 async function substituteKey(run: Run, member: Member) {
@@ -73,6 +75,37 @@ async function withLegacyRule(run: Run) {
 }
 
 const UNTRUSTED = "Warning: this person's key has changed, and the change is not signed by their previous key or certified by an administrator.";
+const PINS_ROLLED_BACK = "Warning: the server answered an older copy of your saved contact keys than this browser has seen before.";
+
+
+/**
+ * Bob moved to a new key (seq 1, certified by his first; the server keeps the old record), and
+ * Alice, signed in on a new browser, met him at it: a conversation with him pinned seq 1.
+ * `beforeMeeting` runs once she is signed in, before she meets him.
+ */
+async function aliceMetBobsNewKey(run: Run, beforeMeeting?: (alice: Member) => Promise<void>) {
+  const { alice, bob } = await aliceAndBob();
+  const oldKeys = bob.keys;
+  await rotate(bob);
+  const page = await run.visitor();
+  await signInAs(page, alice);
+  await beforeMeeting?.(alice);
+  await conversationWith(page, bob.email, "First contact");
+  return { alice, bob, oldKeys, page };
+}
+
+/** From now on the server answers only Bob's first record: validly signed, but older than the pin. */
+const olderRecordOnly = (run: Run, bob: Member) =>
+  run.proxy.lie("GET", `/api/identities/${bob.session.id}`, (bundle) => ({ ...bundle, chain: { ...bundle.chain, records: bundle.chain.records.slice(0, 1) } }));
+
+/** The conversation made after `createdBefore` ones has Bob's copy sealed for his old key: whoever holds that key reads along. */
+async function sealedForOldKey(run: Run, { createdBefore, oldKeys, bobId }: { createdBefore: number; oldKeys: AccountKeys; bobId: number }): Promise<void> {
+  const created = () => run.proxy.sentTo("POST", "/api/conversations");
+  await expect.poll(() => created().length, { timeout: 30_000 }).toBe(createdBefore + 1);
+  const { id } = created().at(-1)!.body as { id: number };
+  const copies = sentCopies(run.proxy.sent).filter((copy) => copy.conversationId === id);
+  expect((await openedBy(copies, oldKeys)).map((copy) => copy.userId)).toEqual([bobId]);
+}
 
 /** Whose key is whose (issue 11, item 1): the server answers keys for a contact that are not theirs, or not their newest. */
 export function keyAttacks(suite: MaliciousSuite): void {
@@ -110,22 +143,21 @@ export function keyAttacks(suite: MaliciousSuite): void {
     },
   });
 
-  suite.attack("the pins withheld: the server drops the pin book of Alice, who signed in here before, and shows a root of its own beside the instance's, with keys of its own for Bob", {
+  suite.attack("the pins withheld: the server drops the pin book of Alice, signing in on a browser where Bob signed in before, and shows a root of its own beside the instance's, with keys of its own for Bob", {
     check: "pins-browser-anchors",
     timeout: 240_000,
     async mount(run) {
       const { alice, bob } = await aliceAndBob();
       const page = await run.visitor();
-      // Alice signed in on this browser before: it pinned the instance's anchors with her.
-      await signInAs(page, alice);
+      // Bob signed in on this browser before: it pinned the instance's anchors with him. (A book
+      // of Alice's that this browser saw would be refused when dropped: the "pins replayed" case.)
+      await signInAs(page, bob);
       await page.getByRole("heading", { name: /^Hello/ }).waitFor();
+      await logout(page);
       const { lie, serverKeys, forged } = await substituteKey(run, bob);
       const dropped = run.proxy.lie("GET", "/api/identities/pins", (answer) => ({ ...answer, data: null }));
       const roots = run.proxy.lie("GET", "/api/identities/anchors", (answer) => ({ ...answer, roots: [...answer.roots, forged] }));
-      // She signs in again here: the server answers no pin book, as for an account that never had one.
-      await page.getByRole("button", { name: "User menu" }).click();
-      await page.getByRole("menuitem", { name: "Logout", exact: true }).click();
-      await page.waitForURL("**/login");
+      // Alice signs in here: the server answers no pin book, as for an account that never had one.
       await signInAs(page, alice);
       await startConversationWith(page, bob.email, "Plans after the drop");
       return { page, lie, dropped, roots, serverKeys, bob };
@@ -144,6 +176,41 @@ export function keyAttacks(suite: MaliciousSuite): void {
       expect(dropped.hits).toBeGreaterThan(0);
       expect(roots.hits).toBeGreaterThan(0);
       expect((await openedBy(sentCopies(run.proxy.sent), serverKeys)).map((copy) => copy.userId)).toEqual([bob.session.id]);
+    },
+  });
+
+  suite.attack("the pins replayed: the server answers Alice's pin book of before she met Bob's newer key, and his older identity record", {
+    check: "pins-saves",
+    timeout: 240_000,
+    async mount(run) {
+      // The server keeps Alice's book from before she met Bob's new key (her anchors pinned at sign-in, no Bob yet).
+      let before: string | null = null;
+      const { alice, bob, oldKeys, page } = await aliceMetBobsNewKey(run, async (alice) => {
+        const book = async () => (await http<{ data: string | null }>("GET", "/api/identities/pins", { token: alice.session.api_token })).body.data;
+        await expect.poll(book, { timeout: 30_000 }).not.toBeNull();
+        before = await book();
+      });
+      const replayed = run.proxy.lie("GET", "/api/identities/pins", (answer) => ({ ...answer, data: before }));
+      const lie = olderRecordOnly(run, bob);
+      // She signs in again on the same browser: the pins load afresh.
+      await logout(page);
+      await signInAs(page, alice);
+      const createdBefore = run.proxy.sentTo("POST", "/api/conversations").length;
+      await startConversationWith(page, bob.email, "After the replay");
+      return { page, lie, replayed, oldKeys, createdBefore, bobId: bob.session.id };
+    },
+    async refused({ page, replayed, oldKeys, createdBefore }, run) {
+      expect(await errorDialogText(page)).toContain(PINS_ROLLED_BACK);
+      await expect.poll(() => trustWarning(page, "pins_rolled_back").textContent()).toContain(PINS_ROLLED_BACK);
+      expect(replayed.hits).toBeGreaterThan(0);
+      expect(run.proxy.sentTo("POST", "/api/conversations")).toHaveLength(createdBefore);
+      expect(await openedBy(sentCopies(run.proxy.sent), oldKeys)).toEqual([]);
+    },
+    async works({ lie, replayed, ...sealed }, run) {
+      // The replayed book never pinned Bob's newer key: his old one is pinned again, and gets his copy.
+      await sealedForOldKey(run, sealed);
+      expect(replayed.hits).toBeGreaterThan(0);
+      expect(lie.hits).toBeGreaterThan(0);
     },
   });
 
@@ -249,16 +316,8 @@ export function keyAttacks(suite: MaliciousSuite): void {
     check: "pin-seq",
     timeout: 240_000,
     async mount(run) {
-      const { alice, bob } = await aliceAndBob();
-      // Bob moves to a new key (seq 1, certified by his first); the server keeps the old record.
-      const oldKeys = bob.keys;
-      await rotate(bob);
-      const page = await run.visitor();
-      await signInAs(page, alice);
-      // Alice meets Bob at his new key: a conversation with him pins seq 1.
-      await conversationWith(page, bob.email, "First contact");
-      // From now on the server answers only his first record: validly signed, but older than the pin.
-      const lie = run.proxy.lie("GET", `/api/identities/${bob.session.id}`, (bundle) => ({ ...bundle, chain: { ...bundle.chain, records: bundle.chain.records.slice(0, 1) } }));
+      const { bob, oldKeys, page } = await aliceMetBobsNewKey(run);
+      const lie = olderRecordOnly(run, bob);
       const createdBefore = run.proxy.sentTo("POST", "/api/conversations").length;
       await startConversationWith(page, bob.email, "Second try");
       return { page, lie, oldKeys, createdBefore, bobId: bob.session.id };
@@ -271,14 +330,9 @@ export function keyAttacks(suite: MaliciousSuite): void {
       expect(run.proxy.sentTo("POST", "/api/conversations")).toHaveLength(createdBefore);
       expect(await openedBy(sentCopies(run.proxy.sent), oldKeys)).toEqual([]);
     },
-    async works({ lie, oldKeys, createdBefore, bobId }, run) {
-      const created = () => run.proxy.sentTo("POST", "/api/conversations");
-      await expect.poll(() => created().length, { timeout: 30_000 }).toBe(createdBefore + 1);
+    async works({ lie, ...sealed }, run) {
+      await sealedForOldKey(run, sealed);
       expect(lie.hits).toBeGreaterThan(0);
-      // The second conversation's copy for Bob is sealed for his old key: whoever holds that key reads along.
-      const { id } = created().at(-1)!.body as { id: number };
-      const copies = sentCopies(run.proxy.sent).filter((copy) => copy.conversationId === id);
-      expect((await openedBy(copies, oldKeys)).map((copy) => copy.userId)).toEqual([bobId]);
     },
   });
 }

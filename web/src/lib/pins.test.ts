@@ -1,8 +1,17 @@
-import { generateAccountKeys, openAccountData } from "@sealwork/crypto";
+import { type AccountKeys, generateAccountKeys, openAccountData, sealAccountData } from "@sealwork/crypto";
+import type { PinBook } from "./pins";
 import { describe, expect, it, vi } from "vitest";
 
-// The pins are saved to a fake server; the book is checked as the client opens it.
+// The pins are saved to a fake server; the book is checked as the client opens it. This browser's
+// storage is a map; texts are their keys.
 const server = vi.hoisted(() => ({ pins: { data: null as string | null, rev: 0 } }));
+const store = vi.hoisted(() => new Map<string, string>());
+vi.stubGlobal("localStorage", {
+  getItem: (key: string) => store.get(key) ?? null,
+  setItem: (key: string, value: string) => void store.set(key, value),
+  removeItem: (key: string) => void store.delete(key),
+});
+vi.mock("./i18n", () => ({ i18next: { t: (key: string) => key } }));
 vi.mock("./api", () => ({
   isApiError: (error: unknown, status?: number) => (error as { status?: number })?.status === status,
   call: vi.fn(async (key: string, options: { body?: { data: string; rev: number } } = {}) => {
@@ -15,7 +24,18 @@ vi.mock("./api", () => ({
   }),
 }));
 
-const { forgetPins, pinBook, rememberHead, rememberedHead } = await import("./pins");
+const { PinsRefusedError, acceptServerPins, forgetPins, pinBook, rememberHead, rememberedHead, resealPins, updatePins } = await import("./pins");
+
+/** What the next load of the pins in this browser answers: the book, or the refusal's reason. */
+async function loadAfresh(holder: { uid: number; keys: AccountKeys }): Promise<PinBook | string> {
+  forgetPins();
+  try {
+    return await pinBook(holder);
+  } catch (error) {
+    if (error instanceof PinsRefusedError) return error.reason;
+    throw error;
+  }
+}
 
 const hash = (c: string) => c.repeat(43);
 
@@ -39,38 +59,92 @@ describe("remembered log heads (protocol v2, kept with the encrypted pins)", () 
 });
 
 describe("the instance anchors this browser pinned (docs/protocol.md §14.10: the server withholds or spoils the pins)", () => {
-  const store = new Map<string, string>();
-  vi.stubGlobal("localStorage", {
-    getItem: (key: string) => store.get(key) ?? null,
-    setItem: (key: string, value: string) => void store.set(key, value),
-    removeItem: (key: string) => void store.delete(key),
-  });
   const root = "AAECAwQFBgcICQoLDA0ODw";
 
-  it("stay when the server answers no book, a book that does not open, or one without anchors; a browser that pinned none has none", async () => {
+  it("stay for a book this browser never saw (another user, a key made anew); a browser that pinned none has none", async () => {
+    store.clear();
     const holder = { uid: 8, keys: await generateAccountKeys() };
     server.pins = { data: null, rev: 0 };
     forgetPins();
     expect((await pinBook(holder)).anchors).toEqual([]);
-    const { updatePins } = await import("./pins");
     await updatePins(holder, (book) => ({ ...book, anchors: [root] }));
     expect(store.get("sealwork.trust.anchors")).toBe(JSON.stringify([root]));
+    const saved = { ...server.pins };
 
-    // The server drops the book: the next sign-in here (this user or another) starts from the anchors this browser pinned.
+    // The server answers no book: another user's first sign-in here starts from the anchors this browser pinned.
     server.pins = { data: null, rev: 5 };
-    forgetPins();
-    expect((await pinBook(holder)).anchors).toEqual([root]);
-    forgetPins();
-    expect((await pinBook({ uid: 9, keys: await generateAccountKeys() })).anchors).toEqual([root]);
-    // Bytes that do not open with the user's keys (another user's book): the same.
-    await updatePins(holder, (book) => ({ ...book, heads: { "1": { seq: 0, hash: hash("d") } } }));
-    forgetPins();
-    expect((await pinBook({ uid: 8, keys: await generateAccountKeys() })).anchors).toEqual([root]);
+    expect(await loadAfresh({ uid: 9, keys: await generateAccountKeys() })).toMatchObject({ anchors: [root], pins: {}, saves: 0 });
+    // Bytes that do not open with the user's key (an administrator reset it: a key made anew): the same.
+    server.pins = saved;
+    expect(await loadAfresh({ uid: 8, keys: await generateAccountKeys() })).toMatchObject({ anchors: [root], heads: {} });
 
     // Another browser (nothing stored) takes what the server shows at first use, as before.
     store.clear();
     server.pins = { data: null, rev: 6 };
-    forgetPins();
-    expect((await pinBook(holder)).anchors).toEqual([]);
+    expect(await loadAfresh(holder)).toMatchObject({ anchors: [] });
+  });
+});
+
+describe("the count of the book's saves (docs/protocol.md §14.10: the server replays or drops the pins)", () => {
+  const pin = (keyId: string) => ({ userId: 3, keyId, seq: keyId === "new" ? 1 : 0, verified: true });
+
+  it("is sealed in the book, and a browser refuses a book older than one it saw, or none", async () => {
+    store.clear();
+    server.pins = { data: null, rev: 0 };
+    const holder = { uid: 10, keys: await generateAccountKeys() };
+    expect(await loadAfresh(holder)).toMatchObject({ saves: 0 });
+    await updatePins(holder, (book) => ({ ...book, pins: { "3": pin("old") } }));
+    const older = { ...server.pins };
+    await updatePins(holder, (book) => ({ ...book, pins: { "3": pin("new") } }));
+    expect(await openAccountData(holder.keys, { userId: 10, kind: "pins" }, server.pins.data!)).toMatchObject({ saves: 2, pins: { "3": pin("new") } });
+    const newer = { ...server.pins };
+
+    // The server replays the older book (Bob's older key pinned), drops it, or answers bytes that do not open.
+    server.pins = { ...older, rev: 9 };
+    expect(await loadAfresh(holder)).toBe("pins_rolled_back");
+    await expect(updatePins(holder, (book) => book)).rejects.toBeInstanceOf(PinsRefusedError);
+    expect(server.pins.rev).toBe(9);
+    server.pins = { data: null, rev: 9 };
+    expect(await loadAfresh(holder)).toBe("pins_dropped");
+    server.pins = { data: await sealAccountData(await generateAccountKeys(), { userId: 10, kind: "pins" }, { v: 1, anchors: [], pins: {}, saves: 7 }), rev: 9 };
+    expect(await loadAfresh(holder)).toBe("pins_dropped");
+
+    // The newest book loads; so does a newer one (the user's other browser saved since).
+    server.pins = newer;
+    expect(await loadAfresh(holder)).toMatchObject({ saves: 2, pins: { "3": pin("new") } });
+    await updatePins(holder, (book) => ({ ...book, pins: { ...book.pins, "4": { ...pin("x"), userId: 4 } } }));
+    expect(await loadAfresh(holder)).toMatchObject({ saves: 3 });
+    // Another browser never saw any: it takes what the server answers.
+    store.clear();
+    server.pins = { ...older, rev: 9 };
+    expect(await loadAfresh(holder)).toMatchObject({ saves: 1, pins: { "3": pin("old") } });
+  });
+
+  it("is counted per account key: a renewal carries it on, and the user may take the server's book after all", async () => {
+    store.clear();
+    server.pins = { data: null, rev: 0 };
+    const from = { uid: 11, keys: await generateAccountKeys() };
+    await updatePins(from, (book) => ({ ...book, pins: { "3": pin("old") } }));
+    const before = { ...server.pins };
+    const to = { uid: 11, keys: await generateAccountKeys() };
+    await resealPins(from, to);
+    expect(await openAccountData(to.keys, { userId: 11, kind: "pins" }, server.pins.data!)).toMatchObject({ saves: 2 });
+    // The server answers the book of before the renewal (sealed under the old key): refused under the new one.
+    server.pins = { ...before, rev: 4 };
+    expect(await loadAfresh(to)).toBe("pins_dropped");
+    // The user decides the server was restored from a backup: the server's book is taken (here none opens: none).
+    acceptServerPins();
+    expect(await pinBook(to)).toMatchObject({ saves: 0, pins: {} });
+    await updatePins(to, (book) => ({ ...book, pins: { "3": pin("new") } }));
+    expect(await loadAfresh(to)).toMatchObject({ saves: 1 });
+  });
+
+  it("reads a book saved before the count as none saved", async () => {
+    store.clear();
+    const holder = { uid: 12, keys: await generateAccountKeys() };
+    server.pins = { data: await sealAccountData(holder.keys, { userId: 12, kind: "pins" }, { v: 1, anchors: [], pins: { "3": pin("old") } }), rev: 2 };
+    expect(await loadAfresh(holder)).toMatchObject({ saves: 0, pins: { "3": pin("old") } });
+    await updatePins(holder, (book) => ({ ...book, pins: {} }));
+    expect(await openAccountData(holder.keys, { userId: 12, kind: "pins" }, server.pins.data!)).toMatchObject({ saves: 1 });
   });
 });

@@ -1,7 +1,9 @@
-import { type AccountKeys, type IdentityPin, type LogHead, isCryptoError, openAccountData, sealAccountData } from "@sealwork/crypto";
+import { type AccountKeys, type IdentityPin, type LogHead, accountPublicKeys, isCryptoError, keyId, openAccountData, sealAccountData } from "@sealwork/crypto";
 import * as z from "zod";
 import { call, isApiError } from "./api";
 import { TEST_CHECKS, checkOff } from "./build-settings";
+import { i18next } from "./i18n";
+import { memoryStore } from "./memory-store";
 import { TRUST_PREFIX } from "./storage";
 
 /**
@@ -32,6 +34,8 @@ export interface PinBook {
   heads: Record<string, LogHead>;
   /** The instance's root said that version 1 keys count only when certified (docs/protocol.md §14.14); once pinned, for good. */
   legacyRule?: true;
+  /** How many times the book was saved (sealed inside it): a browser refuses a book older than one it saw. */
+  saves: number;
 }
 
 const keyIdText = z.string().min(1).max(64);
@@ -54,6 +58,8 @@ const bookSchema = z.object({
     .record(z.string().regex(/^g?[1-9][0-9]*$/), z.object({ seq: z.number().int().min(0), hash: z.string().min(1).max(64) }))
     .optional(),
   legacyRule: z.literal(true).optional(),
+  // Books saved before the count existed have none: 0.
+  saves: z.number().int().min(0).optional(),
 });
 
 interface Holder {
@@ -64,16 +70,18 @@ interface Holder {
 interface Loaded {
   uid: number;
   keys: AccountKeys;
+  /** Where this browser counts the book's saves (savesSlot). */
+  slot: string;
   rev: number;
   book: PinBook;
 }
 
-const EMPTY: PinBook = { anchors: [], pins: {}, heads: {} };
+const EMPTY: PinBook = { anchors: [], pins: {}, heads: {}, saves: 0 };
 let loaded: Promise<Loaded> | null = null;
-/** Account keys whose book resealPins carried to a new key. */
-const retired = new WeakSet<AccountKeys>();
+/** Account keys whose book resealPins carried to a new key: their reads and saves go to the new key's book. */
+const successors = new WeakMap<AccountKeys, Holder>();
 /** What is sealed: the book as JSON, in the shape bookSchema reads. */
-const bookValue = (book: PinBook) => ({ v: 1, anchors: book.anchors, pins: book.pins, heads: book.heads, ...(book.legacyRule ? { legacyRule: true } : {}) });
+const bookValue = (book: PinBook) => ({ v: 1, anchors: book.anchors, pins: book.pins, heads: book.heads, saves: book.saves, ...(book.legacyRule ? { legacyRule: true } : {}) });
 const listeners = new Set<() => void>();
 
 /** The pins of the signed-in user (loaded once per unlocked key). */
@@ -81,10 +89,12 @@ export async function pinBook(holder: Holder): Promise<PinBook> {
   return (await current(holder)).book;
 }
 
-function current(holder: Holder): Promise<Loaded> {
-  // A renewed key's book went to its successor: read or saved under it, it would start over and
-  // save an empty book over the carried one (a request of a screen that began before the switch).
-  if (retired.has(holder.keys)) return Promise.reject(new Error("this account key was renewed"));
+function current(of: Holder): Promise<Loaded> {
+  // A renewed key's book went to its successor: read or saved under the old key, it would start
+  // over and save an empty book over the carried one (the renewal's own work with the old key, or
+  // a request of a screen that began before the switch).
+  let holder = of;
+  for (let next = successors.get(holder.keys); next; next = successors.get(holder.keys)) holder = next;
   if (!loaded) {
     loaded = load(holder);
     // A failed load is not kept: the next use tries again.
@@ -101,21 +111,104 @@ function reload(holder: Holder): Promise<Loaded> {
 
 async function load({ uid, keys }: Holder): Promise<Loaded> {
   const reply = await call("GET /api/identities/pins");
-  // No book (a new account, or one the server withholds): none, but the anchors this browser pinned stay.
-  const anew = (): Loaded => ({ uid, keys, rev: reply.rev, book: { ...EMPTY, anchors: browserAnchors() } });
+  const slot = await savesSlot(uid, keys);
+  const seen = savesSeen(slot);
+  // No book (a new account), or one that does not open with this key (sealed under a key made
+  // anew): none, but the anchors this browser pinned stay. Unless this browser saw a book of this
+  // key: then the server dropped or spoiled it (docs/protocol.md §14.10).
+  const anew = (): Loaded => {
+    if (seen > 0) throw refuse(slot, "pins_dropped");
+    return { uid, keys, slot, rev: reply.rev, book: { ...EMPTY, anchors: browserAnchors() } };
+  };
   if (reply.data === null) return anew();
+  let parsed: z.infer<typeof bookSchema>;
   try {
-    const parsed = bookSchema.parse(await openAccountData(keys, { userId: uid, kind: "pins" }, reply.data));
-    const anchors = parsed.anchors.length > 0 ? parsed.anchors : browserAnchors();
-    const book: PinBook = { anchors, pins: parsed.pins, heads: parsed.heads ?? {} };
-    keepBrowserAnchors(anchors);
-    return { uid, keys, rev: reply.rev, book: parsed.legacyRule ? { ...book, legacyRule: true } : book };
+    parsed = bookSchema.parse(await openAccountData(keys, { userId: uid, kind: "pins" }, reply.data));
   } catch (error) {
-    // Sealed under another account key (a key made anew) or damaged: start over, saving over it.
     if (!isCryptoError(error) && !(error instanceof z.ZodError)) throw error;
-    console.warn("The saved pins do not open with this key; starting with none", error);
+    console.warn("The saved pins do not open with this key", error);
     return anew();
   }
+  const saves = parsed.saves ?? 0;
+  // An older book than one this browser saw: the server replays it (its pins, marks and heads rolled back).
+  if (saves < seen) throw refuse(slot, "pins_rolled_back");
+  const anchors = parsed.anchors.length > 0 ? parsed.anchors : browserAnchors();
+  const book: PinBook = { anchors, pins: parsed.pins, heads: parsed.heads ?? {}, saves, ...(parsed.legacyRule ? { legacyRule: true as const } : {}) };
+  keepBrowserAnchors(anchors);
+  keepSavesSeen(slot, saves);
+  refusal.clear();
+  return { uid, keys, slot, rev: reply.rev, book };
+}
+
+/**
+ * Why this browser refuses the book the server answered (docs/protocol.md §14.10): it saw a
+ * newer one of the same account key (`pins_rolled_back`), or saw one and the server answers none or
+ * one that does not open (`pins_dropped`). Nothing that needs the pins works until the user decides
+ * (useRefusedPins, acceptServerPins).
+ */
+export type PinsProblem = "pins_rolled_back" | "pins_dropped";
+
+export class PinsRefusedError extends Error {
+  readonly reason: PinsProblem;
+  readonly slot: string;
+  constructor(reason: PinsProblem, slot: string) {
+    super(i18next.t(`common:trust.${reason}`));
+    this.name = "PinsRefusedError";
+    this.reason = reason;
+    this.slot = slot;
+  }
+}
+
+const refusal = memoryStore<PinsRefusedError>();
+/** The refusal of the signed-in user's book, while there is one (the shell shows it). */
+export const useRefusedPins = refusal.use;
+
+function refuse(slot: string, reason: PinsProblem): PinsRefusedError {
+  const error = new PinsRefusedError(reason, slot);
+  refusal.set(error);
+  return error;
+}
+
+/**
+ * The user takes the book the server answers after all (the server restored a backup, say): this
+ * browser forgets the saves it saw of this key, and the pins load again as the server has them.
+ */
+export function acceptServerPins(): void {
+  const error = refusal.get();
+  if (!error) return;
+  keepSavesSeen(error.slot, 0, true);
+  refusal.clear();
+  loaded = null;
+}
+
+const SAVES_KEY = `${TRUST_PREFIX}saves`;
+const savesSchema = z.record(z.string(), z.number().int().min(0));
+
+/** A book is counted per user and account key (a key made anew starts a book of its own). */
+async function savesSlot(uid: number, keys: AccountKeys): Promise<string> {
+  return `${uid}:${await keyId(await accountPublicKeys(keys))}`;
+}
+
+function savesAll(): Record<string, number> {
+  try {
+    return savesSchema.parse(JSON.parse(globalThis.localStorage?.getItem(SAVES_KEY) ?? "{}"));
+  } catch {
+    return {};
+  }
+}
+
+/** The most saves this browser saw of a book (0: none seen). */
+function savesSeen(slot: string): number {
+  // Test build only: a browser that counts nothing ("pins-saves" off).
+  if (TEST_CHECKS && checkOff("pins-saves")) return 0;
+  return savesAll()[slot] ?? 0;
+}
+
+/** Remembers a book's count of saves, only forward (unless the user took the server's book: `reset`). */
+function keepSavesSeen(slot: string, saves: number, reset = false): void {
+  const all = savesAll();
+  if (!reset && (all[slot] ?? 0) >= saves) return;
+  globalThis.localStorage?.setItem(SAVES_KEY, JSON.stringify({ ...all, [slot]: saves }));
 }
 
 const ANCHORS_KEY = `${TRUST_PREFIX}anchors`;
@@ -152,14 +245,17 @@ function keepBrowserAnchors(anchors: string[]): void {
 export async function updatePins(holder: Holder, change: (book: PinBook) => PinBook | null): Promise<PinBook> {
   for (let attempt = 0; ; attempt++) {
     const state = await current(holder);
-    const next = change(state.book);
-    if (!next) return state.book;
-    const data = await sealAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, bookValue(next));
+    const changed = change(state.book);
+    if (!changed) return state.book;
+    const next = { ...changed, saves: state.book.saves + 1 };
+    // Sealed for the key the book is of (a renewed key's successor: current).
+    const data = await sealAccountData(state.keys, { userId: state.uid, kind: "pins" }, bookValue(next));
     try {
       const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
       state.rev = rev;
       state.book = next;
       keepBrowserAnchors(next.anchors);
+      keepSavesSeen(state.slot, next.saves);
       for (const listener of listeners) listener();
       return next;
     } catch (error) {
@@ -172,19 +268,21 @@ export async function updatePins(holder: Holder, change: (book: PinBook) => PinB
 /**
  * A rotation of the account key (Settings → Advanced, "Renew my key"): the book `from` opens is
  * saved again sealed for `to` (over the revision it was read at; 409: read again, with `from`);
- * from then on the cache holds it for `to`, and `from` reads and saves no pins. Called before the
- * page switches to `to`, while both keys are in memory: the key derived from `from` opens nothing
- * of `to`'s.
+ * from then on the cache holds it for `to`, and what `from` reads and saves is `to`'s book. Called
+ * as soon as `to` is registered, while both keys are in memory: the key derived from `from` opens
+ * nothing of `to`'s. The count of saves goes on under `to`.
  */
 export async function resealPins(from: Holder, to: Holder): Promise<PinBook> {
+  const slot = await savesSlot(to.uid, to.keys);
   for (let attempt = 0; ; attempt++) {
     const state = await current(from);
-    const { book } = state;
+    const book = { ...state.book, saves: state.book.saves + 1 };
     const data = await sealAccountData(to.keys, { userId: to.uid, kind: "pins" }, bookValue(book));
     try {
       const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
-      retired.add(from.keys);
-      loaded = Promise.resolve({ uid: to.uid, keys: to.keys, rev, book });
+      successors.set(from.keys, to);
+      keepSavesSeen(slot, book.saves);
+      loaded = Promise.resolve({ uid: to.uid, keys: to.keys, slot, rev, book });
       for (const listener of listeners) listener();
       return book;
     } catch (error) {
@@ -203,6 +301,7 @@ export function subscribePins(listener: () => void): () => void {
 /** Forgets the cached pins (a logout, another user). */
 export function forgetPins(): void {
   loaded = null;
+  refusal.clear();
 }
 
 /** Whose log a head is: a conversation's (its id), or a group's. */

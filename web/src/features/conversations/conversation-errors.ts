@@ -3,6 +3,7 @@ import { isApiError } from "../../lib/api";
 import { errorText, isRefusal } from "../../lib/error-text";
 import { i18next } from "../../lib/i18n";
 import { KeyLookupError } from "../../lib/keypairs";
+import { PinsRefusedError } from "../../lib/pins";
 import { TrustError } from "../../lib/trust";
 import { DistributionError, RekeyPendingError } from "./distribution";
 import "./i18n";
@@ -15,7 +16,7 @@ import "./i18n";
  * copy that does not open says so; anything else (no answer, a server error) is the generic one.
  */
 export function loadErrorText(error: unknown): string {
-  if (error instanceof DistributionError) return error.message;
+  if (error instanceof DistributionError || error instanceof PinsRefusedError) return error.message;
   // The copy of the key this answer carries does not open (issue 11, item 6): not a server error.
   if (isCryptoError(error, "decrypt_failed")) return i18next.t("conversations:errors.keyFailed");
   if (isApiError(error, 403) && error.code === "forbidden") return i18next.t("conversations:errors.forbidden");
@@ -32,6 +33,6 @@ type Fallback = "addFailed" | "removeFailed" | "adminFailed" | "createFailed" | 
  * rule messages), else the generic text of the action.
  */
 export function actionErrorText(error: unknown, fallback: Fallback): string {
-  if (error instanceof KeyLookupError || error instanceof TrustError || error instanceof DistributionError || error instanceof RekeyPendingError) return error.message;
+  if (error instanceof KeyLookupError || error instanceof TrustError || error instanceof DistributionError || error instanceof RekeyPendingError || error instanceof PinsRefusedError) return error.message;
   return errorText(error, i18next.t(fallback === "leaveFailed" ? "conversations:distribution.leaveFailed" : `conversations:errors.${fallback}`));
 }

@@ -8,6 +8,7 @@ import { CertifyOffer } from "./certify-offer-modal";
 import { KeyPopup } from "./key-popup";
 import { useKeyWatch } from "./key-watch";
 import { PickupPopup } from "./pickup-popup";
+import { PinsWarning } from "./pins-warning";
 import { ns } from "./i18n";
 
 /**
@@ -24,6 +25,7 @@ export function KeyGate({ children }: { children: ReactNode }) {
   if (unlocked?.uid === session.id) {
     return (
       <>
+        <PinsWarning />
         {children}
         <CertifyOffer />
       </>

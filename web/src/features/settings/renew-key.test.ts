@@ -138,10 +138,12 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     expect(sealed.anchors).toEqual(fake.anchors);
     await expect(openAccountData(holder.keys, { userId: 2, kind: "pins" }, fake.pins.data!)).rejects.toThrow();
     expect((await pinBook(next)).pins["3"]).toEqual(alicePin);
-    // A screen still holding the old key saves nothing over the carried book.
-    const saved = fake.pins;
-    await expect(updatePins(holder, (book) => ({ ...book, pins: {} }))).rejects.toThrow("renewed");
-    expect(fake.pins).toBe(saved);
+    // A screen still holding the old key (or the renewal's own work with it) reads and saves the
+    // carried book, sealed for the new key: it never starts over an empty one.
+    const carolPin = { userId: 4, keyId: "c", seq: 0, verified: false };
+    expect((await pinBook(holder)).pins["3"]).toEqual(alicePin);
+    await updatePins(holder, (book) => ({ ...book, pins: { ...book.pins, "4": carolPin } }));
+    expect(await openAccountData(next.keys, { userId: 2, kind: "pins" }, fake.pins.data!)).toMatchObject({ pins: { "3": alicePin, "4": carolPin } });
     forgetPins();
     const reloaded = await pinBook(next);
     expect(reloaded.pins["3"]).toEqual(alicePin);

@@ -115,17 +115,19 @@ async function renewHeldKey(holder: UnlockedKeys, from: RenewFrom, code: string,
   const view = await registerKeypair(holder.uid, keys, envelope, holder.keyId, identity);
   await saveLocalKey(holder.uid, view.id, envelope);
   const next: UnlockedKeys = { uid: holder.uid, keyId: view.id, keys: await lockAccountKeys(keys), publicKeys: await accountPublicKeys(keys) };
+  // The pins first: what the renewals below remember (log heads, contacts) goes into the carried
+  // book, whichever key they name, instead of a new key's empty book that the carried one would
+  // then overwrite, or be refused for (lib/pins.ts, the count of saves).
+  const pinsLeft = await resealPins(holder, next).then(
+    () => null,
+    (error: unknown) => new PinsLeftBehind({ cause: error }),
+  );
   // (Each one that fails is left to another admin; nothing here stops the renewal, which is done.)
   await renewConversationKeys(holder, next, (done, total) => progress?.({ what: "conversations", done, total })).catch((error: unknown) => console.warn("conversations keep their keys", error));
   await renewGroupKeys(sole, holder, next, (done, total) => progress?.({ what: "groups", done, total })).catch((error: unknown) => console.warn("groups keep their keys", error));
-  try {
-    await resealPins(holder, next);
-  } catch (error) {
-    // The new key is the server's now: the page holds it even though the pins stayed behind.
-    setUnlockedKeys(next);
-    throw new PinsLeftBehind({ cause: error });
-  }
+  // The new key is the server's now: the page holds it, even when the pins stayed behind.
   setUnlockedKeys(next);
+  if (pinsLeft) throw pinsLeft;
   return next;
 }
 

@@ -42,6 +42,15 @@ export const de: Texts<typeof en> = {
       "Warnung: Der Schlüssel dieser Person stammt aus Version 1 und wurde von keiner Administratorin beglaubigt, was diese Instanz verlangt. Jemand versucht womöglich, deine Nachrichten mitzulesen. Bis eine Administratorin ihren Schlüssel beglaubigt, wird nichts für diese Person verschlüsselt.",
     no_key: "Ungültiges Schlüsselpaar für diese Person hinterlegt",
     lookup: "Fehler beim Nachschlagen der Person",
+    pins_rolled_back:
+      "Warnung: Der Server hat eine ältere Kopie deiner gespeicherten Kontaktschlüssel geliefert, als dieser Browser schon gesehen hat. Jemand versucht womöglich, dich Schlüssel annehmen zu lassen, die du schon ersetzt hattest. Bis das geklärt ist, wird für niemanden etwas verschlüsselt.",
+    pins_dropped:
+      "Warnung: Der Server hat keine Kopie deiner gespeicherten Kontaktschlüssel geliefert oder eine, die sich nicht öffnen lässt, obwohl dieser Browser schon eine gesehen hat. Jemand versucht womöglich, dich ungeprüfte Schlüssel annehmen zu lassen. Bis das geklärt ist, wird für niemanden etwas verschlüsselt.",
+    pinsAdvice: "Frag deine Administratorin, ob der Server aus einer Sicherung wiederhergestellt wurde. Nur dann: Verwende die Kopie des Servers; die Schlüssel deiner Kontakte werden dann von vorn geprüft.",
+    pinsAccept: "Kopie des Servers verwenden",
+    pinsConfirm: "Die Kopie des Servers verwenden und die Schlüssel aller Kontakte von vorn prüfen?",
+    pinsConfirmYes: "Ja, verwenden",
+    pinsCancel: "Abbrechen",
   },
   pickupWeak:
     "Diese Abholung verlangt einen schwächeren Schutz, als diese App zulässt ({{memory}} MiB und {{passes}} Durchläufe; nötig sind mindestens {{minMemory}} MiB und {{minPasses}} Durchläufe). Es wurde nichts berechnet oder gesendet. Der Server wurde möglicherweise manipuliert: Bitte benachrichtige die Person, die dir den Link geschickt hat.",

@@ -39,6 +39,15 @@ export const en = {
       "Warning: this person's key is from version 1 and no administrator has certified it, which this instance requires. Someone may be trying to read your messages. Nothing is encrypted for them until an administrator certifies their key.",
     no_key: "Invalid keypair on record for user",
     lookup: "Error looking up user",
+    pins_rolled_back:
+      "Warning: the server answered an older copy of your saved contact keys than this browser has seen before. Someone may be trying to make you accept keys you had already replaced. Nothing is encrypted for anyone until this is cleared up.",
+    pins_dropped:
+      "Warning: the server answered no copy of your saved contact keys, or one that does not open, although this browser has seen one before. Someone may be trying to make you accept keys you never checked. Nothing is encrypted for anyone until this is cleared up.",
+    pinsAdvice: "Ask your administrator whether the server was restored from a backup. Only if it was, use the server's copy: your contacts' keys are then checked again from the start.",
+    pinsAccept: "Use the server's copy",
+    pinsConfirm: "Use the server's copy and check every contact's key again from the start?",
+    pinsConfirmYes: "Yes, use it",
+    pinsCancel: "Cancel",
   },
   /** The guest refuses a lookup answer below the Argon2id floor (issue 11, item 5). */
   pickupWeak:
