@@ -36,10 +36,24 @@ async function freePort(): Promise<number> {
  */
 export async function spawnRuntime(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<SpawnedRuntime> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "sealwork-test-"));
+  // A free port is only free until someone takes it: another test's runtime (or its DynamoDB,
+  // S3 or SQS stand-in) may bind it between the look and the listen. Then start again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnce(dataDir, options.env);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= 4) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function spawnOnce(dataDir: string, env: Record<string, string> | undefined): Promise<SpawnedRuntime> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "packages/local/src/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: "WARN", ...options.env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: "WARN", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -50,7 +64,10 @@ export async function spawnRuntime(options: { dataDir?: string; env?: Record<str
   const infoFile = join(dataDir, "runtime.json");
   const deadline = Date.now() + 90_000;
   while (!existsSync(infoFile) || !output.includes("ready at")) {
-    if (child.exitCode !== null) throw new Error(`The runtime exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      const message = `The runtime exited with ${child.exitCode}:\n${output}`;
+      throw output.includes("could not start: listen EADDRINUSE") ? new PortTaken(message) : new Error(message);
+    }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`The runtime did not start within 90 s:\n${output}`);
