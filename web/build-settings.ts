@@ -68,6 +68,16 @@ export const TEST_CHECK_NAMES = [
    * none (the server replays or drops it). Off: it counts nothing, so the server's book is taken.
    */
   "pins-saves",
+  /**
+   * lib/trust.ts: a browser that has pinned no anchors pins the root the user's own identity rests
+   * on, of the roots the server shows. Off: every root the server shows.
+   */
+  "anchors-own-chain",
+  /**
+   * lib/pins.ts: a browser remembers the mark of the newest pin book it saw, and refuses a book
+   * whose line of saves does not hold it (the server forked two browsers' saves). Off: the count alone decides.
+   */
+  "pins-line",
   /** lib/trust.ts: once the instance's legacy rule is pinned, a version 1 key without an administrator's certificate is untrusted_key. Off: pinned on first use, as before the rule. */
   "legacy-uncertified",
   /**

@@ -1,6 +1,7 @@
 import { keypairRecord } from "@sealwork/contracts";
 import {
   type AccountKeys,
+  accountDataMark,
   accountPublicKeys,
   createKeyReset,
   createLegacyRule,
@@ -9,15 +10,20 @@ import {
   generateAccountKeys,
   identityKeys,
   openConversationKey,
+  openAccountData,
   openConversationTitle,
+  sealAccountData,
   signRecord,
 } from "@sealwork/crypto";
+import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { conversationPanel } from "../e2e/conversation-helpers";
 import { errorDialogText } from "../e2e/helpers";
 import { http } from "../support/api";
 import { shareGroup } from "../support/conversations";
-import { type Member, chainOf, invitedMember, rootAdmin } from "../support/identities";
+import { type Member, chainOf, invitedMember, legacyMember, rootAdmin } from "../support/identities";
+import { TEST_CODE } from "../support/keys";
+import type { TestCheck } from "../../web/build-settings";
 import type { MaliciousSuite, Run } from "./harness";
 import { aliceAndBob, conversationWith, logout, openedBy, rotate, sentCopies, signInAs, startConversationWith, trustWarning } from "./scenes";
 
@@ -27,6 +33,47 @@ async function substituteKey(run: Run, member: Member) {
   const forged = await createRootIdentity({ userId: member.session.id, email: member.email, created: Date.now() }, serverKeys);
   const lie = run.proxy.lie("GET", `/api/identities/${member.session.id}`, () => ({ chain: { userId: member.session.id, records: [forged], issuers: [], admins: [] }, legacy: null }));
   return { lie, serverKeys, forged };
+}
+
+/** The server drops the pin book, shows a root of its own beside the instance's, and keys of its own for `bob` on it. */
+async function withheldPins(run: Run, bob: Member) {
+  const { lie, serverKeys, forged } = await substituteKey(run, bob);
+  const dropped = run.proxy.lie("GET", "/api/identities/pins", (answer) => ({ ...answer, data: null }));
+  const roots = run.proxy.lie("GET", "/api/identities/anchors", (answer) => ({ ...answer, roots: [...answer.roots, forged] }));
+  return { lie, serverKeys, dropped, roots };
+}
+
+/**
+ * A withheld pin book: `prepare` readies a browser and the two members; the server then drops
+ * Alice's book, shows a root of its own and its own key for Bob; Alice signs in and starts a
+ * conversation with Bob. Refused: the untrusted_key warning, nothing created, nothing sealed for the
+ * server's key. With the check off: the server's key gets Bob's copy.
+ */
+function withheldAttack(suite: MaliciousSuite, title: string, check: TestCheck, prepare: (run: Run) => Promise<{ page: Page; alice: Pick<Member, "email">; bob: Member }>) {
+  suite.attack(title, {
+    check,
+    timeout: 240_000,
+    async mount(run) {
+      const { page, alice, bob } = await prepare(run);
+      const { lie, serverKeys, dropped, roots } = await withheldPins(run, bob);
+      await signInAs(page, alice);
+      await startConversationWith(page, bob.email, "Plans after the drop");
+      return { page, lie, dropped, roots, serverKeys, bob };
+    },
+    async refused({ page, lie, dropped, serverKeys }, run) {
+      expect(await errorDialogText(page)).toContain(UNTRUSTED);
+      expect(dropped.hits).toBeGreaterThan(0);
+      expect(lie.hits).toBeGreaterThan(0);
+      expect(run.proxy.sentTo("POST", "/api/conversations")).toEqual([]);
+      expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
+    },
+    async works({ dropped, roots, serverKeys, bob }, run) {
+      await expect.poll(() => run.proxy.sentTo("POST", "/api/conversations").length, { timeout: 30_000 }).toBe(1);
+      expect(dropped.hits).toBeGreaterThan(0);
+      expect(roots.hits).toBeGreaterThan(0);
+      expect((await openedBy(sentCopies(run.proxy.sent), serverKeys)).map((copy) => copy.userId)).toEqual([bob.session.id]);
+    },
+  });
 }
 
 /**
@@ -76,6 +123,20 @@ async function withLegacyRule(run: Run) {
 
 const UNTRUSTED = "Warning: this person's key has changed, and the change is not signed by their previous key or certified by an administrator.";
 const PINS_ROLLED_BACK = "Warning: the server answered an older copy of your saved contact keys than this browser has seen before.";
+const PINS_FORKED = "Warning: the server answered a copy of your saved contact keys that does not follow from the one this browser has seen";
+
+/**
+ * What a browser of `member` that was shown the pin book `from` makes of it by saving on, with
+ * nothing changed, until it has as many saves as `newest` (the book the server has now): the same
+ * steps as lib/pins.ts, each save naming the mark of the one before.
+ */
+async function otherLine(member: Member, from: string, newest: string): Promise<string> {
+  const place = { userId: member.session.id, kind: "pins" } as const;
+  const target = ((await openAccountData(member.keys, place, newest)) as { saves: number }).saves;
+  let book = (await openAccountData(member.keys, place, from)) as { saves: number; marks?: string[] };
+  while (book.saves < target) book = { ...book, saves: book.saves + 1, marks: [...(book.marks ?? []), await accountDataMark(book)].slice(-64) };
+  return sealAccountData(member.keys, place, book);
+}
 
 
 /**
@@ -94,9 +155,17 @@ async function aliceMetBobsNewKey(run: Run, beforeMeeting?: (alice: Member) => P
   return { alice, bob, oldKeys, page };
 }
 
+/** The pin book the server stores for `member`, once their browser saved one. */
+async function storedBook(member: Member): Promise<string> {
+  const book = async () => (await http<{ data: string | null }>("GET", "/api/identities/pins", { token: member.session.api_token })).body.data;
+  await expect.poll(book, { timeout: 30_000 }).not.toBeNull();
+  return (await book())!;
+}
+
 /** From now on the server answers only Bob's first record: validly signed, but older than the pin. */
 const olderRecordOnly = (run: Run, bob: Member) =>
-  run.proxy.lie("GET", `/api/identities/${bob.session.id}`, (bundle) => ({ ...bundle, chain: { ...bundle.chain, records: bundle.chain.records.slice(0, 1) } }));
+  // (An answer without a chain, such as an error's, goes through as it is.)
+  run.proxy.lie("GET", `/api/identities/${bob.session.id}`, (bundle) => (bundle?.chain ? { ...bundle, chain: { ...bundle.chain, records: bundle.chain.records.slice(0, 1) } } : bundle));
 
 /** The conversation made after `createdBefore` ones has Bob's copy sealed for his old key: whoever holds that key reads along. */
 async function sealedForOldKey(run: Run, { createdBefore, oldKeys, bobId }: { createdBefore: number; oldKeys: AccountKeys; bobId: number }): Promise<void> {
@@ -143,40 +212,28 @@ export function keyAttacks(suite: MaliciousSuite): void {
     },
   });
 
-  suite.attack("the pins withheld: the server drops the pin book of Alice, signing in on a browser where Bob signed in before, and shows a root of its own beside the instance's, with keys of its own for Bob", {
-    check: "pins-browser-anchors",
-    timeout: 240_000,
-    async mount(run) {
-      const { alice, bob } = await aliceAndBob();
-      const page = await run.visitor();
-      // Bob signed in on this browser before: it pinned the instance's anchors with him. (A book
-      // of Alice's that this browser saw would be refused when dropped: the "pins replayed" case.)
-      await signInAs(page, bob);
-      await page.getByRole("heading", { name: /^Hello/ }).waitFor();
-      await logout(page);
-      const { lie, serverKeys, forged } = await substituteKey(run, bob);
-      const dropped = run.proxy.lie("GET", "/api/identities/pins", (answer) => ({ ...answer, data: null }));
-      const roots = run.proxy.lie("GET", "/api/identities/anchors", (answer) => ({ ...answer, roots: [...answer.roots, forged] }));
-      // Alice signs in here: the server answers no pin book, as for an account that never had one.
-      await signInAs(page, alice);
-      await startConversationWith(page, bob.email, "Plans after the drop");
-      return { page, lie, dropped, roots, serverKeys, bob };
-    },
-    async refused({ page, lie, dropped, serverKeys }, run) {
-      // The anchors this browser pinned stay (the roots the server shows are read for the legacy rule only): Bob's keys rest on no root of the instance's.
-      expect(await errorDialogText(page)).toContain(UNTRUSTED);
-      expect(dropped.hits).toBeGreaterThan(0);
-      expect(lie.hits).toBeGreaterThan(0);
-      expect(run.proxy.sentTo("POST", "/api/conversations")).toEqual([]);
-      expect(await openedBy(sentCopies(run.proxy.sent), serverKeys)).toEqual([]);
-    },
-    async works({ dropped, roots, serverKeys, bob }, run) {
-      // Starting from nothing, the browser pins the roots the server shows: the server's own key for Bob gets his copy.
-      await expect.poll(() => run.proxy.sentTo("POST", "/api/conversations").length, { timeout: 30_000 }).toBe(1);
-      expect(dropped.hits).toBeGreaterThan(0);
-      expect(roots.hits).toBeGreaterThan(0);
-      expect((await openedBy(sentCopies(run.proxy.sent), serverKeys)).map((copy) => copy.userId)).toEqual([bob.session.id]);
-    },
+  // Of the roots shown, the browser pinned the one Alice's own identity rests on: Bob's keys rest
+  // on another. With the check off it pins every root the server shows at first use.
+  withheldAttack(suite, "the pins withheld in a new browser: the server drops the pin book of Alice, signing in where nobody did before, and shows a root of its own beside the instance's, with keys of its own for Bob", "anchors-own-chain", async (run) => {
+    const { alice, bob } = await aliceAndBob();
+    return { page: await run.visitor(), alice, bob };
+  });
+
+  // The anchors this browser pinned with Bob stay (the roots the server shows are read for the
+  // legacy rule only). With the check off it starts from nothing and pins the roots the server shows.
+  withheldAttack(suite, "the pins withheld from a version 1 account: the server drops the pin book of Alice (no identity of her own), signing in on a browser where Bob signed in before, and shows a root of its own beside the instance's, with keys of its own for Bob", "pins-browser-anchors", async (run) => {
+    const root = await rootAdmin();
+    const bob = await invitedMember(root);
+    // A version 1 account has no chain of its own to find the instance's root by.
+    const alice = await legacyMember(root, `alice.v1.${Date.now()}@example.ch`, undefined, TEST_CODE);
+    await shareGroup(alice.session, bob.session);
+    const page = await run.visitor();
+    // Bob signed in on this browser before: it pinned the instance's anchors with him. (A book
+    // of Alice's that this browser saw would be refused when dropped: the "pins replayed" case.)
+    await signInAs(page, bob);
+    await page.getByRole("heading", { name: /^Hello/ }).waitFor();
+    await logout(page);
+    return { page, alice, bob };
   });
 
   suite.attack("the pins replayed: the server answers Alice's pin book of before she met Bob's newer key, and his older identity record", {
@@ -185,11 +242,7 @@ export function keyAttacks(suite: MaliciousSuite): void {
     async mount(run) {
       // The server keeps Alice's book from before she met Bob's new key (her anchors pinned at sign-in, no Bob yet).
       let before: string | null = null;
-      const { alice, bob, oldKeys, page } = await aliceMetBobsNewKey(run, async (alice) => {
-        const book = async () => (await http<{ data: string | null }>("GET", "/api/identities/pins", { token: alice.session.api_token })).body.data;
-        await expect.poll(book, { timeout: 30_000 }).not.toBeNull();
-        before = await book();
-      });
+      const { alice, bob, oldKeys, page } = await aliceMetBobsNewKey(run, async (alice) => void (before = await storedBook(alice)));
       const replayed = run.proxy.lie("GET", "/api/identities/pins", (answer) => ({ ...answer, data: before }));
       const lie = olderRecordOnly(run, bob);
       // She signs in again on the same browser: the pins load afresh.
@@ -210,6 +263,37 @@ export function keyAttacks(suite: MaliciousSuite): void {
       // The replayed book never pinned Bob's newer key: his old one is pinned again, and gets his copy.
       await sealedForOldKey(run, sealed);
       expect(replayed.hits).toBeGreaterThan(0);
+      expect(lie.hits).toBeGreaterThan(0);
+    },
+  });
+
+  suite.attack("the pins forked: Alice's other browser was shown her pin book of before she met Bob's newer key and saved over it; the server answers that line, as many saves long, and Bob's older record", {
+    check: "pins-line",
+    timeout: 240_000,
+    async mount(run) {
+      let before: string | null = null;
+      const { alice, bob, oldKeys, page } = await aliceMetBobsNewKey(run, async (alice) => void (before = await storedBook(alice)));
+      // The other browser's line: from the book of before, saved on until it is as long as the one
+      // this browser saw last (the server cannot seal a book; a browser of Alice's can).
+      const forked = run.proxy.lie("GET", "/api/identities/pins", async (answer: { data: string }) => ({ ...answer, data: await otherLine(alice, before!, answer.data) }));
+      const lie = olderRecordOnly(run, bob);
+      await logout(page);
+      await signInAs(page, alice);
+      const createdBefore = run.proxy.sentTo("POST", "/api/conversations").length;
+      await startConversationWith(page, bob.email, "After the fork");
+      return { page, lie, forked, oldKeys, createdBefore, bobId: bob.session.id };
+    },
+    async refused({ page, forked, oldKeys, createdBefore }, run) {
+      expect(await errorDialogText(page)).toContain(PINS_FORKED);
+      await expect.poll(() => trustWarning(page, "pins_forked").textContent()).toContain(PINS_FORKED);
+      expect(forked.hits).toBeGreaterThan(0);
+      expect(run.proxy.sentTo("POST", "/api/conversations")).toHaveLength(createdBefore);
+      expect(await openedBy(sentCopies(run.proxy.sent), oldKeys)).toEqual([]);
+    },
+    async works({ lie, forked, ...sealed }, run) {
+      // The other line, no shorter than the book this browser saw, is taken: Bob's old key is pinned again and gets his copy.
+      await sealedForOldKey(run, sealed);
+      expect(forked.hits).toBeGreaterThan(0);
       expect(lie.hits).toBeGreaterThan(0);
     },
   });

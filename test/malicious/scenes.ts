@@ -41,7 +41,7 @@ export async function groupWithAdminBrowser(browser: Browser, member: Member): P
 }
 
 /** Signs `member` in on the page (their key recovered from the server's backup with the code it was made with). */
-export async function signInAs(page: Page, member: Member): Promise<void> {
+export async function signInAs(page: Page, member: Pick<Member, "email">): Promise<void> {
   await signIn(page, member.email, MEMBER_PASSWORD, TEST_CODE);
 }
 

@@ -219,6 +219,7 @@ export {
   type AccountDataKind,
   type AccountDataPlace,
   accountDataAad,
+  accountDataMark,
   openAccountData,
   sealAccountData,
 } from "./records/account-data";

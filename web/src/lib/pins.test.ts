@@ -1,4 +1,4 @@
-import { type AccountKeys, generateAccountKeys, openAccountData, sealAccountData } from "@sealwork/crypto";
+import { type AccountKeys, accountDataMark, generateAccountKeys, openAccountData, sealAccountData } from "@sealwork/crypto";
 import type { PinBook } from "./pins";
 import { describe, expect, it, vi } from "vitest";
 
@@ -24,7 +24,7 @@ vi.mock("./api", () => ({
   }),
 }));
 
-const { PinsRefusedError, acceptServerPins, forgetPins, pinBook, rememberHead, rememberedHead, resealPins, updatePins } = await import("./pins");
+const { LINE_MAX, PinsRefusedError, acceptServerPins, forgetPins, pinBook, rememberHead, rememberedHead, resealPins, updatePins } = await import("./pins");
 
 /** What the next load of the pins in this browser answers: the book, or the refusal's reason. */
 async function loadAfresh(holder: { uid: number; keys: AccountKeys }): Promise<PinBook | string> {
@@ -148,3 +148,113 @@ describe("the count of the book's saves (docs/protocol.md §14.10: the server re
     expect(await openAccountData(holder.keys, { userId: 12, kind: "pins" }, server.pins.data!)).toMatchObject({ saves: 1 });
   });
 });
+
+describe("the line of the book's saves (docs/protocol.md §14.10: the server forks two browsers' saves)", () => {
+  const pin = (userId: number, seq = 0) => ({ userId, keyId: `k${userId}.${seq}`, seq, verified: false });
+  /** Two browsers of one user: each has its own storage; `use` switches this test's page to one. */
+  function browsers() {
+    const saved = new Map<string, Map<string, string>>();
+    let now = "";
+    return (name: string) => {
+      if (now) saved.set(now, new Map(store));
+      store.clear();
+      for (const [key, value] of saved.get(name) ?? []) store.set(key, value);
+      now = name;
+      forgetPins();
+    };
+  }
+  const opened = async (holder: { uid: number; keys: AccountKeys }) => (await openAccountData(holder.keys, { userId: holder.uid, kind: "pins" }, server.pins.data!)) as { saves: number; marks: string[] };
+
+  it("names the books it was saved over, the last LINE_MAX", async () => {
+    store.clear();
+    server.pins = { data: null, rev: 0 };
+    const holder = { uid: 20, keys: await generateAccountKeys() };
+    forgetPins();
+    await updatePins(holder, (book) => ({ ...book, pins: { "3": pin(3) } }));
+    const first = await openAccountData(holder.keys, { userId: 20, kind: "pins" }, server.pins.data!);
+    expect(first).toMatchObject({ saves: 1, marks: [] });
+    await updatePins(holder, (book) => ({ ...book, pins: { "3": pin(3, 1) } }));
+    expect(await opened(holder)).toMatchObject({ saves: 2, marks: [await accountDataMark(first)] });
+    for (let i = 0; i < LINE_MAX + 3; i++) await updatePins(holder, (book) => ({ ...book, pins: { "3": pin(3, i + 2) } }));
+    const last = await opened(holder);
+    expect(last.saves).toBe(LINE_MAX + 5);
+    expect(last.marks).toHaveLength(LINE_MAX);
+    expect(new Set(last.marks).size).toBe(LINE_MAX);
+  });
+
+  it("refuses a book of another line than the one this browser saw, at the same count or later; takes its own line's", async () => {
+    const use = browsers();
+    server.pins = { data: null, rev: 0 };
+    const holder = { uid: 21, keys: await generateAccountKeys() };
+    use("a");
+    await updatePins(holder, (book) => ({ ...book, pins: { "3": pin(3) } }));
+    const before = { ...server.pins };
+    // Browser a pins Bob's new key (save 2).
+    await updatePins(holder, (book) => ({ ...book, pins: { "3": pin(3, 1) } }));
+    const ours = { ...server.pins };
+
+    // The server shows browser b the book of before; b saves over it (save 2 of another line).
+    use("b");
+    server.pins = { ...before, rev: 7 };
+    await updatePins(holder, (book) => ({ ...book, pins: { ...book.pins, "4": pin(4) } }));
+    const theirs = { ...server.pins };
+    expect((await opened(holder)).saves).toBe(2);
+    // Then browser a is shown b's line: its count is no lower, but Bob's new key is gone from it.
+    use("a");
+    expect(await loadAfresh(holder)).toBe("pins_forked");
+    await updatePins(holder, (book) => book).catch(() => undefined);
+    use("b");
+    await updatePins(holder, (book) => ({ ...book, pins: { ...book.pins, "5": pin(5) } }));
+    use("a");
+    expect(await loadAfresh(holder)).toBe("pins_forked");
+
+    // Its own line goes on: a third browser is shown a's book and saves after it; a takes that.
+    use("c");
+    server.pins = { ...ours, rev: 9 };
+    await updatePins(holder, (book) => ({ ...book, pins: { ...book.pins, "6": pin(6) } }));
+    use("a");
+    expect(await loadAfresh(holder)).toMatchObject({ saves: 3, pins: { "3": pin(3, 1), "6": pin(6) } });
+    // The user may still take the server's book after a refusal.
+    server.pins = theirs;
+    expect(await loadAfresh(holder)).toBe("pins_rolled_back");
+    acceptServerPins();
+    expect(await pinBook(holder)).toMatchObject({ saves: 2, pins: { "4": pin(4) } });
+  });
+
+  it("decides on the count alone for a book seen before the line, or more than LINE_MAX saves back", async () => {
+    const use = browsers();
+    server.pins = { data: null, rev: 0 };
+    const holder = { uid: 22, keys: await generateAccountKeys() };
+    use("a");
+    await updatePins(holder, (book) => ({ ...book, pins: { "3": pin(3) } }));
+    const before = { ...server.pins };
+    await updatePins(holder, (book) => ({ ...book, pins: { "3": pin(3, 1) } }));
+    // Another line, saved on from save 1: while the book a saw (save 2) is within its last LINE_MAX
+    // marks, a finds the fork; one save further, it cannot, and takes the book on its count.
+    use("b");
+    server.pins = { ...before, rev: 3 };
+    for (let i = 0; i <= LINE_MAX; i++) await updatePins(holder, (book) => ({ ...book, pins: { "4": pin(4, i) } }));
+    use("a");
+    expect(await loadAfresh(holder)).toBe("pins_forked");
+    use("b");
+    await updatePins(holder, (book) => ({ ...book, pins: { "4": pin(4, 99) } }));
+    use("a");
+    expect(await loadAfresh(holder)).toMatchObject({ saves: LINE_MAX + 3 });
+
+    // A browser that remembers only a count (stored before the line) takes another line of that count.
+    use("c");
+    server.pins = { ...before, rev: 4 };
+    await updatePins(holder, (book) => ({ ...book, pins: { "5": pin(5) } }));
+    const other = { ...server.pins };
+    use("d");
+    server.pins = { ...before, rev: 5 };
+    await updatePins(holder, (book) => ({ ...book, pins: { "6": pin(6) } }));
+    const seen = JSON.parse(store.get("sealwork.trust.saves")!) as Record<string, { saves: number }>;
+    expect(Object.values(seen)).toEqual([{ saves: 2, mark: expect.any(String) }]);
+    store.set("sealwork.trust.saves", JSON.stringify(Object.fromEntries(Object.keys(seen).map((slot) => [slot, 2]))));
+    server.pins = other;
+    expect(await loadAfresh(holder)).toMatchObject({ saves: 2, pins: { "5": pin(5) } });
+
+  });
+});
+

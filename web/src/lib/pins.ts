@@ -1,4 +1,4 @@
-import { type AccountKeys, type IdentityPin, type LogHead, accountPublicKeys, isCryptoError, keyId, openAccountData, sealAccountData } from "@sealwork/crypto";
+import { type AccountKeys, type IdentityPin, type LogHead, accountDataMark, accountPublicKeys, isCryptoError, keyId, openAccountData, sealAccountData } from "@sealwork/crypto";
 import * as z from "zod";
 import { call, isApiError } from "./api";
 import { TEST_CHECKS, checkOff } from "./build-settings";
@@ -36,7 +36,16 @@ export interface PinBook {
   legacyRule?: true;
   /** How many times the book was saved (sealed inside it): a browser refuses a book older than one it saw. */
   saves: number;
+  /**
+   * The marks (accountDataMark) of the books this one was saved over, oldest first, the last
+   * LINE_MAX: the book of save `saves - marks.length + i` is `marks[i]`. A browser that saw a book of
+   * this line finds it here; one that finds another was shown a fork (docs/protocol.md §14.10).
+   */
+  marks: string[];
 }
+
+/** How many saves back a book names (about 1.5 KB). */
+export const LINE_MAX = 64;
 
 const keyIdText = z.string().min(1).max(64);
 const bookSchema = z.object({
@@ -60,6 +69,8 @@ const bookSchema = z.object({
   legacyRule: z.literal(true).optional(),
   // Books saved before the count existed have none: 0.
   saves: z.number().int().min(0).optional(),
+  // Books saved before the line existed have none.
+  marks: z.array(z.string().min(1).max(64)).max(LINE_MAX).optional(),
 });
 
 interface Holder {
@@ -74,14 +85,30 @@ interface Loaded {
   slot: string;
   rev: number;
   book: PinBook;
+  /** The book's own mark (none for the empty start of an account or key without a book). */
+  mark?: string;
 }
 
-const EMPTY: PinBook = { anchors: [], pins: {}, heads: {}, saves: 0 };
+const EMPTY: PinBook = { anchors: [], pins: {}, heads: {}, saves: 0, marks: [] };
 let loaded: Promise<Loaded> | null = null;
 /** Account keys whose book resealPins carried to a new key: their reads and saves go to the new key's book. */
 const successors = new WeakMap<AccountKeys, Holder>();
 /** What is sealed: the book as JSON, in the shape bookSchema reads. */
-const bookValue = (book: PinBook) => ({ v: 1, anchors: book.anchors, pins: book.pins, heads: book.heads, saves: book.saves, ...(book.legacyRule ? { legacyRule: true } : {}) });
+const bookValue = (book: PinBook) => ({
+  v: 1,
+  anchors: book.anchors,
+  pins: book.pins,
+  heads: book.heads,
+  saves: book.saves,
+  marks: book.marks,
+  ...(book.legacyRule ? { legacyRule: true } : {}),
+});
+/** The next save of the loaded book: one more, and its mark added to the line. */
+const nextSave = (state: Loaded, book: PinBook): PinBook => ({
+  ...book,
+  saves: state.book.saves + 1,
+  marks: state.mark ? [...state.book.marks, state.mark].slice(-LINE_MAX) : state.book.marks,
+});
 const listeners = new Set<() => void>();
 
 /** The pins of the signed-in user (loaded once per unlocked key). */
@@ -110,43 +137,65 @@ function reload(holder: Holder): Promise<Loaded> {
 }
 
 async function load({ uid, keys }: Holder): Promise<Loaded> {
-  const reply = await call("GET /api/identities/pins");
   const slot = await savesSlot(uid, keys);
+  // Read before asking: a save of another window of this browser that lands while the answer is
+  // on its way must not make that answer look older than what was seen.
   const seen = savesSeen(slot);
+  const reply = await call("GET /api/identities/pins");
   // No book (a new account), or one that does not open with this key (sealed under a key made
   // anew): none, but the anchors this browser pinned stay. Unless this browser saw a book of this
   // key: then the server dropped or spoiled it (docs/protocol.md §14.10).
   const anew = (): Loaded => {
-    if (seen > 0) throw refuse(slot, "pins_dropped");
+    if (seen.saves > 0) throw refuse(slot, "pins_dropped");
     return { uid, keys, slot, rev: reply.rev, book: { ...EMPTY, anchors: browserAnchors() } };
   };
   if (reply.data === null) return anew();
   let parsed: z.infer<typeof bookSchema>;
+  let mark: string;
   try {
-    parsed = bookSchema.parse(await openAccountData(keys, { userId: uid, kind: "pins" }, reply.data));
+    const opened = await openAccountData(keys, { userId: uid, kind: "pins" }, reply.data);
+    parsed = bookSchema.parse(opened);
+    mark = await accountDataMark(opened);
   } catch (error) {
     if (!isCryptoError(error) && !(error instanceof z.ZodError)) throw error;
     console.warn("The saved pins do not open with this key", error);
     return anew();
   }
   const saves = parsed.saves ?? 0;
+  const marks = parsed.marks ?? [];
   // An older book than one this browser saw: the server replays it (its pins, marks and heads rolled back).
-  if (saves < seen) throw refuse(slot, "pins_rolled_back");
+  if (saves < seen.saves) throw refuse(slot, "pins_rolled_back");
+  // A book whose line does not hold the one this browser saw: the server forked the user's saves
+  // (another browser of theirs was shown an older book and saved over it).
+  if (!onLine(seen, saves, marks, mark)) throw refuse(slot, "pins_forked");
   const anchors = parsed.anchors.length > 0 ? parsed.anchors : browserAnchors();
-  const book: PinBook = { anchors, pins: parsed.pins, heads: parsed.heads ?? {}, saves, ...(parsed.legacyRule ? { legacyRule: true as const } : {}) };
+  const book: PinBook = { anchors, pins: parsed.pins, heads: parsed.heads ?? {}, saves, marks, ...(parsed.legacyRule ? { legacyRule: true as const } : {}) };
   keepBrowserAnchors(anchors);
-  keepSavesSeen(slot, saves);
+  keepSavesSeen(slot, { saves, mark });
   refusal.clear();
-  return { uid, keys, slot, rev: reply.rev, book };
+  return { uid, keys, slot, rev: reply.rev, book, mark };
+}
+
+/**
+ * Whether a book (its count, line and own mark) goes on from the one this browser saw: the same
+ * book, or one whose line names it. A book this browser saw without a mark (before the line) or
+ * more than LINE_MAX saves back cannot be found, and is taken on the count alone.
+ */
+function onLine(seen: Seen, saves: number, marks: string[], mark: string): boolean {
+  if (!seen.mark || seen.saves === 0) return true;
+  if (saves === seen.saves) return mark === seen.mark;
+  const at = seen.saves - (saves - marks.length);
+  return at < 0 || marks[at] === seen.mark;
 }
 
 /**
  * Why this browser refuses the book the server answered (docs/protocol.md §14.10): it saw a
  * newer one of the same account key (`pins_rolled_back`), or saw one and the server answers none or
- * one that does not open (`pins_dropped`). Nothing that needs the pins works until the user decides
+ * one that does not open (`pins_dropped`), or one whose line of saves does not hold the one it saw
+ * (`pins_forked`). Nothing that needs the pins works until the user decides
  * (useRefusedPins, acceptServerPins).
  */
-export type PinsProblem = "pins_rolled_back" | "pins_dropped";
+export type PinsProblem = "pins_rolled_back" | "pins_dropped" | "pins_forked";
 
 export class PinsRefusedError extends Error {
   readonly reason: PinsProblem;
@@ -176,20 +225,29 @@ function refuse(slot: string, reason: PinsProblem): PinsRefusedError {
 export function acceptServerPins(): void {
   const error = refusal.get();
   if (!error) return;
-  keepSavesSeen(error.slot, 0, true);
+  keepSavesSeen(error.slot, { saves: 0 }, true);
   refusal.clear();
   loaded = null;
 }
 
 const SAVES_KEY = `${TRUST_PREFIX}saves`;
-const savesSchema = z.record(z.string(), z.number().int().min(0));
+/** The newest book this browser saw of a slot: its count and mark (a number: remembered before the line). */
+interface Seen {
+  saves: number;
+  mark?: string;
+}
+const seenSchema = z.union([
+  z.number().int().min(0).transform((saves): Seen => ({ saves })),
+  z.object({ saves: z.number().int().min(0), mark: z.string().min(1).max(64).optional() }),
+]);
+const savesSchema = z.record(z.string(), seenSchema);
 
 /** A book is counted per user and account key (a key made anew starts a book of its own). */
 async function savesSlot(uid: number, keys: AccountKeys): Promise<string> {
   return `${uid}:${await keyId(await accountPublicKeys(keys))}`;
 }
 
-function savesAll(): Record<string, number> {
+function savesAll(): Record<string, Seen> {
   try {
     return savesSchema.parse(JSON.parse(globalThis.localStorage?.getItem(SAVES_KEY) ?? "{}"));
   } catch {
@@ -197,18 +255,20 @@ function savesAll(): Record<string, number> {
   }
 }
 
-/** The most saves this browser saw of a book (0: none seen). */
-function savesSeen(slot: string): number {
+/** The newest book this browser saw of a slot (saves 0: none seen). */
+function savesSeen(slot: string): Seen {
   // Test build only: a browser that counts nothing ("pins-saves" off).
-  if (TEST_CHECKS && checkOff("pins-saves")) return 0;
-  return savesAll()[slot] ?? 0;
+  if (TEST_CHECKS && checkOff("pins-saves")) return { saves: 0 };
+  const seen = savesAll()[slot] ?? { saves: 0 };
+  // Test build only: a browser that remembers no mark, so counts alone decide ("pins-line" off).
+  return TEST_CHECKS && checkOff("pins-line") ? { saves: seen.saves } : seen;
 }
 
-/** Remembers a book's count of saves, only forward (unless the user took the server's book: `reset`). */
-function keepSavesSeen(slot: string, saves: number, reset = false): void {
+/** Remembers the newest book seen, only forward (unless the user took the server's book: `reset`). */
+function keepSavesSeen(slot: string, seen: Seen, reset = false): void {
   const all = savesAll();
-  if (!reset && (all[slot] ?? 0) >= saves) return;
-  globalThis.localStorage?.setItem(SAVES_KEY, JSON.stringify({ ...all, [slot]: saves }));
+  if (!reset && (all[slot]?.saves ?? 0) >= seen.saves) return;
+  globalThis.localStorage?.setItem(SAVES_KEY, JSON.stringify({ ...all, [slot]: seen }));
 }
 
 const ANCHORS_KEY = `${TRUST_PREFIX}anchors`;
@@ -247,15 +307,18 @@ export async function updatePins(holder: Holder, change: (book: PinBook) => PinB
     const state = await current(holder);
     const changed = change(state.book);
     if (!changed) return state.book;
-    const next = { ...changed, saves: state.book.saves + 1 };
+    const next = nextSave(state, changed);
+    const value = bookValue(next);
     // Sealed for the key the book is of (a renewed key's successor: current).
-    const data = await sealAccountData(state.keys, { userId: state.uid, kind: "pins" }, bookValue(next));
+    const data = await sealAccountData(state.keys, { userId: state.uid, kind: "pins" }, value);
+    const mark = await accountDataMark(value);
     try {
       const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
       state.rev = rev;
       state.book = next;
+      state.mark = mark;
       keepBrowserAnchors(next.anchors);
-      keepSavesSeen(state.slot, next.saves);
+      keepSavesSeen(state.slot, { saves: next.saves, mark });
       for (const listener of listeners) listener();
       return next;
     } catch (error) {
@@ -276,13 +339,15 @@ export async function resealPins(from: Holder, to: Holder): Promise<PinBook> {
   const slot = await savesSlot(to.uid, to.keys);
   for (let attempt = 0; ; attempt++) {
     const state = await current(from);
-    const book = { ...state.book, saves: state.book.saves + 1 };
-    const data = await sealAccountData(to.keys, { userId: to.uid, kind: "pins" }, bookValue(book));
+    const book = nextSave(state, state.book);
+    const value = bookValue(book);
+    const data = await sealAccountData(to.keys, { userId: to.uid, kind: "pins" }, value);
+    const mark = await accountDataMark(value);
     try {
       const { rev } = await call("PUT /api/identities/pins", { body: { data, rev: state.rev } });
       successors.set(from.keys, to);
-      keepSavesSeen(slot, book.saves);
-      loaded = Promise.resolve({ uid: to.uid, keys: to.keys, slot, rev, book });
+      keepSavesSeen(slot, { saves: book.saves, mark });
+      loaded = Promise.resolve({ uid: to.uid, keys: to.keys, slot, rev, book, mark });
       for (const listener of listeners) listener();
       return book;
     } catch (error) {

@@ -68,6 +68,12 @@ async function holder(uid: number): Promise<UnlockedKeys> {
   return { uid, keyId: uid, keys, publicKeys: await accountPublicKeys(keys) };
 }
 
+/** The keys `person` holds now, unlocked as user `uid`. */
+async function holderOf(uid: number, person: Person): Promise<UnlockedKeys> {
+  const keys = person.keys.at(-1)!;
+  return { uid, keyId: uid, keys, publicKeys: await accountPublicKeys(keys) };
+}
+
 /** An instance: root 1; user 2 invited by the root. */
 async function instance() {
   const rootKeys = await generateAccountKeys();
@@ -203,6 +209,56 @@ describe("trusting contacts' keys (protocol v2 pins)", () => {
     const carol = await other.invite(3);
     other.serve(3, carol);
     expect(await refusal(contactKey(me, 3))).toBe("untrusted_key");
+  });
+
+  it("at first use pins only the root the user's own identity rests on, of the roots the server shows", async () => {
+    // Another instance's root, which the server shows beside this one's, with Carol certified under it.
+    const other = await instance();
+    const carol = await other.invite(3);
+    other.serve(3, carol);
+    const world = await instance();
+    server.roots = [...world.root.records, ...other.root.records];
+    const bob = await world.invite(2);
+    world.serve(2, bob);
+    const mine = await world.invite(4);
+    world.serve(4, mine);
+    const me = await holderOf(4, mine);
+
+    expect(await refusal(contactKey(me, 3))).toBe("untrusted_key");
+    expect(await contactKey(me, 2)).toMatchObject({ certified: true });
+    const book = (await openAccountData(me.keys, { userId: 4, kind: "pins" }, server.pins.data!)) as { anchors: string[] };
+    expect(book.anchors).toEqual([await keyId(await accountPublicKeys(world.root.keys[0]!))]);
+  });
+
+  it("pins no anchors when the user's own identity rests on none of the roots shown, or does not hold their key", async () => {
+    const other = await instance();
+    const world = await instance();
+    const bob = await world.invite(2);
+    world.serve(2, bob);
+    const mine = await world.invite(4);
+    world.serve(4, mine);
+    const me = await holderOf(4, mine);
+    // Only a root of the server's own.
+    server.roots = other.root.records;
+    expect(await refusal(contactKey(me, 2))).toBe("untrusted_key");
+    expect(server.pins.data).toBeNull();
+    // The instance's root, but a chain for user 4 that is not the one their key rests on.
+    server.roots = world.root.records;
+    world.serve(4, await world.invite(4));
+    expect(await refusal(contactKey(me, 2))).toBe("untrusted_key");
+    expect(server.pins.data).toBeNull();
+    // Their own chain again, with a key reset after their key by an administrator of the server's
+    // making, whose root is shown too: the records up to the key they hold decide which is pinned.
+    const adminKeys = await generateAccountKeys();
+    const adminRoot = await createRootIdentity({ userId: 99, email: "admin99@example.org", created: Date.now() }, adminKeys);
+    const temp = await generateAccountKeys();
+    const reset = await createKeyReset({ userId: 4, current: mine.records[0]!, temp: await accountPublicKeys(temp), expires: Date.now() + DAY }, await identityKeys(99, adminKeys));
+    const forged = await createResetIdentity({ current: mine.records[0]!, created: Date.now(), reset }, await generateAccountKeys(), temp);
+    server.roots = [adminRoot, ...world.root.records];
+    server.bundles.set(4, { chain: { userId: 4, records: [...mine.records, forged], issuers: [{ userId: 1, records: world.root.records }, { userId: 99, records: [adminRoot] }], admins: [] }, legacy: null });
+    expect(await contactKey(me, 2)).toMatchObject({ certified: true });
+    const book = (await openAccountData(me.keys, { userId: 4, kind: "pins" }, server.pins.data!)) as { anchors: string[] };
+    expect(book.anchors).toEqual([await keyId(await accountPublicKeys(world.root.keys[0]!))]);
   });
 
   it("pins a v1 contact's key on first use as not certified; refuses another key, and a certified contact going back to v1", async () => {

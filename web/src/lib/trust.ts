@@ -98,16 +98,16 @@ export function fetchBundle(uid: number, fresh = false): Promise<IdentityBundle>
 }
 
 /**
- * The instance's anchors this client pinned; at first use, the root identities the server shows
- * (each a valid self-signed root), pinned from then on (or `firstSeen`, what an invitee checked
- * their invitation against at takeover). None while the instance has no root (an instance from
- * protocol v1 whose first administrator has not signed in since).
+ * The instance's anchors this client pinned; at first use, the root the user's own identity rests
+ * on, of those the server shows (ownAnchor), pinned from then on (or `firstSeen`, what an invitee
+ * checked their invitation against at takeover). None while the instance has no root (an instance
+ * from protocol v1 whose first administrator has not signed in since).
  */
 export async function instanceAnchors(holder: UnlockedKeys, firstSeen?: string[]): Promise<string[]> {
   const book = await pinBook(holder);
   if (book.anchors.length > 0) return book.anchors;
   // What an invitee checked their invitation against before they had keys to keep pins with.
-  const anchors = firstSeen?.length ? firstSeen : await fetchAnchors();
+  const anchors = firstSeen?.length ? firstSeen : await ownAnchor(holder, await fetchAnchors());
   if (anchors.length === 0) return [];
   return (await updatePins(holder, (latest) => (latest.anchors.length > 0 ? null : { ...latest, anchors }))).anchors;
 }
@@ -116,6 +116,33 @@ export async function instanceAnchors(holder: UnlockedKeys, firstSeen?: string[]
 export async function fetchAnchors(): Promise<string[]> {
   const { roots } = await call("GET /api/identities/anchors");
   return Promise.all(roots.map((root) => rootAnchor(root as unknown as SignedIdentity)));
+}
+
+/**
+ * Of the roots the server shows, the one the user's own identity rests on (docs/protocol.md
+ * §14.10, "First use in a new browser"). The records of the user's chain up to the key they hold
+ * are signed by that key or by keys it signed, and each names the key that certified it, down to
+ * the root: a server cannot make them rest on a root of its own, so a browser that never saw the
+ * user's pins starts from the instance's root, not the server's word. A user without an identity
+ * (a protocol version 1 account) takes the roots shown, as before; a chain that does not hold the
+ * user's key, or rests on none of the roots shown, is refused (untrusted_key, for the user).
+ */
+async function ownAnchor(holder: UnlockedKeys, roots: string[]): Promise<string[]> {
+  // Test build only (test/malicious): every root the server shows is pinned at first use.
+  if (roots.length === 0 || (TEST_CHECKS && checkOff("anchors-own-chain"))) return roots;
+  const bundle = await fetchBundle(holder.uid);
+  if (!bundle.chain) return roots;
+  const chain = bundle.chain as unknown as IdentityChain;
+  try {
+    const mine = await keyId(holder.publicKeys);
+    const ids = await Promise.all(chain.records.map((signed) => keyId(signed.record)));
+    const held = ids.indexOf(mine);
+    if (chain.userId !== holder.uid || held < 0) throw new TrustError("untrusted_key", holder.uid);
+    const { anchor } = await verifyIdentity({ ...chain, records: chain.records.slice(0, held + 1) }, { anchors: roots });
+    return [anchor];
+  } catch (error) {
+    throw trustFailure(error, holder.uid);
+  }
 }
 
 /**

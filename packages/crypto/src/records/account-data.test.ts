@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { generateAccountKeys } from "../account-keys";
 import { encrypt } from "../aead";
-import { utf8Encode } from "../bytes";
+import { base64urlEncode, utf8Encode } from "../bytes";
 import { parseEnvelope, serializeEnvelope } from "../envelope";
-import { hkdfSha256, importAesGcmKey, x25519 } from "../primitives";
+import { hkdfSha256, importAesGcmKey, sha256, x25519 } from "../primitives";
 import { exportPublicKeyRaw } from "../account-keys";
 import { expectRefusal, mutations } from "../test-support";
-import { accountDataAad, openAccountData, sealAccountData } from "./account-data";
+import { accountDataAad, accountDataMark, openAccountData, sealAccountData } from "./account-data";
 
 const place = { userId: 7, kind: "pins" } as const;
 const value = { v: 1, anchors: ["AAAAAAAAAAAAAAAAAAAAAA"], pins: [{ userId: 3, keyId: "BBBBBBBBBBBBBBBBBBBBBB", seq: 0, verified: true }], note: "Grüezi 👋" };
@@ -56,5 +56,18 @@ describe("account data", () => {
     }
     await expectRefusal(sealAccountData(keys, place, { f: () => 1 }), "invalid_input");
     await expectRefusal(sealAccountData(keys, place, undefined), "invalid_input");
+  });
+
+  it("marks a value as documented, the same sealed and opened, another for any change", async () => {
+    const keys = await generateAccountKeys();
+    const mark = await accountDataMark(value);
+    expect(await accountDataMark(await openAccountData(keys, place, await sealAccountData(keys, place, value)))).toBe(mark);
+    // Key order does not matter (canonical JSON); any change of a value does.
+    expect(await accountDataMark({ note: value.note, pins: value.pins, anchors: value.anchors, v: 1 })).toBe(mark);
+    expect(await accountDataMark({ ...value, v: 2 })).not.toBe(mark);
+    const text = '{"anchors":["AAAAAAAAAAAAAAAAAAAAAA"],"note":"Grüezi 👋","pins":[{"keyId":"BBBBBBBBBBBBBBBBBBBBBB","seq":0,"userId":3,"verified":true}],"v":1}';
+    expect(mark).toBe(base64urlEncode((await sha256(utf8Encode(`sealwork/v2/account-data-mark\n${text}`))).subarray(0, 16)));
+    expect(mark).toHaveLength(22);
+    await expectRefusal(accountDataMark(undefined), "invalid_input");
   });
 });

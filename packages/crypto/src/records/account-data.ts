@@ -1,10 +1,10 @@
 import { decrypt } from "../aead";
 import { assertKey, exportPublicKeyRaw, type AccountKeys } from "../account-keys";
 import { canonicalJson } from "../canonical-json";
-import { utf8Decode, utf8Encode, wipe } from "../bytes";
+import { base64urlEncode, utf8Decode, utf8Encode, wipe } from "../bytes";
 import { type AeadEnvelope, parseEnvelope } from "../envelope";
 import { CryptoError } from "../errors";
-import { type Key, hkdfSha256, importAesGcmKey, x25519 } from "../primitives";
+import { type Key, hkdfSha256, importAesGcmKey, sha256, x25519 } from "../primitives";
 import { checkId, encryptRecord } from "./place";
 
 /**
@@ -82,4 +82,20 @@ export async function openAccountData(keys: AccountKeys, place: AccountDataPlace
   } catch (cause) {
     throw new CryptoError("invalid_payload", "account data holds JSON", { cause });
   }
+}
+
+/**
+ * A value's mark: 16 bytes of SHA-256 over `sealwork/v2/account-data-mark\n` and its canonical
+ * JSON, base64url. The same for the value sealed and the value opened, so a client can name a
+ * saved value in the next one (the pins' line of saves, docs/protocol.md §14.10: two browsers shown
+ * different lines by the server tell them apart once one sees the other's).
+ */
+export async function accountDataMark(value: unknown): Promise<string> {
+  let text: string;
+  try {
+    text = canonicalJson(value);
+  } catch (cause) {
+    throw new CryptoError("invalid_input", "account data is a JSON value", { cause });
+  }
+  return base64urlEncode((await sha256(utf8Encode(`sealwork/v2/account-data-mark\n${text}`))).subarray(0, 16));
 }

@@ -46,6 +46,8 @@ export const de: Texts<typeof en> = {
       "Warnung: Der Server hat eine ältere Kopie deiner gespeicherten Kontaktschlüssel geliefert, als dieser Browser schon gesehen hat. Jemand versucht womöglich, dich Schlüssel annehmen zu lassen, die du schon ersetzt hattest. Bis das geklärt ist, wird für niemanden etwas verschlüsselt.",
     pins_dropped:
       "Warnung: Der Server hat keine Kopie deiner gespeicherten Kontaktschlüssel geliefert oder eine, die sich nicht öffnen lässt, obwohl dieser Browser schon eine gesehen hat. Jemand versucht womöglich, dich ungeprüfte Schlüssel annehmen zu lassen. Bis das geklärt ist, wird für niemanden etwas verschlüsselt.",
+    pins_forked:
+      "Warnung: Der Server hat eine Kopie deiner gespeicherten Kontaktschlüssel geliefert, die nicht auf die folgt, die dieser Browser gesehen hat: Einem anderen deiner Browser wurde eine ältere Kopie gezeigt, und er hat darüber gespeichert. Jemand versucht womöglich, dich Schlüssel annehmen zu lassen, die du schon ersetzt hattest. Bis das geklärt ist, wird für niemanden etwas verschlüsselt.",
     pinsAdvice: "Frag deine Administratorin, ob der Server aus einer Sicherung wiederhergestellt wurde. Nur dann: Verwende die Kopie des Servers; die Schlüssel deiner Kontakte werden dann von vorn geprüft.",
     pinsAccept: "Kopie des Servers verwenden",
     pinsConfirm: "Die Kopie des Servers verwenden und die Schlüssel aller Kontakte von vorn prüfen?",

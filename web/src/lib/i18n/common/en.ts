@@ -43,6 +43,8 @@ export const en = {
       "Warning: the server answered an older copy of your saved contact keys than this browser has seen before. Someone may be trying to make you accept keys you had already replaced. Nothing is encrypted for anyone until this is cleared up.",
     pins_dropped:
       "Warning: the server answered no copy of your saved contact keys, or one that does not open, although this browser has seen one before. Someone may be trying to make you accept keys you never checked. Nothing is encrypted for anyone until this is cleared up.",
+    pins_forked:
+      "Warning: the server answered a copy of your saved contact keys that does not follow from the one this browser has seen: another of your browsers was shown an older copy and saved over it. Someone may be trying to make you accept keys you had already replaced. Nothing is encrypted for anyone until this is cleared up.",
     pinsAdvice: "Ask your administrator whether the server was restored from a backup. Only if it was, use the server's copy: your contacts' keys are then checked again from the start.",
     pinsAccept: "Use the server's copy",
     pinsConfirm: "Use the server's copy and check every contact's key again from the start?",
