@@ -55,6 +55,17 @@ describe("signed conversations in the browser", () => {
     await dialog.waitFor({ state: "detached", timeout: 30_000 });
   }
 
+  /** Starts a conversation with `email` (and the title, if any) from New Conversation; answers its id. */
+  async function startWith(page: Page, email: string, title?: string): Promise<number> {
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
+    await page.getByLabel("Email or phone").fill(email);
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    if (title) await page.getByLabel("Title (optional)").fill(title);
+    await page.getByRole("button", { name: "Start conversation" }).click();
+    await page.waitForURL(/\/conversation\/\d+$/);
+    return conversationIdOf(page);
+  }
+
   async function send(page: Page, text: string) {
     await messageBox(page).fill(text);
     await messageBox(page).press("Enter");
@@ -67,13 +78,7 @@ describe("signed conversations in the browser", () => {
     const [a, b, c, d] = await Promise.all([ann!, ben!, cem!, dan!].map(signedIn));
 
     // Ann starts it with Ben: its log, record and copies are made and signed in her browser.
-    await a!.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
-    await a!.getByLabel("Email or phone").fill(ben!.email!);
-    await a!.getByRole("button", { name: "Add", exact: true }).click();
-    await a!.getByLabel("Title (optional)").fill("Signed plans");
-    await a!.getByRole("button", { name: "Start conversation" }).click();
-    await a!.waitForURL(/\/conversation\/\d+$/);
-    const id = conversationIdOf(a!);
+    const id = await startWith(a!, ben!.email!, "Signed plans");
     await conversationPanel(a!).locator('[data-protocol="2"][data-key-epoch="0"]').waitFor();
     await send(a!, "Before Cem joined");
     const log = await http<{ entries: { record: Json }[]; epoch: number }>("GET", `/api/conversations/${id}/log`, { token: ann!.api_token });
@@ -150,12 +155,7 @@ describe("signed conversations in the browser", () => {
         }
       })()`);
 
-    await a!.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "New Conversation" }).click();
-    await a!.getByLabel("Email or phone").fill(ben!.email!);
-    await a!.getByRole("button", { name: "Add", exact: true }).click();
-    await a!.getByRole("button", { name: "Start conversation" }).click();
-    await a!.waitForURL(/\/conversation\/\d+$/);
-    const id = conversationIdOf(a!);
+    const id = await startWith(a!, ben!.email!);
     await send(a!, "Before Cem");
     await gotoApp(b!, `/conversation/${id}`);
     await verified(b!, "Before Cem").waitFor();
@@ -171,6 +171,29 @@ describe("signed conversations in the browser", () => {
     await b!.waitForTimeout(6_000);
     await bringBack(b!);
     await expect.poll(() => fingerprintOn(b!), { timeout: 30_000 }).toBe(after);
+    expect(await b!.evaluate("window.stayed")).toBe(true);
+    for (const p of [a!, b!]) await p.context().close();
+  });
+
+  it("follows a promotion in an open panel with the poll alone: no message, no reload, the tab never left", { timeout: 240_000 }, async () => {
+    const [ann, ben] = await Promise.all(["Ann", "Ben"].map((name) => createSession({ name })));
+    await shareGroup(ann!, ben!);
+    const [a, b] = await Promise.all([ann!, ben!].map(signedIn));
+    const fingerprintOn = (page: Page) => conversationPanel(page).locator("[data-membership-fingerprint]").getAttribute("data-membership-fingerprint", { timeout: 30_000 });
+    const id = await startWith(a!, ben!.email!);
+    await send(a!, "Before the promotion");
+    await gotoApp(b!, `/conversation/${id}`);
+    await verified(b!, "Before the promotion").waitFor();
+    await conversationPanel(b!).getByText("Cannot add people").waitFor();
+    const before = await fingerprintOn(b!);
+    await b!.evaluate("window.stayed = true");
+
+    // Ann makes Ben an admin and writes nothing: his poll sees the log move on, and his panel follows the verified log.
+    await personRow(a!, ben!.id).getByRole("button", { name: "Make Ben an admin" }).click();
+    await personRow(a!, ben!.id).getByRole("button", { name: "Remove admin from Ben" }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => fingerprintOn(b!), { timeout: POLL_WAIT }).not.toBe(before);
+    expect(await fingerprintOn(b!)).toBe(await fingerprintOn(a!));
+    await conversationPanel(b!).getByRole("button", { name: "Add more people" }).waitFor();
     expect(await b!.evaluate("window.stayed")).toBe(true);
     for (const p of [a!, b!]) await p.context().close();
   });

@@ -216,10 +216,14 @@ describe("signed conversations: the people change through the log", () => {
     for (const body of [{ participant: ben!.session.id, admin: true }, { participant: ben!.session.id, unadmin: true }]) {
       expect((await participate(ann!, body)).body.code).toBe("log_required");
     }
+    // The poll names the log's head seq, so an open tab sees a change that came with no message.
+    const poll = async () => (await http<{ has_new: boolean; log_seq?: number }>("GET", `/api/conversations/${state.id}/poll?largest=0`, { token: cem!.session.api_token })).body;
+    expect(await poll()).toEqual({ has_new: false, log_seq: state.log.head.seq });
     const promoted = await adminBody(state, ann!, ben!, "promote");
     expect((await postLog(ann!.session, state.id, promoted.body)).status).toBe(200);
     state = promoted.state;
     expect(await adminOf(ben!.session.id)).toBe(true);
+    expect(await poll()).toEqual({ has_new: false, log_seq: state.log.head.seq });
     // Ben, an admin now, may not take the author's rights (the log would allow it; the server keeps its author an admin).
     const ofAnn = await adminBody(state, ben!, ann!, "demote");
     expect((await postLog(ben!.session, state.id, ofAnn.body)).body.code).toBe("unadmin_author");

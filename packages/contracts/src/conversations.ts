@@ -251,7 +251,9 @@ export const conversationRoutes = {
     access: PARTICIPANTS,
     params: conversationParams,
     query: z.object({ largest: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
-    response: z.object({ has_new: z.boolean() }),
+    // log_seq: a signed conversation's membership log head (absent without a log), so that an open
+    // tab sees a change of its people or admins that came with no message.
+    response: z.object({ has_new: z.boolean(), log_seq: z.number().int().min(0).optional() }),
   }),
   "POST /api/conversations/{id}/append": route({ access: PARTICIPANTS, params: conversationParams, body: appendBody, response: appendResult }),
   "POST /api/conversations/{id}/participate": route({ access: MEMBERS, params: conversationParams, body: participateBody, response: participantsResult }),

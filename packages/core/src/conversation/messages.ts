@@ -80,11 +80,15 @@ async function newestMote(conversationId: number): Promise<number> {
   return data[0]?.id ?? 0;
 }
 
-/** GET /api/conversations/{id}/poll?largest=: whether there is a message newer than `largest`. */
+/**
+ * GET /api/conversations/{id}/poll?largest=: whether there is a message newer than `largest`, and
+ * the membership log's head seq (read with the access check, no extra round trip).
+ */
 export async function poll(actor: Actor, id: number, largest: number) {
-  await access(actor, id, "read");
+  const { conversation } = await access(actor, id, "read");
   valid(sequence, largest);
-  return { has_new: (await newestMote(id)) > largest };
+  const has_new = (await newestMote(id)) > largest;
+  return conversation.logSeq === undefined ? { has_new } : { has_new, log_seq: conversation.logSeq };
 }
 
 /**

@@ -95,6 +95,20 @@ export function forgetRing(id: number): void {
   rings.delete(id);
 }
 
+/**
+ * Whether the ring held for `id` is behind the log head seq the server names (the poll's
+ * `log_seq`: people or admins changed with no message after it); if so it is forgotten, so that the
+ * next load fetches the log and verifies it afresh. The server's word only says when to look: what
+ * the look finds is verified as on any open.
+ */
+export async function ringBehind(id: number, seq: number): Promise<boolean> {
+  const found = rings.get(id);
+  const ring = found ? await found.catch(() => undefined) : undefined;
+  if (!ring || ring.log.head.seq >= seq) return false;
+  if (rings.get(id) === found) forgetRing(id);
+  return true;
+}
+
 /** What a page's answer says of the conversation, to tell whether the ring is behind. */
 export interface Seen {
   epoch: number;

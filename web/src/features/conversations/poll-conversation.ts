@@ -1,12 +1,19 @@
 import { type QueryKey, queryOptions } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
+import { ringBehind } from "./conversation-log";
 import { isDistributionError } from "./distribution";
 import { POLL_START_MS, POLL_TIMEOUT_MS, nextPollDelay } from "./poll-backoff";
 
-/** GET /api/conversations/{id}/poll?largest=: whether a message newer than `largest` exists. */
+/**
+ * GET /api/conversations/{id}/poll?largest=: whether there is news: a message newer than `largest`,
+ * or a membership log further on than the one verified here (a change of people or admins with no
+ * message after it, which the news' load then verifies).
+ */
 export async function pollConversation(id: number, largest: number, signal: AbortSignal): Promise<boolean> {
-  return (await call("GET /api/conversations/{id}/poll", { params: { id }, query: { largest }, signal })).has_new;
+  const reply = await call("GET /api/conversations/{id}/poll", { params: { id }, query: { largest }, signal });
+  if (reply.log_seq !== undefined && (await ringBehind(id, reply.log_seq))) return true;
+  return reply.has_new;
 }
 
 /** The poll's state: the wait before the next poll. */
