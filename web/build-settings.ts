@@ -78,6 +78,11 @@ export const TEST_CHECK_NAMES = [
    * whose line of saves does not hold it (the server forked two browsers' saves). Off: the count alone decides.
    */
   "pins-line",
+  /**
+   * features/keys: the anchor a key's backup is bound to is pinned at first use when the browser
+   * has none. Off: not, so the user's own chain (or, with none, every root shown) decides.
+   */
+  "backup-anchor",
   /** lib/trust.ts: once the instance's legacy rule is pinned, a version 1 key without an administrator's certificate is untrusted_key. Off: pinned on first use, as before the rule. */
   "legacy-uncertified",
   /**

@@ -9,11 +9,9 @@ import {
   generateAccountKeys,
   grantAdmin,
   identityKeys,
-  parseEnvelope,
   rootAnchor,
   rotateIdentity,
   sealAccountData,
-  unwrapAccountKeys,
   verifyIdentity,
 } from "@sealwork/crypto";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +26,7 @@ import {
   reserveInviteId,
   rootAdmin,
   trustOf,
+  openBackup,
 } from "../support/identities";
 import { newInviteBody } from "../support/invites";
 import { TEST_CODE, newKeyBody, registerKey } from "../support/keys";
@@ -326,7 +325,7 @@ describe("identities: rotations, records of others, certificates, pins", () => {
 /** The private keys of the record `current` (the winning window's), recovered from its backup. */
 async function findKeys(member: Member, current: SignedIdentity, keyId: number) {
   const backup = await http<{ recover: Json }>("POST", `/api/keypairs/${keyId}/recover`, { token: member.session.api_token });
-  const keys = await unwrapAccountKeys(parseEnvelope(backup.body.recover, "secure-code-wrap"), TEST_CODE);
+  const keys = await openBackup(backup.body.recover, TEST_CODE, member.session.api_token);
   const pub = await accountPublicKeys(keys);
   if (pub.signPublic !== current.record.signPublic) throw new Error("the recovered key is not the current record's");
   return keys;

@@ -9,15 +9,13 @@ import {
   generateAccountKeys,
   grantAdmin,
   identityKeys,
-  parseEnvelope,
   rootAnchor,
-  unwrapAccountKeys,
   verifyLegacyKey,
   verifyLegacyRule,
 } from "@sealwork/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http, login, useRuntime } from "../support/api";
-import { type Member, anchorsOf, chainOf, invitedMember, legacyMember, registerInvitee } from "../support/identities";
+import { type Member, anchorsOf, chainOf, invitedMember, legacyMember, openBackup, registerInvitee } from "../support/identities";
 import { type CreatedInvite, newInviteBody } from "../support/invites";
 import { newKeyReset } from "../support/key-resets";
 import { BROWSER_SECURE_CODE, registerKey } from "../support/keys";
@@ -53,7 +51,7 @@ describe("certified version 1 keys and the legacy rule", () => {
     const session = await login(1, ADMIN.password);
     const keypairId = await registerKey(session, null, BROWSER_SECURE_CODE);
     const backup = await http<{ recover: Json }>("POST", `/api/keypairs/${keypairId}/recover`, { token: session.api_token });
-    const keys = await unwrapAccountKeys(parseEnvelope(backup.body.recover, "secure-code-wrap"), BROWSER_SECURE_CODE);
+    const keys = await openBackup(backup.body.recover, BROWSER_SECURE_CODE, session.api_token);
     const identity = await createRootIdentity({ userId: 1, email: ADMIN.email, created: Date.now() }, keys);
     expect((await http("POST", "/api/identities", { token: session.api_token, body: { identity } })).status).toBe(200);
     root = { session, keys, me: await identityKeys(1, keys), email: ADMIN.email, keyId: keypairId };

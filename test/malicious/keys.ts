@@ -214,8 +214,20 @@ export function keyAttacks(suite: MaliciousSuite): void {
 
   // Of the roots shown, the browser pinned the one Alice's own identity rests on: Bob's keys rest
   // on another. With the check off it pins every root the server shows at first use.
+  // (Alice's backup is one wrapped before backups were bound to their anchor: else it names the root.)
   withheldAttack(suite, "the pins withheld in a new browser: the server drops the pin book of Alice, signing in where nobody did before, and shows a root of its own beside the instance's, with keys of its own for Bob", "anchors-own-chain", async (run) => {
+    const root = await rootAdmin();
+    const [alice, bob] = [await invitedMember(root, { unboundBackup: true }), await invitedMember(root)];
+    await shareGroup(alice.session, bob.session);
+    return { page: await run.visitor(), alice, bob };
+  });
+
+  // Alice's backup, which her code opens, is bound to the instance's root: opened, it names the
+  // anchor to pin, whatever the server shows or withholds. With the check off the browser has only
+  // the server's word: no chain for Alice (as for a version 1 account), so every root shown.
+  withheldAttack(suite, "the anchor withheld: the server answers no identity for Alice (as for a version 1 account) and no pin book, signing in where nobody did before, and shows a root of its own beside the instance's, with keys of its own for Bob", "backup-anchor", async (run) => {
     const { alice, bob } = await aliceAndBob();
+    run.proxy.lie("GET", `/api/identities/${alice.session.id}`, (bundle) => ({ ...bundle, chain: null }));
     return { page: await run.visitor(), alice, bob };
   });
 

@@ -8,7 +8,6 @@ import {
   parseEnvelope,
   sealMoteForPage,
   sealPageKeyLink,
-  unwrapAccountKeys,
 } from "@sealwork/crypto";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
@@ -18,6 +17,7 @@ import { createSession } from "../support/users";
 import { groupMadeIn, openCardPage, pageKeyMade } from "../e2e/card-pages";
 import { signIn } from "../e2e/helpers";
 import type { MaliciousSuite, Run } from "./harness";
+import { openBackup } from "../support/identities";
 
 /**
  * Restricted pages (docs/protocol.md, "Restricted pages") against a server that serves another
@@ -47,7 +47,7 @@ async function signedIn(run: Run, person: Person): Promise<Page> {
 async function accountKeysOf(person: Person): Promise<AccountKeys> {
   const state = await http<{ keypair: { id: number } }>("GET", "/api/keypairs", { token: person.api_token });
   const backup = await http<{ recover: Record<string, unknown> }>("POST", `/api/keypairs/${state.body.keypair.id}/recover`, { token: person.api_token });
-  return unwrapAccountKeys(parseEnvelope(backup.body.recover, "secure-code-wrap"), BROWSER_SECURE_CODE);
+  return openBackup(backup.body.recover, BROWSER_SECURE_CODE, person.api_token);
 }
 
 /** A reader's page key of `generation`, opened from their copy (what any holder of the copy learns). */

@@ -1,9 +1,10 @@
-import { isCryptoError, parseEnvelope, unwrapAccountKeys } from "@sealwork/crypto";
+import { isCryptoError } from "@sealwork/crypto";
 import { expect } from "vitest";
 import { http, login } from "../support/api";
 import { createUser } from "../support/users";
 import { keyPopupState, passKeyPopup, signIn } from "../e2e/helpers";
 import type { MaliciousSuite } from "./harness";
+import { openBackup } from "../support/identities";
 
 /** Encryption switched off (issue 11, item 3): the key-state answer claims secure codes are off and names a code the server knows. */
 
@@ -16,7 +17,7 @@ async function backupOpensWith(user: { id: number; password?: string }, code: st
   const state = await http<{ keypair: { id: number } | null }>("GET", "/api/keypairs", { token: session.api_token });
   const backup = await http<{ recover: unknown }>("POST", `/api/keypairs/${state.body.keypair!.id}/recover`, { token: session.api_token });
   try {
-    await unwrapAccountKeys(parseEnvelope(backup.body.recover, "secure-code-wrap"), code);
+    await openBackup(backup.body.recover, code, session.api_token);
     return true;
   } catch (error) {
     if (isCryptoError(error, "decrypt_failed")) return false;

@@ -65,7 +65,7 @@ async function ensureRoot(): Promise<Member> {
       return { session, keys, me: await identityKeys(session.id, keys), email: ADMIN.email, keyId: made.body.id };
     }
     const backup = await http<{ recover: Json }>("POST", `/api/keypairs/${state.body.keypair.id}/recover`, { token: session.api_token });
-    const keys = await unwrapAccountKeys(parseEnvelope(backup.body.recover, "secure-code-wrap"), BROWSER_SECURE_CODE);
+    const keys = await openBackup(backup.body.recover, BROWSER_SECURE_CODE, session.api_token);
     if (!bundle.chain) {
       const identity = await createRootIdentity({ userId: session.id, email: ADMIN.email, created: Date.now() }, keys);
       const published = await http("POST", "/api/identities", { token: session.api_token, body: { identity } });
@@ -90,6 +90,14 @@ export async function chainOf(token: string, uid: number): Promise<IdentityBundl
 /** The instance anchors a client pins (the root key ids), from the server's roots. */
 export async function anchorsOf(token: string): Promise<SignedIdentity[]> {
   return (await http<{ roots: SignedIdentity[] }>("GET", "/api/identities/anchors", { token })).body.roots;
+}
+
+/**
+ * Opens an account key's backup as a browser does: bound to one of the roots the server shows (a
+ * key with an identity, docs/protocol.md §14.10), or to none.
+ */
+export async function openBackup(envelope: unknown, code: string, token: string): Promise<AccountKeys> {
+  return unwrapAccountKeys(parseEnvelope(envelope, "secure-code-wrap"), code, (await trustOf(token)).anchors);
 }
 
 /** What a client pins for the instance: the root key ids. */
@@ -136,7 +144,7 @@ export async function registerInvitee(uid: number, email: string, password = "in
  * registers, opens the transit envelope with the code, makes fresh keys and registers them with
  * their birth record certified by the temporary key.
  */
-export async function invitedMember(issuer: Member, options: { admin?: boolean } = {}): Promise<Member & { created: CreatedInvite; invitation: SignedInvitation }> {
+export async function invitedMember(issuer: Member, options: { admin?: boolean; unboundBackup?: boolean } = {}): Promise<Member & { created: CreatedInvite; invitation: SignedInvitation }> {
   const invite = await newSignedInvite(issuer, { roles: { admin: options.admin } });
   const reply = await http<CreatedInvite>("POST", "/api/instance/invite", { token: issuer.session.api_token, body: invite.body });
   if (reply.status !== 200) throw new Error(`invite failed: ${reply.status} ${JSON.stringify(reply.body)}`);
@@ -146,7 +154,9 @@ export async function invitedMember(issuer: Member, options: { admin?: boolean }
   const temp = await unwrapAccountKeys(parseEnvelope(transit.body.recover, "secure-code-wrap"), invite.code);
   const keys = await generateAccountKeys();
   const identity = await createInvitedIdentity({ userId: session.id, created: Date.now(), invitation: invite.invitation }, keys, temp);
-  const { body } = await newKeyBody(session.id, created.keypair.id, { keys });
+  // Its backup bound to the instance's root, as the browser binds it at takeover (unless it stands for a key wrapped before backups were bound).
+  const anchor = options.unboundBackup ? undefined : (await trustOf(session.api_token)).anchors[0];
+  const { body } = await newKeyBody(session.id, created.keypair.id, { keys, anchor });
   const taken = await http<{ id: number }>("POST", "/api/keypairs", { token: session.api_token, body: { ...body, identity } });
   if (taken.status !== 200) throw new Error(`takeover failed: ${taken.status} ${JSON.stringify(taken.body)}`);
   return { session, keys, me: await identityKeys(session.id, keys), email: invite.body.email, keyId: taken.body.id, created, invitation: invite.invitation };

@@ -12,12 +12,12 @@ export const BROWSER_SECURE_CODE = "e2e-secure-code-1";
 export async function newKeyBody(
   uid: number,
   lastKey: number | null,
-  options: { code?: string; timestamp?: number; keys?: AccountKeys } = {},
+  options: { code?: string; timestamp?: number; keys?: AccountKeys; anchor?: string } = {},
 ): Promise<{ body: NewKeypair; keys: AccountKeys }> {
   const keys = options.keys ?? (await generateAccountKeys());
   const pub = await accountPublicKeys(keys);
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const backup = await wrapAccountKeys(keys, options.code ?? TEST_CODE, FAST_ARGON2ID);
+  const backup = await wrapAccountKeys(keys, options.code ?? TEST_CODE, FAST_ARGON2ID, { anchor: options.anchor });
   const signature = await signRecord(keys.sign.privateKey, keypairRecord({ uid, ...pub, timestamp }));
   return {
     body: {

@@ -53,7 +53,7 @@ const account = { x: keyFromSeed("X25519", seeds.accountX25519), ed: keyFromSeed
 const recipient = keyFromSeed("X25519", seeds.recipientX25519);
 const ephemeral = keyFromSeed("X25519", seeds.ephemeralX25519);
 
-async function secureCodeWrap(code, also, params, salt, nonce) {
+async function secureCodeWrap(code, also, params, salt, nonce, anchor) {
   const stretched = await argon2id({
     password: Buffer.from(code.normalize("NFC"), "utf8"),
     salt,
@@ -63,7 +63,9 @@ async function secureCodeWrap(code, also, params, salt, nonce) {
     hashLength: 32,
     outputType: "binary",
   });
-  const key = Buffer.from(hkdfSync("sha256", stretched, Buffer.alloc(0), Buffer.from("sealwork/v1/secure-code-wrap"), 32));
+  // Bound to the instance anchor of an account with an identity (docs/protocol.md §14.10).
+  const info = anchor === undefined ? "sealwork/v1/secure-code-wrap" : `sealwork/v2/secure-code-wrap\n${anchor}`;
+  const key = Buffer.from(hkdfSync("sha256", stretched, Buffer.alloc(0), Buffer.from(info, "utf8"), 32));
   const header = {
     v: 1,
     kind: "secure-code-wrap",
@@ -77,6 +79,7 @@ async function secureCodeWrap(code, also, params, salt, nonce) {
   const plaintext = Buffer.concat([unhex(seeds.accountX25519), unhex(seeds.accountEd25519)]);
   const ct = aesGcm(key, nonce, plaintext, associatedData(header));
   return {
+    ...(anchor === undefined ? {} : { anchor }),
     secureCode: text(code),
     alsoOpensWith: also.map(text),
     params,
@@ -634,6 +637,7 @@ const vectors = {
     // U+212B ANGSTROM SIGN and A + U+030A both normalise to U+00C5.
     await secureCodeWrap("Ångström 7", ["A\u030Angstro\u0308m 7", "\u212Bngstrom 7".replace("o", "ö")], small, range(0x40, 16), range(0x50, 12)),
     await secureCodeWrap("correct horse 9", [], { memoryKiB: 65536, iterations: 3, parallelism: 1 }, range(0x60, 16), range(0x70, 12)),
+    await secureCodeWrap("Anchored 5", [], small, range(0x80, 16), range(0x90, 12), "AAECAwQFBgcICQoLDA0ODw"),
   ],
   sealed: [
     sealed("group-key:g-7f3a:1", range(0x00, 32), range(0x20, 12)),

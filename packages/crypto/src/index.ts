@@ -59,7 +59,7 @@ export {
   normalizeSecureCode,
 } from "./secure-code";
 
-export { ARGON2ID_DEFAULTS, type Argon2idParams, unwrapAccountKeys, wrapAccountKeys } from "./secure-code-wrap";
+export { ARGON2ID_DEFAULTS, type Argon2idParams, type WrapBinding, unwrapAccountKeys, unwrapBoundAccountKeys, wrapAccountKeys } from "./secure-code-wrap";
 
 export { type SealOptions, openSealed, sealFor } from "./seal";
 

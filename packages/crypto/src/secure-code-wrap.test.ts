@@ -3,7 +3,7 @@ import { accountPublicKeys, generateAccountKeys } from "./account-keys";
 import { utf8Encode } from "./bytes";
 import { parseEnvelope, serializeEnvelope } from "./envelope";
 import { openSealed, sealFor } from "./seal";
-import { ARGON2ID_DEFAULTS, unwrapAccountKeys, wrapAccountKeys } from "./secure-code-wrap";
+import { ARGON2ID_DEFAULTS, unwrapAccountKeys, unwrapBoundAccountKeys, wrapAccountKeys } from "./secure-code-wrap";
 import { signRecord, verifyRecord } from "./signatures";
 import { expectRefusal } from "./test-support";
 
@@ -26,6 +26,29 @@ describe("secure-code wrap of the account keys", () => {
     // Unwrapped keys can be wrapped again (secure-code change).
     const rewrapped = await wrapAccountKeys(opened, "new code 77", FAST);
     await unwrapAccountKeys(rewrapped, "new code 77");
+  });
+
+  it("binds an account's instance anchor: it opens only where a reader names it, and says which", async () => {
+    const keys = await generateAccountKeys();
+    const [real, other] = ["AAECAwQFBgcICQoLDA0ODw", "EBESExQVFhcYGRobHB0eHw"];
+    const bound = await wrapAccountKeys(keys, CODE, FAST, { anchor: real });
+    // The envelope looks as any other: the binding is in the key, not a field.
+    expect(Object.keys(bound).sort()).toEqual(Object.keys(await wrapAccountKeys(keys, CODE, FAST)).sort());
+    const opened = await unwrapBoundAccountKeys(bound, CODE, [other, real]);
+    expect(opened.anchor).toBe(real);
+    expect(await accountPublicKeys(opened.keys)).toEqual(await accountPublicKeys(keys));
+    // Without the anchor among those named (a server that shows another root), as a wrong code.
+    await expectRefusal(unwrapAccountKeys(bound, CODE), "decrypt_failed");
+    await expectRefusal(unwrapAccountKeys(bound, CODE, [other]), "decrypt_failed");
+    await expectRefusal(unwrapAccountKeys(bound, "wrong code 1", [real]), "decrypt_failed");
+    // An unbound wrap opens whatever anchors are named, and says none.
+    const plain = await wrapAccountKeys(keys, CODE, FAST);
+    expect((await unwrapBoundAccountKeys(plain, CODE, [real])).anchor).toBeNull();
+    // Anchors are key ids.
+    for (const bad of ["", "a\nb", "x".repeat(65), 7]) {
+      await expectRefusal(wrapAccountKeys(keys, CODE, FAST, { anchor: bad as string }), "invalid_input");
+      await expectRefusal(unwrapAccountKeys(bound, CODE, [bad as string]), "invalid_input");
+    }
   });
 
   it("uses a fresh salt and nonce every time", async () => {

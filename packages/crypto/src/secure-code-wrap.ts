@@ -22,6 +22,7 @@ import {
   argon2idRaw,
   hkdfSha256,
   importAesGcmKey,
+  type Key,
   randomBytes,
 } from "./primitives";
 import { normalizeSecureCode } from "./secure-code";
@@ -43,7 +44,22 @@ export const ARGON2ID_DEFAULTS: Readonly<Argon2idParams> = Object.freeze({
 const ALG = "argon2id-hkdf-sha256-aes256gcm" as const;
 // HKDF after Argon2id so that the same code and salt could never yield this key for any
 // other purpose (pickups may derive from codes too).
-const WRAP_INFO = utf8Encode("sealwork/v1/secure-code-wrap");
+const WRAP_INFO = "sealwork/v1/secure-code-wrap";
+// An account with an identity binds the instance anchor its identity rests on into the wrap key
+// (docs/protocol.md §14.10, "The anchor in the backup"): only a reader that names that anchor
+// opens it, so whoever opens it with the code learns the anchor, and a server cannot change it.
+const BOUND_INFO = "sealwork/v2/secure-code-wrap\n";
+const wrapInfo = (anchor: string | undefined) => utf8Encode(anchor === undefined ? WRAP_INFO : BOUND_INFO + anchor);
+
+/** What a wrap is bound to: the instance anchor (a root key id) of an account with an identity. */
+export interface WrapBinding {
+  anchor?: string;
+}
+
+function checkAnchor(anchor: unknown): string {
+  if (typeof anchor !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(anchor)) throw new CryptoError("invalid_input", "an anchor is a key id (base64url)");
+  return anchor;
+}
 
 /**
  * Encrypts the account's private keys under a key derived from the secure code. The envelope
@@ -57,8 +73,9 @@ export async function wrapAccountKeys(
   keys: AccountKeys,
   secureCode: string,
   params: Argon2idParams = ARGON2ID_DEFAULTS,
+  binding: WrapBinding = {},
 ): Promise<SecureCodeWrapEnvelope> {
-  return wrapAccountKeysWith(keys, secureCode, params, { salt: randomBytes(16), nonce: randomBytes(12) });
+  return wrapAccountKeysWith(keys, secureCode, params, { salt: randomBytes(16), nonce: randomBytes(12) }, binding);
 }
 
 /** wrapAccountKeys with the randomness supplied: for known-answer tests only. */
@@ -67,8 +84,10 @@ export async function wrapAccountKeysWith(
   secureCode: string,
   params: Argon2idParams,
   fixed: { salt: Uint8Array; nonce: Uint8Array },
+  binding: WrapBinding = {},
 ): Promise<SecureCodeWrapEnvelope> {
   checkParams(params);
+  const anchor = binding.anchor === undefined ? undefined : checkAnchor(binding.anchor);
   const code = normalizeSecureCode(secureCode);
   assertKey(keys?.encrypt?.publicKey, "X25519", "public");
   assertKey(keys?.sign?.publicKey, "Ed25519", "public");
@@ -93,7 +112,13 @@ export async function wrapAccountKeysWith(
     // The public halves of the pair must be the ones the private halves produce; a mismatch
     // would make a bundle that unlocks to keys nobody can use.
     await assertPublicMatches(keys, x.publicRaw, ed.publicRaw);
-    const key = await deriveWrapKey(code, fixed.salt, params);
+    const stretched = await stretch(code, fixed.salt, params);
+    let key: Key;
+    try {
+      key = await wrapKey(stretched, anchor);
+    } finally {
+      wipe(stretched);
+    }
     const ct = await aesGcmEncrypt(key, fixed.nonce, plaintext, associatedData(header));
     return parseEnvelope({ ...header, ct: base64urlEncode(ct) }, "secure-code-wrap");
   } finally {
@@ -103,14 +128,51 @@ export async function wrapAccountKeysWith(
 
 /**
  * Opens a secure-code-wrap envelope (object or canonical JSON). A wrong code, or any change to
- * the envelope, fails with decrypt_failed; nothing about which one is revealed.
+ * the envelope, fails with decrypt_failed; nothing about which one is revealed. A wrap bound to an
+ * anchor opens only when `anchors` names it.
  */
-export async function unwrapAccountKeys(envelope: SecureCodeWrapEnvelope | string, secureCode: string): Promise<AccountKeys> {
+export async function unwrapAccountKeys(envelope: SecureCodeWrapEnvelope | string, secureCode: string, anchors: readonly string[] = []): Promise<AccountKeys> {
+  return (await unwrapBoundAccountKeys(envelope, secureCode, anchors)).keys;
+}
+
+/**
+ * unwrapAccountKeys, answering also the anchor the wrap is bound to (null: a wrap bound to none).
+ * Tries the unbound key, then one bound to each of `anchors` (one Argon2id, then one HKDF and one
+ * AES-GCM try each); none opens: decrypt_failed, as for a wrong code.
+ */
+export async function unwrapBoundAccountKeys(
+  envelope: SecureCodeWrapEnvelope | string,
+  secureCode: string,
+  anchors: readonly string[],
+): Promise<{ keys: AccountKeys; anchor: string | null }> {
   const env = parseEnvelope(envelope, "secure-code-wrap");
   const code = normalizeSecureCode(secureCode);
+  const tries = [undefined, ...new Set(anchors.map(checkAnchor))];
+  if (tries.length > 65) throw new CryptoError("invalid_input", "at most 64 anchors");
   const params = { memoryKiB: env.memoryKiB, iterations: env.iterations, parallelism: env.parallelism };
-  const key = await deriveWrapKey(code, field(env, "salt"), params);
-  const plaintext = await aesGcmDecrypt(key, field(env, "nonce"), field(env, "ct"), associatedData({ ...env }));
+  const stretched = await stretch(code, field(env, "salt"), params);
+  let plaintext: Bytes | undefined;
+  let anchor: string | null = null;
+  try {
+    for (const candidate of tries) {
+      const key = await wrapKey(stretched, candidate);
+      plaintext = await aesGcmDecrypt(key, field(env, "nonce"), field(env, "ct"), associatedData({ ...env })).catch((error: unknown) => {
+        if (error instanceof CryptoError && error.code === "decrypt_failed") return undefined;
+        throw error;
+      });
+      if (plaintext) {
+        anchor = candidate ?? null;
+        break;
+      }
+    }
+  } finally {
+    wipe(stretched);
+  }
+  if (!plaintext) throw new CryptoError("decrypt_failed", "the code does not open the envelope");
+  return { keys: await keysOf(env, plaintext), anchor };
+}
+
+async function keysOf(env: SecureCodeWrapEnvelope, plaintext: Bytes): Promise<AccountKeys> {
   try {
     const x = await importPrivateSeed(plaintext.subarray(0, 32), "X25519");
     const ed = await importPrivateSeed(plaintext.subarray(32, 64), "Ed25519");
@@ -127,18 +189,23 @@ export async function unwrapAccountKeys(envelope: SecureCodeWrapEnvelope | strin
   }
 }
 
-async function deriveWrapKey(code: string, salt: Uint8Array, params: Argon2idParams) {
+/** Argon2id of the code (the caller wipes the answer). */
+async function stretch(code: string, salt: Uint8Array, params: Argon2idParams): Promise<Bytes> {
   const password = utf8Encode(code);
-  let stretched: Bytes | undefined;
   try {
-    stretched = await argon2idRaw(password, salt, params, 32);
-    const raw = await hkdfSha256(stretched, new Uint8Array(0), WRAP_INFO, 32);
-    const key = await importAesGcmKey(raw);
-    wipe(raw);
-    return key;
+    return await argon2idRaw(password, salt, params, 32);
   } finally {
     wipe(password);
-    if (stretched) wipe(stretched);
+  }
+}
+
+/** The wrap key: HKDF-SHA-256 of the stretched code, bound to `anchor` when there is one. */
+async function wrapKey(stretched: Bytes, anchor: string | undefined): Promise<Key> {
+  const raw = await hkdfSha256(stretched, new Uint8Array(0), wrapInfo(anchor), 32);
+  try {
+    return await importAesGcmKey(raw);
+  } finally {
+    wipe(raw);
   }
 }
 

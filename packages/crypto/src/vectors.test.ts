@@ -47,11 +47,14 @@ describe("known answers, protocol version 1", () => {
 
   it.each(vectors.secureCodeWrap)("secure-code wrap, m=$params.memoryKiB t=$params.iterations: $secureCode.text", async (v) => {
     const keys = await accountKeys();
-    const envelope = await wrapAccountKeysWith(keys, v.secureCode.text, v.params, { salt: hex(v.salt), nonce: hex(v.nonce) });
+    const anchor = "anchor" in v ? v.anchor : undefined;
+    const envelope = await wrapAccountKeysWith(keys, v.secureCode.text, v.params, { salt: hex(v.salt), nonce: hex(v.nonce) }, { anchor });
     expect(canonicalJson(envelope)).toBe(v.envelope);
+    // A wrap bound to an anchor opens only when the reader names it.
+    if (anchor) await expectRefusal(unwrapAccountKeys(v.envelope, v.secureCode.text), "decrypt_failed");
 
     for (const code of [v.secureCode, ...v.alsoOpensWith]) {
-      const opened = await unwrapAccountKeys(v.envelope, code.text);
+      const opened = await unwrapAccountKeys(v.envelope, code.text, anchor ? [anchor] : []);
       expect(await rawPublic(opened.encrypt.publicKey)).toBe(vectors.publicKeys.accountX25519);
       // The unwrapped private keys are the seeded ones: same signature, same shared secret.
       const sig = await signRecord(opened.sign.privateKey, { n: 1 });

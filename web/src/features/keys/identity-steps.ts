@@ -13,6 +13,7 @@ import {
   verifyKeyReset,
 } from "@sealwork/crypto";
 import { call } from "../../lib/api";
+import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
 import { getSession } from "../../lib/session";
 import { fetchAnchors, fetchBundle, instanceAnchors, pinLegacyRule } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
@@ -54,11 +55,31 @@ export async function afterUnlock(holder: UnlockedKeys, firstSeen?: string[]): P
   if (publishRoot) await offerCertification(holder.uid).catch((error: unknown) => console.warn("Listing the keys from version 1 failed", error));
 }
 
+/**
+ * The roots the server shows, each checked to be a self-signed root: the backup of a key with an
+ * identity is bound to one of them (docs/protocol.md §14.10, "The anchor in the backup"), which
+ * opening it finds. SYNA when they cannot be asked for (not a wrong code).
+ */
+export function backupAnchors(): Promise<string[]> {
+  return step("SYNA", () => fetchAnchors());
+}
+
+/**
+ * The anchor an opened backup was bound to, for afterUnlock to pin at first use instead of what
+ * the server shows (undefined: bound to none). Test build only, "backup-anchor" off: never.
+ */
+export function anchorOf(opened: { anchor: string | null }): string[] | undefined {
+  if (!opened.anchor || (TEST_CHECKS && checkOff("backup-anchor"))) return undefined;
+  return [opened.anchor];
+}
+
 export interface TakeoverIdentity {
   /** The invitee's birth record (absent for a legacy invitation, which nobody signed). */
   identity?: SignedIdentity;
   /** The anchors the invitation was checked against: pinned once the invitee has keys to keep pins with. */
   anchors?: string[];
+  /** Of those, the one the new record rests on (its issuer's): the new key's backup is bound to it. */
+  anchor?: string;
 }
 
 /**
@@ -77,9 +98,9 @@ export async function takeoverIdentity(uid: number, fresh: AccountKeys, temp: Ac
     const anchors = await fetchAnchors();
     const issuer = await fetchBundle(signed.record.issuerUserId);
     if (!issuer.chain) throw new KeyFlowError("TTIV");
-    await verifyInvitation(signed, issuer.chain as unknown as IdentityChain, { anchors }, Date.now());
+    const { anchor } = await verifyInvitation(signed, issuer.chain as unknown as IdentityChain, { anchors }, Date.now());
     const identity = await createInvitedIdentity({ userId: uid, created: Date.now(), invitation: signed }, fresh, temp);
-    return { identity, anchors };
+    return { identity, anchors, anchor };
   } catch (error) {
     if (isCryptoError(error)) throw new KeyFlowError("TTIV", { cause: error });
     throw error;
@@ -100,10 +121,10 @@ async function resetIdentity(uid: number, answer: unknown, fresh: AccountKeys, t
     const anchors = await fetchAnchors();
     const [issuer, own] = await Promise.all([fetchBundle(signed.record.issuerUserId, true), fetchBundle(uid, true)]);
     if (!issuer.chain) throw new KeyFlowError("TTRV");
-    await verifyKeyReset(signed, uid, issuer.chain as unknown as IdentityChain, { anchors }, Date.now());
+    const { anchor } = await verifyKeyReset(signed, uid, issuer.chain as unknown as IdentityChain, { anchors }, Date.now());
     const current = (own.chain as unknown as IdentityChain | null)?.records.at(-1) ?? null;
     const identity = await createResetIdentity({ current, created: Date.now(), reset: signed }, fresh, temp);
-    return { identity, anchors };
+    return { identity, anchors, anchor };
   } catch (error) {
     if (!isCryptoError(error)) throw error;
     throw new KeyFlowError(signed && resetExpired(signed) ? "TTRX" : "TTRV", { cause: error });

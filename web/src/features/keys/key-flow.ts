@@ -8,6 +8,7 @@ import {
   isCryptoError,
   lockAccountKeys,
   parseEnvelope,
+  rootAnchor,
   wrapAccountKeys,
 } from "@sealwork/crypto";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -28,7 +29,7 @@ import {
 import { isInvitationCode, normalizeInvitationCode } from "../../lib/invitation-code";
 import { setUnlockedKeys } from "../../lib/unlocked-keys";
 import { VaultError, clearLocalKey, loadLocalKey, readRaw, saveLocalKey, type LocalKey } from "../../lib/vault";
-import { afterUnlock, pendingReset, rootForFirstKey, takeoverIdentity } from "./identity-steps";
+import { afterUnlock, anchorOf, backupAnchors, pendingReset, rootForFirstKey, takeoverIdentity } from "./identity-steps";
 import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
 import { WRONG_CODE, open } from "./open-envelope";
 import "./i18n";
@@ -184,9 +185,10 @@ export function useKeyFlow(uid: number) {
             throw error;
           }
         });
-        const envelope = await step("KGAE", () => wrapAccountKeys(keys, code));
-        // The setup administrator's first key is the instance's root identity.
+        // The setup administrator's first key is the instance's root identity, and its backup is bound to it.
         const root = lastKey === null ? await step("SYNA", () => rootForFirstKey(uid, keys)) : undefined;
+        const anchor = root ? await step("KGAE", () => rootAnchor(root)) : undefined;
+        const envelope = await step("KGAE", () => wrapAccountKeys(keys, code, undefined, { anchor }));
         const view = await registerKeypair(uid, keys, envelope, lastKey, root).catch((error: unknown) => {
           if (isCryptoError(error)) throw new KeyFlowError("KGAE", { cause: error });
           const failure: KeyErrorCode = isApiError(error, 0) ? "SYNT" : isApiError(error, 409) ? "SYNF" : "SYNB";
@@ -206,10 +208,10 @@ export function useKeyFlow(uid: number) {
       if (state.kind !== "unlock") return;
       const { local } = state;
       return perform(async (current) => {
-        const keys = await open(local.envelope, code, { damaged: "KPM2", malformed: "LINV" });
+        const opened = await open(local.envelope, code, { damaged: "KPM2", malformed: "LINV" }, await backupAnchors());
         if (current !== run.current) return;
-        if (keys === WRONG_CODE) return wrongCode();
-        await finish(current, local.keyId, keys);
+        if (opened === WRONG_CODE) return wrongCode();
+        await finish(current, local.keyId, opened.keys, anchorOf(opened));
       }, "unlocking");
     },
     [finish, perform, state, wrongCode],
@@ -230,11 +232,11 @@ export function useKeyFlow(uid: number) {
           backup.current = envelope;
         }
         const envelope = backup.current;
-        const keys = await open(envelope, code, { damaged: "RCCD", malformed: "RCCD" });
+        const opened = await open(envelope, code, { damaged: "RCCD", malformed: "RCCD" }, await backupAnchors());
         if (current !== run.current) return;
-        if (keys === WRONG_CODE) return wrongCode();
+        if (opened === WRONG_CODE) return wrongCode();
         await step("RCFO", () => saveLocalKey(uid, keypair.id, envelope));
-        await finish(current, keypair.id, keys);
+        await finish(current, keypair.id, opened.keys, anchorOf(opened));
       }, "recovering");
     },
     [finish, perform, state, uid, wrongCode],
@@ -266,11 +268,11 @@ export function useKeyFlow(uid: number) {
       if (state.kind !== "import" || !state.envelope) return;
       const { envelope, keypair } = state;
       return perform(async (current) => {
-        const keys = await open(envelope, code, { damaged: "KPM2", malformed: "LINV" });
+        const opened = await open(envelope, code, { damaged: "KPM2", malformed: "LINV" }, await backupAnchors());
         if (current !== run.current) return;
-        if (keys === WRONG_CODE) return wrongCode();
+        if (opened === WRONG_CODE) return wrongCode();
         await step("KGAS", () => saveLocalKey(uid, keypair.id, envelope));
-        await finish(current, keypair.id, keys);
+        await finish(current, keypair.id, opened.keys, anchorOf(opened));
       }, "unlocking");
     },
     [finish, perform, state, uid, wrongCode],
@@ -294,10 +296,11 @@ export function useKeyFlow(uid: number) {
           if (!envelopeMatches(envelope, taken.keypair)) throw new KeyFlowError("TTFO");
           transit.current = envelope;
         }
-        const keys = await open(transit.current, code, { damaged: "TTCD", malformed: "TTFO" });
+        // (A transit envelope holds the temporary keys, bound to nothing.)
+        const opened = await open(transit.current, code, { damaged: "TTCD", malformed: "TTFO" });
         if (current !== run.current) return;
-        if (keys === WRONG_CODE) return setNotice({ message: i18next.t("keys:wrongCode"), detail: `${i18next.t("keys:error.code")} TTCD` });
-        go({ ...taken, keys });
+        if (opened === WRONG_CODE) return setNotice({ message: i18next.t("keys:wrongCode"), detail: `${i18next.t("keys:error.code")} TTCD` });
+        go({ ...taken, keys: opened.keys });
       }, taken.reset ? "openingReset" : "opening");
     },
     [go, perform, state],
@@ -315,8 +318,8 @@ export function useKeyFlow(uid: number) {
       const { keys: temp, keypair } = state;
       return perform(async (current) => {
         const keys = await step("KGAC", () => generateAccountKeys());
-        const { identity, anchors } = await step("TTHS", () => takeoverIdentity(uid, keys, temp));
-        const envelope = await step("KGAE", () => wrapAccountKeys(keys, code));
+        const { identity, anchors, anchor } = await step("TTHS", () => takeoverIdentity(uid, keys, temp));
+        const envelope = await step("KGAE", () => wrapAccountKeys(keys, code, undefined, { anchor }));
         const view = await registerKeypair(uid, keys, envelope, keypair.id, identity).catch((error: unknown) => {
           if (isApiError(error) && error.code === "key_reset_expired") throw new KeyFlowError("TTRX", { cause: error });
           throw new KeyFlowError(isCryptoError(error) ? "KGAE" : "TTHS", { cause: error });

@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { downloadBlob } from "../../lib/download";
 import { envelopeMatches, fetchBackup, keyFileBlob, keyFileName, keyStateQuery, readKeyFile } from "../../lib/keypairs";
 import { useRequiredSession } from "../../lib/session";
+import { fetchAnchors } from "../../lib/trust";
 import { ErrorDialog } from "../../lib/ui/error-dialog";
 import { PasswordField } from "../../lib/ui/password-field";
 import { setUnlockedKeys, useUnlockedKeys } from "../../lib/unlocked-keys";
@@ -125,7 +126,8 @@ function ImportUnlock({ envelope, onCancel, onUnlocked }: { envelope: SecureCode
     setProblem(null);
     try {
       await new Promise((resolve) => window.setTimeout(resolve, 30));
-      await onUnlocked(await lockAccountKeys(await unwrapAccountKeys(envelope, code)));
+      // A key with an identity has its backup bound to a root the server shows.
+      await onUnlocked(await lockAccountKeys(await unwrapAccountKeys(envelope, code, await fetchAnchors())));
     } catch (error) {
       if (!isCryptoError(error, "decrypt_failed")) console.error("Import failed", error);
       setProblem(t(isCryptoError(error, "decrypt_failed") ? "keys.wrongCode" : "keys.import.failed"));

@@ -95,7 +95,7 @@ beforeEach(() => {
 describe("renewing one's key (protocol v2 rotation from Settings)", () => {
   it("is offered only for a verified chain whose current record is the held key", async () => {
     const { holder, bob } = await bobHolding();
-    expect(await renewAvailability(holder)).toEqual({ ok: true, from: { kind: "identity", current: bob } });
+    expect(await renewAvailability(holder)).toEqual({ ok: true, from: { kind: "identity", current: bob, anchor: fake.anchors[0] } });
     const stranger = { ...holder, publicKeys: await accountPublicKeys(await generateAccountKeys()) };
     expect(await renewAvailability(stranger)).toEqual({ ok: false, reason: "notCurrent" });
     fake.anchors = [await keyId(await accountPublicKeys(await generateAccountKeys()))];
@@ -109,7 +109,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     const alicePin = { userId: 3, keyId: "alice-key", seq: 0, verified: true };
     await updatePins(holder, (book) => ({ ...book, anchors: fake.anchors, pins: { "3": alicePin }, heads: { "42": { seq: 2, hash: "h".repeat(43) } } }));
 
-    const next = await renewKey(holder, { kind: "identity", current: bob }, NEW_CODE);
+    const next = await renewKey(holder, { kind: "identity", current: bob, anchor: fake.anchors[0]! }, NEW_CODE);
 
     // The server got the next record of Bob's chain, certified by the key he held, in place of key 11.
     expect(fake.posted).toHaveLength(1);
@@ -124,10 +124,11 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     const moved = await checkPin({ userId: 2, keyId: await keyId(holder.publicKeys), seq: 0, verified: true }, verified);
     expect(moved).toMatchObject({ status: "rotated", pin: { verified: true, seq: 1 } });
 
-    // The device keeps the new key's envelope, which the new code opens.
+    // The device keeps the new key's envelope, which the new code opens where the instance's root is named (it is bound to it).
     const stored = fake.vault.get(2)!;
     expect(stored.keyId).toBe(next.keyId);
-    const opened = await unwrapAccountKeys(stored.envelope as never, NEW_CODE);
+    await expect(unwrapAccountKeys(stored.envelope as never, NEW_CODE)).rejects.toThrow();
+    const opened = await unwrapAccountKeys(stored.envelope as never, NEW_CODE, fake.anchors);
     expect(await accountPublicKeys(opened)).toEqual(next.publicKeys);
     expect(getUnlockedKeys()).toBe(next);
 
@@ -158,7 +159,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     const other = { v: 1, anchors: [], pins: { "3": { userId: 3, keyId: "a", seq: 0, verified: false }, "4": { userId: 4, keyId: "b", seq: 0, verified: true } }, heads: {} };
     fake.pins = { data: await sealAccountData(holder.keys, { userId: 2, kind: "pins" }, other), rev: fake.pins.rev + 1 };
 
-    const next = await renewKey(holder, { kind: "identity", current: bob }, NEW_CODE);
+    const next = await renewKey(holder, { kind: "identity", current: bob, anchor: fake.anchors[0]! }, NEW_CODE);
     forgetPins();
     expect(Object.keys((await pinBook(next)).pins).sort()).toEqual(["3", "4"]);
   });
@@ -168,7 +169,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     await updatePins(holder, (book) => ({ ...book, pins: { "3": { userId: 3, keyId: "a", seq: 0, verified: true } } }));
     const before = fake.pins;
     fake.failRegister = true;
-    await expect(renewKey(holder, { kind: "identity", current: bob }, NEW_CODE)).rejects.toThrow("refused");
+    await expect(renewKey(holder, { kind: "identity", current: bob, anchor: fake.anchors[0]! }, NEW_CODE)).rejects.toThrow("refused");
     expect(fake.pins).toBe(before);
     expect(fake.vault.size).toBe(0);
     expect(getUnlockedKeys()).toBe(holder);
@@ -178,7 +179,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
     const { holder, bob } = await bobHolding();
     await pinBook(holder);
     fake.failPins = true;
-    const failure = await renewKey(holder, { kind: "identity", current: bob }, NEW_CODE).catch((error: unknown) => error);
+    const failure = await renewKey(holder, { kind: "identity", current: bob, anchor: fake.anchors[0]! }, NEW_CODE).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PinsLeftBehind);
     expect(fake.posted).toHaveLength(1);
     expect(fake.vault.get(2)?.keyId).toBe(21);
@@ -188,7 +189,7 @@ describe("renewing one's key (protocol v2 rotation from Settings)", () => {
   it("refuses a current record that is not the held key's", async () => {
     const { holder } = await bobHolding();
     const someone = await createRootIdentity({ userId: 2, email: "bob@example.org", created: Date.now() }, await generateAccountKeys());
-    await expect(renewKey(holder, { kind: "identity", current: someone }, NEW_CODE)).rejects.toThrow();
+    await expect(renewKey(holder, { kind: "identity", current: someone, anchor: fake.anchors[0]! }, NEW_CODE)).rejects.toThrow();
     expect(fake.posted).toHaveLength(0);
   });
 

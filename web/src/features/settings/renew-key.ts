@@ -35,7 +35,7 @@ import { saveLocalKey } from "../../lib/vault";
 export type RenewBlock = "noIdentity" | "uncertified" | "notVerified" | "notCurrent";
 
 /** What the new key's record continues: the current identity record, or a certified version 1 key (a birth record). */
-export type RenewFrom = { kind: "identity"; current: SignedIdentity } | { kind: "legacy"; certificate: SignedLegacyKey; email: string };
+export type RenewFrom = { kind: "identity"; current: SignedIdentity; anchor: string } | { kind: "legacy"; certificate: SignedLegacyKey; email: string };
 
 export type RenewAvailability = { ok: true; from: RenewFrom } | { ok: false; reason: RenewBlock };
 
@@ -49,16 +49,18 @@ export async function renewAvailability(holder: UnlockedKeys): Promise<RenewAvai
   const bundle = await fetchBundle(holder.uid, true);
   if (!bundle.chain) return legacyAvailability(holder, bundle.legacy);
   const chain = bundle.chain as unknown as IdentityChain;
+  let anchor: string;
   try {
     const identity = await verifyIdentity(chain, { anchors: await instanceAnchors(holder) });
     if (identity.keyId !== (await keyId(holder.publicKeys))) return { ok: false, reason: "notCurrent" };
+    anchor = identity.anchor;
   } catch (error) {
     if (!isCryptoError(error)) throw error;
     console.warn("Your own identity does not verify", error);
     return { ok: false, reason: "notVerified" };
   }
   const current = chain.records.at(-1);
-  return current ? { ok: true, from: { kind: "identity", current } } : { ok: false, reason: "noIdentity" };
+  return current ? { ok: true, from: { kind: "identity", current, anchor } } : { ok: false, reason: "noIdentity" };
 }
 
 async function legacyAvailability(holder: UnlockedKeys, legacy: Awaited<ReturnType<typeof fetchBundle>>["legacy"]): Promise<RenewAvailability> {
@@ -111,7 +113,9 @@ async function renewHeldKey(holder: UnlockedKeys, from: RenewFrom, code: string,
   const sole = await readSoleGroups(holder);
   const keys = await generateAccountKeys();
   const identity = await nextRecord(holder, from, keys);
-  const envelope = await wrapAccountKeys(keys, code);
+  // The new key's backup is bound to the anchor its identity rests on (the current chain's, or the certificate's for a v1 key's move).
+  const anchor = from.kind === "identity" ? from.anchor : from.certificate.record.anchor;
+  const envelope = await wrapAccountKeys(keys, code, undefined, { anchor });
   const view = await registerKeypair(holder.uid, keys, envelope, holder.keyId, identity);
   await saveLocalKey(holder.uid, view.id, envelope);
   const next: UnlockedKeys = { uid: holder.uid, keyId: view.id, keys: await lockAccountKeys(keys), publicKeys: await accountPublicKeys(keys) };
