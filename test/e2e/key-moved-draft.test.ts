@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
 import { launchBrowser } from "../support/browser";
 import { rootAdmin } from "../support/identities";
-import { aliceAndBob, conversationWith, groupKeyReady, groupWithAdminBrowser, send, trustWarning, verifiedMessage, visitAs } from "../malicious/scenes";
+import { adminBrowserOn, aliceAndBob, conversationWith, groupKeyReady, groupWithAdminBrowser, send, trustWarning, verifiedMessage, visitAs } from "../malicious/scenes";
 import { TEST_CODE } from "../support/keys";
 import { conversationPanel, messageBox } from "./conversation-helpers";
 import { gotoApp, keyPopupState, passKeyPopup, renewKeyInSettings } from "./helpers";
@@ -58,6 +58,21 @@ describe("a message sent after the key moved elsewhere", () => {
     await alice.getByRole("log", { name: "Messages" }).locator('[data-attachment-name="notes.txt"]').waitFor({ timeout: 30_000 });
   }
 
+  /**
+   * A conversation Bob made with Alice (he administers it: his renewal starts its next epoch for
+   * his new key), open in Bob's staying tab; `renewing` is another of his, on the home page.
+   */
+  async function bobsConversation(title: string) {
+    const { alice, bob } = await aliceAndBob();
+    const renewing = await visitAs(browser, bob);
+    const conversation = await conversationWith(renewing, alice.email, title);
+    await send(renewing, "Hello Alice");
+    const staying = await visitAs(browser, bob);
+    await gotoApp(staying, `/conversation/${conversation}`, TEST_CODE);
+    await verifiedMessage(staying, "Hello Alice").waitFor({ timeout: 30_000 });
+    return { alice, renewing, staying, conversation };
+  }
+
   it("refused as signed by the old key: back in the bar once the new key is loaded, sent when the conversation has its next key", { timeout: 420_000 }, async () => {
     const { alice, bob } = await aliceAndBob();
     const a = await visitAs(browser, alice);
@@ -84,17 +99,36 @@ describe("a message sent after the key moved elsewhere", () => {
   });
 
   it("met by the next epoch Bob's renewal started: back in the bar once the new key is loaded, and sent", { timeout: 420_000 }, async () => {
-    const { alice, bob } = await aliceAndBob();
-    // Bob administers the conversation: his renewal starts its next epoch for his new key.
-    const renewing = await visitAs(browser, bob);
-    const conversation = await conversationWith(renewing, alice.email, "Kept draft, Bob's");
-    await send(renewing, "Hello Alice");
-    const staying = await visitAs(browser, bob);
-    await gotoApp(staying, `/conversation/${conversation}`, TEST_CODE);
-    await verifiedMessage(staying, "Hello Alice").waitFor({ timeout: 30_000 });
-
+    const { alice, renewing, staying, conversation } = await bobsConversation("Kept draft, Bob's");
+    // The staying tab's message poll is held off until the send: the renewal's rekey moves the
+    // conversation's log on, and a poll that sees it first opens the news and finds the key moved
+    // (the key popup at once, the flow of key-moved.test.ts) before anything is sent.
+    const poll = /\/api\/conversations\/\d+\/poll/;
+    await staying.route(poll, (route) => route.abort());
     await renewKeyInSettings(renewing, TEST_CODE, BOB_NEW_CODE);
     expect(await sendWithOldKey(staying, conversation)).toBe("epoch_stale");
+    await staying.unroute(poll);
+    const a = await visitAs(browser, alice);
+    await sendKept(staying, a, conversation);
+    for (const page of [a, renewing, staying]) await page.context().close();
+  });
+
+  it("noticed by the open tab's poll before anything is sent: what waits in the bar is back once the new key is loaded", { timeout: 420_000 }, async () => {
+    const { alice, renewing, staying, conversation } = await bobsConversation("Kept draft, polled");
+    await staying.getByTestId("attach-file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("kept") });
+    await files(staying).getByText("notes.txt").waitFor({ timeout: 60_000 });
+    await messageBox(staying).fill(TEXT);
+
+    // The renewal's rekey moves the log on; the staying tab's poll sees it, opens the news and
+    // finds its key moved: the key popup, with nothing sent.
+    const appends: string[] = [];
+    staying.on("request", (request) => {
+      if (request.url().includes("/append")) appends.push(request.url());
+    });
+    await renewKeyInSettings(renewing, TEST_CODE, BOB_NEW_CODE);
+    await staying.locator("[data-key-moved]").waitFor({ timeout: 60_000 });
+    expect(appends).toEqual([]);
+    await passKeyPopup(staying, BOB_NEW_CODE);
     const a = await visitAs(browser, alice);
     await sendKept(staying, a, conversation);
     for (const page of [a, renewing, staying]) await page.context().close();
@@ -111,6 +145,10 @@ describe("a message sent after the key moved elsewhere", () => {
     await pages.getByRole("link", { name: "Conversation" }).click();
     await staying.locator('[data-group-conversation="ready"]').waitFor({ timeout: 30_000 });
 
+    // The administrator's browser leaves until Bob's old tab was refused: its keeper would otherwise
+    // start the next epoch for Bob's new key first, and the append would meet that (epoch_stale, the
+    // case of the test above) instead of the moved key.
+    await s.context().close();
     await renewKeyInSettings(renewing, TEST_CODE, BOB_NEW_CODE);
     const refused = staying.waitForResponse((r) => r.url().includes(`/api/groups/${g}/conversation/append`), { timeout: 30_000 });
     await messageBox(staying).fill(TEXT);
@@ -119,8 +157,9 @@ describe("a message sent after the key moved elsewhere", () => {
     await staying.locator("[data-key-moved]").waitFor({ timeout: 30_000 });
     await passKeyPopup(staying, BOB_NEW_CODE);
 
-    // The group's key was sealed for Bob's old key: the administrator's idle browser starts the next
-    // epoch. Bob goes to the members and back, in the page (a reload would forget what it holds).
+    // The group's key was sealed for Bob's old key: the administrator, back on the group, starts the
+    // next epoch. Bob goes to the members and back, in the page (a reload would forget what it holds).
+    const admin = await adminBrowserOn(browser, g);
     const status = async () => (await http<{ epoch: number; moved_keys: number[] }>("GET", `/api/groups/${g}/wraps/status`, { token: root.session.api_token })).body;
     await expect.poll(status, { timeout: 90_000, interval: 2_000 }).toMatchObject({ epoch: 1, moved_keys: [] });
     await pages.getByRole("link", { name: "Members" }).click();
@@ -130,6 +169,6 @@ describe("a message sent after the key moved elsewhere", () => {
     expect(await messageBox(staying).inputValue()).toBe(TEXT);
     await messageBox(staying).press("Enter");
     await staying.locator('[data-status="sent"][data-message-verified="true"]').getByText(TEXT, { exact: true }).waitFor({ timeout: 30_000 });
-    for (const page of [s, renewing, staying]) await page.context().close();
+    for (const page of [admin, renewing, staying]) await page.context().close();
   });
 });

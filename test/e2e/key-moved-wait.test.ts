@@ -1,13 +1,12 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http } from "../support/api";
-import { launchBrowser, newVisitor } from "../support/browser";
-import { ADMIN } from "../support/global-setup";
+import { launchBrowser } from "../support/browser";
 import { rootAdmin } from "../support/identities";
 import { TEST_CODE } from "../support/keys";
-import { aliceAndBob, conversationWith, groupKeyReady, groupWithAdminBrowser, rotate, send, trustWarning, verifiedMessage, visitAs } from "../malicious/scenes";
+import { adminBrowserOn, aliceAndBob, conversationWith, groupKeyReady, groupWithAdminBrowser, rotate, send, trustWarning, verifiedMessage, visitAs } from "../malicious/scenes";
 import { conversationPanel } from "./conversation-helpers";
-import { gotoApp, signIn } from "./helpers";
+import { gotoApp } from "./helpers";
 
 /**
  * A page that waits for its key because the member's key moved (docs/protocol.md §14.3, "Keys that
@@ -76,9 +75,7 @@ describe("a page waiting for its key after the member's key moved", () => {
     const url = b.url();
 
     // The administrator signs in and idles on the group: their browser starts epoch 1 for everyone's current keys.
-    const { page: s2 } = await newVisitor(browser);
-    await signIn(s2, ADMIN.email, ADMIN.password);
-    await gotoApp(s2, `/group/${g}/page/members`);
+    const s2 = await adminBrowserOn(browser, g);
     const status = async () => (await http<{ epoch: number; moved_keys: number[]; missing_wraps: number[] }>("GET", `/api/groups/${g}/wraps/status`, { token: root.session.api_token })).body;
     await expect.poll(status, { timeout: 90_000, interval: 2_000 }).toMatchObject({ epoch: 1, moved_keys: [], missing_wraps: [] });
 

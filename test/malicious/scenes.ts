@@ -33,11 +33,17 @@ export const groupKeyReady = (page: Page, epoch: number) => page.locator(`[data-
  */
 export async function groupWithAdminBrowser(browser: Browser, member: Member): Promise<{ group: number; admin: Page }> {
   const group = await shareGroup(member.session);
-  const { page: admin } = await newVisitor(browser);
-  await signIn(admin, ADMIN.email, ADMIN.password);
-  await gotoApp(admin, `/group/${group}/page/members`);
+  const admin = await adminBrowserOn(browser, group);
   await groupKeyReady(admin, 0).waitFor({ timeout: 60_000 });
   return { group, admin };
+}
+
+/** The setup administrator signed in afresh on `group`'s members page, where their browser keeps the group's keys. */
+export async function adminBrowserOn(browser: Browser, group: number): Promise<Page> {
+  const { page } = await newVisitor(browser);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await gotoApp(page, `/group/${group}/page/members`);
+  return page;
 }
 
 /** Signs `member` in on the page (their key recovered from the server's backup with the code it was made with). */

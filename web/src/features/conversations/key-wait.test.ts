@@ -4,6 +4,7 @@ import { keyWaitQuery } from "./key-wait";
 import { POLL_CAP_MS, POLL_START_MS } from "./poll-backoff";
 
 vi.mock("../../lib/api", () => ({ isApiError: (error: unknown, status?: number) => (error as { status?: number } | null)?.status === status }));
+vi.mock("../../lib/keypairs", () => ({ dropKeysIfMoved: vi.fn() }));
 
 /** The wait for a moved key's renewal: the message poll's back-off, a failed look counts as quiet, it stops once the key is there or on a 404. */
 describe("keyWaitQuery", () => {

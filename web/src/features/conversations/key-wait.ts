@@ -1,6 +1,8 @@
 import { type QueryKey, queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { isApiError } from "../../lib/api";
+import { dropKeysIfMoved } from "../../lib/keypairs";
+import { getUnlockedKeys } from "../../lib/unlocked-keys";
 import { POLL_START_MS, POLL_TIMEOUT_MS, nextPollDelay } from "./poll-backoff";
 
 /** The check's state: the wait before the next one, and whether the key is there. */
@@ -43,10 +45,20 @@ export const keyWaitQuery = (queryKey: QueryKey, arrived: (signal: AbortSignal) 
  * keyWaitQuery while `waiting` (the page shows that it waits for its key; `queryKey` names the epoch
  * refused, so a refusal of a later one starts afresh); once the key is there, `onArrived` opens the
  * page again (its own query, fetched afresh), with nobody clicking.
+ *
+ * The wait starts with one look at the account's current key: the record may name a key of one's
+ * own that is newer than the one this page holds (renewed in another browser while this tab was
+ * open, and the log's next epoch made for it). Then nothing is to wait for but this page: its keys
+ * go and the key popup asks for the code, and what waits in a message bar is back after it
+ * (drafts.ts). The server's answer only ever makes the page forget a key, never trust one.
  */
 export function useKeyWait(queryKey: QueryKey, waiting: boolean, arrived: (signal: AbortSignal) => Promise<boolean>, onArrived: () => void): void {
   const onArrivedRef = useRef(onArrived);
   onArrivedRef.current = onArrived;
+  useEffect(() => {
+    const held = waiting ? getUnlockedKeys()?.keyId : undefined;
+    if (held !== undefined) dropKeysIfMoved(held).catch((error: unknown) => console.warn("Could not check whether the key is current", error));
+  }, [waiting]);
   const wait = useQuery({ ...keyWaitQuery(queryKey, arrived), enabled: waiting });
   const there = waiting && wait.data.arrived;
   useEffect(() => {
