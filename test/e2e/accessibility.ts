@@ -26,12 +26,20 @@ interface AxeViolation {
   nodes: AxeNode[];
 }
 
-/** Waits until no CSS transition or animation runs (Mantine fades modals and menus in). */
+/** What still runs: each animation's name (or the transition's property) and the element's classes. */
+const RUNNING = `document.getAnimations().filter((a) => a.playState === "running").map((a) => (a.animationName || a.transitionProperty || "?") + " on " + (a.effect?.target?.className || a.effect?.target?.tagName || "?"))`;
+
+/**
+ * Waits until no CSS transition or animation runs (Mantine fades modals and menus in; a loader
+ * spins while a page fetches or decrypts, which takes a while on a busy machine).
+ */
 async function settled(page: Page): Promise<void> {
   // Polled with page.evaluate: waitForFunction would eval the predicate in the page, which the CSP refuses.
-  const deadline = Date.now() + 5_000;
-  while (!(await page.evaluate<boolean>('document.getAnimations().every((a) => a.playState !== "running")'))) {
-    if (Date.now() > deadline) throw new Error("animations still running after 5 s");
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const running = await page.evaluate<string[]>(RUNNING);
+    if (running.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`animations still running after 20 s: ${running.slice(0, 5).join("; ")}`);
     await page.waitForTimeout(50);
   }
 }

@@ -55,8 +55,11 @@ describe("group keys in the browser", () => {
     await page.getByRole("button", { name: "Create" }).click();
     await page.getByRole("menuitem", { name: "New group" }).click();
     await page.waitForURL(/\/group\/new$/);
-    // A name is required (the form drawn first: a click before it is ready does nothing).
+    // A name is required (the form drawn first: a click before it is ready does nothing). The people
+    // found are listed first too: the list pushes the button down, and a click aimed before that
+    // would land on a person.
     await page.getByLabel("Name").waitFor();
+    await page.getByRole("list", { name: "People found" }).getByRole("listitem").first().waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: "Create group" }).click();
     await page.getByText("Please enter a name for your group.").waitFor({ timeout: 30_000 });
     await page.getByLabel("Name").fill(name);

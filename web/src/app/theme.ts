@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme } from "@mantine/core";
+import { type CSSVariablesResolver, createTheme, darken, luminance } from "@mantine/core";
 
 /** Spec 000 §2: phone under 630 px, tablet 630, tablet-landscape 900, widescreen 1200. */
 export const BREAKPOINTS = { tablet: 630, tabletLandscape: 900, widescreen: 1200 } as const;
@@ -43,24 +43,36 @@ export function createAppTheme(labels: ThemeLabels) {
   });
 }
 
+/** The contrast the theme's texts keep: WCAG AA's 4.5:1, with a little to spare for rounding. */
+const READABLE = 4.6;
+
+/** WCAG's contrast ratio of two colours. */
+export function contrast(a: string, b: string): number {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** `text` darkened in small steps until it reads on `background` (READABLE), or as it is if it already does. */
+export function readableOn(text: string, background: string): string {
+  let color = text;
+  for (let step = 0; step < 40 && contrast(color, background) < READABLE; step++) color = darken(color, 0.04);
+  return color;
+}
+
 /**
  * Dimmed text (hints, times, descriptions) and error texts dark enough to read: gray 7 (8.2:1) and
- * red 8 (4.5:1). The "light" variant (badges, avatars' initials, alert titles) writes shade 9 on
- * shade 1, which for the warm colours is under 4.5:1 (yellow 2.7, lime 3.3, orange 3.6, green
- * 3.8, teal 4.3, red 4.5): their text is shade 9 darkened until it reaches 4.6:1.
+ * red 8 (4.5:1). The "light" variant (badges, light buttons, avatars' initials, alert titles) writes
+ * shade 9 on shade 1, and on shade 2 under the mouse, which for most colours is under 4.5:1 (red
+ * 3.9 on a hovered "Leave group" button): each colour's text is shade 9 darkened until it reads on
+ * shade 2, and so on shade 1 as well.
  */
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
+export const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
   variables: {},
   light: {
     "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
     "--mantine-color-error": "var(--mantine-color-red-8)",
     "--mantine-color-placeholder": "var(--mantine-color-gray-6)",
-    "--mantine-color-red-light-color": "#c52929",
-    "--mantine-color-teal-light-color": "#087a57",
-    "--mantine-color-green-light-color": "#267b37",
-    "--mantine-color-lime-light-color": "#4b790b",
-    "--mantine-color-yellow-light-color": "#a85700",
-    "--mantine-color-orange-light-color": "#bb3e0d",
+    ...Object.fromEntries(Object.entries(theme.colors).map(([name, shades]) => [`--mantine-color-${name}-light-color`, readableOn(shades[9], shades[2])])),
   },
   dark: {},
 });
