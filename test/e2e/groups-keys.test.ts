@@ -264,6 +264,50 @@ describe("group keys in the browser", () => {
     for (const p of [s, a]) await p.context().close();
   });
 
+  /** Opens the group's conversation page from the menu, ready to read and write. */
+  async function openTalkOf(page: Page, g: number, groupName: string) {
+    await gotoApp(page, `/group/${g}`);
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: `Pages of ${groupName}` }).getByRole("link", { name: "Conversation" }).click();
+    await page.locator('[data-group-conversation="ready"]').waitFor({ timeout: 30_000 });
+  }
+  const box = (page: Page) => page.getByRole("textbox", { name: "Message" });
+  /** A message as stored and verified (not the pending copy the writer sees at once). */
+  const shown = (page: Page, text: string) => page.locator('[data-status="sent"][data-message-verified="true"]').filter({ hasText: text }).locator("[data-message-text]");
+
+  /** `from` writes `text` (Enter sends); `to`'s poll brings it, signed by `sender`: their name, never 'Unverified sender'. */
+  async function saysTo(from: Page, to: Page, text: string, sender: string) {
+    await box(from).fill(text);
+    await box(from).press("Enter");
+    await shown(from, text).waitFor({ timeout: 30_000 });
+    await shown(to, text).waitFor({ timeout: 60_000 });
+    await to.getByText(sender, { exact: true }).first().waitFor();
+    expect(await to.getByText("Unverified sender").count()).toBe(0);
+  }
+
+  it("an open conversation page knows a member added since as the sender of their messages, with the poll alone", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const [sue, ann, ben] = await team(tag, "Ann", "Ben");
+    const [s, a, b] = await Promise.all([sue!, ann!, ben!].map(signedIn));
+    const g = await createGroupIn(s!, `Join ${tag}`, [`Ann ${tag}`]);
+    await keyReady(s!, 0).waitFor({ timeout: 30_000 });
+    await openTalkOf(a!, g, `Join ${tag}`);
+    const hello = `Hello from Ann ${tag}`;
+    await box(a!).fill(hello);
+    await box(a!).press("Enter");
+    await shown(a!, hello).waitFor({ timeout: 30_000 });
+
+    // Sue adds Ben (a signed entry of the log; no new epoch: her browser seals him the current key).
+    await s!.getByRole("button", { name: "Add member" }).click();
+    const dialog = s!.getByRole("dialog", { name: "Add member" });
+    await pick(s!, dialog, `Ben ${tag}`);
+    await memberCard(s!, ben!.id).waitFor({ timeout: 30_000 });
+    // Ben writes. Ann's page, open since before he came and never reloaded, shows his message as his.
+    await openTalkOf(b!, g, `Join ${tag}`);
+    await shown(b!, hello).waitFor({ timeout: 30_000 });
+    await saysTo(b!, a!, `Ben joins ${tag}`, `Ben ${tag}`);
+    for (const p of [s!, a!, b!]) await p.context().close();
+  });
+
   it("lets members talk on the group's conversation page, sealed under the group key and signed, into the next epoch after a removal", { timeout: 300_000 }, async () => {
     const tag = unique();
     const [sue, ann, ben] = await team(tag, "Ann", "Ben");
@@ -272,25 +316,13 @@ describe("group keys in the browser", () => {
     await b!.context().close();
     const g = await createGroupIn(s!, `Talk ${tag}`, [`Ann ${tag}`, `Ben ${tag}`]);
     await keyReady(s!, 0).waitFor({ timeout: 30_000 });
-    const openTalk = async (page: Page) => {
-      await gotoApp(page, `/group/${g}`);
-      await page.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: `Pages of Talk ${tag}` }).getByRole("link", { name: "Conversation" }).click();
-      await page.locator('[data-group-conversation="ready"]').waitFor({ timeout: 30_000 });
-    };
+    const openTalk = (page: Page) => openTalkOf(page, g, `Talk ${tag}`);
     await Promise.all([openTalk(s!), openTalk(a!)]);
     await s!.getByText("No messages yet. Write the first one below.").waitFor();
-    const box = (page: Page) => page.getByRole("textbox", { name: "Message" });
-    // A message as stored and verified (not the pending copy the writer sees at once).
-    const shown = (page: Page, text: string) => page.locator('[data-status="sent"][data-message-verified="true"]').filter({ hasText: text }).locator("[data-message-text]");
 
     // Ann writes (Enter sends); Sue's poll brings it, signed by Ann: her name, not 'Unverified sender'.
     const first = `Grüezi mitenand ${tag}`;
-    await box(a!).fill(first);
-    await box(a!).press("Enter");
-    await shown(a!, first).waitFor({ timeout: 30_000 });
-    await shown(s!, first).waitFor({ timeout: 60_000 });
-    await s!.getByText(`Ann ${tag}`, { exact: true }).first().waitFor();
-    expect(await s!.getByText("Unverified sender").count()).toBe(0);
+    await saysTo(a!, s!, first, `Ann ${tag}`);
     // Shift+Enter breaks the line; Enter sends both lines as one message.
     await box(s!).fill("line one");
     await box(s!).press("Shift+Enter");

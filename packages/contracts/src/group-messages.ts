@@ -31,7 +31,15 @@ export const groupConversationPage = z.object({
   attrib: attribution,
   epoch: z.number(),
   needs_rekey: z.boolean(),
+  /**
+   * The membership log's head seq (absent before the group has a log): a page verified against an
+   * older log verifies it afresh, so a member added since is known as a sender.
+   */
+  log_seq: z.number().int().min(0).optional(),
 });
+
+/** The poll's answer: a message newer than `largest`, and the log's head seq as on a page (a change of members with no message after it). */
+export const groupConversationPoll = z.object({ has_new: z.boolean(), log_seq: z.number().int().min(0).optional() });
 
 export const groupMessageRoutes = {
   "GET /api/groups/{id}/conversation": route({
@@ -40,6 +48,6 @@ export const groupMessageRoutes = {
     query: z.object({ before: sequence.optional(), after: sequence.optional() }),
     response: groupConversationPage,
   }),
-  "GET /api/groups/{id}/conversation/poll": route({ access: MEMBERS, params: groupParams, query: z.object({ largest: sequence }), response: z.object({ has_new: z.boolean() }) }),
+  "GET /api/groups/{id}/conversation/poll": route({ access: MEMBERS, params: groupParams, query: z.object({ largest: sequence }), response: groupConversationPoll }),
   "POST /api/groups/{id}/conversation/append": route({ access: MEMBERS, params: groupParams, body: groupAppendBody, response: appendResult }),
 } satisfies Record<string, RouteContract>;

@@ -29,6 +29,9 @@ function moteView(m: GroupMessageItem): MoteView {
 /** The group's conversation page, at the actor's level there: read to load and poll, use to write. */
 const conversationAccess = (actor: Actor, groupId: number, action: "read" | "use") => reservedPageAccess(actor, groupId, "conversation", action);
 
+/** The membership log's head seq for an answer, absent while the group has no log (-1). */
+const logSeq = (group: { logSeq: number }) => (group.logSeq >= 0 ? { log_seq: group.logSeq } : {});
+
 export namespace GroupConversation {
   /** GET /api/groups/{id}/conversation: a page of messages (the newest, or `before` / `after` an id); the newest marks them seen. */
   export async function load(actor: Actor, groupId: number, input: { before?: number; after?: number }) {
@@ -50,14 +53,18 @@ export namespace GroupConversation {
       attrib: await attribution(page.map((m) => m.sourceId)),
       epoch: group.epoch,
       needs_rekey: group.needsRekey,
+      ...logSeq(group),
     };
   }
 
-  /** GET /api/groups/{id}/conversation/poll: whether a message newer than `largest` was handed out. */
+  /**
+   * GET /api/groups/{id}/conversation/poll: whether a message newer than `largest` was handed out,
+   * and the membership log's head seq (read with the access check, no extra round trip).
+   */
   export async function poll(actor: Actor, groupId: number, input: number) {
     const { largest } = valid(groupMessageRoutes["GET /api/groups/{id}/conversation/poll"].query, { largest: input });
     const { group } = await conversationAccess(actor, groupId, "read");
-    return { has_new: group.lastMoteId > largest };
+    return { has_new: group.lastMoteId > largest, ...logSeq(group) };
   }
 
   /** POST /api/groups/{id}/conversation/append: a member's signed message for the current epoch. */

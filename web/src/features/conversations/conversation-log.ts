@@ -6,6 +6,7 @@ import { rememberHead, rememberedHead } from "../../lib/pins";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { bindConversationKey } from "./conversation-crypto";
 import { type LogReply, type Ring, headCheck, verifyDistribution } from "./distribution";
+import { ringCache } from "./ring-cache";
 import { keysOfPerson, myIdentity, signerLookup } from "./signers";
 
 /**
@@ -24,39 +25,27 @@ export function postLog(id: number, body: Body<"POST /api/conversations/{id}/log
   return call("POST /api/conversations/{id}/log", { params: { id }, body });
 }
 
-const rings = new Map<number, Promise<Ring>>();
-let ringsFor: UnlockedKeys | null = null;
+const rings = ringCache<Ring>();
 
 /**
  * The conversation's verified keys: the log checked against the head this client remembers (kept
  * with its pins, so another browser of the user checks against it too), which then moves on.
  */
 export function openRing(id: number, holder: UnlockedKeys, log?: Promise<LogReply>): Promise<Ring> {
-  if (ringsFor !== holder) {
-    rings.clear();
-    ringsFor = holder;
-  }
-  let found = rings.get(id);
-  if (!found) {
-    found = (async () => {
-      const [reply, me, remembered] = await Promise.all([log ?? fetchLog(id), myIdentity(holder), rememberedHead(holder, id)]);
-      // Everyone the log names looked up at once, not one after the other as it is replayed and messages open.
-      const named = reply.entries.flatMap((e) => {
-        const entry = e.record as { author?: unknown; subject?: { userId?: unknown } | null } | undefined;
-        return [entry?.author, entry?.subject?.userId];
-      });
-      for (const uid of new Set(named)) if (typeof uid === "number") keysOfPerson(holder, uid).catch(() => undefined);
-      const [as, head] = TEST_CHECKS ? await weakened(id, reply, holder, remembered) : [id, remembered];
-      const ring = await verifyDistribution(as, reply, me, signerLookup(holder), head);
-      await rememberHead(holder, ring.conversationId, ring.log.head);
-      bindConversationKey(ring.key, ring.conversationId, ring.epoch);
-      return { ...ring, checkHead: headCheck(ring.log, (log) => newerLog(ring.conversationId, holder, log)) };
-    })();
-    // A failure is not kept: the next load verifies afresh.
-    found.catch(() => rings.delete(id));
-    rings.set(id, found);
-  }
-  return found;
+  return rings.open(id, holder, async () => {
+    const [reply, me, remembered] = await Promise.all([log ?? fetchLog(id), myIdentity(holder), rememberedHead(holder, id)]);
+    // Everyone the log names looked up at once, not one after the other as it is replayed and messages open.
+    const named = reply.entries.flatMap((e) => {
+      const entry = e.record as { author?: unknown; subject?: { userId?: unknown } | null } | undefined;
+      return [entry?.author, entry?.subject?.userId];
+    });
+    for (const uid of new Set(named)) if (typeof uid === "number") keysOfPerson(holder, uid).catch(() => undefined);
+    const [as, head] = TEST_CHECKS ? await weakened(id, reply, holder, remembered) : [id, remembered];
+    const ring = await verifyDistribution(as, reply, me, signerLookup(holder), head);
+    await rememberHead(holder, ring.conversationId, ring.log.head);
+    bindConversationKey(ring.key, ring.conversationId, ring.epoch);
+    return { ...ring, checkHead: headCheck(ring.log, (log) => newerLog(ring.conversationId, holder, log)) };
+  });
 }
 
 /**
@@ -86,28 +75,13 @@ async function weakened(id: number, reply: LogReply, holder: UnlockedKeys, remem
 }
 
 /** Whether this conversation's keys are open (or opening) already. */
-export function hasRing(id: number): boolean {
-  return rings.has(id);
-}
+export const hasRing = rings.has;
 
 /** Forgets a conversation's keys (after a change of its people, or news of one). */
-export function forgetRing(id: number): void {
-  rings.delete(id);
-}
+export const forgetRing = rings.forget;
 
-/**
- * Whether the ring held for `id` is behind the log head seq the server names (the poll's
- * `log_seq`: people or admins changed with no message after it); if so it is forgotten, so that the
- * next load fetches the log and verifies it afresh. The server's word only says when to look: what
- * the look finds is verified as on any open.
- */
-export async function ringBehind(id: number, seq: number): Promise<boolean> {
-  const found = rings.get(id);
-  const ring = found ? await found.catch(() => undefined) : undefined;
-  if (!ring || ring.log.head.seq >= seq) return false;
-  if (rings.get(id) === found) forgetRing(id);
-  return true;
-}
+/** Whether the ring held for `id` is behind the log head seq the poll names (ring-cache.ts, `behind`); if so it is forgotten. */
+export const ringBehind = rings.behind;
 
 /** What a page's answer says of the conversation, to tell whether the ring is behind. */
 export interface Seen {

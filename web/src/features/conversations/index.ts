@@ -4,6 +4,7 @@
  * verification, the log changes and the people's verified keys.
  */
 export { type DistributionProblem, type KeyRing, type RingInput, type RingKind, DistributionError, headCheck, isDistributionError, verifyRing } from "./distribution";
+export { ringCache } from "./ring-cache";
 export { extend, json, newLog, onNewest, ref, withKeys } from "./signed-changes";
 /** The membership fingerprint of a verified log, shown on a group's members page too. */
 export { MembershipFingerprint, logFingerprint } from "./membership-fingerprint";

@@ -4,7 +4,7 @@ import { call } from "../../../lib/api";
 import { TEST_CHECKS, checkOff } from "../../../lib/build-settings";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
 import { type Message, type MessagePayload, type OpenedMessage, isDistributionError, openChainedMessages, sealChainedMessage, shownMessage } from "../../conversations";
-import { type GroupRing, forgetGroupRing, openGroupRing } from "../keys/group-ring";
+import { type GroupRing, forgetGroupRing, groupRingBehind, openGroupRing } from "../keys/group-ring";
 
 /**
  * The group's own conversation (docs/protocol.md, "Group messages"): messages sealed under the
@@ -20,9 +20,15 @@ export function fetchGroupMessages(groupId: number, query: { before?: number; af
   return call("GET /api/groups/{id}/conversation", { params: { id: groupId }, query, signal });
 }
 
-/** GET /api/groups/{id}/conversation/poll: whether a message newer than `largest` exists. */
+/**
+ * GET /api/groups/{id}/conversation/poll: whether there is news: a message newer than `largest`,
+ * or a membership log further on than the one verified here (a member added, an admin made, with
+ * no message after it), which the news' load then verifies.
+ */
 export async function pollGroupMessages(groupId: number, largest: number, signal: AbortSignal): Promise<boolean> {
-  return (await call("GET /api/groups/{id}/conversation/poll", { params: { id: groupId }, query: { largest }, signal })).has_new;
+  const reply = await call("GET /api/groups/{id}/conversation/poll", { params: { id: groupId }, query: { largest }, signal });
+  if (reply.log_seq !== undefined && (await groupRingBehind(groupId, reply.log_seq))) return true;
+  return reply.has_new;
 }
 
 /** POST /api/groups/{id}/conversation/append (idempotent per local id). */
@@ -31,11 +37,12 @@ export function appendGroupMessage(groupId: number, body: { localid: string; pay
 }
 
 /**
- * The group's ring as new as what the server says now (its epoch, and whether a rekey is
- * pending): a ring verified before someone's removal or rekey is verified again, once. The server
- * can only make the client verify again; what it verifies is the log's word.
+ * The group's ring as new as what the server says now (its epoch, whether a rekey is pending, the
+ * log's head seq): a ring verified before someone's addition, removal or rekey is verified again,
+ * once. The server can only make the client verify again; what it verifies is the log's word.
  */
-export async function currentGroupRing(groupId: number, holder: UnlockedKeys, server: { epoch: number; needs_rekey: boolean }): Promise<GroupRing> {
+export async function currentGroupRing(groupId: number, holder: UnlockedKeys, server: { epoch: number; needs_rekey: boolean; log_seq?: number }): Promise<GroupRing> {
+  if (server.log_seq !== undefined) await groupRingBehind(groupId, server.log_seq);
   const ring = await openGroupRing(groupId, holder);
   if (ring.epoch > server.epoch || (ring.epoch === server.epoch && ring.writable === !server.needs_rekey)) return ring;
   forgetGroupRing(groupId);

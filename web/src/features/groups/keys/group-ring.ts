@@ -16,7 +16,7 @@ import { TEST_CHECKS, checkOff } from "../../../lib/build-settings";
 import { handOverBundles } from "../../../lib/trust";
 import { rememberHead, rememberedHead } from "../../../lib/pins";
 import type { UnlockedKeys } from "../../../lib/unlocked-keys";
-import { type KeyRing, type RingKind, headCheck, keysOfPerson, myIdentity, myKey, signerLookup, verifyRing } from "../../conversations";
+import { type KeyRing, type RingKind, headCheck, keysOfPerson, myIdentity, myKey, ringCache, signerLookup, verifyRing } from "../../conversations";
 import { GroupKeyWaitingError } from "./key-waiting";
 import { ns } from "./i18n";
 
@@ -102,27 +102,19 @@ async function newerGroupLog(groupId: number, holder: UnlockedKeys, log: Verifie
   return next;
 }
 
-const rings = new Map<number, Promise<GroupRing>>();
-let ringsFor: UnlockedKeys | null = null;
+const rings = ringCache<GroupRing>();
 
 /** The group's verified keys, kept until forgotten (a change of its members, or news of one). A failure is not kept. */
 export function openGroupRing(groupId: number, holder: UnlockedKeys): Promise<GroupRing> {
-  if (ringsFor !== holder) {
-    rings.clear();
-    ringsFor = holder;
-  }
-  let found = rings.get(groupId);
-  if (!found) {
-    found = Promise.all([fetchGroupLog(groupId), fetchMyWraps(groupId), fetchMemberBundles(groupId)]).then(([reply, wraps]) => verifyGroupRing(groupId, holder, reply, wraps));
-    found.catch(() => rings.delete(groupId));
-    rings.set(groupId, found);
-  }
-  return found;
+  return rings.open(groupId, holder, () =>
+    Promise.all([fetchGroupLog(groupId), fetchMyWraps(groupId), fetchMemberBundles(groupId)]).then(([reply, wraps]) => verifyGroupRing(groupId, holder, reply, wraps)),
+  );
 }
 
-export function forgetGroupRing(groupId: number): void {
-  rings.delete(groupId);
-}
+export const forgetGroupRing = rings.forget;
+
+/** Whether the ring held for the group is behind the log head seq a page or the poll names (ring-cache.ts, `behind`); if so it is forgotten. */
+export const groupRingBehind = rings.behind;
 
 /**
  * The verified keys of these members to seal for: each one the group's log names, with the key it
