@@ -83,6 +83,12 @@ export const TEST_CHECK_NAMES = [
    * has none. Off: not, so the user's own chain (or, with none, every root shown) decides.
    */
   "backup-anchor",
+  /**
+   * features/keys: a backup is also tried with the anchors this browser remembers, and one that
+   * opens with a root the server did not show is refused (ANWH: the root withheld). Off: with
+   * the roots shown alone, so it fails as a wrong code does.
+   */
+  "backup-anchor-shown",
   /** lib/trust.ts: once the instance's legacy rule is pinned, a version 1 key without an administrator's certificate is untrusted_key. Off: pinned on first use, as before the rule. */
   "legacy-uncertified",
   /**

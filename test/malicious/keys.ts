@@ -25,7 +25,7 @@ import { type Member, chainOf, invitedMember, legacyMember, rootAdmin } from "..
 import { TEST_CODE } from "../support/keys";
 import type { TestCheck } from "../../web/build-settings";
 import type { MaliciousSuite, Run } from "./harness";
-import { aliceAndBob, conversationWith, logout, openedBy, rotate, sentCopies, signInAs, startConversationWith, trustWarning } from "./scenes";
+import { aliceAndBob, conversationWith, logout, openedBy, recoverAs, rotate, sentCopies, signInAs, startConversationWith, trustWarning } from "./scenes";
 
 /** The server answers keys of its own for `member`, dressed as their identity: a root record for their id and address. */
 async function substituteKey(run: Run, member: Member) {
@@ -229,6 +229,35 @@ export function keyAttacks(suite: MaliciousSuite): void {
     const { alice, bob } = await aliceAndBob();
     run.proxy.lie("GET", `/api/identities/${alice.session.id}`, (bundle) => ({ ...bundle, chain: null }));
     return { page: await run.visitor(), alice, bob };
+  });
+
+  // Alice's backup is bound to the instance's root, which this browser pinned with Bob before, and
+  // the server withholds that root: her right code opens the backup only with the root remembered.
+  // Refused with a text of its own (ANWH), so that she does not take it for a forgotten code and
+  // have her key reset. With the check off, the popup says her code is wrong.
+  suite.attack("the root withheld: the server shows no instance root to Alice, whose backup is bound to it, on a browser where Bob signed in before; she types her right code", {
+    check: "backup-anchor-shown",
+    timeout: 240_000,
+    async mount(run) {
+      const { alice, bob } = await aliceAndBob();
+      const page = await run.visitor();
+      await signInAs(page, bob);
+      await page.getByRole("heading", { name: /^Hello/ }).waitFor();
+      await logout(page);
+      const roots = run.proxy.lie("GET", "/api/identities/anchors", (answer) => ({ ...answer, roots: [] }));
+      await recoverAs(page, alice);
+      return { page, roots };
+    },
+    async refused({ page, roots }) {
+      const popup = page.locator('[data-key-state="error"]');
+      await expect.poll(() => popup.textContent(), { timeout: 60_000 }).toContain("the server no longer shows the instance key your key belongs to");
+      expect(roots.hits).toBeGreaterThan(0);
+    },
+    async works({ page, roots }) {
+      await page.getByText("Error decrypting your key.").waitFor({ timeout: 60_000 });
+      expect(await page.locator('[data-key-state="recovery"]').count()).toBe(1);
+      expect(roots.hits).toBeGreaterThan(0);
+    },
   });
 
   // The anchors this browser pinned with Bob stay (the roots the server shows are read for the

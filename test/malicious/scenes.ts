@@ -51,6 +51,15 @@ export async function signInAs(page: Page, member: Pick<Member, "email">): Promi
   await signIn(page, member.email, MEMBER_PASSWORD, TEST_CODE);
 }
 
+/** Signs in as `member` on a browser that holds none of their keys, and asks to recover the server's backup with their code. */
+export async function recoverAs(page: Page, member: Pick<Member, "email">): Promise<void> {
+  await signIn(page, member.email, MEMBER_PASSWORD, null);
+  const dialog = page.getByRole("dialog", { name: "Secure key" });
+  await dialog.getByRole("button", { name: "Recover from the server backup" }).click();
+  await dialog.getByLabel("Secure code", { exact: true }).fill(TEST_CODE);
+  await dialog.getByRole("button", { name: "Recover", exact: true }).click();
+}
+
 /** The user menu's plain Logout (this browser's memory of anchors and pins stays), waiting for the login page. */
 export async function logout(page: Page): Promise<void> {
   await page.getByRole("button", { name: "User menu" }).click();

@@ -279,7 +279,7 @@ const ANCHORS_KEY = `${TRUST_PREFIX}anchors`;
  * these, not from the roots the server shows. A browser that never pinned any (a first sign-in
  * here) has none: then the server's roots are pinned at first use, as before.
  */
-function browserAnchors(): string[] {
+export function browserAnchors(): string[] {
   // Test build only: a browser that remembers nothing ("pins-browser-anchors" off).
   if (TEST_CHECKS && checkOff("pins-browser-anchors")) return [];
   try {

@@ -8,6 +8,7 @@ import {
   generateAccountKeys,
   identityKeys,
   verifyIdentity,
+  wrapAccountKeys,
 } from "@sealwork/crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { rootAndBob } from "../../lib/identity-test-support";
@@ -16,6 +17,7 @@ import { rootAndBob } from "../../lib/identity-test-support";
 const fake = vi.hoisted(() => ({
   bundles: new Map<number, unknown>(),
   anchors: [] as string[],
+  remembered: [] as string[],
   reset: null as unknown,
 }));
 vi.mock("../../lib/api", () => ({
@@ -29,8 +31,10 @@ vi.mock("../../lib/trust", () => ({
   fetchBundle: async (uid: number) => fake.bundles.get(uid) ?? { chain: null, legacy: null },
 }));
 vi.mock("../../lib/session", () => ({ getSession: () => null }));
+vi.mock("../../lib/pins", () => ({ browserAnchors: () => fake.remembered }));
 
-const { pendingReset, takeoverIdentity } = await import("./identity-steps");
+const { backupAnchors, openBackup, pendingReset, takeoverIdentity } = await import("./identity-steps");
+const { WRONG_CODE } = await import("./open-envelope");
 const { KeyFlowError } = await import("./key-errors");
 
 const DAY = 86_400_000;
@@ -64,6 +68,7 @@ async function failure(promise: Promise<unknown>): Promise<string> {
 beforeEach(() => {
   fake.bundles.clear();
   fake.reset = null;
+  fake.remembered = [];
 });
 
 describe("taking over a key an administrator reset", () => {
@@ -99,5 +104,48 @@ describe("taking over a key an administrator reset", () => {
     expect(await failure(takeoverIdentity(2, await generateAccountKeys(), honest.temp))).toBe("TTRV");
     fake.reset = { nonsense: true };
     expect(await failure(pendingReset())).toBe("TTRV");
+  });
+});
+
+describe("opening a backup bound to the instance's root", () => {
+  const CODE = "correct horse battery";
+  const FAST = { memoryKiB: 1024, iterations: 1, parallelism: 1 };
+  const codes = { damaged: "KPM2", malformed: "LINV" } as const;
+
+  /** Keys wrapped under CODE, bound to the root's key id; the root's id. */
+  async function boundBackup() {
+    const { anchors } = await rootAndBob();
+    const envelope = await wrapAccountKeys(await generateAccountKeys(), CODE, FAST, { anchor: anchors[0] });
+    return { envelope, root: anchors[0]! };
+  }
+
+  it("tries the roots shown and those this browser remembers, each once", async () => {
+    fake.anchors = ["shown-a", "both"];
+    fake.remembered = ["both", "remembered-b"];
+    expect(await backupAnchors()).toEqual({ shown: ["shown-a", "both"], tried: ["shown-a", "both", "remembered-b"] });
+  });
+
+  it("pins the root it opens with when the server shows it", async () => {
+    const { envelope, root } = await boundBackup();
+    fake.anchors = [root];
+    expect(await openBackup(envelope, CODE, codes)).toMatchObject({ pinned: [root] });
+  });
+
+  it("refuses, as ANWH and not as a wrong code, a right code whose root the server withholds from a browser that remembers it", async () => {
+    const { envelope, root } = await boundBackup();
+    fake.anchors = [];
+    fake.remembered = [root];
+    expect(await failure(openBackup(envelope, CODE, codes))).toBe("ANWH");
+    // A wrong code stays a wrong code, and a browser that remembers no anchor cannot tell the two apart.
+    expect(await openBackup(envelope, "wrong horse battery", codes)).toBe(WRONG_CODE);
+    fake.remembered = [];
+    expect(await openBackup(envelope, CODE, codes)).toBe(WRONG_CODE);
+  });
+
+  it("takes a backup bound to no root as before", async () => {
+    const envelope = await wrapAccountKeys(await generateAccountKeys(), CODE, FAST);
+    fake.anchors = [];
+    fake.remembered = ["remembered-b"];
+    expect(await openBackup(envelope, CODE, codes)).toMatchObject({ pinned: undefined });
   });
 });

@@ -1,6 +1,7 @@
 import {
   type AccountKeys,
   type IdentityChain,
+  type SecureCodeWrapEnvelope,
   type SignedIdentity,
   type SignedKeyReset,
   createInvitedIdentity,
@@ -14,11 +15,13 @@ import {
 } from "@sealwork/crypto";
 import { call } from "../../lib/api";
 import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
+import { browserAnchors } from "../../lib/pins";
 import { getSession } from "../../lib/session";
 import { fetchAnchors, fetchBundle, instanceAnchors, pinLegacyRule } from "../../lib/trust";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { offerCertification } from "./certify-offer";
-import { KeyFlowError, step } from "./key-errors";
+import { KeyFlowError, type KeyErrorCode, step } from "./key-errors";
+import { WRONG_CODE, open } from "./open-envelope";
 
 /**
  * The key popup's protocol v2 steps (docs/protocol.md §14): the setup administrator's root
@@ -55,22 +58,49 @@ export async function afterUnlock(holder: UnlockedKeys, firstSeen?: string[]): P
   if (publishRoot) await offerCertification(holder.uid).catch((error: unknown) => console.warn("Listing the keys from version 1 failed", error));
 }
 
+/** The roots a backup is opened with: `shown` by the server, and `tried`, those and the ones this browser remembers. */
+export interface BackupAnchors {
+  shown: readonly string[];
+  tried: readonly string[];
+}
+
 /**
  * The roots the server shows, each checked to be a self-signed root: the backup of a key with an
  * identity is bound to one of them (docs/protocol.md §14.10, "The anchor in the backup"), which
- * opening it finds. SYNA when they cannot be asked for (not a wrong code).
+ * opening it finds. Tried with them, the anchors this browser pinned before, so that a root the
+ * server withholds is told from a wrong code (anchorOf). SYNA when they cannot be asked for.
  */
-export function backupAnchors(): Promise<string[]> {
-  return step("SYNA", () => fetchAnchors());
+export async function backupAnchors(): Promise<BackupAnchors> {
+  const shown = await step("SYNA", () => fetchAnchors());
+  // Test build only, "backup-anchor-shown" off: the roots shown alone.
+  const remembered = TEST_CHECKS && checkOff("backup-anchor-shown") ? [] : browserAnchors();
+  return { shown, tried: [...new Set([...shown, ...remembered])] };
 }
 
 /**
  * The anchor an opened backup was bound to, for afterUnlock to pin at first use instead of what
- * the server shows (undefined: bound to none). Test build only, "backup-anchor" off: never.
+ * the server shows (undefined: bound to none). The code was right, so a backup bound to a root
+ * this browser remembers but the server did not show is the server withholding the instance's
+ * root: refused (ANWH), not taken as a wrong code. Test build only, "backup-anchor" off: never.
  */
-export function anchorOf(opened: { anchor: string | null }): string[] | undefined {
+function anchorOf(opened: { anchor: string | null }, anchors: BackupAnchors): string[] | undefined {
+  if (opened.anchor && !anchors.shown.includes(opened.anchor)) throw new KeyFlowError("ANWH");
   if (!opened.anchor || (TEST_CHECKS && checkOff("backup-anchor"))) return undefined;
   return [opened.anchor];
+}
+
+/**
+ * Opens a key's backup (the device's envelope, the server's backup or a key file) with the code:
+ * WRONG_CODE, or the keys and the anchor afterUnlock pins (anchorOf; ANWH for a root withheld).
+ */
+export async function openBackup(
+  envelope: SecureCodeWrapEnvelope,
+  code: string,
+  codes: { damaged: KeyErrorCode; malformed: KeyErrorCode },
+): Promise<{ keys: AccountKeys; pinned: string[] | undefined } | typeof WRONG_CODE> {
+  const anchors = await backupAnchors();
+  const opened = await open(envelope, code, codes, anchors.tried);
+  return opened === WRONG_CODE ? opened : { keys: opened.keys, pinned: anchorOf(opened, anchors) };
 }
 
 export interface TakeoverIdentity {

@@ -23,6 +23,8 @@
  *   expired, or for other temporary keys); TTRV an administrator's key reset does not verify (not
  *   signed by an administrator of the pinned instance, for another user or another key); TTRX the
  *   key reset has expired (the user asks an administrator for a new one)
+ * - ANWH the code opened the key's backup with an instance root this browser pinned before, but
+ *   the server no longer shows that root (it withholds it): not a wrong code, and refused
  */
 export const KEY_ERROR_CODES = [
   "NCRP",
@@ -56,6 +58,7 @@ export const KEY_ERROR_CODES = [
   "TTIV",
   "TTRV",
   "TTRX",
+  "ANWH",
 ] as const;
 
 export type KeyErrorCode = (typeof KEY_ERROR_CODES)[number];

@@ -29,7 +29,7 @@ import {
 import { isInvitationCode, normalizeInvitationCode } from "../../lib/invitation-code";
 import { setUnlockedKeys } from "../../lib/unlocked-keys";
 import { VaultError, clearLocalKey, loadLocalKey, readRaw, saveLocalKey, type LocalKey } from "../../lib/vault";
-import { afterUnlock, anchorOf, backupAnchors, pendingReset, rootForFirstKey, takeoverIdentity } from "./identity-steps";
+import { afterUnlock, openBackup, pendingReset, rootForFirstKey, takeoverIdentity } from "./identity-steps";
 import { KeyFlowError, step, type KeyErrorCode } from "./key-errors";
 import { WRONG_CODE, open } from "./open-envelope";
 import "./i18n";
@@ -208,10 +208,10 @@ export function useKeyFlow(uid: number) {
       if (state.kind !== "unlock") return;
       const { local } = state;
       return perform(async (current) => {
-        const opened = await open(local.envelope, code, { damaged: "KPM2", malformed: "LINV" }, await backupAnchors());
+        const opened = await openBackup(local.envelope, code, { damaged: "KPM2", malformed: "LINV" });
         if (current !== run.current) return;
         if (opened === WRONG_CODE) return wrongCode();
-        await finish(current, local.keyId, opened.keys, anchorOf(opened));
+        await finish(current, local.keyId, opened.keys, opened.pinned);
       }, "unlocking");
     },
     [finish, perform, state, wrongCode],
@@ -232,11 +232,11 @@ export function useKeyFlow(uid: number) {
           backup.current = envelope;
         }
         const envelope = backup.current;
-        const opened = await open(envelope, code, { damaged: "RCCD", malformed: "RCCD" }, await backupAnchors());
+        const opened = await openBackup(envelope, code, { damaged: "RCCD", malformed: "RCCD" });
         if (current !== run.current) return;
         if (opened === WRONG_CODE) return wrongCode();
         await step("RCFO", () => saveLocalKey(uid, keypair.id, envelope));
-        await finish(current, keypair.id, opened.keys, anchorOf(opened));
+        await finish(current, keypair.id, opened.keys, opened.pinned);
       }, "recovering");
     },
     [finish, perform, state, uid, wrongCode],
@@ -268,11 +268,11 @@ export function useKeyFlow(uid: number) {
       if (state.kind !== "import" || !state.envelope) return;
       const { envelope, keypair } = state;
       return perform(async (current) => {
-        const opened = await open(envelope, code, { damaged: "KPM2", malformed: "LINV" }, await backupAnchors());
+        const opened = await openBackup(envelope, code, { damaged: "KPM2", malformed: "LINV" });
         if (current !== run.current) return;
         if (opened === WRONG_CODE) return wrongCode();
         await step("KGAS", () => saveLocalKey(uid, keypair.id, envelope));
-        await finish(current, keypair.id, opened.keys, anchorOf(opened));
+        await finish(current, keypair.id, opened.keys, opened.pinned);
       }, "unlocking");
     },
     [finish, perform, state, uid, wrongCode],

@@ -154,5 +154,6 @@ export const de: Texts<typeof en> = {
     TTIV: "Deine Einladung ist nicht von einer Administratorin oder einem Administrator dieser Instanz signiert, oder sie ist abgelaufen. Bitte um eine neue Einladung.",
     TTRV: "Das Zurücksetzen deines Schlüssels ist nicht von einer Administratorin oder einem Administrator dieser Instanz signiert oder gilt nicht für deinen Schlüssel. Bitte darum, deinen Schlüssel erneut zurückzusetzen.",
     TTRX: "Das Zurücksetzen deines Schlüssels ist abgelaufen: Sein Rücksetzcode funktioniert nicht mehr. Bitte darum, deinen Schlüssel erneut zurückzusetzen.",
+    ANWH: "Dein Sicherheitscode ist richtig, aber der Server zeigt den Instanzschlüssel, zu dem dein Schlüssel gehört, nicht mehr. Benutze diesen Server nicht, bis ihn eine Administratorin oder ein Administrator geprüft hat; lass deinen Schlüssel nicht zurücksetzen.",
   },
 };

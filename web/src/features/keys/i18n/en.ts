@@ -151,5 +151,6 @@ export const en = {
     TTIV: "Your invitation is not signed by an administrator of this instance, or has expired. Ask for a new invitation.",
     TTRV: "The reset of your key is not signed by an administrator of this instance, or is not for your key. Ask an administrator to reset your key again.",
     TTRX: "The reset of your key has expired: its reset code no longer works. Ask an administrator to reset your key again.",
+    ANWH: "Your secure code is right, but the server no longer shows the instance key your key belongs to. Do not use this server until an administrator has checked it; do not have your key reset.",
   },
 };
