@@ -23,8 +23,10 @@ import { cpuSince, ownProcesses, processCpu, splitCores, unsplitCores } from "./
  *   decrypt, render the newest page) and paged back to its start by scrolling, against the time
  *   the SPA's own query function (web/…/load-conversation.ts, bundled with esbuild) takes to fetch
  *   and decrypt the same pages in a page of the same browser without rendering anything, with the
- *   CPU time each side cost the browser, the runtime and DynamoDB Local;
+ *   CPU time each side cost the browser, the runtime and DynamoDB Local; at each round trip of
+ *   BENCH_LATENCY_MS (Chromium's network emulation on both sides);
  * - append and poll latency at BENCH_CLIENTS (default 50) concurrent clients on one conversation.
+ * BENCH_PARTS names the parts to run (default all three: "upload,open,append").
  */
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 256);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
@@ -219,6 +221,23 @@ async function uploadThroughput(runtime: SpawnedRuntime, admin: Session, other: 
 }
 
 const OPEN_MESSAGES = Number(process.env.BENCH_OPEN_MESSAGES ?? 2000);
+/**
+ * BENCH_LATENCY_MS: round trips the open is measured at, comma separated (default "0"). Above 0,
+ * Chromium delays every request of both sides (the SPA's page and the bare one) by that many
+ * milliseconds (network emulation), as a user's link to the API would, instead of the loopback's
+ * under-a-millisecond.
+ */
+const LATENCIES = (process.env.BENCH_LATENCY_MS ?? "0").split(",").map(Number);
+/** BENCH_PARTS: which parts run, comma separated (default "upload,open,append"). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "upload,open,append").split(","));
+
+/** Every request `page` makes waits `ms` more before its answer starts (none for 0). */
+async function withLatency(page: Page, ms: number): Promise<void> {
+  if (!ms) return;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: ms, downloadThroughput: -1, uploadThroughput: -1 });
+}
 
 /**
  * The conversation screen's own infinite query (query function and paging), run to the last page
@@ -274,7 +293,7 @@ async function sealedForUser(runtime: SpawnedRuntime, token: string, uid: number
  * the newest message on screen (fetch, decrypt, render the newest page), then scrolling up until
  * '(no more messages)' with every message rendered.
  */
-async function openLongConversation(runtime: SpawnedRuntime, admin: Session, other: Session) {
+async function openLongConversation(runtime: SpawnedRuntime, admin: Session, other: Session, latencyMs: number) {
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ baseURL: runtime.url, viewport: { width: 1280, height: 800 }, locale: "en-GB" });
@@ -318,6 +337,8 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     // side is timed, and once after, which is the figure compared.
     const pagesCount = Math.ceil(OPEN_MESSAGES / 50);
     const bare = await (await browser.newContext({ baseURL: runtime.url, bypassCSP: true })).newPage();
+    await withLatency(bare, latencyMs);
+    await withLatency(page, latencyMs);
     await bare.goto("/login");
     await bare.addScriptTag({ content: await browserBundle(PAGES_ENTRY) });
     const b64 = (bytes: ArrayBuffer) => Buffer.from(bytes).toString("base64");
@@ -376,6 +397,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
       return times;
     })()`)) as number[];
     const allMs = performance.now() - started;
+    const scrolledMs = perPage.reduce((sum, ms) => sum + ms, 0);
     const spaCpu = cpuSince(cpuBefore);
     if (cdp) printProfile((await cdp.send("Profiler.stop")).profile);
     const drawn = await log.locator("[data-message-text]").count();
@@ -391,6 +413,7 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     const bareCpu = cpuSince(bareBefore);
     return {
       split_cores: split,
+      latency_ms: latencyMs,
       messages: OPEN_MESSAGES,
       seed_appends_per_s: Math.round((OPEN_MESSAGES / seedSeconds) * 10) / 10,
       open_newest_page_ms: Math.round(openMs),
@@ -405,6 +428,10 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
       fetch_decrypt_first_ms: Math.round(firstFetch.ms),
       fetch_decrypt_ms: Math.round(fetched.ms),
       all_pages_to_fetch_decrypt: Math.round((allMs / fetched.ms) * 100) / 100,
+      // The scroll back as the page timed it (the sum of its waits for each older page, without
+      // the test driver's round trips), against the bare side's time for as many pages.
+      scroll_back_in_page_ms: Math.round(scrolledMs),
+      scroll_back_to_fetch_decrypt: Math.round((scrolledMs / ((fetched.ms * (fetched.pages - 1)) / fetched.pages)) * 100) / 100,
       // CPU time of each kind of process: the SPA's open and scroll back, and the second fetch and decrypt.
       all_pages_cpu_ms: spaCpu,
       fetch_decrypt_cpu_ms: bareCpu,
@@ -437,6 +464,12 @@ function printProfile(profile: CpuProfile): void {
   console.error(top.map(([name, ms]) => `${ms.toFixed(1).padStart(8)} ms  ${name}`).join("\n"));
 }
 
+async function opens(runtime: SpawnedRuntime, admin: Session, other: Session) {
+  const runs = [];
+  for (const ms of LATENCIES) runs.push(await openLongConversation(runtime, admin, other, ms));
+  return { open: runs[0], ...(runs.length > 1 ? { open_at_latencies: runs } : {}) };
+}
+
 export async function runConversationsBench(): Promise<void> {
   const runtime = await spawnRuntime({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, POWERTOOLS_LOG_LEVEL: "ERROR" } });
   try {
@@ -447,13 +480,16 @@ export async function runConversationsBench(): Promise<void> {
       measuredAt: new Date().toISOString(),
       node: process.version,
       cpus: cpus().length,
-      upload: await uploadThroughput(runtime, admin, clients[0]!),
-      open: await openLongConversation(runtime, admin, clients[0]!),
-      append_poll: await appendPollLatency(runtime, admin, clients),
+      upload: PARTS.has("upload") ? await uploadThroughput(runtime, admin, clients[0]!) : null,
+      // One open per round trip in LATENCIES; `open` is the first of them.
+      ...(PARTS.has("open") ? await opens(runtime, admin, clients[0]!) : {}),
+      append_poll: PARTS.has("append") ? await appendPollLatency(runtime, admin, clients) : null,
     };
     console.log(JSON.stringify(result));
     mkdirSync(join(ROOT, "bench"), { recursive: true });
-    const file = join(ROOT, "bench", "results-conversations.json");
+    // A run of some parts only has a file of its own, so the full run's figures stay.
+    const only = ["upload", "open", "append"].every((part) => PARTS.has(part)) ? "" : `-${[...PARTS].join("-")}`;
+    const file = join(ROOT, "bench", `results-conversations${only}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
     console.log(`written to ${file}`);
   } finally {
