@@ -34,7 +34,7 @@ import { type ProcessCpu, type ProcessKind, cpuSince, processCpu, splitCores, un
  *    the same PUTs of Blob parts, completed), taking turns, BENCH_DRIVE_UPLOAD_RUNS (default 2) each
  *    after a warm-up of each; with the CPU time each side's processes used (Chromium's renderer,
  *    network service and browser, the runtime with s3rver, DynamoDB Local: process-cpu.ts) and the
- *    load average at the end.
+ *    load average at the end; at each uplink of BENCH_DRIVE_UPLINK_MBIT.
  *
  * Figures, not assertions: bench/results-drive.json.
  */
@@ -113,6 +113,12 @@ const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 const UPLOAD_MB = Number(process.env.BENCH_DRIVE_UPLOAD_MB ?? 256);
 const UPLOAD_RUNS = Number(process.env.BENCH_DRIVE_UPLOAD_RUNS ?? 2);
+/**
+ * BENCH_DRIVE_UPLINK_MBIT: the uplinks the upload is measured at, comma separated (default "0":
+ * the loopback as it is). Above 0, Chromium sends at most that many megabits a second, with a
+ * round trip of 20 ms (network emulation), both sides alike.
+ */
+const UPLINKS = (process.env.BENCH_DRIVE_UPLINK_MBIT ?? "0").split(",").map(Number);
 const ADMIN = { email: "bench-drive@example.ch", password: "bench-password-1" };
 
 const UPLOAD_ENTRY = `
@@ -169,8 +175,8 @@ globalThis.bench = {
 };
 `;
 
-/** 4. A large upload into a drive, encrypted beside unencrypted through the same path. */
-async function uploadRatio() {
+/** 4. A large upload into a drive, encrypted beside unencrypted through the same path, over an uplink of `mbit` (0: the loopback). */
+async function uploadRatio(mbit: number) {
   const runtime = await spawnRuntime({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, POWERTOOLS_LOG_LEVEL: "ERROR" } });
   const browser = await launchBrowser();
   try {
@@ -179,6 +185,11 @@ async function uploadRatio() {
     const admin = await api<Session>("POST", `/api/users/${adminId}/login`, null, { password: ADMIN.password });
     const group = await api<{ id: number }>("POST", "/api/groups", admin, { name: "Bench drive", members: [] });
     const page = await browser.newPage({ bypassCSP: true });
+    if (mbit > 0) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, uploadThroughput: (mbit * 1_000_000) / 8, downloadThroughput: -1 });
+    }
     const split = splitCores();
     await page.goto(`${runtime.url}/login`);
     await page.addScriptTag({ content: (await spaBundle(UPLOAD_ENTRY)).js });
@@ -206,6 +217,7 @@ async function uploadRatio() {
     const medianCpu = (runs: ProcessCpu[]) => Object.fromEntries((Object.keys(runs[0] ?? {}) as ProcessKind[]).map((kind) => [kind, figures(runs.map((r) => r[kind] ?? 0)).median_ms]));
     return {
       split_cores: split,
+      uplink_mbit: mbit || null,
       file_mb: UPLOAD_MB,
       encrypted: { ...enc, mb_per_s: mbps(enc.median_ms), cpu_ms: medianCpu(cpu.encrypted) },
       unencrypted: { ...bare, mb_per_s: mbps(bare.median_ms), cpu_ms: medianCpu(cpu.unencrypted) },
@@ -217,6 +229,13 @@ async function uploadRatio() {
     unsplitCores();
     await runtime.stop();
   }
+}
+
+/** One upload ratio per uplink of UPLINKS: `upload` is the first, `upload_at_uplinks` all of them. */
+async function uploads() {
+  const runs = [];
+  for (const mbit of UPLINKS) runs.push(await uploadRatio(mbit));
+  return { upload: runs[0], ...(runs.length > 1 ? { upload_at_uplinks: runs } : {}) };
 }
 
 export async function runDriveBench(): Promise<void> {
@@ -252,11 +271,12 @@ export async function runDriveBench(): Promise<void> {
       all_opened_to_bare: ratio(figures(all).median_ms, figures(bare).median_ms),
       search_items: SEARCH,
       search: searchFigures,
-      upload: await uploadRatio(),
+      ...(await uploads()),
     };
     console.log(JSON.stringify(result, null, 2));
     mkdirSync(join(ROOT, "bench"), { recursive: true });
-    const file = join(ROOT, "bench", "results-drive.json");
+    // A run at other uplinks has a file of its own, so the plain run's figures stay.
+    const file = join(ROOT, "bench", UPLINKS.some(Boolean) ? "results-drive-uplinks.json" : "results-drive.json");
     writeFileSync(file, JSON.stringify(result, null, 2));
     console.log(`written to ${file}`);
   } finally {
