@@ -277,7 +277,8 @@ const ANCHORS_KEY = `${TRUST_PREFIX}anchors`;
  * The instance anchors this browser pinned before, for any user (docs/protocol.md §14.10): a book
  * the server withholds, replaces by bytes that do not open, or serves without anchors starts from
  * these, not from the roots the server shows. A browser that never pinned any (a first sign-in
- * here) has none: then the server's roots are pinned at first use, as before.
+ * here) has none: then the server's roots are pinned at first use, as before. The key popup tries
+ * a backup with them too, to tell a withheld root from a wrong code (features/keys, openBackup).
  */
 export function browserAnchors(): string[] {
   // Test build only: a browser that remembers nothing ("pins-browser-anchors" off).
