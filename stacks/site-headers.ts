@@ -10,7 +10,7 @@
  * TOTP QR code). Nobody may frame the app. Trusted Types are required for every script sink
  * (`require-trusted-types-for 'script'`), and the only policy the page may create is `default`
  * (web/src/lib/trusted-types.ts: markup-free text for Mantine's <style> elements, the rich body's
- * inert parse and FullCalendar's two fixed layout probes).
+ * inert parse, FullCalendar's two fixed layout probes, and the app's own worker scripts).
  */
 export interface SiteOrigins {
   /** The API's origin when it is not the site's own (on AWS: the HTTP API's URL). */

@@ -1,14 +1,40 @@
-import { join } from "node:path";
-import { build } from "esbuild";
+import { dirname, join, resolve } from "node:path";
+import { type Plugin, build } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { ROOT } from "../support/runtime";
 
 /** What Vite would replace in the SPA's modules (an object: a setting the bench does not name reads as unset). */
 const SPA_DEFINE = { "import.meta.env": JSON.stringify({ VITE_API_URL: "", MODE: "production", DEV: false, PROD: true }), "process.env.NODE_ENV": '"production"' };
 
+/**
+ * The SPA's workers (a `?worker&url` import, which Vite builds into a script of the site): bundled
+ * here too, and served to the page as a blob: URL, so a bench runs the SPA's modules with their
+ * workers as the SPA does.
+ */
+const workerUrls: Plugin = {
+  name: "worker-url",
+  setup(bench) {
+    bench.onResolve({ filter: /\?worker&url$/ }, (args) => ({ path: resolve(args.resolveDir, args.path.replace(/\?worker&url$/, "")), namespace: "worker-url" }));
+    bench.onLoad({ filter: /.*/, namespace: "worker-url" }, async (args) => {
+      const file = /\.[jt]s$/.test(args.path) ? args.path : `${args.path}.ts`;
+      const worker = await build({ entryPoints: [file], bundle: true, format: "iife", target: "es2022", platform: "browser", define: SPA_DEFINE, write: false });
+      return { contents: `export default URL.createObjectURL(new Blob([${JSON.stringify(worker.outputFiles[0]!.text)}], { type: "text/javascript" }));`, loader: "js", resolveDir: dirname(file) };
+    });
+  },
+};
+
 /** Bundles an entry (TypeScript, resolved from the repository root) for a page of headless Chromium. */
 export async function browserBundle(entry: string): Promise<string> {
-  const result = await build({ stdin: { contents: entry, resolveDir: ROOT, loader: "ts" }, bundle: true, format: "iife", target: "es2022", platform: "browser", define: SPA_DEFINE, write: false });
+  const result = await build({
+    stdin: { contents: entry, resolveDir: ROOT, loader: "ts" },
+    bundle: true,
+    format: "iife",
+    target: "es2022",
+    platform: "browser",
+    define: SPA_DEFINE,
+    plugins: [workerUrls],
+    write: false,
+  });
   return result.outputFiles[0]!.text;
 }
 
@@ -26,6 +52,7 @@ export async function spaBundle(entry: string): Promise<{ js: string; css: strin
     platform: "browser",
     jsx: "automatic",
     define: SPA_DEFINE,
+    plugins: [workerUrls],
     loader: { ".module.css": "local-css" },
     // One React, as Vite's dedupe makes it (the repository root holds another copy).
     alias: { react: join(ROOT, "web", "node_modules", "react"), "react-dom": join(ROOT, "web", "node_modules", "react-dom") },

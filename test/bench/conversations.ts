@@ -265,7 +265,8 @@ globalThis.bench = {
 `;
 
 /**
- * From a page's Resource Timing, the requests for older pages of conversation `id`: the time per
+ * From the Resource Timing of the page's page-chain worker (which fetches the older pages; the
+ * page's own where it has none), the requests for older pages of conversation `id`: the time per
  * page from the first request to the last answer, the median request (sent to answered) and the
  * median gap between an answer and the next request (the decrypting, and whatever else the page's
  * main thread was doing then).
@@ -280,6 +281,9 @@ const olderPagesTiming = (id: number) => `(() => {
     gap_median_ms: median(pages.slice(1).map((e, i) => e.startTime - pages[i].responseEnd)),
   };
 })()`;
+
+/** Where a page's older pages are fetched: its page-chain worker (the only worker of these pages), else the page itself. */
+const chainScope = (page: Page): Pick<Page, "evaluate"> => page.workers()[0] ?? page;
 
 /** The conversation key sealed for a user's registered key (they signed in in the browser). */
 async function sealedForUser(runtime: SpawnedRuntime, token: string, uid: number, key: Key, conversationId: number): Promise<string> {
@@ -406,10 +410,10 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     await log.locator(`[data-message="${Math.min(...ids)}"]`).waitFor();
 
     const bareBefore = processCpu();
-    const spaRequests = await page.evaluate(olderPagesTiming(id));
-    await bare.evaluate("performance.clearResourceTimings()");
+    const spaRequests = await chainScope(page).evaluate(olderPagesTiming(id));
+    await chainScope(bare).evaluate("performance.clearResourceTimings()");
     const fetched = await fetchAndDecrypt();
-    const bareRequests = await bare.evaluate(olderPagesTiming(id));
+    const bareRequests = await chainScope(bare).evaluate(olderPagesTiming(id));
     const bareCpu = cpuSince(bareBefore);
     return {
       split_cores: split,

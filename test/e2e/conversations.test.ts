@@ -131,6 +131,9 @@ describe("conversations in the browser", () => {
     // The older page came in above the place in view; scrolled up to the start, the oldest shows first.
     await messageList(a).evaluate((el) => el.scrollTo(0, 0));
     await expect.poll(() => messageTexts(a).first().innerText()).toBe("seed 1");
+    // The older page came through the page-chain worker, not from the page's own thread (issue 9).
+    expect(a.workers().some((w) => w.url().includes("page-chain.worker"))).toBe(true);
+    expect(await a.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("?before=")).length)).toBe(0);
 
     // /panel-right/: the details of the conversation opened last, on a page of their own.
     await gotoApp(a, "/panel-right/");
@@ -236,6 +239,32 @@ describe("conversations in the browser", () => {
     await a.locator(`main [data-conversation-row="${id}"]`).getByText("Project X").waitFor();
 
     for (const page of [a, b, c]) await page.context().close();
+  });
+
+  it("pages back on the page's own thread when the page-chain worker does not load", { timeout: 120_000 }, async () => {
+    const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
+    await shareGroup(ann, ben);
+    // Both make their keys, so the conversation key can be sealed for them.
+    const [a, b] = await Promise.all([signedIn(ann), signedIn(ben)]);
+    await b.context().close();
+    const seeded = await startConversation(ann, [ben], { realKeys: true });
+    for (let i = 1; i <= 55; i++) await appendText(ann, seeded.id, `seed-${i}`, `seed ${i}`, seeded.key);
+    // The worker's script never arrives: the pages it was to fetch are fetched by the page.
+    let refused = 0;
+    await a.route("**/page-chain.worker*", async (route) => {
+      refused++;
+      await route.abort("connectionrefused");
+    });
+    await gotoApp(a, `/conversation/${seeded.id}`);
+    await messageList(a).getByText("seed 55", { exact: true }).waitFor();
+    await expect.poll(() => messageList(a).evaluate((el) => el.scrollTop > 0)).toBe(true);
+    await messageList(a).evaluate((el) => el.scrollTo(0, 0));
+    await a.getByText("(no more messages)").waitFor();
+    await expect.poll(() => messageCount(a)).toBe(55);
+    expect(refused).toBeGreaterThan(0);
+    expect(await a.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("?before=")).length)).toBeGreaterThan(0);
+    expect(await a.getByRole("dialog", { name: "Error" }).count()).toBe(0);
+    await a.context().close();
   });
 
   it("keeps a message that failed to send, with Retry sending it under the same local id", { timeout: 120_000 }, async () => {

@@ -132,19 +132,22 @@ describe("the SPA under its CSP", () => {
     // Refused by Trusted Types (no policy makes script text) or by the CSP's script-src, whichever the browser asks first.
     expect((await violations()).some((v) => v.startsWith("script-src") || v.startsWith("require-trusted-types-for"))).toBe(true);
 
-    // Trusted Types: a string with markup cannot reach innerHTML, a script cannot get its source
-    // from a string, and no other policy can be made to launder one.
+    // Trusted Types: a string with markup cannot reach innerHTML, a script or a worker cannot get
+    // its source from a string (only the app's own workers, web/src/lib/worker-scripts.ts), and no
+    // other policy can be made to launder one.
     const refused = await page.evaluate(`(() => {
       const tries = {
         markup: () => { document.createElement("div").innerHTML = '<img src="data:," onerror="window.__injected = true">'; },
         insert: () => document.body.insertAdjacentHTML("beforeend", "<b>x</b>"),
         scriptSrc: () => { document.createElement("script").src = "/evil.js"; },
+        worker: () => new Worker("/evil.js"),
+        dataWorker: () => new Worker("data:text/javascript,postMessage(1)"),
         policy: () => window.trustedTypes.createPolicy("attacker", { createHTML: (s) => s }),
         plainText: () => { document.createElement("div").innerHTML = "just text &amp; entities"; },
       };
       return Object.fromEntries(Object.entries(tries).map(([name, run]) => { try { run(); return [name, "allowed"]; } catch (e) { return [name, e.name]; } }));
     })()`);
-    expect(refused).toEqual({ markup: "TypeError", insert: "TypeError", scriptSrc: "TypeError", policy: "TypeError", plainText: "allowed" });
+    expect(refused).toEqual({ markup: "TypeError", insert: "TypeError", scriptSrc: "TypeError", worker: "TypeError", dataWorker: "TypeError", policy: "TypeError", plainText: "allowed" });
     await expect.poll(() => violations().then((v) => v.filter((line) => line.startsWith("require-trusted-types-for") || line.startsWith("trusted-types")).length)).toBeGreaterThan(0);
     // These were on purpose: the watcher of every browser test must not count them.
     trustedTypesViolations.splice(0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { layoutProbe, markupFreeHtml, parsedRichText } from "./trusted-types";
+import { ownWorkerScript, workerScriptUrl } from "./worker-scripts";
 
 describe("the Trusted Types default policy (issue 11, item 8)", () => {
   it("lets through text that cannot make markup: Mantine's CSS variables", () => {
@@ -29,6 +30,15 @@ describe("the Trusted Types default policy (issue 11, item 8)", () => {
     }
     for (const other of ["<div></div><img src=x onerror=alert(1)>", "<div onclick=x></div>", "<div>text</div>", " <div></div>", "<table><tr><td><div></div></td></tr></table><script></script>"]) {
       expect(layoutProbe(other, "Element innerHTML")).toBeNull();
+    }
+  });
+
+  it("lets through as a script URL only a worker the app's own module named, whole", () => {
+    expect(ownWorkerScript("/assets/page-chain.worker-abc123.js")).toBeNull();
+    expect(workerScriptUrl("/assets/page-chain.worker-abc123.js")).toBe("/assets/page-chain.worker-abc123.js");
+    expect(ownWorkerScript("/assets/page-chain.worker-abc123.js")).toBe("/assets/page-chain.worker-abc123.js");
+    for (const other of ["/assets/page-chain.worker-abc123.js?x", "https://evil.example/assets/page-chain.worker-abc123.js", "data:text/javascript,postMessage(1)", "/assets/other.js", ""]) {
+      expect(ownWorkerScript(other)).toBeNull();
     }
   });
 });

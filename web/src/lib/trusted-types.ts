@@ -9,8 +9,8 @@
  * policy (the only policy the CSP's `trusted-types default` allows), which lets through exactly
  * the strings that cannot make markup: text without "<". Such a string only ever becomes text
  * (entities such as `&lt;` decode to characters, never to tags). Anything with "<" is refused,
- * reported as a violation, and the assignment throws. Scripts and script URLs get no policy at
- * all, so those sinks always refuse strings.
+ * reported as a violation, and the assignment throws. Script text gets no policy at all, and
+ * script URLs only the app's own workers (below).
  *
  * One more library parses HTML: the cards' rich body (tiptap, features/groups/cards/rich-body.tsx)
  * turns the body's HTML into its document by DOMParser.parseFromString on `<body>…</body>`. That
@@ -26,9 +26,15 @@
  * Exactly those two strings at that sink are let through (`layoutProbe`): no attributes, no text,
  * nothing a caller could vary.
  *
+ * Script URLs: only the workers the app's own modules start (a `?worker&url` import, which Vite
+ * builds into a script of the site), each named to the policy by the module that starts it
+ * (`workerScriptUrl`, worker-scripts.ts) and compared whole. No other string becomes a script
+ * URL, and script text has no policy at all.
+ *
  * Imported first by main.tsx, before any module that could touch a sink.
  */
 import * as z from "zod";
+import { ownWorkerScript } from "./worker-scripts";
 
 export function markupFreeHtml(input: string): string | null {
   return typeof input === "string" && !input.includes("<") ? input : null;
@@ -50,10 +56,15 @@ export function layoutProbe(input: string, sink: string | undefined): string | n
 // and eval under the CSP): refused either way, it only leaves violation reports. Told not to try.
 z.config({ jitless: true });
 
+type Rule = (input: string, type?: string, sink?: string) => string | null;
+
 interface TrustedTypePolicyFactory {
-  createPolicy(name: string, rules: { createHTML?: (input: string, type?: string, sink?: string) => string | null }): unknown;
+  createPolicy(name: string, rules: { createHTML?: Rule; createScriptURL?: Rule }): unknown;
 }
 
 const factory = (globalThis as { trustedTypes?: TrustedTypePolicyFactory }).trustedTypes;
 // Browsers without Trusted Types (Firefox before 142, older Safari) ignore the CSP directive too.
-factory?.createPolicy("default", { createHTML: (input, _type, sink) => markupFreeHtml(input) ?? parsedRichText(input, sink) ?? layoutProbe(input, sink) });
+factory?.createPolicy("default", {
+  createHTML: (input, _type, sink) => markupFreeHtml(input) ?? parsedRichText(input, sink) ?? layoutProbe(input, sink),
+  createScriptURL: ownWorkerScript,
+});

@@ -1,4 +1,4 @@
-import type { Attribution, ConversationView, MoteView, ParticipantView, Query, Response } from "@sealwork/contracts";
+import type { Attribution, ConversationView, MoteView, ParticipantView, Query } from "@sealwork/contracts";
 import type { Key } from "@sealwork/crypto";
 import { type QueryClient, infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
@@ -10,9 +10,11 @@ import { currentRing, fetchLog, forgetRing, hasRing } from "./conversation-log";
 import type { LogReply, Ring } from "./distribution";
 import { type MessagePayload, type Verification, openMessage, openRingMessages } from "./message-crypto";
 import { type ShownMessage, messageKey, oldestId } from "./message-state";
+import { type Below, type ChainStart, type ConversationPage, nextAhead } from "./page-chain";
+import { chainAhead, raiseAhead } from "./pages-ahead";
 import { keysMoved, migrate, rekeySigned } from "./signed-changes";
 
-export type ConversationPage = Response<"GET /api/conversations/{id}">;
+export type { ConversationPage };
 export type Message = ShownMessage<MessagePayload>;
 
 /**
@@ -230,19 +232,8 @@ export function logParticipants(ring: Ring): ParticipantView[] {
 export type OlderCursor = number | null;
 
 /**
- * Once the user pages back, older pages are fetched ahead of the list, each as soon as the answer
- * before it is in (its oldest id is the next cursor; it is decrypted meanwhile), so scrolling on
- * waits neither for a request that starts only when the view nears the oldest message held, nor
- * for the frame that draws the last page, nor for the decryption of the page before (issue 9). At
- * least this many pages; while the user keeps paging back, as many messages as the history holds
- * already, so the chain runs on without a pause and what is fetched and not yet looked at stays
- * below what has been (at most twice the history in memory). A glance back fetches two pages.
- */
-const PAGES_AHEAD = 2;
-
-/**
  * One older page on its own: a page fetched ahead, or still on its way, is taken up by the history
- * from here. `loaded`: its answer, asked for already by the chain ahead.
+ * from here. `loaded`: its answer, asked for already by a chain of pages ahead (pages-ahead.ts).
  */
 const olderPageQuery = (id: number, unlocked: KeyHolder, before: number, loaded?: Promise<ConversationPage>) =>
   queryOptions({
@@ -254,60 +245,51 @@ const olderPageQuery = (id: number, unlocked: KeyHolder, before: number, loaded?
     retry: false,
   });
 
-/** Where the pages below a page start: its oldest id, whether there are any, and how many messages it has. */
-interface Below {
-  before: number | null;
-  more: boolean;
-  count: number;
-}
 const belowPage = (page: MessagePage): Below => ({ before: oldestId(page.messages), more: page.more, count: page.messages.length });
-const belowAnswer = (answer: ConversationPage): Below => ({
-  before: answer.motes.reduce<number | null>((min, m) => (min === null || m.id < min ? m.id : min), null),
-  more: answer.more,
-  count: answer.motes.length,
-});
 
 /**
- * Fetches the pages below `below` into the cache, one after the other (each needs the one before):
- * PAGES_AHEAD, or as many messages as `held` if more. The next request goes out as soon as an
- * answer is in, while that page is decrypted. Pages in already are walked through, not fetched
- * again; a chain started earlier and still under way is joined, not doubled.
+ * Starts a chain of pages from `start` (page-chain.ts; in the worker where one runs): each page,
+ * as it is asked for, goes into the cache and is decrypted as soon as its answer is in.
+ */
+function chainFrom(client: QueryClient, id: number, unlocked: KeyHolder, start: ChainStart): void {
+  chainAhead(id, start, (before, loaded) => void client.prefetchQuery(olderPageQuery(id, unlocked, before, loaded)));
+}
+
+/**
+ * Once the user pages back, older pages are fetched ahead of the list (issue 9): PAGES_AHEAD, or
+ * as many messages as `held` if more (page-chain.ts), so scrolling on waits neither for a request
+ * that starts only when the view nears the oldest message held, nor for the frame that draws the
+ * last page, nor for the decryption of the page before. Pages in already, or on their way in a
+ * chain started earlier, are walked through, not fetched again; where they end, a chain goes on.
  */
 async function fetchAhead(client: QueryClient, id: number, unlocked: KeyHolder, below: Below, held: number): Promise<void> {
-  for (let ahead = 0, messages = 0; (ahead < PAGES_AHEAD || messages < held) && below.more && below.before !== null; ahead++) {
-    const before = below.before;
-    let next: Below | null;
-    if (client.getQueryState(queryKeys.conversations.olderPage(id, before))) {
-      // In already, or on its way in an earlier chain: joined (a page that failed stays out of the
-      // chain: the history's own request asks again and reports it).
-      const page = await client.fetchQuery(olderPageQuery(id, unlocked, before)).catch(() => null);
-      next = page && belowPage(page);
-    } else {
-      const loaded = loadConversation(id, { before });
-      void client.prefetchQuery(olderPageQuery(id, unlocked, before, loaded));
-      next = await loaded.then(belowAnswer, () => null);
-    }
-    if (!next) return;
-    below = next;
-    messages += next.count;
+  const budget = { ahead: 0, messages: 0, held };
+  for (let before = nextAhead(budget, below); before !== null; before = nextAhead(budget, below)) {
+    if (!client.getQueryState(queryKeys.conversations.olderPage(id, before))) return chainFrom(client, id, unlocked, { before, ...budget });
+    // In already, or on its way: joined (a page that failed stays out of the chain: the history's
+    // own request asks again and reports it).
+    const page = await client.fetchQuery(olderPageQuery(id, unlocked, before)).catch(() => null);
+    if (!page) return;
+    below = belowPage(page);
+    budget.ahead++;
+    budget.messages += below.count;
   }
 }
 
 /**
  * The page below `before`, fetched ahead or now, with the pages below it that are in already (the
  * list then draws them in one go rather than one frame each), and the pages ahead of those started
- * (from its answer already, when it is asked for here).
+ * (by the chain that asks for it, when it is asked for here).
  */
 async function olderPages(client: QueryClient, id: number, unlocked: KeyHolder, before: number): Promise<MessagePage> {
   const history = client.getQueryData<{ pages: MessagePage[] }>(queryKeys.conversations.messages(id));
   const held = (history?.pages ?? []).reduce((n, p) => n + p.messages.length, 0);
   const options = olderPageQuery(id, unlocked, before);
-  // Neither in nor on its way: asked for here, and the chain ahead starts from its answer.
-  const loaded = client.getQueryState(options.queryKey) ? undefined : loadConversation(id, { before });
-  if (loaded) void loaded.then((answer) => fetchAhead(client, id, unlocked, belowAnswer(answer), held + answer.motes.length), () => undefined);
+  // Neither in nor on its way: a chain asks for it, and goes on ahead from its answer.
+  if (!client.getQueryState(options.queryKey)) chainFrom(client, id, unlocked, { before, ahead: 0, messages: 0, held, asked: true });
   let page: MessagePage;
   try {
-    page = await client.fetchQuery(olderPageQuery(id, unlocked, before, loaded));
+    page = await client.fetchQuery(options);
   } finally {
     // The history holds it from now on (or reports its failure); a later request asks the server again.
     client.removeQueries({ queryKey: options.queryKey, exact: true });
@@ -320,7 +302,9 @@ async function olderPages(client: QueryClient, id: number, unlocked: KeyHolder, 
     // The older page answered later: its view of who takes part is the newer one.
     page = { ...next, messages: [...next.messages, ...page.messages], attrib: { ...page.attrib, ...next.attrib } };
   }
-  // Beyond the pages joined (a chain started above trails through the pages on their way, joining them).
+  // The chains under way may run that much further; beyond the pages joined, the pages on their way
+  // are walked through, and a chain goes on where they end.
+  raiseAhead(id, held + page.messages.length);
   void fetchAhead(client, id, unlocked, belowPage(page), held + page.messages.length);
   return page;
 }

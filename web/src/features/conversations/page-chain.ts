@@ -1,0 +1,89 @@
+import type { Response } from "@sealwork/contracts";
+
+/**
+ * The chain of older pages fetched ahead of a conversation's history (issue 9): each request goes
+ * out as soon as the answer before it is in, since its cursor is that answer's oldest id. The loop
+ * is the same in the page-chain worker (page-chain.worker.ts) and, where no worker runs, on the
+ * page's thread (pages-ahead.ts). Types only from elsewhere: the worker bundles this module alone.
+ */
+export type ConversationPage = Response<"GET /api/conversations/{id}">;
+
+/**
+ * At least this many pages ahead; while the user keeps paging back, as many messages as the
+ * history holds already, so the chain runs on without a pause and what is fetched and not yet
+ * looked at stays below what has been (at most twice the history in memory). A glance back
+ * fetches two pages.
+ */
+export const PAGES_AHEAD = 2;
+
+/** Where the pages below a page start: its oldest id, whether there are any, and how many messages it has. */
+export interface Below {
+  before: number | null;
+  more: boolean;
+  count: number;
+}
+
+export const belowAnswer = (answer: ConversationPage): Below => ({
+  before: answer.motes.reduce<number | null>((min, m) => (min === null || m.id < min ? m.id : min), null),
+  more: answer.more,
+  count: answer.motes.length,
+});
+
+/** How far a chain has come: pages and messages ahead so far, against the messages the history holds. */
+export interface Budget {
+  ahead: number;
+  messages: number;
+  held: number;
+}
+
+/** The cursor of the next page ahead, or null where the chain ends (budget spent, or no older page). */
+export function nextAhead(budget: Budget, below: Below): number | null {
+  return (budget.ahead < PAGES_AHEAD || budget.messages < budget.held) && below.more ? below.before : null;
+}
+
+/**
+ * Where a chain starts, and its budget as it goes: the chain counts in it, and `held` may be raised
+ * while it runs (the history took more pages), so a chain runs on while the user pages back rather
+ * than ending and waiting for the page to start the next. `asked`: its first page is the one the
+ * list asked for, not one ahead (its messages count as held).
+ */
+export interface ChainStart extends Budget {
+  before: number;
+  asked?: boolean;
+}
+
+/** One page of a chain, as it is answered: `next` is the page already asked for after it (null: the chain ends). */
+export type ChainStep = { before: number; next: number | null } & ({ answer: ConversationPage } | { error: unknown });
+
+/**
+ * Fetches from `budget.before` down, page after page, while the budget lasts (counted in it; the
+ * caller may raise its `held` meanwhile). The next request goes out before the page is reported,
+ * so whatever the caller does with a page delays no request. A page that fails ends the chain (the
+ * history's own request asks again and reports it).
+ */
+export async function chainPages(fetchPage: (before: number) => Promise<ConversationPage>, budget: ChainStart, report: (step: ChainStep) => void): Promise<void> {
+  let asked = budget.asked ?? false;
+  let before = budget.before;
+  let loading = fetchPage(before);
+  for (;;) {
+    let answer: ConversationPage;
+    try {
+      answer = await loading;
+    } catch (error) {
+      report({ before, next: null, error });
+      return;
+    }
+    const below = belowAnswer(answer);
+    if (asked) budget.held += below.count;
+    else {
+      budget.ahead++;
+      budget.messages += below.count;
+    }
+    asked = false;
+    const next = nextAhead(budget, below);
+    if (next !== null) loading = fetchPage(next);
+    report({ before, next, answer });
+    if (next === null) return;
+    before = next;
+  }
+}

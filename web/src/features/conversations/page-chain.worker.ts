@@ -1,0 +1,73 @@
+import { type ChainStart, type ChainStep, type ConversationPage, chainPages } from "./page-chain";
+
+/**
+ * The page-chain worker (issue 9): fetches a conversation's older pages ahead of its history, off
+ * the page's thread, so a request goes out as soon as the answer before it is in, however busy the
+ * page is drawing. It only fetches: the pages go to the page as the server sent them, and are
+ * verified and decrypted there (the keys never come here). Started by pages-ahead.ts.
+ */
+
+/** A chain to run: the conversation's URL (absolute), the session's bearer token, where to start. */
+export interface ChainRequest {
+  chain: number;
+  url: string;
+  token: string | null;
+  start: ChainStart;
+}
+
+/** What the page gets for each page: the step, and a failure as status and code (an Error does not cross whole). */
+export type ChainReport = { chain: number } & ChainStep;
+
+/** A failed request as the page rebuilds it into an ApiError (status 0: the network). */
+export interface ChainFailure {
+  status: number;
+  code: string;
+  message: string;
+}
+
+async function fetchPage({ url, token }: ChainRequest, before: number): Promise<ConversationPage> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(`${url}?before=${before}`, { headers });
+  } catch (error) {
+    throw { status: 0, code: "network", message: error instanceof Error ? error.message : "Network error" } satisfies ChainFailure;
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { code?: unknown; message?: unknown };
+    throw {
+      status: response.status,
+      code: typeof body.code === "string" ? body.code : `http_${response.status}`,
+      message: typeof body.message === "string" ? body.message : response.statusText,
+    } satisfies ChainFailure;
+  }
+  return (await response.json()) as ConversationPage;
+}
+
+/** The history of a running chain's conversation now holds this many messages: the chain may go further. */
+export interface ChainRaise {
+  chain: number;
+  held: number;
+}
+
+/** The budgets of the chains running here, by chain. */
+const budgets = new Map<number, ChainStart>();
+
+onmessage = ({ data }: MessageEvent<ChainRequest | ChainRaise>) => {
+  if (!("start" in data)) {
+    const budget = budgets.get(data.chain);
+    if (budget) budget.held = Math.max(budget.held, data.held);
+    return;
+  }
+  const { chain, start } = data;
+  budgets.set(chain, start);
+  void chainPages(
+    (before) => fetchPage(data, before),
+    start,
+    (step) => {
+      if (step.next === null) budgets.delete(chain);
+      postMessage({ chain, ...step } satisfies ChainReport);
+    },
+  );
+};

@@ -1,0 +1,101 @@
+import { API_URL, ApiError, call } from "../../lib/api";
+import { getSession } from "../../lib/session";
+import { workerScriptUrl } from "../../lib/worker-scripts";
+import { type ChainStart, type ChainStep, type ConversationPage, chainPages } from "./page-chain";
+import type { ChainFailure, ChainRaise, ChainReport, ChainRequest } from "./page-chain.worker";
+import pageChainWorker from "./page-chain.worker?worker&url";
+
+/**
+ * Runs a chain of older pages (page-chain.ts) in the page-chain worker, or on the page's thread
+ * where no worker can start (no Worker, or one refused): the same loop either way. `asked` hears
+ * of every page as it is asked for, with its answer to come.
+ *
+ * In the worker, the chain's requests wait for nothing the page does: on this thread an answer
+ * that arrives while the page draws is taken up only after the frame, and the next request with
+ * it (issue 9: this was what still made scrolling back slower than fetching and decrypting).
+ */
+export function chainAhead(id: number, start: ChainStart, asked: (before: number, answer: Promise<ConversationPage>) => void): void {
+  const waiting = new Map<number, { resolve(page: ConversationPage | Promise<ConversationPage>): void; reject(error: unknown): void }>();
+  const ask = (before: number) => asked(before, new Promise((resolve, reject) => waiting.set(before, { resolve, reject })));
+  ask(start.before);
+  const chain = ++chains;
+  const worker = chainWorker();
+  const run: Running = {
+    id,
+    step(s) {
+      if (s.next === null) running.delete(chain);
+      // The next page is on its way before this one is reported: its answer is known to come.
+      else ask(s.next);
+      const page = waiting.get(s.before)!;
+      waiting.delete(s.before);
+      if ("answer" in s) page.resolve(s.answer);
+      else page.reject(s.error);
+    },
+    fallBack() {
+      for (const [before, page] of waiting) page.resolve(fetchHere(id, before));
+      waiting.clear();
+    },
+    raise(held) {
+      if (worker) worker.postMessage({ chain, held } satisfies ChainRaise);
+      else start.held = Math.max(start.held, held);
+    },
+  };
+  running.set(chain, run);
+  if (!worker) {
+    void chainPages((before) => fetchHere(id, before), start, run.step);
+    return;
+  }
+  const url = new URL(`${API_URL}/api/conversations/${id}`, location.href).href;
+  worker.postMessage({ chain, url, token: getSession()?.api_token ?? null, start } satisfies ChainRequest);
+}
+
+/** The history of conversation `id` holds `held` messages now: its chains under way may run on that far ahead. */
+export function raiseAhead(id: number, held: number): void {
+  for (const run of running.values()) if (run.id === id) run.raise(held);
+}
+
+const fetchHere = (id: number, before: number) => call("GET /api/conversations/{id}", { params: { id }, query: { before } });
+
+interface Running {
+  id: number;
+  step(step: ChainStep): void;
+  /** The worker stopped: the pages it was to fetch are fetched here (the chain ends with them). */
+  fallBack(): void;
+  raise(held: number): void;
+}
+
+let chains = 0;
+/** The chains under way: where each one's pages go, how its budget grows. */
+const running = new Map<number, Running>();
+/** The worker, once started (null: none could start, so chains run here). */
+let worker: Worker | null | undefined;
+
+function chainWorker(): Worker | null {
+  if (worker !== undefined) return worker;
+  try {
+    worker = new Worker(workerScriptUrl(pageChainWorker), { type: "module", name: "page-chain" });
+  } catch (error) {
+    console.warn("older pages are fetched on the page's thread: no worker", error);
+    return (worker = null);
+  }
+  worker.onmessage = ({ data }: MessageEvent<ChainReport>) => {
+    const { chain, ...s } = data;
+    const run = running.get(chain);
+    if (!run) return;
+    if ("error" in s) {
+      const failure = s.error as ChainFailure;
+      run.step({ ...s, error: new ApiError(failure.status, failure.code, failure.message) });
+    } else run.step(s);
+  };
+  // A worker that did not load (or broke): the pages it was fetching are fetched here, and later
+  // chains run here.
+  worker.onerror = (event) => {
+    event.preventDefault();
+    console.warn("the page-chain worker stopped; older pages are fetched on the page's thread", event.message);
+    worker?.terminate();
+    worker = null;
+    for (const run of running.values()) run.fallBack();
+    running.clear();
+  };
+  return worker;
+}
