@@ -7,7 +7,7 @@ import { encryptedMessage, shareGroup, startConversation } from "../support/conv
 import { createSession } from "../support/users";
 import { expectAccessible } from "./accessibility";
 import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, overflowing, signedIn as signedInAs } from "./conversation-helpers";
-import { errorDialogText, gotoApp, signIn } from "./helpers";
+import { errorDialogText, gotoApp, signIn, storedSession } from "./helpers";
 
 /**
  * Conversations in the browser (issue 4): two or three people in their own browser contexts.
@@ -133,7 +133,7 @@ describe("conversations in the browser", () => {
     await expect.poll(() => messageTexts(a).first().innerText()).toBe("seed 1");
     // The older page came through the page-chain worker, not from the page's own thread (issue 9).
     expect(a.workers().some((w) => w.url().includes("page-chain.worker"))).toBe(true);
-    expect(await a.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("?before=")).length)).toBe(0);
+    expect(await olderPagesFetchedByThePage(a)).toBe(0);
 
     // /panel-right/: the details of the conversation opened last, on a page of their own.
     await gotoApp(a, "/panel-right/");
@@ -241,7 +241,11 @@ describe("conversations in the browser", () => {
     for (const page of [a, b, c]) await page.context().close();
   });
 
-  it("pages back on the page's own thread when the page-chain worker does not load", { timeout: 120_000 }, async () => {
+  /** How many older pages the page fetched on its own thread (its Resource Timing; a worker's requests are not in it). */
+  const olderPagesFetchedByThePage = (page: Page) => page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("?before=")).length);
+
+  /** Ann's page, signed in, and a conversation of hers with Ben that holds 55 messages (a page and more). */
+  async function historyOf55() {
     const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);
     await shareGroup(ann, ben);
     // Both make their keys, so the conversation key can be sealed for them.
@@ -249,21 +253,47 @@ describe("conversations in the browser", () => {
     await b.context().close();
     const seeded = await startConversation(ann, [ben], { realKeys: true });
     for (let i = 1; i <= 55; i++) await appendText(ann, seeded.id, `seed-${i}`, `seed ${i}`, seeded.key);
+    return { a, seeded };
+  }
+
+  /** Opens the conversation and scrolls its history to the top, which pages back. */
+  async function scrollToTheTop(page: Page, id: number) {
+    await gotoApp(page, `/conversation/${id}`);
+    await messageList(page).getByText("seed 55", { exact: true }).waitFor();
+    await expect.poll(() => messageList(page).evaluate((el) => el.scrollTop > 0)).toBe(true);
+    await messageList(page).evaluate((el) => el.scrollTo(0, 0));
+  }
+
+  it("pages back on the page's own thread when the page-chain worker does not load", { timeout: 120_000 }, async () => {
+    const { a, seeded } = await historyOf55();
     // The worker's script never arrives: the pages it was to fetch are fetched by the page.
     let refused = 0;
     await a.route("**/page-chain.worker*", async (route) => {
       refused++;
       await route.abort("connectionrefused");
     });
-    await gotoApp(a, `/conversation/${seeded.id}`);
-    await messageList(a).getByText("seed 55", { exact: true }).waitFor();
-    await expect.poll(() => messageList(a).evaluate((el) => el.scrollTop > 0)).toBe(true);
-    await messageList(a).evaluate((el) => el.scrollTo(0, 0));
+    await scrollToTheTop(a, seeded.id);
     await a.getByText("(no more messages)").waitFor();
     await expect.poll(() => messageCount(a)).toBe(55);
     expect(refused).toBeGreaterThan(0);
-    expect(await a.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("?before=")).length)).toBeGreaterThan(0);
+    expect(await olderPagesFetchedByThePage(a)).toBeGreaterThan(0);
     expect(await a.getByRole("dialog", { name: "Error" }).count()).toBe(0);
+    await a.context().close();
+  });
+
+  it("ends the session when the page-chain worker's request meets a token the server no longer accepts", { timeout: 120_000 }, async () => {
+    const { a, seeded } = await historyOf55();
+    // Only the older pages, which the worker fetches, meet the refusal.
+    let refused = 0;
+    await a.context().route(`**/api/conversations/${seeded.id}?before=*`, async (route) => {
+      refused++;
+      await route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ code: "unauthorized", message: "Not signed in" }) });
+    });
+    await scrollToTheTop(a, seeded.id);
+    await a.waitForURL("**/login");
+    expect(refused).toBeGreaterThan(0);
+    expect(await olderPagesFetchedByThePage(a)).toBe(0);
+    expect(await storedSession(a)).toBeUndefined();
     await a.context().close();
   });
 

@@ -1,6 +1,7 @@
 import type { Body, HttpMethod, Params, Query, Response, RouteKey } from "@sealwork/contracts";
 // The route module alone: the contracts' index builds every zod schema, which the first page does not need.
 import { splitRouteKey } from "@sealwork/contracts/route";
+import { type ErrorBody, networkFailure, readErrorBody } from "./error-body";
 import { clearSession, getSession } from "./session";
 import { dropMovedKeys } from "./unlocked-keys";
 
@@ -77,19 +78,10 @@ export async function request<T>(method: HttpMethod, path: string, { query, body
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError(0, "network", error instanceof Error ? error.message : "Network error");
+    throw answerFailed(networkFailure(error), session?.api_token);
   }
 
-  if (!response.ok) {
-    // Only a token the server no longer accepts ends the session; a stale token sent by
-    // another tab's old session is the same case.
-    // This tab's session only: another tab signed in on its own and holds a token of its own.
-    if (response.status === 401 && session && getSession()?.api_token === session.api_token) clearSession({ everywhere: false });
-    const error = await toApiError(response);
-    // Something signed by a key the account replaced elsewhere: ask for the new one (unlocked-keys.ts).
-    if (error.code === "sender_key_stale") dropMovedKeys();
-    throw error;
-  }
+  if (!response.ok) throw answerFailed(await readErrorBody(response), session?.api_token);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
@@ -113,21 +105,16 @@ function queryString(query: object | undefined): string {
   return text ? `?${text}` : "";
 }
 
-async function toApiError(response: globalThis.Response): Promise<ApiError> {
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    // Not JSON (a proxy's error page, for example): the status alone has to do.
-    body = undefined;
-  }
-  const data = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
-  const code = typeof data.code === "string" ? data.code : `http_${response.status}`;
-  const message = typeof data.message === "string" ? data.message : response.statusText;
-  const fields = isFieldErrors(data.fields) ? data.fields : {};
-  return new ApiError(response.status, code, message, fields);
-}
-
-function isFieldErrors(value: unknown): value is Record<string, string[]> {
-  return typeof value === "object" && value !== null && Object.values(value).every((v) => Array.isArray(v));
+/**
+ * A request sent with `token` failed: what that means for the session, and the error to throw. Also
+ * for requests sent from a worker (features/conversations/pages-ahead.ts).
+ */
+export function answerFailed({ status, code, message, fields }: ErrorBody, token: string | undefined): ApiError {
+  // Only a token the server no longer accepts ends the session; a stale token sent by another
+  // tab's old session is the same case. This tab's session only: another tab signed in on its own
+  // and holds a token of its own.
+  if (status === 401 && token !== undefined && getSession()?.api_token === token) clearSession({ everywhere: false });
+  // Something signed by a key the account replaced elsewhere: ask for the new one (unlocked-keys.ts).
+  if (code === "sender_key_stale") dropMovedKeys();
+  return new ApiError(status, code, message, fields);
 }

@@ -1,3 +1,4 @@
+import { networkFailure, readErrorBody } from "../../lib/error-body";
 import { type ChainStart, type ChainStep, type ConversationPage, chainPages } from "./page-chain";
 
 /**
@@ -15,15 +16,8 @@ export interface ChainRequest {
   start: ChainStart;
 }
 
-/** What the page gets for each page: the step, and a failure as status and code (an Error does not cross whole). */
+/** What the page gets for each page: the step, a failure as lib/error-body.ts reads it (an Error does not cross whole). */
 export type ChainReport = { chain: number } & ChainStep;
-
-/** A failed request as the page rebuilds it into an ApiError (status 0: the network). */
-export interface ChainFailure {
-  status: number;
-  code: string;
-  message: string;
-}
 
 async function fetchPage({ url, token }: ChainRequest, before: number): Promise<ConversationPage> {
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -32,16 +26,9 @@ async function fetchPage({ url, token }: ChainRequest, before: number): Promise<
   try {
     response = await fetch(`${url}?before=${before}`, { headers });
   } catch (error) {
-    throw { status: 0, code: "network", message: error instanceof Error ? error.message : "Network error" } satisfies ChainFailure;
+    throw networkFailure(error);
   }
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { code?: unknown; message?: unknown };
-    throw {
-      status: response.status,
-      code: typeof body.code === "string" ? body.code : `http_${response.status}`,
-      message: typeof body.message === "string" ? body.message : response.statusText,
-    } satisfies ChainFailure;
-  }
+  if (!response.ok) throw await readErrorBody(response);
   return (await response.json()) as ConversationPage;
 }
 

@@ -1,8 +1,9 @@
-import { API_URL, ApiError, call } from "../../lib/api";
+import { API_URL, answerFailed, call } from "../../lib/api";
+import type { ErrorBody } from "../../lib/error-body";
 import { getSession } from "../../lib/session";
 import { workerScriptUrl } from "../../lib/worker-scripts";
 import { type ChainStart, type ChainStep, type ConversationPage, chainPages } from "./page-chain";
-import type { ChainFailure, ChainRaise, ChainReport, ChainRequest } from "./page-chain.worker";
+import type { ChainRaise, ChainReport, ChainRequest } from "./page-chain.worker";
 import pageChainWorker from "./page-chain.worker?worker&url";
 
 /**
@@ -46,7 +47,8 @@ export function chainAhead(id: number, start: ChainStart, asked: (before: number
     return;
   }
   const url = new URL(`${API_URL}/api/conversations/${id}`, location.href).href;
-  worker.postMessage({ chain, url, token: getSession()?.api_token ?? null, start } satisfies ChainRequest);
+  run.token = getSession()?.api_token;
+  worker.postMessage({ chain, url, token: run.token ?? null, start } satisfies ChainRequest);
 }
 
 /** The history of conversation `id` holds `held` messages now: its chains under way may run on that far ahead. */
@@ -58,6 +60,8 @@ const fetchHere = (id: number, before: number) => call("GET /api/conversations/{
 
 interface Running {
   id: number;
+  /** The token the worker's requests carry: a 401 to them ends the session as one to the page's would (lib/api.ts). */
+  token?: string;
   step(step: ChainStep): void;
   /** The worker stopped: the pages it was to fetch are fetched here (the chain ends with them). */
   fallBack(): void;
@@ -82,10 +86,7 @@ function chainWorker(): Worker | null {
     const { chain, ...s } = data;
     const run = running.get(chain);
     if (!run) return;
-    if ("error" in s) {
-      const failure = s.error as ChainFailure;
-      run.step({ ...s, error: new ApiError(failure.status, failure.code, failure.message) });
-    } else run.step(s);
+    run.step("error" in s ? { ...s, error: answerFailed(s.error as ErrorBody, run.token) } : s);
   };
   // A worker that did not load (or broke): the pages it was fetching are fetched here, and later
   // chains run here.
