@@ -279,8 +279,20 @@ const olderPagesTiming = (id: number) => `(() => {
     per_page_ms: pages.length ? Math.round(((pages.at(-1).responseEnd - pages[0].startTime) / pages.length) * 10) / 10 : 0,
     request_median_ms: median(pages.map((e) => e.responseEnd - e.startTime)),
     gap_median_ms: median(pages.slice(1).map((e, i) => e.startTime - pages[i].responseEnd)),
+    // On the clock all of this machine's pages share (their time origins differ).
+    first_sent_at: pages.length ? performance.timeOrigin + pages[0].startTime : 0,
+    last_answered_at: pages.length ? performance.timeOrigin + pages.at(-1).responseEnd : 0,
   };
 })()`;
+
+interface PagesTiming {
+  pages: number;
+  per_page_ms: number;
+  request_median_ms: number;
+  gap_median_ms: number;
+  first_sent_at: number;
+  last_answered_at: number;
+}
 
 /** Where a page's older pages are fetched: its page-chain worker (the only worker of these pages), else the page itself. */
 const chainScope = (page: Page): Pick<Page, "evaluate"> => page.workers()[0] ?? page;
@@ -379,7 +391,8 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     }
     // Scrolled to the top again as soon as each older page is in, until '(no more messages)': in
     // the page, so the figure is the SPA's and not the test driver's round trips.
-    const perPage = (await page.evaluate(`(async () => {
+    const scroll = (await page.evaluate(`(async () => {
+      const from = performance.timeOrigin + performance.now();
       const el = document.querySelector('[role="log"]');
       const held = () => Number(el.dataset.messages);
       const done = () => el.firstElementChild.textContent.includes("(no more messages)");
@@ -398,8 +411,9 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
         });
         times.push(performance.now() - at);
       }
-      return times;
-    })()`)) as number[];
+      return { times, from, to: performance.timeOrigin + performance.now() };
+    })()`)) as { times: number[]; from: number; to: number };
+    const perPage = scroll.times;
     const allMs = performance.now() - started;
     const scrolledMs = perPage.reduce((sum, ms) => sum + ms, 0);
     const spaCpu = cpuSince(cpuBefore);
@@ -410,10 +424,10 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
     await log.locator(`[data-message="${Math.min(...ids)}"]`).waitFor();
 
     const bareBefore = processCpu();
-    const spaRequests = await chainScope(page).evaluate(olderPagesTiming(id));
+    const { first_sent_at: spaFirstSent, last_answered_at: spaLastAnswered, ...spaRequests } = (await chainScope(page).evaluate(olderPagesTiming(id))) as PagesTiming;
     await chainScope(bare).evaluate("performance.clearResourceTimings()");
     const fetched = await fetchAndDecrypt();
-    const bareRequests = await chainScope(bare).evaluate(olderPagesTiming(id));
+    const { first_sent_at: _first, last_answered_at: _last, ...bareRequests } = (await chainScope(bare).evaluate(olderPagesTiming(id))) as PagesTiming;
     const bareCpu = cpuSince(bareBefore);
     return {
       split_cores: split,
@@ -441,6 +455,9 @@ async function openLongConversation(runtime: SpawnedRuntime, admin: Session, oth
       fetch_decrypt_cpu_ms: bareCpu,
       // The older pages' requests on each side (the SPA's fetched ahead of its list).
       all_pages_requests: spaRequests,
+      // The scroll back's time outside the SPA's chain of older pages: from the first scroll to the
+      // first request, and from the last answer to '(no more messages)' on screen.
+      scroll_back_outside_chain_ms: { before_first_request: Math.round(spaFirstSent - scroll.from), after_last_answer: Math.round(scroll.to - spaLastAnswered) },
       fetch_decrypt_requests: bareRequests,
     };
   } finally {
