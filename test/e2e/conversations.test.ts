@@ -123,6 +123,9 @@ describe("conversations in the browser", () => {
     // The newest page: 50 messages held (the list draws only those in view, see messageCount).
     expect(await messageCount(a)).toBe(50);
     expect(await a.getByText("(no more messages)").count()).toBe(0);
+    // The worker that fetches older pages started with the newest page, before any paging back (issue 9).
+    await expect.poll(() => a.workers().some((w) => w.url().includes("page-chain.worker"))).toBe(true);
+    expect(await olderPagesFetchedByThePage(a)).toBe(0);
     // The newest at the bottom: the view starts scrolled down; scrolling to the top pages back.
     await expect.poll(() => messageList(a).evaluate((el) => el.scrollTop > 0)).toBe(true);
     await messageList(a).evaluate((el) => el.scrollTo(0, 0));

@@ -128,6 +128,7 @@ function ConversationScreen({ id, unlocked }: { id: number; unlocked: KeyHolder 
               attrib={state.attrib}
               more={state.more}
               loadingOlder={state.loadingOlder}
+              startAhead={state.startAhead}
               onLoadOlder={loadOlder}
               onRetry={retry}
             />

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { GuestKeys } from "../../lib/guest";
 import { queryKeys } from "../../lib/query-keys";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
-import { confirmMigration, conversationMessagesQuery, fetchMessagePage } from "./load-conversation";
+import { confirmMigration, conversationMessagesQuery, fetchMessagePage, startFetchedAhead } from "./load-conversation";
 import { migrate } from "./signed-changes";
 
 /**
@@ -117,10 +117,16 @@ describe("conversation history: pages fetched ahead of the list (issue 9)", () =
 
   it("fetches every page once, and none past the start", async () => {
     const h = await history();
+    // Whether the start of the history was said to be in, fetched ahead, before each look back.
+    const startAhead: boolean[] = [];
     while (h.held().length < TOTAL) {
+      startAhead.push(startFetchedAhead(h.client, 9));
       await h.pageBack();
       await h.settled();
     }
+    // Said once its page was in and not yet taken (the last look back), never before, not after.
+    expect(startAhead.indexOf(true)).toBe(startAhead.length - 1);
+    expect(startFetchedAhead(h.client, 9)).toBe(false);
     const pages = ["newest", ...Array.from({ length: TOTAL / PAGE - 1 }, (_, i) => String(TOTAL + 1 - (i + 1) * PAGE))];
     expect(asked).toEqual(pages);
     expect(h.held()).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));

@@ -11,7 +11,7 @@ import type { LogReply, Ring } from "./distribution";
 import { type MessagePayload, type Verification, openMessage, openRingMessages } from "./message-crypto";
 import { type ShownMessage, messageKey, oldestId } from "./message-state";
 import { type Below, type ChainStart, type ConversationPage, nextAhead } from "./page-chain";
-import { chainAhead, raiseAhead } from "./pages-ahead";
+import { chainAhead, raiseAhead, startPagesAhead } from "./pages-ahead";
 import { keysMoved, migrate, rekeySigned } from "./signed-changes";
 
 export type { ConversationPage };
@@ -310,6 +310,14 @@ async function olderPages(client: QueryClient, id: number, unlocked: KeyHolder, 
 }
 
 /**
+ * Whether the history's first message is in, on a page fetched ahead and not yet taken into the
+ * history: nothing is left to fetch, so the list may take it at once (message-list.tsx).
+ */
+export function startFetchedAhead(client: QueryClient, id: number): boolean {
+  return client.getQueriesData<MessagePage>({ queryKey: queryKeys.conversations.olderPages(id) }).some(([, page]) => page?.more === false);
+}
+
+/**
  * The conversation's history as an infinite query: the newest page first (spec 000 §9: a `before`
  * cursor with a `more` flag), each page decrypted in the query function; once the user pages back,
  * older pages are fetched ahead (PAGES_AHEAD, more the further back the user goes) and those already
@@ -324,6 +332,9 @@ export const conversationMessagesQuery = (id: number, unlocked: KeyHolder) =>
       if (pageParam !== null) return olderPages(client, id, unlocked, pageParam);
       // A new visit: pages an earlier one left ahead answered before this one and are not reused.
       client.removeQueries({ queryKey: queryKeys.conversations.olderPages(id) });
+      // The worker that will fetch the older pages starts while the newest comes (its script, at a
+      // user's round trip, would otherwise delay the first page back by a round trip or more).
+      startPagesAhead();
       return fetchMessagePage(id, unlocked, { meta: "1" }, signal);
     },
     initialPageParam: null as OlderCursor,

@@ -40,6 +40,11 @@ export interface MessageListProps {
   attrib: Attribution;
   more: boolean;
   loadingOlder: boolean;
+  /**
+   * The first message of the history is in, fetched ahead: the next take need not wait for
+   * TAKE_INTERVAL (nothing is fetched any more that the CPU is left to).
+   */
+  startAhead?: boolean;
   onLoadOlder: () => void;
   onRetry: (message: Message) => void;
 }
@@ -51,7 +56,7 @@ export interface MessageListProps {
  * messages arrive above (anchored to the message in view) and follows new ones while the view is
  * at the bottom.
  */
-export function MessageList({ conversationId, me, messages, attrib, more, loadingOlder, onLoadOlder, onRetry }: MessageListProps) {
+export function MessageList({ conversationId, me, messages, attrib, more, loadingOlder, startAhead = false, onLoadOlder, onRetry }: MessageListProps) {
   const { t, i18n } = useTranslation(ns);
   // The rows' words, looked up once here: a translation hook in every row costs more than the row.
   const words = useMemo(
@@ -93,19 +98,24 @@ export function MessageList({ conversationId, me, messages, attrib, more, loadin
   const loadOlder = useRef(onLoadOlder);
   loadOlder.current = onLoadOlder;
   useEffect(() => () => clearTimeout(waiting.current), []);
+  const take = () => {
+    clearTimeout(waiting.current);
+    waiting.current = undefined;
+    lastTaken.current = performance.now();
+    loadOlder.current();
+  };
   /** Paging back: the next older pages, at once or when TAKE_INTERVAL has passed since the last ones. */
   const pageBack = () => {
     pagingBack.current = true;
     if (waiting.current !== undefined) return;
-    const take = () => {
-      waiting.current = undefined;
-      lastTaken.current = performance.now();
-      loadOlder.current();
-    };
     const wait = lastTaken.current + TAKE_INTERVAL - performance.now();
-    if (wait > 0) waiting.current = setTimeout(take, wait);
+    if (wait > 0 && !startAhead) waiting.current = setTimeout(take, wait);
     else take();
   };
+  // The start of the history came in while a take waited: taken now.
+  useEffect(() => {
+    if (startAhead && waiting.current !== undefined) take();
+  }, [startAhead]);
   const check = () => {
     const el = viewport.current;
     if (el && more && !loadingOlder && el.scrollTop < SCROLL_DISTANCE) pageBack();

@@ -56,6 +56,11 @@ export function raiseAhead(id: number, held: number): void {
   for (const run of running.values()) if (run.id === id) run.raise(held);
 }
 
+/** Starts the page-chain worker, if it is not running yet, so that the first chain does not wait for its script. */
+export function startPagesAhead(): void {
+  chainWorker();
+}
+
 const fetchHere = (id: number, before: number) => call("GET /api/conversations/{id}", { params: { id }, query: { before } });
 
 interface Running {

@@ -1,6 +1,6 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
 import { focusManager, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
 import type { FileRef } from "./attachments/file-ref";
@@ -11,7 +11,7 @@ import { fetchLog } from "./conversation-log";
 import { isDistributionError } from "./distribution";
 import { useKeyWait } from "./key-wait";
 import { cachedMessages, loadNewerMessages, shownMessages, updateLive, useLiveMessages } from "./live-messages";
-import { type Message, conversationMessagesQuery } from "./load-conversation";
+import { type Message, conversationMessagesQuery, startFetchedAhead } from "./load-conversation";
 import type { MessagePayload } from "./message-crypto";
 import { newerKeys, newestId, pendingMessage } from "./message-state";
 import { conversationPollQuery } from "./poll-conversation";
@@ -92,6 +92,11 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
+  const startAhead = useSyncExternalStore(
+    useCallback((changed: () => void) => client.getQueryCache().subscribe(changed), [client]),
+    () => startFetchedAhead(client, id),
+  );
+
   const setParticipants = useCallback(
     (result: { participants: ParticipantView[]; attrib: Attribution }) =>
       updateLive(client, id, (l) => ({ ...l, participants: result.participants, attrib: { ...l.attrib, ...result.attrib } })),
@@ -138,6 +143,7 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     messages,
     more: hasNextPage,
     loadingOlder: isFetchingNextPage,
+    startAhead,
     loadOlder,
     send,
     retry,
