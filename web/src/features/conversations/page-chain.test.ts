@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ChainStep, type ConversationPage, PAGES_AHEAD, chainPages, nextAhead } from "./page-chain";
+import { type ChainStep, type ConversationPage, PAGES_AHEAD, chainPages, changeBudget, nextAhead } from "./page-chain";
 
 /** A server of `total` messages (ids 1…total) in pages of 50 below a cursor. */
 function server(total: number, fail?: number) {
@@ -57,6 +57,33 @@ describe("the chain of older pages (issue 9)", () => {
     });
     expect(s.asked).toEqual([801, 751, 701, 651]);
     expect(budget).toMatchObject({ ahead: 4, messages: 200, held: 200 });
+  });
+
+  it("asks for nothing further once stopped, its page on the way reported as the last; a raise after that changes nothing", async () => {
+    const s = server(1000);
+    const budget = { before: 801, ahead: 0, messages: 0, held: 500 };
+    const steps: ChainStep[] = [];
+    await chainPages(s.fetchPage, budget, (step) => {
+      steps.push(step);
+      // The screen closed while 751 was on its way (asked for before 801 was reported).
+      if (step.before === 801) {
+        changeBudget(budget, { stop: true });
+        changeBudget(budget, { held: 2000 });
+      }
+    });
+    expect(s.asked).toEqual([801, 751]);
+    expect(steps.map((x) => [x.before, x.next])).toEqual([
+      [801, 751],
+      [751, null],
+    ]);
+  });
+
+  it("takes the larger of two raises", () => {
+    const budget = { before: 801, ahead: 0, messages: 0, held: 300 };
+    changeBudget(budget, { held: 200 });
+    expect(budget.held).toBe(300);
+    changeBudget(budget, { held: 400 });
+    expect(budget.held).toBe(400);
   });
 
   it("continues the count of a chain that walked through pages in already", () => {

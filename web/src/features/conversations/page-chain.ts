@@ -50,6 +50,16 @@ export function nextAhead(budget: Budget, below: Below): number | null {
 export interface ChainStart extends Budget {
   before: number;
   asked?: boolean;
+  /** Set while it runs when the screen that wanted its pages closed: it asks for no page further. */
+  stopped?: boolean;
+}
+
+/** A change to a running chain's budget: the history holds `held` messages now, or its screen closed. */
+export type BudgetChange = { held: number } | { stop: true };
+
+export function changeBudget(budget: ChainStart, change: BudgetChange): void {
+  if ("stop" in change) budget.stopped = true;
+  else budget.held = Math.max(budget.held, change.held);
 }
 
 /** One page of a chain, as it is answered: `next` is the page already asked for after it (null: the chain ends). */
@@ -59,7 +69,7 @@ export type ChainStep = { before: number; next: number | null } & ({ answer: Con
  * Fetches from `budget.before` down, page after page, while the budget lasts (counted in it; the
  * caller may raise its `held` meanwhile). The next request goes out before the page is reported,
  * so whatever the caller does with a page delays no request. A page that fails ends the chain (the
- * history's own request asks again and reports it).
+ * history's own request asks again and reports it), and so does `stopped` (after the page on its way).
  */
 export async function chainPages(fetchPage: (before: number) => Promise<ConversationPage>, budget: ChainStart, report: (step: ChainStep) => void): Promise<void> {
   let asked = budget.asked ?? false;
@@ -80,7 +90,7 @@ export async function chainPages(fetchPage: (before: number) => Promise<Conversa
       budget.messages += below.count;
     }
     asked = false;
-    const next = nextAhead(budget, below);
+    const next = budget.stopped ? null : nextAhead(budget, below);
     if (next !== null) loading = fetchPage(next);
     report({ before, next, answer });
     if (next === null) return;

@@ -1,5 +1,5 @@
 import { networkFailure, readErrorBody } from "../../lib/error-body";
-import { type ChainStart, type ChainStep, type ConversationPage, chainPages } from "./page-chain";
+import { type BudgetChange, type ChainStart, type ChainStep, type ConversationPage, chainPages, changeBudget } from "./page-chain";
 
 /**
  * The page-chain worker (issue 9): fetches a conversation's older pages ahead of its history, off
@@ -32,19 +32,19 @@ async function fetchPage({ url, token }: ChainRequest, before: number): Promise<
   return (await response.json()) as ConversationPage;
 }
 
-/** The history of a running chain's conversation now holds this many messages: the chain may go further. */
-export interface ChainRaise {
-  chain: number;
-  held: number;
-}
+/**
+ * A running chain's budget changes: its conversation's history now holds `held` messages, so it may
+ * go further; or `stop`: the screen closed, so it goes no further than the page on its way.
+ */
+export type ChainChange = { chain: number } & BudgetChange;
 
 /** The budgets of the chains running here, by chain. */
 const budgets = new Map<number, ChainStart>();
 
-onmessage = ({ data }: MessageEvent<ChainRequest | ChainRaise>) => {
+onmessage = ({ data }: MessageEvent<ChainRequest | ChainChange>) => {
   if (!("start" in data)) {
     const budget = budgets.get(data.chain);
-    if (budget) budget.held = Math.max(budget.held, data.held);
+    if (budget) changeBudget(budget, data);
     return;
   }
   const { chain, start } = data;

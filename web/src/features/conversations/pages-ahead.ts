@@ -2,8 +2,8 @@ import { API_URL, answerFailed, call } from "../../lib/api";
 import type { ErrorBody } from "../../lib/error-body";
 import { getSession } from "../../lib/session";
 import { workerScriptUrl } from "../../lib/worker-scripts";
-import { type ChainStart, type ChainStep, type ConversationPage, chainPages } from "./page-chain";
-import type { ChainRaise, ChainReport, ChainRequest } from "./page-chain.worker";
+import { type BudgetChange, type ChainStart, type ChainStep, type ConversationPage, chainPages, changeBudget } from "./page-chain";
+import type { ChainChange, ChainReport, ChainRequest } from "./page-chain.worker";
 import pageChainWorker from "./page-chain.worker?worker&url";
 
 /**
@@ -36,9 +36,9 @@ export function chainAhead(id: number, start: ChainStart, asked: (before: number
       for (const [before, page] of waiting) page.resolve(fetchHere(id, before));
       waiting.clear();
     },
-    raise(held) {
-      if (worker) worker.postMessage({ chain, held } satisfies ChainRaise);
-      else start.held = Math.max(start.held, held);
+    change(change) {
+      if (worker) worker.postMessage({ chain, ...change } satisfies ChainChange);
+      else changeBudget(start, change);
     },
   };
   running.set(chain, run);
@@ -53,7 +53,12 @@ export function chainAhead(id: number, start: ChainStart, asked: (before: number
 
 /** The history of conversation `id` holds `held` messages now: its chains under way may run on that far ahead. */
 export function raiseAhead(id: number, held: number): void {
-  for (const run of running.values()) if (run.id === id) run.raise(held);
+  for (const run of running.values()) if (run.id === id) run.change({ held });
+}
+
+/** Conversation `id`'s screen closed: its chains under way ask for no page further than the ones on their way. */
+export function stopAhead(id: number): void {
+  for (const run of running.values()) if (run.id === id) run.change({ stop: true });
 }
 
 /** Starts the page-chain worker, if it is not running yet, so that the first chain does not wait for its script. */
@@ -70,7 +75,7 @@ interface Running {
   step(step: ChainStep): void;
   /** The worker stopped: the pages it was to fetch are fetched here (the chain ends with them). */
   fallBack(): void;
-  raise(held: number): void;
+  change(change: BudgetChange): void;
 }
 
 let chains = 0;

@@ -14,6 +14,7 @@ import { cachedMessages, loadNewerMessages, shownMessages, updateLive, useLiveMe
 import { type Message, conversationMessagesQuery, startFetchedAhead } from "./load-conversation";
 import type { MessagePayload } from "./message-crypto";
 import { newerKeys, newestId, pendingMessage } from "./message-state";
+import { stopAhead } from "./pages-ahead";
 import { conversationPollQuery } from "./poll-conversation";
 
 export type { Message };
@@ -56,6 +57,9 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
         .catch((error: unknown) => console.warn(`conversation ${id}: loading on focus failed`, error));
     });
   }, [ready, client, id, unlocked]);
+
+  // Leaving the conversation: the chains of older pages fetched ahead for it end with the pages on their way.
+  useEffect(() => () => stopAhead(id), [id]);
 
   // A failed page (the first or an older one) and the poll's 403 or 404 open the error dialog.
   useEffect(() => {
