@@ -15,12 +15,14 @@ function server(total: number, fail?: number) {
   return { asked, fetchPage, total };
 }
 
-async function run(s: ReturnType<typeof server>, start: Parameters<typeof chainPages>[1]) {
+/** Runs a chain to its end; `reported` sees each step as the caller would (and may change the budget then). */
+async function run(s: ReturnType<typeof server>, start: Parameters<typeof chainPages>[1], reported?: (step: ChainStep) => void) {
   const steps: ChainStep[] = [];
   const askedWhenReported: number[] = [];
   await chainPages(s.fetchPage, start, (step) => {
     steps.push(step);
     askedWhenReported.push(s.asked.length);
+    reported?.(step);
   });
   return { steps, askedWhenReported };
 }
@@ -49,9 +51,7 @@ describe("the chain of older pages (issue 9)", () => {
   it("runs on when the history takes more while it runs (held raised), instead of ending", async () => {
     const s = server(1000);
     const budget = { before: 801, ahead: 0, messages: 0, held: 0 };
-    const steps: ChainStep[] = [];
-    await chainPages(s.fetchPage, budget, (step) => {
-      steps.push(step);
+    await run(s, budget, (step) => {
       // The list took the first page ahead: its history now holds 200 messages.
       if (step.before === 801) budget.held = 200;
     });
@@ -62,9 +62,7 @@ describe("the chain of older pages (issue 9)", () => {
   it("asks for nothing further once stopped, its page on the way reported as the last; a raise after that changes nothing", async () => {
     const s = server(1000);
     const budget = { before: 801, ahead: 0, messages: 0, held: 500 };
-    const steps: ChainStep[] = [];
-    await chainPages(s.fetchPage, budget, (step) => {
-      steps.push(step);
+    const { steps } = await run(s, budget, (step) => {
       // The screen closed while 751 was on its way (asked for before 801 was reported).
       if (step.before === 801) {
         changeBudget(budget, { stop: true });
