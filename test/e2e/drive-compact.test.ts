@@ -121,4 +121,58 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
     expect(await a.getByRole("button", { name: "Select from drive..." }).isDisabled()).toBe(false);
     for (const p of [a, b]) await p.context().close();
   });
+
+  it("the drive page's compact view: a root by name ('Click to start storing files...' makes it, files upload into it), an @@prefix gathers items wherever they are, Escape drops a half-typed root, no root shows every drive", { timeout: 300_000 }, async () => {
+    const tag = unique();
+    const ann = await createSession({ admin: true, superAdmin: true, name: `Ann ${tag}` });
+    const a = (await signedIn(ann))!;
+    await groupWithDrive(a, tag);
+    const column = a.locator("[data-drive-compact]");
+    const place = column.locator("[data-compact-place]");
+    const shown = async () => (await column.locator("[data-compact-item]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-compact-item")))).sort();
+    const setRoot = async (text: string) => {
+      await a.getByLabel("Column root").fill(text);
+      await a.getByLabel("Column root").press("Enter");
+    };
+
+    await a.getByText("Compact", { exact: true }).click();
+    // No root: every drive; the tree's sort and search are not on the compact view's toolbar.
+    await place.getByText("All drives").waitFor();
+    expect(await shown()).toEqual([`Fotos ${tag}`]);
+    expect(await a.getByRole("button", { name: "Search" }).count()).toBe(0);
+
+    // A root that does not exist yet: 'Click to start storing files...' makes a drive of its name.
+    await setRoot(`  Archiv ${tag} `);
+    await column.getByRole("button", { name: "Click to start storing files..." }).click();
+    expect(await dialog(a).getByLabel("Name").inputValue()).toBe(`Archiv ${tag}`);
+    await dialog(a).getByLabel("Name").press("Enter");
+    await dialog(a).waitFor({ state: "detached" });
+    await place.getByText(`Archiv ${tag}`).waitFor({ timeout: 30_000 });
+    await column.getByText("Nothing here yet.").waitFor();
+    await column.locator("[data-upload-input]").setInputFiles({ name: `Urlaub Kosten ${tag}.txt`, mimeType: "text/plain", buffer: Buffer.from("Hallo") });
+    await column.locator(`[data-compact-item="Urlaub Kosten ${tag}.txt"]`).waitFor({ timeout: 30_000 });
+
+    // "@@Urlaub": the folder in one drive and the file in the other, side by side.
+    await setRoot("@@Urlaub");
+    await place.getByText("Items starting with “Urlaub”").waitFor();
+    expect(await shown()).toEqual([`Urlaub Kosten ${tag}.txt`, `Urlaub ${tag}`]);
+    // A folder's name: its contents, and back to the root's own list.
+    await column.locator(`[data-pick-item="Urlaub ${tag}"]`).click();
+    await place.getByText(`Urlaub ${tag}`).waitFor();
+    await column.getByRole("button", { name: "← Back" }).click();
+    await place.getByText("Items starting with “Urlaub”").waitFor();
+
+    // Escape takes back what was typed and not shown; an empty root is every drive again.
+    await a.getByLabel("Column root").fill("half");
+    await a.getByLabel("Column root").press("Escape");
+    expect(await a.getByLabel("Column root").inputValue()).toBe("@@Urlaub");
+    await setRoot("");
+    await place.getByText("All drives").waitFor();
+    expect(await shown()).toEqual([`Archiv ${tag}`, `Fotos ${tag}`]);
+
+    // The tree again, with the drive the compact view made.
+    await a.getByText("Tree", { exact: true }).click();
+    await item(a, `Archiv ${tag}`).waitFor();
+    await a.context().close();
+  });
 });

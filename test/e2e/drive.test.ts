@@ -186,6 +186,16 @@ describe("the drive page", () => {
     expect(await a!.getByRole("button", { name: "Create drive" }).count()).toBe(0);
     expect(await a!.getByRole("button", { name: "Create folder" }).count()).toBe(0);
     expect(await details(a!).getByRole("button", { name: "Rename" }).count()).toBe(0);
+    // Its compact view too: no upload, no 'Click to start storing files...' for a root not there.
+    await a!.getByText("Compact", { exact: true }).click();
+    await a!.getByLabel("Column root").fill(`Projekte ${tag}`);
+    await a!.getByLabel("Column root").press("Enter");
+    await a!.locator("[data-drive-compact] [data-compact-place]").getByText(`Projekte ${tag}`).waitFor();
+    expect(await a!.locator("[data-drive-compact] [data-upload-input]").count()).toBe(0);
+    await a!.getByLabel("Column root").fill(`Nirgends ${tag}`);
+    await a!.getByLabel("Column root").press("Enter");
+    await a!.locator("[data-drive-compact]").getByText("Failed to find a valid drive for this column!").waitFor();
+    expect(await a!.getByRole("button", { name: "Click to start storing files..." }).count()).toBe(0);
 
     // 'Select from drive...' in a conversation: the file is attached as it is, Sue's browser opens it.
     const { id: talk } = await startConversation(ann!, [sue!], { realKeys: true });

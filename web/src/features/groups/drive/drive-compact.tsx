@@ -15,7 +15,7 @@ import { ns } from "./i18n";
 import { ItemForm, RenameForm } from "./item-form";
 import { ItemPermissionEditor } from "./item-permission-editor";
 import { UploadFile } from "./upload-file";
-import { useDrive } from "./use-drive";
+import { type LoadedDrive, useDrive } from "./use-drive";
 
 type Dialog = { kind: "rename" | "permissions" | "delete"; node: DriveNode } | { kind: "createRoot"; name: string };
 
@@ -40,23 +40,51 @@ export function DriveCompact({
   selectMode?: boolean;
   onSelect?: (file: FileRef) => void;
 }) {
+  const { t } = useTranslation(ns);
+  const drive = useDrive(groupId, holder);
+  const { source, opened, failure } = drive;
+  if (source.error ?? failure) return <Text c="red">{errorText(source.error ?? failure, t("errors.load"))}</Text>;
+  if (!opened) return <Loader size="sm" aria-label={t("loading")} />;
+  return <CompactColumn groupId={groupId} holder={holder} drive={{ ...drive, opened }} root={root} selectMode={selectMode} onSelect={onSelect} readOnly={false} />;
+}
+
+/**
+ * The compact column over a drive already loaded (`useDrive`'s state, its items opening): the
+ * drive page's compact view and `DriveCompact` both show it. `readOnly` (a read-only page) takes
+ * away upload, rename, delete and the root's creation, as the server would refuse them.
+ */
+export function CompactColumn({
+  groupId,
+  holder,
+  drive,
+  root,
+  selectMode,
+  onSelect,
+  readOnly,
+}: {
+  groupId: number;
+  holder: UnlockedKeys;
+  drive: LoadedDrive;
+  root: string | null;
+  selectMode: boolean;
+  onSelect?: (file: FileRef) => void;
+  readOnly: boolean;
+}) {
   const { t, i18n } = useTranslation(ns);
-  const { source, opened, failure, refresh, create, rename, remove } = useDrive(groupId, holder);
+  const { source, opened, refresh, create, rename, remove } = drive;
   const [at, setAt] = useState<number | null>(null);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
   const { progress, open: openFile } = useFileOpener(groupId, setError);
 
-  const nodes = useMemo(() => opened?.nodes ?? [], [opened]);
+  const nodes = opened.nodes;
   const byId = useMemo(() => new Map(nodes.map((n) => [n.id, n])), [nodes]);
   const compare = useMemo(() => compareNodes("titleAsc", new Intl.Collator(i18n.language, { sensitivity: "base", numeric: true })), [i18n.language]);
   const children = useMemo(() => childrenByParent(nodes, compare), [nodes, compare]);
   const column = useMemo(() => resolveColumnRoot(root, nodes), [root, nodes]);
 
-  if (source.error ?? failure) return <Text c="red">{errorText(source.error ?? failure, t("errors.load"))}</Text>;
-  if (!opened) return <Loader size="sm" aria-label={t("loading")} />;
-  const canWrite = opened.source.answer.can_create === true && opened.source.ring.writable !== false;
+  const canWrite = !readOnly && opened.source.answer.can_create === true && opened.source.ring.writable !== false;
   const home = column.kind === "folder" ? column.folder.id : column.kind === "all" ? 0 : null;
   // The folder shown: one opened in the column, else the root's own.
   const shown = at !== null ? byId.get(at) : column.kind === "folder" ? column.folder : undefined;

@@ -1,5 +1,5 @@
 import { DndContext, type DragEndEvent, PointerSensor, useSensor, useSensors } from "@dnd-kit/core";
-import { ActionIcon, Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
+import { ActionIcon, Alert, Button, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
@@ -20,13 +20,16 @@ import { ItemForm, RenameForm } from "./item-form";
 import { ItemPermissionEditor } from "./item-permission-editor";
 import { MoveDialog } from "./move-dialog";
 import { ConfirmDelete } from "./confirm-delete";
+import { CompactColumn } from "./drive-compact";
 import { useDrive } from "./use-drive";
 
 /**
  * The drive page (spec 001 §2, §4): the group's drives and their folders as a tree, sorted four
  * ways, searchable over the decrypted names and tags (open, done with the matches where they are,
  * reset), with a details panel for the selected item (open, rename, delete, jump to location after
- * a search) and the creation of drives and folders. Everything shown was decrypted here.
+ * a search) and the creation of drives and folders; or, in the compact view, one column from a
+ * root (a folder's name or "@@prefix", typed here; a card deck's drive column will keep its own).
+ * Everything shown was decrypted here.
  */
 export function DrivePage({ groupId, readOnly }: { groupId: number; readOnly: boolean }) {
   const holder = useUnlockedKeys();
@@ -46,13 +49,17 @@ type Dialog =
 
 function Drive({ groupId, holder, readOnly }: { groupId: number; holder: UnlockedKeys; readOnly: boolean }) {
   const { t, i18n } = useTranslation([ns, keysNs, "errors"]);
-  const { source, opened, failure, refresh, create, rename, move, remove } = useDrive(groupId, holder);
+  const drive = useDrive(groupId, holder);
+  const { source, opened, failure, refresh, create, rename, move, remove } = drive;
   const [sort, setSort] = useState<SortMode>("titleAsc");
   const [search, setSearch] = useState<Search>({ state: "none" });
   const [selected, setSelected] = useState<number | null>(null);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
+  const [view, setView] = useState<"tree" | "compact">("tree");
+  // The compact column's root as applied, and as being typed.
+  const [root, setRoot] = useState({ applied: "", draft: "" });
   const tree = useTree({ expandedState: expanded, onExpandedStateChange: setExpanded });
 
   const nodes = useMemo(() => opened?.nodes ?? [], [opened]);
@@ -118,6 +125,11 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
     setSelected(node.id);
   };
 
+  const applyRoot = (event: FormEvent) => {
+    event.preventDefault();
+    setRoot({ applied: root.draft.trim(), draft: root.draft.trim() });
+  };
+
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
     if (search.state === "none") return;
@@ -140,6 +152,15 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
       {!writable ? <Alert color="yellow">{t(`${keysNs}:distribution.rekeyPending`)}</Alert> : null}
       <Group justify="space-between" role="toolbar" aria-label={t("toolbar.label")} wrap="wrap" gap="xs">
         <Group gap="xs" wrap="wrap">
+          <SegmentedControl
+            aria-label={t("view.label")}
+            data={[
+              { value: "tree", label: t("view.tree") },
+              { value: "compact", label: t("view.compact") },
+            ]}
+            value={view}
+            onChange={(value) => setView(value === "compact" ? "compact" : "tree")}
+          />
           <Tooltip label={t("toolbar.refresh")}>
             <ActionIcon variant="default" size="lg" aria-label={t("toolbar.refresh")} onClick={() => void refresh()} loading={source.isFetching}>
               <Icon size={18}>
@@ -147,39 +168,60 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
               </Icon>
             </ActionIcon>
           </Tooltip>
-          <Select
-            aria-label={t("toolbar.sort")}
-            data={SORT_MODES.map((mode) => ({ value: mode, label: t(`sort.${mode}`) }))}
-            value={sort}
-            onChange={(value) => value && setSort(value as SortMode)}
-            allowDeselect={false}
-            w={170}
-          />
-          {search.state === "none" ? (
-            <Button variant="default" onClick={() => setSearch({ state: "open", text: "" })}>
-              {t("toolbar.search")}
-            </Button>
-          ) : (
-            <form onSubmit={submitSearch} role="search">
+          {view === "compact" ? (
+            <form onSubmit={applyRoot}>
               <Group gap={4} wrap="nowrap">
                 <TextInput
-                  aria-label={t("toolbar.search")}
-                  placeholder={t("toolbar.searchPlaceholder")}
-                  value={search.text}
-                  onChange={(e) => setSearch({ state: "open", text: e.currentTarget.value })}
-                  onKeyDown={(e) => e.key === "Escape" && setSearch({ state: "none" })}
-                  data-autofocus
-                  autoFocus
+                  aria-label={t("compact.root")}
+                  placeholder={t("compact.rootPlaceholder")}
+                  value={root.draft}
+                  onChange={(e) => setRoot({ ...root, draft: e.currentTarget.value })}
+                  onKeyDown={(e) => e.key === "Escape" && setRoot({ ...root, draft: root.applied })}
                   w={260}
+                  data-column-root
                 />
-                <Button variant="subtle" onClick={() => setSearch({ state: "none" })}>
-                  {t("toolbar.resetSearch")}
+                <Button variant="default" type="submit">
+                  {t("compact.rootApply")}
                 </Button>
               </Group>
             </form>
+          ) : (
+            <>
+              <Select
+                aria-label={t("toolbar.sort")}
+                data={SORT_MODES.map((mode) => ({ value: mode, label: t(`sort.${mode}`) }))}
+                value={sort}
+                onChange={(value) => value && setSort(value as SortMode)}
+                allowDeselect={false}
+                w={170}
+              />
+              {search.state === "none" ? (
+                <Button variant="default" onClick={() => setSearch({ state: "open", text: "" })}>
+                  {t("toolbar.search")}
+                </Button>
+              ) : (
+                <form onSubmit={submitSearch} role="search">
+                  <Group gap={4} wrap="nowrap">
+                    <TextInput
+                      aria-label={t("toolbar.search")}
+                      placeholder={t("toolbar.searchPlaceholder")}
+                      value={search.text}
+                      onChange={(e) => setSearch({ state: "open", text: e.currentTarget.value })}
+                      onKeyDown={(e) => e.key === "Escape" && setSearch({ state: "none" })}
+                      data-autofocus
+                      autoFocus
+                      w={260}
+                    />
+                    <Button variant="subtle" onClick={() => setSearch({ state: "none" })}>
+                      {t("toolbar.resetSearch")}
+                    </Button>
+                  </Group>
+                </form>
+              )}
+            </>
           )}
         </Group>
-        {canCreate ? (
+        {canCreate && view === "tree" ? (
           <Group gap="xs">
             <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => setDialog({ kind: "createDrive" })} disabled={!writable}>
               {t("toolbar.createDrive")}
@@ -194,71 +236,79 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
         ) : null}
       </Group>
 
-      {found ? (
-        <Text size="sm" c="dimmed" data-search-results={found.matches.size}>
-          {found.matches.size === 0 ? t("noResults") : t("results", { count: found.matches.size })}
-        </Text>
-      ) : null}
-
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Paper withBorder p="sm" radius="md">
-          {nodes.length === 0 ? (
-            canCreate ? (
-              <Button variant="subtle" onClick={() => setDialog({ kind: "createDrive" })} disabled={!writable} data-drive-empty>
-                {t("empty")}
-              </Button>
-            ) : (
-              <Text size="sm" c="dimmed" data-drive-empty>
-                {t("emptyReadOnly")}
-              </Text>
-            )
-          ) : (
-            <DndContext sensors={sensors} onDragEnd={dropped}>
-              <Tree
-                aria-label={t("tree")}
-                data={data}
-                tree={tree}
-                levelOffset="md"
-                expandOnClick
-                renderNode={(payload) => {
-                  const item = byId.get(Number(payload.node.value))!;
-                  return (
-                    <DriveRow
-                      groupId={groupId}
-                      payload={payload}
-                      item={item}
-                      label={item.name ?? t("invalid")}
-                      selected={selected === item.id}
-                      hit={found?.matches.has(item.id) === true}
-                      draggable={canCreate && writable && item.editable}
-                      padlock={t("details.hasGrants")}
-                      onSelect={() => setSelected(item.id)}
-                    />
-                  );
-                }}
-              />
-            </DndContext>
-          )}
+      {view === "compact" ? (
+        <Paper withBorder p="sm" radius="md" maw={520}>
+          <CompactColumn key={root.applied} groupId={groupId} holder={holder} drive={{ ...drive, opened }} root={root.applied} selectMode={false} readOnly={readOnly} />
         </Paper>
-        <Details
-          groupId={groupId}
-          ring={opened.source.ring}
-          onUploaded={uploaded}
-          onError={setError}
-          node={chosen}
-          byId={byId}
-          childrenOf={children}
-          attrib={opened.source.answer.attrib}
-          searched={found !== null}
-          canWrite={canCreate && writable}
-          onOpen={(node) => setExpanded((open) => ({ ...open, [String(node.id)]: true }))}
-          onRename={(node) => setDialog({ kind: "rename", node })}
-          onPermissions={(node) => setDialog({ kind: "permissions", node })}
-          onMove={(node) => setDialog({ kind: "move", node })}
-          onDelete={(node) => setDialog({ kind: "delete", node })}
-          onJump={jump}
-        />
-      </SimpleGrid>
+      ) : (
+        <>
+          {found ? (
+            <Text size="sm" c="dimmed" data-search-results={found.matches.size}>
+              {found.matches.size === 0 ? t("noResults") : t("results", { count: found.matches.size })}
+            </Text>
+          ) : null}
+
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+            <Paper withBorder p="sm" radius="md">
+              {nodes.length === 0 ? (
+                canCreate ? (
+                  <Button variant="subtle" onClick={() => setDialog({ kind: "createDrive" })} disabled={!writable} data-drive-empty>
+                    {t("empty")}
+                  </Button>
+                ) : (
+                  <Text size="sm" c="dimmed" data-drive-empty>
+                    {t("emptyReadOnly")}
+                  </Text>
+                )
+              ) : (
+                <DndContext sensors={sensors} onDragEnd={dropped}>
+                  <Tree
+                    aria-label={t("tree")}
+                    data={data}
+                    tree={tree}
+                    levelOffset="md"
+                    expandOnClick
+                    renderNode={(payload) => {
+                      const item = byId.get(Number(payload.node.value))!;
+                      return (
+                        <DriveRow
+                          groupId={groupId}
+                          payload={payload}
+                          item={item}
+                          label={item.name ?? t("invalid")}
+                          selected={selected === item.id}
+                          hit={found?.matches.has(item.id) === true}
+                          draggable={canCreate && writable && item.editable}
+                          padlock={t("details.hasGrants")}
+                          onSelect={() => setSelected(item.id)}
+                        />
+                      );
+                    }}
+                  />
+                </DndContext>
+              )}
+            </Paper>
+            <Details
+              groupId={groupId}
+              ring={opened.source.ring}
+              onUploaded={uploaded}
+              onError={setError}
+              node={chosen}
+              byId={byId}
+              childrenOf={children}
+              attrib={opened.source.answer.attrib}
+              searched={found !== null}
+              canWrite={canCreate && writable}
+              onOpen={(node) => setExpanded((open) => ({ ...open, [String(node.id)]: true }))}
+              onRename={(node) => setDialog({ kind: "rename", node })}
+              onPermissions={(node) => setDialog({ kind: "permissions", node })}
+              onMove={(node) => setDialog({ kind: "move", node })}
+              onDelete={(node) => setDialog({ kind: "delete", node })}
+              onJump={jump}
+            />
+          </SimpleGrid>
+        </>
+      )}
 
       {dialog?.kind === "createDrive" || dialog?.kind === "createFolder" ? (
         <ItemForm

@@ -89,3 +89,6 @@ export function useDrive(groupId: number, holder: UnlockedKeys) {
 
   return { source, opened, failure, refresh, create, rename, move, remove };
 }
+
+/** `useDrive`'s state once its list is in and its items are opening: what the compact column takes. */
+export type LoadedDrive = ReturnType<typeof useDrive> & { opened: OpenedNodes };

@@ -17,6 +17,11 @@ export const de: Texts<typeof en> = {
     upload: "Datei hochladen",
     folderNeedsPlace: "Wähle zuerst ein Laufwerk oder einen Ordner",
   },
+  view: {
+    label: "Ansicht",
+    tree: "Baum",
+    compact: "Kompakt",
+  },
   sort: {
     titleAsc: "Titel (A–Z)",
     titleDesc: "Titel (Z–A)",
@@ -105,6 +110,9 @@ export const de: Texts<typeof en> = {
     confirm: "Verschieben",
   },
   compact: {
+    root: "Spaltenwurzel",
+    rootPlaceholder: "Name eines Ordners, oder @@ und Namensanfang",
+    rootApply: "Anzeigen",
     all: "Alle Laufwerke",
     prefix: "Elemente, die mit «{{prefix}}» beginnen",
     up: "← Zurück",

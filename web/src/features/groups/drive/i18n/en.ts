@@ -14,6 +14,11 @@ export const en = {
     upload: "Upload file",
     folderNeedsPlace: "Select a drive or folder first",
   },
+  view: {
+    label: "View",
+    tree: "Tree",
+    compact: "Compact",
+  },
   sort: {
     titleAsc: "Title (A–Z)",
     titleDesc: "Title (Z–A)",
@@ -102,6 +107,9 @@ export const en = {
     confirm: "Move",
   },
   compact: {
+    root: "Column root",
+    rootPlaceholder: "A folder's name, or @@ and how names start",
+    rootApply: "Show",
     all: "All drives",
     prefix: "Items starting with “{{prefix}}”",
     up: "← Back",
