@@ -36,6 +36,8 @@ export const messageList = (page: Page) => page.getByRole("log", { name: "Messag
 export const messageCount = async (page: Page) => Number(await messageList(page).getAttribute("data-messages"));
 /** The texts of the messages drawn, oldest first. */
 export const messageTexts = (page: Page) => messageList(page).locator("[data-message-text]");
+/** How many older pages the page fetched on its own thread (its Resource Timing; the page-chain worker's requests are not in it). */
+export const olderPagesFetchedByThePage = (page: Page) => page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("?before=")).length);
 /** The right panel of a conversation. */
 export const conversationPanel = (page: Page) => page.getByRole("complementary", { name: "Conversation details" });
 /** The id in the page's /conversation/{id} address. */

@@ -6,7 +6,7 @@ import { launchBrowser, newVisitor } from "../support/browser";
 import { encryptedMessage, shareGroup, startConversation } from "../support/conversations";
 import { createSession } from "../support/users";
 import { expectAccessible } from "./accessibility";
-import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, overflowing, signedIn as signedInAs } from "./conversation-helpers";
+import { type Person, conversationIdOf, conversationPanel, messageBox, messageCount, messageList, messageTexts, olderPagesFetchedByThePage, overflowing, signedIn as signedInAs } from "./conversation-helpers";
 import { errorDialogText, gotoApp, signIn, storedSession } from "./helpers";
 
 /**
@@ -244,9 +244,7 @@ describe("conversations in the browser", () => {
     for (const page of [a, b, c]) await page.context().close();
   });
 
-  /** How many older pages the page fetched on its own thread (its Resource Timing; a worker's requests are not in it). */
-  const olderPagesFetchedByThePage = (page: Page) => page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("?before=")).length);
-
+  
   /** Ann's page, signed in, and a conversation of hers with Ben that holds 55 messages (a page and more). */
   async function historyOf55() {
     const [ann, ben] = await Promise.all([createSession({ name: "Ann" }), createSession({ name: "Ben" })]);

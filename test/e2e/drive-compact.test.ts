@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { startConversation } from "../support/conversations";
 import { png } from "../support/png";
 import { createSession } from "../support/users";
+import { groupMadeIn } from "./card-pages";
 import { browserForSuite } from "./conversation-helpers";
 import { driveDetails, driveItem, driveItemUnder, fillItemForm, openDrive } from "./drive-helpers";
 import { gotoApp } from "./helpers";
@@ -22,12 +23,7 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
 
   /** A group made in Ann's browser (its keys too), with one drive holding one folder. */
   async function groupWithDrive(a: Page, tag: string) {
-    await gotoApp(a, "/group/new");
-    await a.getByLabel("Name").fill(`Mini ${tag}`);
-    await a.getByRole("button", { name: "Create group" }).click();
-    await a.waitForURL(/\/group\/\d+\/page\/members$/, { timeout: 60_000 });
-    const group = Number(/\/group\/(\d+)\//.exec(a.url())![1]);
-    await a.locator('[data-group-key="ready"][data-group-key-epoch="0"]').waitFor({ timeout: 30_000 });
+    const group = await groupMadeIn(a, `Mini ${tag}`, []);
     await openDrive(a, group);
     await a.getByRole("button", { name: "Click to start storing files..." }).click();
     await fillForm(a, `Fotos ${tag}`);

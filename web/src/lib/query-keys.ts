@@ -72,6 +72,9 @@ export const queryKeys = {
     permissions: (groupId: number, pageId: number) => ["groups", "one", groupId, "page", pageId, "permissions"] as const,
     /** The group's own conversation: not under `one(id)`, so a change of the group's pages does not load its messages again. */
     messages: (id: number) => ["groups", "conversation", id, "messages"] as const,
+    /** Its older pages fetched ahead, by `before` cursor (conversations/older-pages.ts). */
+    olderPages: (id: number) => ["groups", "conversation", id, "older"] as const,
+    olderPage: (id: number, before: number) => ["groups", "conversation", id, "older", before] as const,
     live: (id: number) => ["groups", "conversation", id, "live"] as const,
     poll: (id: number) => ["groups", "conversation", id, "poll"] as const,
     /** While this member's key moved: the back-off of the check for a wrap of a later epoch (key-wait.ts); not under `one(id)`, so a menu change does not check early. */

@@ -21,6 +21,8 @@ export { type OpenedMessage, openChainedMessages, sealChainedMessage } from "./m
 export { type MessagePayload } from "./message-crypto";
 export { addPending, dropPending, mergeMessages, newerCursor, newestId, oldestId, pendingMessage, reconcileAppend, setPendingStatus } from "./message-state";
 export { messagePollQuery } from "./poll-conversation";
+/** Paging back with older pages fetched ahead (in the page-chain worker). */
+export { type OlderHistory, newVisit, olderPages, usePagesAhead } from "./older-pages";
 /** A page that waits for its key after one's own key moved looks again with the same back-off. */
 export { useKeyWait } from "./key-wait";
 export { newLocalid } from "./append-message";

@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { GuestKeys } from "../../lib/guest";
 import { queryKeys } from "../../lib/query-keys";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
-import { confirmMigration, conversationMessagesQuery, fetchMessagePage, startFetchedAhead } from "./load-conversation";
+import { confirmMigration, conversationHistory, conversationMessagesQuery, fetchMessagePage } from "./load-conversation";
+import { startFetchedAhead } from "./older-pages";
 import { migrate } from "./signed-changes";
 
 /**
@@ -120,13 +121,13 @@ describe("conversation history: pages fetched ahead of the list (issue 9)", () =
     // Whether the start of the history was said to be in, fetched ahead, before each look back.
     const startAhead: boolean[] = [];
     while (h.held().length < TOTAL) {
-      startAhead.push(startFetchedAhead(h.client, 9));
+      startAhead.push(startFetchedAhead(h.client, conversationHistory(9, guest)));
       await h.pageBack();
       await h.settled();
     }
     // Said once its page was in and not yet taken (the last look back), never before, not after.
     expect(startAhead.indexOf(true)).toBe(startAhead.length - 1);
-    expect(startFetchedAhead(h.client, 9)).toBe(false);
+    expect(startFetchedAhead(h.client, conversationHistory(9, guest))).toBe(false);
     const pages = ["newest", ...Array.from({ length: TOTAL / PAGE - 1 }, (_, i) => String(TOTAL + 1 - (i + 1) * PAGE))];
     expect(asked).toEqual(pages);
     expect(h.held()).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));

@@ -1,6 +1,6 @@
-import type { Attribution, ConversationView, MoteView, ParticipantView, Query } from "@sealwork/contracts";
+import type { Attribution, ConversationView, MoteView, ParticipantView, Query, Response } from "@sealwork/contracts";
 import type { Key } from "@sealwork/crypto";
-import { type QueryClient, infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions } from "@tanstack/react-query";
 import { call, isApiError } from "../../lib/api";
 import { TEST_CHECKS, checkOff } from "../../lib/build-settings";
 import { queryKeys } from "../../lib/query-keys";
@@ -10,11 +10,10 @@ import { currentRing, fetchLog, forgetRing, hasRing } from "./conversation-log";
 import type { LogReply, Ring } from "./distribution";
 import { type MessagePayload, type Verification, openMessage, openRingMessages } from "./message-crypto";
 import { type ShownMessage, messageKey, oldestId } from "./message-state";
-import { type Below, type ChainStart, type ConversationPage, nextAhead } from "./page-chain";
-import { chainAhead, raiseAhead, startPagesAhead } from "./pages-ahead";
+import { type OlderHistory, newVisit, olderPages } from "./older-pages";
 import { keysMoved, migrate, rekeySigned } from "./signed-changes";
 
-export type { ConversationPage };
+export type ConversationPage = Response<"GET /api/conversations/{id}">;
 export type Message = ShownMessage<MessagePayload>;
 
 /**
@@ -231,91 +230,14 @@ export function logParticipants(ring: Ring): ParticipantView[] {
 /** The id below which the next older page starts; null asks for the newest page (with the conversation). */
 export type OlderCursor = number | null;
 
-/**
- * One older page on its own: a page fetched ahead, or still on its way, is taken up by the history
- * from here. `loaded`: its answer, asked for already by a chain of pages ahead (pages-ahead.ts).
- */
-const olderPageQuery = (id: number, unlocked: KeyHolder, before: number, loaded?: Promise<ConversationPage>) =>
-  queryOptions({
-    queryKey: queryKeys.conversations.olderPage(id, before),
-    queryFn: ({ signal }) => fetchMessagePage(id, unlocked, { before }, signal, loaded),
-    staleTime: Infinity,
-    // Taken out as soon as the history holds it; this bounds only pages left ahead when the screen closed.
-    gcTime: 60_000,
-    retry: false,
-  });
-
-const belowPage = (page: MessagePage): Below => ({ before: oldestId(page.messages), more: page.more, count: page.messages.length });
-
-/**
- * Starts a chain of pages from `start` (page-chain.ts; in the worker where one runs): each page,
- * as it is asked for, goes into the cache and is decrypted as soon as its answer is in.
- */
-function chainFrom(client: QueryClient, id: number, unlocked: KeyHolder, start: ChainStart): void {
-  chainAhead(id, start, (before, loaded) => void client.prefetchQuery(olderPageQuery(id, unlocked, before, loaded)));
-}
-
-/**
- * Once the user pages back, older pages are fetched ahead of the list (issue 9): PAGES_AHEAD, or
- * as many messages as `held` if more (page-chain.ts), so scrolling on waits neither for a request
- * that starts only when the view nears the oldest message held, nor for the frame that draws the
- * last page, nor for the decryption of the page before. Pages in already, or on their way in a
- * chain started earlier, are walked through, not fetched again; where they end, a chain goes on.
- */
-async function fetchAhead(client: QueryClient, id: number, unlocked: KeyHolder, below: Below, held: number): Promise<void> {
-  const budget = { ahead: 0, messages: 0, held };
-  for (let before = nextAhead(budget, below); before !== null; before = nextAhead(budget, below)) {
-    if (!client.getQueryState(queryKeys.conversations.olderPage(id, before))) return chainFrom(client, id, unlocked, { before, ...budget });
-    // In already, or on its way: joined (a page that failed stays out of the chain: the history's
-    // own request asks again and reports it).
-    const page = await client.fetchQuery(olderPageQuery(id, unlocked, before)).catch(() => null);
-    if (!page) return;
-    below = belowPage(page);
-    budget.ahead++;
-    budget.messages += below.count;
-  }
-}
-
-/**
- * The page below `before`, fetched ahead or now, with the pages below it that are in already (the
- * list then draws them in one go rather than one frame each), and the pages ahead of those started
- * (by the chain that asks for it, when it is asked for here).
- */
-async function olderPages(client: QueryClient, id: number, unlocked: KeyHolder, before: number): Promise<MessagePage> {
-  const history = client.getQueryData<{ pages: MessagePage[] }>(queryKeys.conversations.messages(id));
-  const held = (history?.pages ?? []).reduce((n, p) => n + p.messages.length, 0);
-  const options = olderPageQuery(id, unlocked, before);
-  // Neither in nor on its way: a chain asks for it, and goes on ahead from its answer.
-  if (!client.getQueryState(options.queryKey)) chainFrom(client, id, unlocked, { before, ahead: 0, messages: 0, held, asked: true });
-  let page: MessagePage;
-  try {
-    page = await client.fetchQuery(options);
-  } finally {
-    // The history holds it from now on (or reports its failure); a later request asks the server again.
-    client.removeQueries({ queryKey: options.queryKey, exact: true });
-  }
-  for (let below = oldestId(page.messages); page.more && below !== null; below = oldestId(page.messages)) {
-    const key = queryKeys.conversations.olderPage(id, below);
-    const next = client.getQueryData<MessagePage>(key);
-    if (!next) break;
-    client.removeQueries({ queryKey: key, exact: true });
-    // The older page answered later: its view of who takes part is the newer one.
-    page = { ...next, messages: [...next.messages, ...page.messages], attrib: { ...page.attrib, ...next.attrib } };
-  }
-  // The chains under way may run that much further; beyond the pages joined, the pages on their way
-  // are walked through, and a chain goes on where they end.
-  raiseAhead(id, held + page.messages.length);
-  void fetchAhead(client, id, unlocked, belowPage(page), held + page.messages.length);
-  return page;
-}
-
-/**
- * Whether the history's first message is in, on a page fetched ahead and not yet taken into the
- * history: nothing is left to fetch, so the list may take it at once (message-list.tsx).
- */
-export function startFetchedAhead(client: QueryClient, id: number): boolean {
-  return client.getQueriesData<MessagePage>({ queryKey: queryKeys.conversations.olderPages(id) }).some(([, page]) => page?.more === false);
-}
+/** A conversation's history as it pages back, with older pages fetched ahead (older-pages.ts). */
+export const conversationHistory = (id: number, unlocked: KeyHolder): OlderHistory<MessagePage, ConversationPage> => ({
+  route: { key: `conversation:${id}`, path: `/api/conversations/${id}`, fetchHere: (before) => loadConversation(id, { before }) },
+  historyKey: queryKeys.conversations.messages(id),
+  olderPagesKey: queryKeys.conversations.olderPages(id),
+  olderPageKey: (before) => queryKeys.conversations.olderPage(id, before),
+  open: (before, signal, loaded) => fetchMessagePage(id, unlocked, { before }, signal, loaded),
+});
 
 /**
  * The conversation's history as an infinite query: the newest page first (spec 000 §9: a `before`
@@ -329,12 +251,9 @@ export const conversationMessagesQuery = (id: number, unlocked: KeyHolder) =>
   infiniteQueryOptions({
     queryKey: queryKeys.conversations.messages(id),
     queryFn: ({ pageParam, signal, client }) => {
-      if (pageParam !== null) return olderPages(client, id, unlocked, pageParam);
-      // A new visit: pages an earlier one left ahead answered before this one and are not reused.
-      client.removeQueries({ queryKey: queryKeys.conversations.olderPages(id) });
-      // The worker that will fetch the older pages starts while the newest comes (its script, at a
-      // user's round trip, would otherwise delay the first page back by a round trip or more).
-      startPagesAhead();
+      const history = conversationHistory(id, unlocked);
+      if (pageParam !== null) return olderPages(client, history, pageParam);
+      newVisit(client, history);
       return fetchMessagePage(id, unlocked, { meta: "1" }, signal);
     },
     initialPageParam: null as OlderCursor,

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { type ChainStep, type ConversationPage, PAGES_AHEAD, chainPages, changeBudget, nextAhead } from "./page-chain";
+import { type ChainStep, type ChainPage, PAGES_AHEAD, chainPages, changeBudget, nextAhead } from "./page-chain";
 
 /** A server of `total` messages (ids 1…total) in pages of 50 below a cursor. */
 function server(total: number, fail?: number) {
   const asked: number[] = [];
-  const fetchPage = async (before: number): Promise<ConversationPage> => {
+  const fetchPage = async (before: number): Promise<ChainPage> => {
     asked.push(before);
     await new Promise((resolve) => setTimeout(resolve, 1));
     if (before === fail) throw new Error("502");
     const first = Math.max(1, before - 50);
     const motes = Array.from({ length: before - first }, (_, i) => ({ id: first + i }));
-    return { motes, more: first > 1 } as unknown as ConversationPage;
+    return { motes, more: first > 1 } as unknown as ChainPage;
   };
   return { asked, fetchPage, total };
 }

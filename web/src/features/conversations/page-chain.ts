@@ -1,12 +1,16 @@
-import type { Response } from "@sealwork/contracts";
-
 /**
- * The chain of older pages fetched ahead of a conversation's history (issue 9): each request goes
- * out as soon as the answer before it is in, since its cursor is that answer's oldest id. The loop
- * is the same in the page-chain worker (page-chain.worker.ts) and, where no worker runs, on the
- * page's thread (pages-ahead.ts). Types only from elsewhere: the worker bundles this module alone.
+ * The chain of older pages fetched ahead of a history (issue 9; a conversation's or a group's):
+ * each request goes out as soon as the answer before it is in, since its cursor is that answer's
+ * oldest id. The loop is the same in the page-chain worker (page-chain.worker.ts) and, where no
+ * worker runs, on the page's thread (pages-ahead.ts). Nothing imported: the worker bundles this
+ * module alone.
  */
-export type ConversationPage = Response<"GET /api/conversations/{id}">;
+
+/** What a chain reads of a page as the server answers it (`GET /api/conversations/{id}`, `GET /api/groups/{id}/conversation`). */
+export interface ChainPage {
+  motes: readonly { id: number }[];
+  more: boolean;
+}
 
 /**
  * At least this many pages ahead; while the user keeps paging back, as many messages as the
@@ -23,7 +27,7 @@ export interface Below {
   count: number;
 }
 
-export const belowAnswer = (answer: ConversationPage): Below => ({
+export const belowAnswer = (answer: ChainPage): Below => ({
   before: answer.motes.reduce<number | null>((min, m) => (min === null || m.id < min ? m.id : min), null),
   more: answer.more,
   count: answer.motes.length,
@@ -63,7 +67,7 @@ export function changeBudget(budget: ChainStart, change: BudgetChange): void {
 }
 
 /** One page of a chain, as it is answered: `next` is the page already asked for after it (null: the chain ends). */
-export type ChainStep = { before: number; next: number | null } & ({ answer: ConversationPage } | { error: unknown });
+export type ChainStep<P extends ChainPage = ChainPage> = { before: number; next: number | null } & ({ answer: P } | { error: unknown });
 
 /**
  * Fetches from `budget.before` down, page after page, while the budget lasts (counted in it; the
@@ -71,12 +75,12 @@ export type ChainStep = { before: number; next: number | null } & ({ answer: Con
  * so whatever the caller does with a page delays no request. A page that fails ends the chain (the
  * history's own request asks again and reports it), and so does `stopped` (after the page on its way).
  */
-export async function chainPages(fetchPage: (before: number) => Promise<ConversationPage>, budget: ChainStart, report: (step: ChainStep) => void): Promise<void> {
+export async function chainPages<P extends ChainPage>(fetchPage: (before: number) => Promise<P>, budget: ChainStart, report: (step: ChainStep<P>) => void): Promise<void> {
   let asked = budget.asked ?? false;
   let before = budget.before;
   let loading = fetchPage(before);
   for (;;) {
-    let answer: ConversationPage;
+    let answer: P;
     try {
       answer = await loading;
     } catch (error) {

@@ -1,14 +1,14 @@
 import { networkFailure, readErrorBody } from "../../lib/error-body";
-import { type BudgetChange, type ChainStart, type ChainStep, type ConversationPage, chainPages, changeBudget } from "./page-chain";
+import { type BudgetChange, type ChainStart, type ChainStep, type ChainPage, chainPages, changeBudget } from "./page-chain";
 
 /**
- * The page-chain worker (issue 9): fetches a conversation's older pages ahead of its history, off
+ * The page-chain worker (issue 9): fetches a history's older pages ahead of it (a conversation's, a group's), off
  * the page's thread, so a request goes out as soon as the answer before it is in, however busy the
  * page is drawing. It only fetches: the pages go to the page as the server sent them, and are
  * verified and decrypted there (the keys never come here). Started by pages-ahead.ts.
  */
 
-/** A chain to run: the conversation's URL (absolute), the session's bearer token, where to start. */
+/** A chain to run: the history's URL (absolute), the session's bearer token, where to start. */
 export interface ChainRequest {
   chain: number;
   url: string;
@@ -19,7 +19,7 @@ export interface ChainRequest {
 /** What the page gets for each page: the step, a failure as lib/error-body.ts reads it (an Error does not cross whole). */
 export type ChainReport = { chain: number } & ChainStep;
 
-async function fetchPage({ url, token }: ChainRequest, before: number): Promise<ConversationPage> {
+async function fetchPage({ url, token }: ChainRequest, before: number): Promise<ChainPage> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
@@ -29,11 +29,11 @@ async function fetchPage({ url, token }: ChainRequest, before: number): Promise<
     throw networkFailure(error);
   }
   if (!response.ok) throw await readErrorBody(response);
-  return (await response.json()) as ConversationPage;
+  return (await response.json()) as ChainPage;
 }
 
 /**
- * A running chain's budget changes: its conversation's history now holds `held` messages, so it may
+ * A running chain's budget changes: its history now holds `held` messages, so it may
  * go further; or `stop`: the screen closed, so it goes no further than the page on its way.
  */
 export type ChainChange = { chain: number } & BudgetChange;

@@ -1,10 +1,20 @@
-import { API_URL, answerFailed, call } from "../../lib/api";
+import { API_URL, answerFailed } from "../../lib/api";
 import type { ErrorBody } from "../../lib/error-body";
 import { getSession } from "../../lib/session";
 import { workerScriptUrl } from "../../lib/worker-scripts";
-import { type BudgetChange, type ChainStart, type ChainStep, type ConversationPage, chainPages, changeBudget } from "./page-chain";
+import { type BudgetChange, type ChainPage, type ChainStart, type ChainStep, chainPages, changeBudget } from "./page-chain";
 import type { ChainChange, ChainReport, ChainRequest } from "./page-chain.worker";
 import pageChainWorker from "./page-chain.worker?worker&url";
+
+/**
+ * Where a history's chains go: `key` names the history (raiseAhead, stopAhead), `path` is its route
+ * (the worker asks `path?before=…`), `fetchHere` the same request on the page's thread.
+ */
+export interface AheadRoute<P extends ChainPage> {
+  key: string;
+  path: string;
+  fetchHere(before: number): Promise<P>;
+}
 
 /**
  * Runs a chain of older pages (page-chain.ts) in the page-chain worker, or on the page's thread
@@ -15,25 +25,26 @@ import pageChainWorker from "./page-chain.worker?worker&url";
  * that arrives while the page draws is taken up only after the frame, and the next request with
  * it (issue 9: this was what still made scrolling back slower than fetching and decrypting).
  */
-export function chainAhead(id: number, start: ChainStart, asked: (before: number, answer: Promise<ConversationPage>) => void): void {
-  const waiting = new Map<number, { resolve(page: ConversationPage | Promise<ConversationPage>): void; reject(error: unknown): void }>();
+export function chainAhead<P extends ChainPage>(route: AheadRoute<P>, start: ChainStart, asked: (before: number, answer: Promise<P>) => void): void {
+  const waiting = new Map<number, { resolve(page: P | Promise<P>): void; reject(error: unknown): void }>();
   const ask = (before: number) => asked(before, new Promise((resolve, reject) => waiting.set(before, { resolve, reject })));
   ask(start.before);
   const chain = ++chains;
   const worker = chainWorker();
   const run: Running = {
-    id,
+    key: route.key,
     step(s) {
       if (s.next === null) running.delete(chain);
       // The next page is on its way before this one is reported: its answer is known to come.
       else ask(s.next);
       const page = waiting.get(s.before)!;
       waiting.delete(s.before);
-      if ("answer" in s) page.resolve(s.answer);
+      // (The worker answers what the route's server sent: the route's own page.)
+      if ("answer" in s) page.resolve(s.answer as P);
       else page.reject(s.error);
     },
     fallBack() {
-      for (const [before, page] of waiting) page.resolve(fetchHere(id, before));
+      for (const [before, page] of waiting) page.resolve(route.fetchHere(before));
       waiting.clear();
     },
     change(change) {
@@ -43,22 +54,22 @@ export function chainAhead(id: number, start: ChainStart, asked: (before: number
   };
   running.set(chain, run);
   if (!worker) {
-    void chainPages((before) => fetchHere(id, before), start, run.step);
+    void chainPages((before) => route.fetchHere(before), start, run.step);
     return;
   }
-  const url = new URL(`${API_URL}/api/conversations/${id}`, location.href).href;
+  const url = new URL(`${API_URL}${route.path}`, location.href).href;
   run.token = getSession()?.api_token;
   worker.postMessage({ chain, url, token: run.token ?? null, start } satisfies ChainRequest);
 }
 
-/** The history of conversation `id` holds `held` messages now: its chains under way may run on that far ahead. */
-export function raiseAhead(id: number, held: number): void {
-  for (const run of running.values()) if (run.id === id) run.change({ held });
+/** The history `key` holds `held` messages now: its chains under way may run on that far ahead. */
+export function raiseAhead(key: string, held: number): void {
+  for (const run of running.values()) if (run.key === key) run.change({ held });
 }
 
-/** Conversation `id`'s screen closed: its chains under way ask for no page further than the ones on their way. */
-export function stopAhead(id: number): void {
-  for (const run of running.values()) if (run.id === id) run.change({ stop: true });
+/** The screen of the history `key` closed: its chains under way ask for no page further than the ones on their way. */
+export function stopAhead(key: string): void {
+  for (const run of running.values()) if (run.key === key) run.change({ stop: true });
 }
 
 /** Starts the page-chain worker, if it is not running yet, so that the first chain does not wait for its script. */
@@ -66,10 +77,8 @@ export function startPagesAhead(): void {
   chainWorker();
 }
 
-const fetchHere = (id: number, before: number) => call("GET /api/conversations/{id}", { params: { id }, query: { before } });
-
 interface Running {
-  id: number;
+  key: string;
   /** The token the worker's requests carry: a 401 to them ends the session as one to the page's would (lib/api.ts). */
   token?: string;
   step(step: ChainStep): void;

@@ -1,6 +1,6 @@
 import type { Attribution, ParticipantView } from "@sealwork/contracts";
 import { focusManager, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { isApiError } from "../../lib/api";
 import { queryKeys } from "../../lib/query-keys";
 import type { FileRef } from "./attachments/file-ref";
@@ -11,10 +11,10 @@ import { fetchLog } from "./conversation-log";
 import { isDistributionError } from "./distribution";
 import { useKeyWait } from "./key-wait";
 import { cachedMessages, loadNewerMessages, shownMessages, updateLive, useLiveMessages } from "./live-messages";
-import { type Message, conversationMessagesQuery, startFetchedAhead } from "./load-conversation";
+import { type Message, conversationHistory, conversationMessagesQuery } from "./load-conversation";
 import type { MessagePayload } from "./message-crypto";
 import { newerKeys, newestId, pendingMessage } from "./message-state";
-import { stopAhead } from "./pages-ahead";
+import { usePagesAhead } from "./older-pages";
 import { conversationPollQuery } from "./poll-conversation";
 
 export type { Message };
@@ -58,9 +58,6 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     });
   }, [ready, client, id, unlocked]);
 
-  // Leaving the conversation: the chains of older pages fetched ahead for it end with the pages on their way.
-  useEffect(() => () => stopAhead(id), [id]);
-
   // A failed page (the first or an older one) and the poll's 403 or 404 open the error dialog.
   useEffect(() => {
     // A refusal of the keys shows as the warning on the page, not as a dialog.
@@ -96,10 +93,8 @@ export function useConversation(id: number, unlocked: KeyHolder, onError: (text:
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const startAhead = useSyncExternalStore(
-    useCallback((changed: () => void) => client.getQueryCache().subscribe(changed), [client]),
-    () => startFetchedAhead(client, id),
-  );
+  // (Leaving the conversation: the chains of older pages fetched ahead for it end with the pages on their way.)
+  const startAhead = usePagesAhead(conversationHistory(id, unlocked));
 
   const setParticipants = useCallback(
     (result: { participants: ParticipantView[]; attrib: Attribution }) =>

@@ -56,6 +56,7 @@ function Conversation({ groupId, holder, readOnly }: { groupId: number; holder: 
             attrib={state.attrib}
             more={state.more}
             loadingOlder={state.loadingOlder}
+            startAhead={state.startAhead}
             onLoadOlder={state.loadOlder}
             onRetry={state.retry}
           />

@@ -15,6 +15,8 @@ import {
   isDistributionError,
   mergeMessages,
   messagePollQuery,
+  newVisit,
+  olderPages,
   myIdentity,
   newLocalid,
   newerCursor,
@@ -25,16 +27,19 @@ import {
   returnToDraft,
   sentByMovedKey,
   setPendingStatus,
+  type OlderHistory,
+  usePagesAhead,
 } from "../../conversations";
 import { type GroupRing, forgetGroupRing, openGroupRing } from "../keys/group-ring";
 import { ns as keysNs } from "../keys/i18n";
-import { appendGroupMessage, currentGroupRing, fetchGroupMessages, openGroupMessages, pollGroupMessages, sealGroupMessage } from "./group-messages";
+import { type GroupMessagesPage, appendGroupMessage, currentGroupRing, fetchGroupMessages, openGroupMessages, pollGroupMessages, sealGroupMessage } from "./group-messages";
 
 /**
  * The group's own conversation on screen, as a conversation's (features/conversations,
  * use-conversation.ts) with the group's ring for keys: the history (newest page first, paging
  * back), the live messages beside it (the poll's news, pending and failed sends) and the poll
- * with the back-off of spec 000 §4. Text only: files of a group go to its drive.
+ * with the back-off of spec 000 §4; older pages fetched ahead as a conversation's are
+ * (conversations/older-pages.ts). Text only: files of a group go to its drive.
  */
 
 interface HistoryPage {
@@ -61,16 +66,31 @@ export class GroupRekeyPendingError extends Error {
   }
 }
 
-async function loadPage(groupId: number, holder: UnlockedKeys, query: { before?: number; after?: number }, signal?: AbortSignal): Promise<HistoryPage> {
-  const page = await fetchGroupMessages(groupId, query, signal);
+/** A page of the history or the news: fetched (or the answer `loaded`, asked for already), its ring made current, its messages opened. */
+async function loadPage(groupId: number, holder: UnlockedKeys, query: { before?: number; after?: number }, signal?: AbortSignal, loaded?: Promise<GroupMessagesPage>): Promise<HistoryPage> {
+  const page = await (loaded ?? fetchGroupMessages(groupId, query, signal));
   const ring = await currentGroupRing(groupId, holder, page);
   return { messages: await openGroupMessages(ring, page.motes), more: page.more, attrib: page.attrib, ring };
 }
 
+/** The group conversation's history as it pages back, with older pages fetched ahead. */
+const groupHistory = (groupId: number, holder: UnlockedKeys): OlderHistory<HistoryPage, GroupMessagesPage> => ({
+  route: { key: `group:${groupId}`, path: `/api/groups/${groupId}/conversation`, fetchHere: (before) => fetchGroupMessages(groupId, { before }) },
+  historyKey: queryKeys.groups.messages(groupId),
+  olderPagesKey: queryKeys.groups.olderPages(groupId),
+  olderPageKey: (before) => queryKeys.groups.olderPage(groupId, before),
+  open: (before, signal, loaded) => loadPage(groupId, holder, { before }, signal, loaded),
+});
+
 const historyQuery = (groupId: number, holder: UnlockedKeys) =>
   infiniteQueryOptions({
     queryKey: queryKeys.groups.messages(groupId),
-    queryFn: ({ pageParam, signal }) => loadPage(groupId, holder, pageParam === null ? {} : { before: pageParam }, signal),
+    queryFn: ({ pageParam, signal, client }) => {
+      const history = groupHistory(groupId, holder);
+      if (pageParam !== null) return olderPages(client, history, pageParam);
+      newVisit(client, history);
+      return loadPage(groupId, holder, {}, signal);
+    },
     initialPageParam: null as number | null,
     getNextPageParam: (last: HistoryPage) => (last.more ? (oldestId(last.messages) ?? undefined) : undefined),
     staleTime: Infinity,
@@ -188,6 +208,8 @@ export function useGroupConversation(groupId: number, holder: UnlockedKeys, onEr
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
+  // (Leaving the page: the chains of older pages fetched ahead for it end with the pages on their way.)
+  const startAhead = usePagesAhead(groupHistory(groupId, holder));
   const messages = useMemo(() => shownMessages(history.data, live), [history.data, live]);
   const attrib = useMemo(() => Object.assign({}, ...(history.data?.pages ?? []).map((p) => p.attrib), live.attrib) as Attribution, [history.data, live.attrib]);
   const ring = live.ring ?? history.data?.pages[0]?.ring ?? null;
@@ -209,6 +231,8 @@ export function useGroupConversation(groupId: number, holder: UnlockedKeys, onEr
     more: hasNextPage,
     loadingOlder: isFetchingNextPage,
     loadOlder,
+    /** The history's first message is in, fetched ahead: the list takes it at once. */
+    startAhead,
     send,
     retry,
     reopen,
