@@ -109,6 +109,8 @@ export function CompactColumn({
     onSelect?.(node.file);
   };
 
+  // A root not found among the items open so far may be among those still opening: no offer to make it yet.
+  if (column.kind === "missing" && !opened.done) return <Loader size="sm" aria-label={t("loading")} />;
   if (column.kind === "missing") {
     return (
       <Stack gap="xs" data-drive-compact="missing">
