@@ -5,6 +5,7 @@ import { queryKeys } from "../../lib/query-keys";
 import type { UnlockedKeys } from "../../lib/unlocked-keys";
 import { confirmMigration, conversationHistory, conversationMessagesQuery, fetchMessagePage } from "./load-conversation";
 import { startFetchedAhead } from "./older-pages";
+import { stopAhead } from "./pages-ahead";
 import { migrate } from "./signed-changes";
 
 /**
@@ -17,6 +18,8 @@ const PAGE = 50;
 const asked: string[] = [];
 /** The pages the stand-in server has answered (a page is "in" once answered and decrypted). */
 const answered: string[] = [];
+/** While set, the stand-in server answers this page only when `until` resolves. */
+let holding: { page: string; until: Promise<void> } | null = null;
 
 vi.mock("../../lib/api", () => ({
   isApiError: (error: unknown, status?: number) => (error as { status?: number } | null)?.status === status,
@@ -24,6 +27,7 @@ vi.mock("../../lib/api", () => ({
     const page = query.meta ? "newest" : String(query.before);
     asked.push(page);
     await new Promise((resolve) => setTimeout(resolve, 1));
+    if (holding?.page === page) await holding.until;
     answered.push(page);
     const below = query.before ?? TOTAL + 1;
     const first = Math.max(1, below - PAGE);
@@ -65,6 +69,7 @@ describe("conversation history: pages fetched ahead of the list (issue 9)", () =
   beforeEach(() => {
     asked.length = 0;
     answered.length = 0;
+    holding = null;
   });
 
   it("opens with the newest page only, and a first look back fetches two pages ahead", async () => {
@@ -114,6 +119,22 @@ describe("conversation history: pages fetched ahead of the list (issue 9)", () =
     expect(asked).toEqual(["newest", "951", "901", "851", "801", "751", "701", "651"]);
     expect(h.ahead()).toBe(4);
     h.unsubscribe();
+  });
+
+  it("asks for no page further once the screen has closed, after the page on its way: neither the chain nor the look back that waits for that page", async () => {
+    const h = await history();
+    let release = () => undefined as void;
+    holding = { page: "901", until: new Promise((resolve) => (release = resolve)) };
+    void h.pageBack();
+    await vi.waitFor(() => expect(asked).toEqual(["newest", "951", "901"]), { timeout: 5_000, interval: 5 });
+    // The screen closes (usePagesAhead's cleanup, then its query's observer goes) while "901" is on its way.
+    stopAhead(conversationHistory(9, guest).route.key);
+    h.unsubscribe();
+    release();
+    await vi.waitFor(() => expect(answered).toContain("901"), { timeout: 5_000, interval: 5 });
+    await h.settled();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(asked).toEqual(["newest", "951", "901"]);
   });
 
   it("fetches every page once, and none past the start", async () => {

@@ -43,6 +43,10 @@ const olderPageQuery = <P extends HistoryPage, A extends ChainPage>(history: Old
     retry: false,
   });
 
+/** Whether a screen shows the history (observes its query): once it closes, no chain starts for it. */
+const shown = <P extends HistoryPage, A extends ChainPage>(client: QueryClient, history: OlderHistory<P, A>): boolean =>
+  (client.getQueryCache().find({ queryKey: history.historyKey, exact: true })?.getObserversCount() ?? 0) > 0;
+
 const belowPage = (page: HistoryPage): Below => ({ before: oldestId(page.messages), more: page.more, count: page.messages.length });
 
 /**
@@ -63,6 +67,8 @@ function chainFrom<P extends HistoryPage, A extends ChainPage>(client: QueryClie
 async function fetchAhead<P extends HistoryPage, A extends ChainPage>(client: QueryClient, history: OlderHistory<P, A>, below: Below, held: number): Promise<void> {
   const budget = { ahead: 0, messages: 0, held };
   for (let before = nextAhead(budget, below); before !== null; before = nextAhead(budget, below)) {
+    // The screen closed while a page walked through was on its way (its chain stopped there): no new chain.
+    if (!shown(client, history)) return;
     if (!client.getQueryState(history.olderPageKey(before))) return chainFrom(client, history, { before, ...budget });
     // In already, or on its way: joined (a page that failed stays out of the chain: the history's
     // own request asks again and reports it).
