@@ -118,11 +118,11 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
     for (const p of [a, b]) await p.context().close();
   });
 
-  it("the drive page's compact view: a root by name ('Click to start storing files...' makes it, files upload into it), an @@prefix gathers items wherever they are, Escape drops a half-typed root, no root shows every drive", { timeout: 300_000 }, async () => {
+  it("the drive page's compact view: a root by name ('Click to start storing files...' makes it, files upload into it), an @@prefix gathers items wherever they are, Escape drops a half-typed root, view and root stay for the tab, no root shows every drive", { timeout: 300_000 }, async () => {
     const tag = unique();
     const ann = await createSession({ admin: true, superAdmin: true, name: `Ann ${tag}` });
     const a = (await signedIn(ann))!;
-    await groupWithDrive(a, tag);
+    const group = await groupWithDrive(a, tag);
     const column = a.locator("[data-drive-compact]");
     const place = column.locator("[data-compact-place]");
     const shown = async () => (await column.locator("[data-compact-item]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-compact-item")))).sort();
@@ -162,6 +162,11 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
     await a.getByLabel("Column root").fill("half");
     await a.getByLabel("Column root").press("Escape");
     expect(await a.getByLabel("Column root").inputValue()).toBe("@@Urlaub");
+    // The view and its root stay for the tab: the page loaded again shows them.
+    await openDrive(a, group);
+    await place.getByText("Items starting with “Urlaub”").waitFor();
+    expect(await a.getByLabel("Column root").inputValue()).toBe("@@Urlaub");
+    expect(await shown()).toEqual([`Urlaub Kosten ${tag}.txt`, `Urlaub ${tag}`].sort());
     await setRoot("");
     await place.getByText("All drives").waitFor();
     expect(await shown()).toEqual([`Archiv ${tag}`, `Fotos ${tag}`]);

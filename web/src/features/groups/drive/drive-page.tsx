@@ -1,8 +1,10 @@
 import { DndContext, type DragEndEvent, PointerSensor, useSensor, useSensors } from "@dnd-kit/core";
 import { ActionIcon, Alert, Button, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
+import { useSessionStorage } from "@mantine/hooks";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
+import { STORAGE_PREFIX } from "../../../lib/storage";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { Icon } from "../../../lib/ui/icons";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
@@ -29,6 +31,7 @@ import { useDrive } from "./use-drive";
  * reset), with a details panel for the selected item (open, rename, delete, jump to location after
  * a search) and the creation of drives and folders; or, in the compact view, one column from a
  * root (a folder's name or "@@prefix", typed here; a card deck's drive column will keep its own).
+ * The view and the root stay while the tab is open, for coming back to the page.
  * Everything shown was decrypted here.
  */
 export function DrivePage({ groupId, readOnly }: { groupId: number; readOnly: boolean }) {
@@ -36,6 +39,21 @@ export function DrivePage({ groupId, readOnly }: { groupId: number; readOnly: bo
   const { t } = useTranslation("conversations");
   if (!holder) return <Text>{t("errors.keysMissing")}</Text>;
   return <Drive key={groupId} groupId={groupId} holder={holder} readOnly={readOnly} />;
+}
+
+interface DriveView {
+  view: "tree" | "compact";
+  root: string;
+}
+const TREE: DriveView = { view: "tree", root: "" };
+/** A kept view as stored, or the tree where it is anything else. */
+function driveView(stored: string | undefined): DriveView {
+  try {
+    const value = JSON.parse(stored ?? "null") as Partial<DriveView> | null;
+    return (value?.view === "tree" || value?.view === "compact") && typeof value.root === "string" ? { view: value.view, root: value.root } : TREE;
+  } catch {
+    return TREE;
+  }
 }
 
 type Search = { state: "none" } | { state: "open"; text: string } | { state: "done"; text: string };
@@ -57,9 +75,10 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
-  const [view, setView] = useState<"tree" | "compact">("tree");
-  // The compact column's root as applied, and as being typed.
-  const [root, setRoot] = useState({ applied: "", draft: "" });
+  // Tree or compact, and the compact column's root as applied, kept for the tab (cleared at logout); the root as being typed.
+  const [kept, setKept] = useSessionStorage<DriveView>({ key: `${STORAGE_PREFIX}drive-view.${groupId}`, defaultValue: TREE, getInitialValueInEffect: false, deserialize: driveView });
+  const { view, root } = kept;
+  const [draft, setDraft] = useState(root);
   const tree = useTree({ expandedState: expanded, onExpandedStateChange: setExpanded });
 
   const nodes = useMemo(() => opened?.nodes ?? [], [opened]);
@@ -127,7 +146,8 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
 
   const applyRoot = (event: FormEvent) => {
     event.preventDefault();
-    setRoot({ applied: root.draft.trim(), draft: root.draft.trim() });
+    setKept({ view, root: draft.trim() });
+    setDraft(draft.trim());
   };
 
   const submitSearch = (event: FormEvent) => {
@@ -159,7 +179,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
               { value: "compact", label: t("view.compact") },
             ]}
             value={view}
-            onChange={(value) => setView(value === "compact" ? "compact" : "tree")}
+            onChange={(value) => setKept({ view: value === "compact" ? "compact" : "tree", root })}
           />
           <Tooltip label={t("toolbar.refresh")}>
             <ActionIcon variant="default" size="lg" aria-label={t("toolbar.refresh")} onClick={() => void refresh()} loading={source.isFetching}>
@@ -174,9 +194,9 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
                 <TextInput
                   aria-label={t("compact.root")}
                   placeholder={t("compact.rootPlaceholder")}
-                  value={root.draft}
-                  onChange={(e) => setRoot({ ...root, draft: e.currentTarget.value })}
-                  onKeyDown={(e) => e.key === "Escape" && setRoot({ ...root, draft: root.applied })}
+                  value={draft}
+                  onChange={(e) => setDraft(e.currentTarget.value)}
+                  onKeyDown={(e) => e.key === "Escape" && setDraft(root)}
                   w={260}
                   data-column-root
                 />
@@ -238,7 +258,7 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
 
       {view === "compact" ? (
         <Paper withBorder p="sm" radius="md" maw={520}>
-          <CompactColumn key={root.applied} groupId={groupId} holder={holder} drive={{ ...drive, opened }} root={root.applied} selectMode={false} readOnly={readOnly} />
+          <CompactColumn key={root} groupId={groupId} holder={holder} drive={{ ...drive, opened }} root={root} selectMode={false} readOnly={readOnly} />
         </Paper>
       ) : (
         <>
