@@ -6,7 +6,7 @@ import { createSession } from "../support/users";
 import { groupMadeIn } from "./card-pages";
 import { browserForSuite } from "./conversation-helpers";
 import { driveDetails, driveItem, driveItemUnder, fillItemForm, openDrive } from "./drive-helpers";
-import { gotoApp } from "./helpers";
+import { gotoApp, sessionEntries, storedEntries } from "./helpers";
 
 /**
  * The drive's remaining parts in the browser (issue 13; spec 001 §2, §4): image thumbnails
@@ -118,11 +118,11 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
     for (const p of [a, b]) await p.context().close();
   });
 
-  it("the drive page's compact view: a root by name ('Click to start storing files...' makes it, files upload into it), an @@prefix gathers items wherever they are, Escape drops a half-typed root, view and root stay for the tab, no root shows every drive", { timeout: 300_000 }, async () => {
+  it("the drive page's compact view: a root by name ('Click to start storing files...' makes it, files upload into it), an @@prefix gathers items wherever they are, Escape drops a half-typed root, view and root stay for coming back, no root shows every drive", { timeout: 300_000 }, async () => {
     const tag = unique();
     const ann = await createSession({ admin: true, superAdmin: true, name: `Ann ${tag}` });
     const a = (await signedIn(ann))!;
-    const group = await groupWithDrive(a, tag);
+    await groupWithDrive(a, tag);
     const column = a.locator("[data-drive-compact]");
     const place = column.locator("[data-compact-place]");
     const shown = async () => (await column.locator("[data-compact-item]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-compact-item")))).sort();
@@ -162,11 +162,16 @@ describe("the drive's thumbnails, keyboard moves and compact mode", () => {
     await a.getByLabel("Column root").fill("half");
     await a.getByLabel("Column root").press("Escape");
     expect(await a.getByLabel("Column root").inputValue()).toBe("@@Urlaub");
-    // The view and its root stay for the tab: the page loaded again shows them.
-    await openDrive(a, group);
+    // The view and its root stay for coming back to the page (in memory, not across a reload).
+    const pages = a.getByRole("navigation", { name: "Main menu" }).getByRole("region", { name: `Pages of Mini ${tag}` });
+    await pages.getByRole("link", { name: "Members" }).click();
+    await column.waitFor({ state: "detached" });
+    await pages.getByRole("link", { name: "Drive" }).click();
     await place.getByText("Items starting with “Urlaub”").waitFor();
     expect(await a.getByLabel("Column root").inputValue()).toBe("@@Urlaub");
     expect(await shown()).toEqual([`Urlaub Kosten ${tag}.txt`, `Urlaub ${tag}`].sort());
+    // Kept in memory only: no name went into the browser's storage.
+    expect(JSON.stringify([await storedEntries(a), await sessionEntries(a)])).not.toContain("Urlaub");
     await setRoot("");
     await place.getByText("All drives").waitFor();
     expect(await shown()).toEqual([`Archiv ${tag}`, `Fotos ${tag}`]);

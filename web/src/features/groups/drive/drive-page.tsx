@@ -1,10 +1,8 @@
 import { DndContext, type DragEndEvent, PointerSensor, useSensor, useSensors } from "@dnd-kit/core";
 import { ActionIcon, Alert, Button, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Tooltip, Tree, useTree } from "@mantine/core";
-import { useSessionStorage } from "@mantine/hooks";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../lib/error-text";
-import { STORAGE_PREFIX } from "../../../lib/storage";
 import { ErrorDialog } from "../../../lib/ui/error-dialog";
 import { Icon } from "../../../lib/ui/icons";
 import { type UnlockedKeys, useUnlockedKeys } from "../../../lib/unlocked-keys";
@@ -31,7 +29,7 @@ import { useDrive } from "./use-drive";
  * reset), with a details panel for the selected item (open, rename, delete, jump to location after
  * a search) and the creation of drives and folders; or, in the compact view, one column from a
  * root (a folder's name or "@@prefix", typed here; a card deck's drive column will keep its own).
- * The view and the root stay while the tab is open, for coming back to the page.
+ * The view and the root stay while the app runs, for coming back to the page.
  * Everything shown was decrypted here.
  */
 export function DrivePage({ groupId, readOnly }: { groupId: number; readOnly: boolean }) {
@@ -45,16 +43,11 @@ interface DriveView {
   view: "tree" | "compact";
   root: string;
 }
-const TREE: DriveView = { view: "tree", root: "" };
-/** A kept view as stored, or the tree where it is anything else. */
-function driveView(stored: string | undefined): DriveView {
-  try {
-    const value = JSON.parse(stored ?? "null") as Partial<DriveView> | null;
-    return (value?.view === "tree" || value?.view === "compact") && typeof value.root === "string" ? { view: value.view, root: value.root } : TREE;
-  } catch {
-    return TREE;
-  }
-}
+/**
+ * Each group's drive view while the app runs, for coming back to the page (in memory only: a root
+ * is a name, and names stay off the disk; a reload, and so a logout, starts from the tree).
+ */
+const keptViews = new Map<number, DriveView>();
 
 type Search = { state: "none" } | { state: "open"; text: string } | { state: "done"; text: string };
 type Dialog =
@@ -75,9 +68,12 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
-  // Tree or compact, and the compact column's root as applied, kept for the tab (cleared at logout); the root as being typed.
-  const [kept, setKept] = useSessionStorage<DriveView>({ key: `${STORAGE_PREFIX}drive-view.${groupId}`, defaultValue: TREE, getInitialValueInEffect: false, deserialize: driveView });
-  const { view, root } = kept;
+  // Tree or compact, and the compact column's root as applied (kept for coming back); the root as being typed.
+  const [{ view, root }, setShown] = useState<DriveView>(() => keptViews.get(groupId) ?? { view: "tree", root: "" });
+  const setKept = (shown: DriveView) => {
+    keptViews.set(groupId, shown);
+    setShown(shown);
+  };
   const [draft, setDraft] = useState(root);
   const tree = useTree({ expandedState: expanded, onExpandedStateChange: setExpanded });
 
