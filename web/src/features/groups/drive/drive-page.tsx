@@ -44,10 +44,10 @@ interface DriveView {
   root: string;
 }
 /**
- * Each group's drive view while the app runs, for coming back to the page (in memory only: a root
- * is a name, and names stay off the disk; a reload, and so a logout, starts from the tree).
+ * Each user's view of each group's drive while the app runs, for coming back to the page (in memory
+ * only: a root is a name, and names stay off the disk; a reload, and so a logout, starts from the tree).
  */
-const keptViews = new Map<number, DriveView>();
+const keptViews = new Map<string, DriveView>();
 
 type Search = { state: "none" } | { state: "open"; text: string } | { state: "done"; text: string };
 type Dialog =
@@ -69,9 +69,10 @@ function Drive({ groupId, holder, readOnly }: { groupId: number; holder: Unlocke
   const [error, setError] = useState<string | null>(null);
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
   // Tree or compact, and the compact column's root as applied (kept for coming back); the root as being typed.
-  const [{ view, root }, setShown] = useState<DriveView>(() => keptViews.get(groupId) ?? { view: "tree", root: "" });
+  const keptAs = `${holder.uid}:${groupId}`;
+  const [{ view, root }, setShown] = useState<DriveView>(() => keptViews.get(keptAs) ?? { view: "tree", root: "" });
   const setKept = (shown: DriveView) => {
-    keptViews.set(groupId, shown);
+    keptViews.set(keptAs, shown);
     setShown(shown);
   };
   const [draft, setDraft] = useState(root);
